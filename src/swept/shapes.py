@@ -1,0 +1,622 @@
+"""The shape types: frozen, hashable, validated on construction.
+
+2D: :class:`Circle`, :class:`Segment`, :class:`AABB`, :class:`Polygon`, :class:`Capsule`,
+:class:`Plane`, :class:`Ray`. 3D: :class:`Sphere`, and :class:`AABB`, :class:`Plane`,
+:class:`Capsule` and :class:`Ray` built with 3-vectors. Every shape has ``dim`` (2 or 3) and
+``aabb`` (its bounding box; infinite for planes and unbounded rays).
+
+Invalid input (NaN, infinities, a negative radius, a zero-length segment, a non-convex,
+collinear or too-short polygon, a box with ``min > max``) raises ``ValueError`` naming the
+argument.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
+
+__all__ = [
+    "Shape",
+    "Circle",
+    "Segment",
+    "AABB",
+    "Polygon",
+    "Capsule",
+    "Plane",
+    "Ray",
+    "Sphere",
+    "POLYGON_COLLINEAR_TOLERANCE",
+]
+
+_tuple_new = tuple.__new__
+_INF = math.inf
+
+#: Relative tolerance below which three polygon points count as collinear: the middle one is
+#: dropped, and a polygon whose points are all collinear is rejected (zero area).
+POLYGON_COLLINEAR_TOLERANCE = 1e-12
+
+
+class Shape:
+    """Base of every shape: immutable, compared and hashed by value."""
+
+    __slots__ = ()
+    #: the number of dimensions, 2 or 3
+    dim: int
+
+    def _key(self) -> tuple[Any, ...]:
+        raise NotImplementedError  # pragma: no cover - every subclass defines it
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._key())
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the shape."""
+        raise NotImplementedError  # pragma: no cover - every subclass defines it
+
+
+def _set(obj: Any, name: str, value: Any) -> None:
+    object.__setattr__(obj, name, value)
+
+
+def _radius(value: Any, name: str = "radius") -> float:
+    return as_finite(value, name, minimum=0.0)
+
+
+class Circle(Shape):
+    """A solid disc: ``center`` (2D) and ``radius >= 0``."""
+
+    __slots__ = ("center", "radius")
+    center: Vec2
+    radius: float
+    dim = 2
+
+    def __init__(self, center: Any, radius: float) -> None:
+        _set(self, "center", as_vec2(center, "center"))
+        _set(self, "radius", _radius(radius))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.center, self.radius)
+
+    def __repr__(self) -> str:
+        return f"Circle(center={tuple(self.center)}, radius={self.radius!r})"
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the circle."""
+        cx, cy = self.center
+        r = self.radius
+        return AABB._unchecked(Vec2(cx - r, cy - r), Vec2(cx + r, cy + r))
+
+    def translated(self, offset: Any) -> Circle:
+        """The same circle moved by ``offset``."""
+        return Circle(self.center + as_vec2(offset, "offset"), self.radius)
+
+
+class Sphere(Shape):
+    """A solid ball: ``center`` (3D) and ``radius >= 0``."""
+
+    __slots__ = ("center", "radius")
+    center: Vec3
+    radius: float
+    dim = 3
+
+    def __init__(self, center: Any, radius: float) -> None:
+        _set(self, "center", as_vec3(center, "center"))
+        _set(self, "radius", _radius(radius))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.center, self.radius)
+
+    def __repr__(self) -> str:
+        return f"Sphere(center={tuple(self.center)}, radius={self.radius!r})"
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the sphere."""
+        c = self.center
+        r = self.radius
+        return AABB._unchecked(c - (r, r, r), c + (r, r, r))
+
+    def translated(self, offset: Any) -> Sphere:
+        """The same sphere moved by ``offset``."""
+        return Sphere(self.center + as_vec3(offset, "offset"), self.radius)
+
+
+class Segment(Shape):
+    """A line segment from ``a`` to ``b`` (2D), with no thickness; ``a != b``."""
+
+    __slots__ = ("a", "b")
+    a: Vec2
+    b: Vec2
+    dim = 2
+
+    def __init__(self, a: Any, b: Any) -> None:
+        pa = as_vec2(a, "a")
+        pb = as_vec2(b, "b")
+        if pa == pb:
+            raise ValueError(f"segment needs a nonzero length: a and b are both {tuple(pa)}")
+        _set(self, "a", pa)
+        _set(self, "b", pb)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.a, self.b)
+
+    def __repr__(self) -> str:
+        return f"Segment(a={tuple(self.a)}, b={tuple(self.b)})"
+
+    @property
+    def length(self) -> float:
+        """The distance from ``a`` to ``b``."""
+        return self.a.distance_to(self.b)
+
+    @property
+    def normal(self) -> Vec2:
+        """The unit normal ``(b - a).perp()`` normalised (its left side in a y-up frame)."""
+        return (self.b - self.a).perp().normalized()
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the segment."""
+        (ax, ay), (bx, by) = self.a, self.b
+        return AABB._unchecked(Vec2(min(ax, bx), min(ay, by)), Vec2(max(ax, bx), max(ay, by)))
+
+    def translated(self, offset: Any) -> Segment:
+        """The same segment moved by ``offset``."""
+        o = as_vec2(offset, "offset")
+        return Segment(self.a + o, self.b + o)
+
+
+class AABB(Shape):
+    """An axis-aligned box from ``min`` to ``max`` (2D or 3D), solid; ``min <= max``.
+
+    A box of zero width (``min == max`` on an axis) is allowed: it is a flat box, or a point.
+    """
+
+    __slots__ = ("min", "max", "dim")
+    min: Vec2 | Vec3
+    max: Vec2 | Vec3
+    dim: int  # type: ignore[misc]
+
+    def __init__(self, min: Any, max: Any) -> None:  # noqa: A002 - the public names
+        lo = as_vector(min, "min")
+        hi = as_vector(max, "max")
+        if len(lo) != len(hi):
+            raise ValueError(f"min and max must have the same dimension, got {lo} and {hi}")
+        for i, (a, b) in enumerate(zip(lo, hi)):
+            if a > b:
+                axis = "xyz"[i]
+                raise ValueError(f"min.{axis} ({a}) must not exceed max.{axis} ({b})")
+        _set(self, "min", lo)
+        _set(self, "max", hi)
+        _set(self, "dim", len(lo))
+
+    @classmethod
+    def _unchecked(cls, lo: Vec2 | Vec3, hi: Vec2 | Vec3) -> AABB:
+        """Build without validation (bounds may be infinite): for bounding boxes."""
+        box = object.__new__(cls)
+        _set(box, "min", lo)
+        _set(box, "max", hi)
+        _set(box, "dim", len(lo))
+        return box
+
+    @classmethod
+    def from_center(cls, center: Any, half_extents: Any) -> AABB:
+        """The box centred on ``center`` reaching ``half_extents`` (each >= 0) each way."""
+        c = as_vector(center, "center")
+        h = as_vector(half_extents, "half_extents")
+        if len(c) != len(h):
+            raise ValueError("center and half_extents must have the same dimension")
+        if any(v < 0 for v in h):
+            raise ValueError(f"half_extents must be >= 0, got {tuple(h)}")
+        return cls(c - h, c + h)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.min, self.max)
+
+    def __repr__(self) -> str:
+        return f"AABB(min={tuple(self.min)}, max={tuple(self.max)})"
+
+    @property
+    def center(self) -> Vec2 | Vec3:
+        """The middle of the box."""
+        return (self.min + self.max) * 0.5
+
+    @property
+    def half_extents(self) -> Vec2 | Vec3:
+        """Half the box's size on each axis."""
+        return (self.max - self.min) * 0.5
+
+    @property
+    def aabb(self) -> AABB:
+        """The box itself."""
+        return self
+
+    def translated(self, offset: Any) -> AABB:
+        """The same box moved by ``offset``."""
+        o = as_vector(offset, "offset")
+        return AABB(self.min + o, self.max + o)
+
+    def overlaps(self, other: AABB) -> bool:
+        """Whether two boxes overlap or touch."""
+        return all(a <= d and c <= b for a, b, c, d in zip(self.min, self.max, other.min,
+                                                           other.max))
+
+    def union(self, other: AABB) -> AABB:
+        """The smallest box holding both boxes."""
+        lo = [min(a, b) for a, b in zip(self.min, other.min)]
+        hi = [max(a, b) for a, b in zip(self.max, other.max)]
+        mk = Vec2 if self.dim == 2 else Vec3
+        return AABB._unchecked(mk(*lo), mk(*hi))
+
+
+def _clean_ring(points: list[Vec2]) -> list[Vec2]:
+    """Drop repeated points and the middle one of any collinear triple, around the ring."""
+    # repeated points (including last == first)
+    ring: list[Vec2] = []
+    for p in points:
+        if not ring or p != ring[-1]:
+            ring.append(p)
+    while len(ring) > 1 and ring[0] == ring[-1]:
+        ring.pop()
+    # collinear middles, relative to the edge lengths involved
+    changed = True
+    guard = 0
+    while changed and len(ring) >= 3 and guard < 4 * len(points) + 4:
+        guard += 1
+        changed = False
+        n = len(ring)
+        for i in range(n):
+            a, b, c = ring[i - 1], ring[i], ring[(i + 1) % n]
+            e1 = b - a
+            e2 = c - b
+            cr = e1.cross(e2)
+            scale = e1.length() * e2.length()
+            # collinear: b lies on the line through a and c, going the same way
+            if abs(cr) <= POLYGON_COLLINEAR_TOLERANCE * scale and e1.dot(e2) > 0.0:
+                del ring[i]
+                changed = True
+                break
+    return ring
+
+
+class Polygon(Shape):
+    """A solid convex polygon (2D), given by its corners in order, in either winding.
+
+    The corners are stored in one canonical order, counter-clockwise in a y-up frame (the
+    signed area is positive; on a y-down screen they run clockwise), with repeated points and
+    collinear middle points dropped. ``normals[i]`` is the outward unit normal of the edge
+    from ``points[i]`` to ``points[i + 1]``.
+    """
+
+    __slots__ = ("points", "normals", "_verts", "_norms")
+    points: tuple[Vec2, ...]
+    normals: tuple[Vec2, ...]
+    _verts: np.ndarray
+    _norms: np.ndarray
+    dim = 2
+
+    def __init__(self, points: Any) -> None:
+        if isinstance(points, np.ndarray) and points.ndim == 2:
+            raw = [as_vec2(p, f"points[{i}]") for i, p in enumerate(points)]
+        else:
+            try:
+                items = list(points)
+            except TypeError:
+                raise TypeError(
+                    f"points must be a sequence of 2D points, not {type(points).__name__}"
+                ) from None
+            raw = [as_vec2(p, f"points[{i}]") for i, p in enumerate(items)]
+        if len(raw) < 3:
+            raise ValueError(f"points: a polygon needs at least 3 points, got {len(raw)}")
+        ring = _clean_ring(raw)
+        if len(ring) < 3:
+            raise ValueError(
+                "points: the polygon has zero area (fewer than 3 distinct, non-collinear points)"
+            )
+        area2 = 0.0
+        n = len(ring)
+        for i in range(n):
+            area2 += ring[i].cross(ring[(i + 1) % n])
+        if area2 == 0.0:
+            raise ValueError("points: the polygon has zero area")
+        if area2 < 0.0:
+            ring.reverse()
+        # convex: every turn goes the same way, and the boundary winds around exactly once
+        turning = 0.0
+        for i in range(n):
+            e1 = ring[(i + 1) % n] - ring[i]
+            e2 = ring[(i + 2) % n] - ring[(i + 1) % n]
+            if e1.cross(e2) <= 0.0:
+                raise ValueError(
+                    f"points: the polygon is not convex (it turns the other way at "
+                    f"{tuple(ring[(i + 1) % n])})"
+                )
+            turning += math.atan2(e1.cross(e2), e1.dot(e2))
+        if turning > 2.0 * math.pi + 1e-6:
+            raise ValueError("points: the polygon is not convex (its boundary crosses itself)")
+        normals = []
+        for i in range(n):
+            e = ring[(i + 1) % n] - ring[i]
+            normals.append(Vec2(e[1] + 0.0, 0.0 - e[0]).normalized())
+        verts = np.array(ring, dtype=np.float64)
+        norms = np.array(normals, dtype=np.float64)
+        verts.setflags(write=False)
+        norms.setflags(write=False)
+        _set(self, "points", tuple(ring))
+        _set(self, "normals", tuple(normals))
+        _set(self, "_verts", verts)
+        _set(self, "_norms", norms)
+
+    @classmethod
+    def box(cls, half_w: float, half_h: float, center: Any = (0.0, 0.0),
+            angle: float = 0.0) -> Polygon:
+        """A rectangle of half-size ``half_w`` by ``half_h`` (both > 0), centred on ``center``
+        and turned by ``angle`` radians."""
+        hw = as_finite(half_w, "half_w")
+        hh = as_finite(half_h, "half_h")
+        if hw <= 0.0:
+            raise ValueError(f"half_w must be > 0, got {half_w!r}")
+        if hh <= 0.0:
+            raise ValueError(f"half_h must be > 0, got {half_h!r}")
+        box = cls([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)])
+        if center == (0.0, 0.0) and angle == 0.0:
+            return box
+        return box.placed(center, angle)
+
+    @classmethod
+    def regular(cls, n: int, radius: float, center: Any = (0.0, 0.0),
+                angle: float = 0.0) -> Polygon:
+        """A regular ``n``-gon (n >= 3) with corners ``radius`` (> 0) from ``center``."""
+        if not isinstance(n, int) or n < 3:
+            raise ValueError(f"n must be an integer >= 3, got {n!r}")
+        r = as_finite(radius, "radius")
+        if r <= 0.0:
+            raise ValueError(f"radius must be > 0, got {radius!r}")
+        c = as_vec2(center, "center")
+        a0 = as_finite(angle, "angle")
+        return cls([c + Vec2(r * math.cos(a0 + 2 * math.pi * i / n),
+                             r * math.sin(a0 + 2 * math.pi * i / n)) for i in range(n)])
+
+    def placed(self, position: Any, angle: float = 0.0) -> Polygon:
+        """This polygon turned by ``angle`` radians about the origin, then moved by
+        ``position``: its local corners put into the world."""
+        p = as_vec2(position, "position")
+        a = as_finite(angle, "angle")
+        c, s = math.cos(a), math.sin(a)
+        px, py = p
+        return Polygon([(c * x - s * y + px, s * x + c * y + py) for x, y in self.points])
+
+    def translated(self, offset: Any) -> Polygon:
+        """The same polygon moved by ``offset``."""
+        return self.placed(offset, 0.0)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.points,)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Polygon, (self.points,))
+
+    def __repr__(self) -> str:
+        return f"Polygon({[tuple(p) for p in self.points]})"
+
+    @property
+    def centroid(self) -> Vec2:
+        """The centre of area."""
+        cx = cy = a2 = 0.0
+        pts = self.points
+        n = len(pts)
+        ox, oy = pts[0]
+        for i in range(n):
+            x0, y0 = pts[i][0] - ox, pts[i][1] - oy
+            x1, y1 = pts[(i + 1) % n][0] - ox, pts[(i + 1) % n][1] - oy
+            cr = x0 * y1 - x1 * y0
+            a2 += cr
+            cx += (x0 + x1) * cr
+            cy += (y0 + y1) * cr
+        return Vec2(ox + cx / (3.0 * a2), oy + cy / (3.0 * a2))
+
+    @property
+    def area(self) -> float:
+        """The area (positive)."""
+        pts = self.points
+        n = len(pts)
+        return 0.5 * sum(pts[i].cross(pts[(i + 1) % n]) for i in range(n))
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the polygon."""
+        v = self._verts
+        lo = v.min(axis=0)
+        hi = v.max(axis=0)
+        return AABB._unchecked(Vec2(lo[0], lo[1]), Vec2(hi[0], hi[1]))
+
+
+class Capsule(Shape):
+    """A segment from ``a`` to ``b`` grown by ``radius`` (2D or 3D): a stadium or a pill.
+
+    ``a == b`` is allowed, and is a circle (sphere) of that radius.
+    """
+
+    __slots__ = ("a", "b", "radius", "dim")
+    a: Vec2 | Vec3
+    b: Vec2 | Vec3
+    radius: float
+    dim: int  # type: ignore[misc]
+
+    def __init__(self, a: Any, b: Any, radius: float) -> None:
+        pa = as_vector(a, "a")
+        pb = as_vector(b, "b")
+        if len(pa) != len(pb):
+            raise ValueError("a and b must have the same dimension")
+        _set(self, "a", pa)
+        _set(self, "b", pb)
+        _set(self, "radius", _radius(radius))
+        _set(self, "dim", len(pa))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.a, self.b, self.radius)
+
+    def __repr__(self) -> str:
+        return f"Capsule(a={tuple(self.a)}, b={tuple(self.b)}, radius={self.radius!r})"
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the capsule."""
+        r = self.radius
+        lo = [min(p, q) - r for p, q in zip(self.a, self.b)]
+        hi = [max(p, q) + r for p, q in zip(self.a, self.b)]
+        mk = Vec2 if self.dim == 2 else Vec3
+        return AABB._unchecked(mk(*lo), mk(*hi))
+
+    def translated(self, offset: Any) -> Capsule:
+        """The same capsule moved by ``offset``."""
+        o = as_vector(offset, "offset")
+        return Capsule(self.a + o, self.b + o, self.radius)
+
+
+class Plane(Shape):
+    """A half-plane (2D) or half-space (3D): the solid side is where ``dot(normal, p) <
+    offset``; the boundary is ``dot(normal, p) == offset``.
+
+    ``normal`` is normalised on construction, and ``offset`` divided by the same length, so
+    the plane is the same set of points: ``Plane((0, 2), 4)`` is ``Plane((0, 1), 2)``. The
+    normal points out of the solid, toward the free side.
+    """
+
+    __slots__ = ("normal", "offset", "dim")
+    normal: Vec2 | Vec3
+    offset: float
+    dim: int  # type: ignore[misc]
+
+    def __init__(self, normal: Any, offset: float = 0.0) -> None:
+        n = as_vector(normal, "normal")
+        d = as_finite(offset, "offset")
+        length = n.length()
+        if length == 0.0:
+            raise ValueError("normal must not be the zero vector")
+        _set(self, "normal", n / length)
+        _set(self, "offset", d / length)
+        _set(self, "dim", len(n))
+
+    @classmethod
+    def through(cls, point: Any, normal: Any) -> Plane:
+        """The plane through ``point`` with outward ``normal``."""
+        n = as_vector(normal, "normal")
+        p = as_vector(point, "point")
+        if len(p) != len(n):
+            raise ValueError("point and normal must have the same dimension")
+        length = n.length()
+        if length == 0.0:
+            raise ValueError("normal must not be the zero vector")
+        n = n / length
+        return cls(n, n.dot(p))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.normal, self.offset)
+
+    def __repr__(self) -> str:
+        return f"Plane(normal={tuple(self.normal)}, offset={self.offset!r})"
+
+    def signed_distance(self, point: Any) -> float:
+        """How far ``point`` is outside the plane (negative inside the solid)."""
+        return self.normal.dot(as_vector(point, "point")) - self.offset
+
+    @property
+    def aabb(self) -> AABB:
+        """The plane's bounding box: infinite, except along an axis it is square to."""
+        n = self.normal
+        lo = [-_INF] * self.dim
+        hi = [_INF] * self.dim
+        for i, c in enumerate(n):
+            if abs(c) == 1.0:
+                # the solid is everything below (or above) the boundary along this axis
+                if c > 0:
+                    hi[i] = self.offset
+                else:
+                    lo[i] = -self.offset
+        mk = Vec2 if self.dim == 2 else Vec3
+        return AABB._unchecked(mk(*lo), mk(*hi))
+
+
+class Ray(Shape):
+    """A ray: ``origin``, a unit ``direction`` (normalised for you; zero is an error) and
+    ``max_distance`` (>= 0, default infinity), in length units along the ray."""
+
+    __slots__ = ("origin", "direction", "max_distance", "dim")
+    origin: Vec2 | Vec3
+    direction: Vec2 | Vec3
+    max_distance: float
+    dim: int  # type: ignore[misc]
+
+    def __init__(self, origin: Any, direction: Any, max_distance: float = _INF) -> None:
+        o = as_vector(origin, "origin")
+        d = as_vector(direction, "direction")
+        if len(o) != len(d):
+            raise ValueError("origin and direction must have the same dimension")
+        length = d.length()
+        if length == 0.0:
+            raise ValueError("direction must not be the zero vector")
+        m = as_finite(max_distance, "max_distance", minimum=0.0, allow_inf=True)
+        _set(self, "origin", o)
+        _set(self, "direction", d / length)
+        _set(self, "max_distance", m)
+        _set(self, "dim", len(o))
+
+    @classmethod
+    def between(cls, start: Any, end: Any) -> Ray:
+        """The ray from ``start`` toward ``end``, reaching exactly to it."""
+        s = as_vector(start, "start")
+        e = as_vector(end, "end")
+        d = e - s
+        length = d.length()
+        if length == 0.0:
+            raise ValueError("start and end must differ")
+        return cls(s, d, length)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.origin, self.direction, self.max_distance)
+
+    def __repr__(self) -> str:
+        return (f"Ray(origin={tuple(self.origin)}, direction={tuple(self.direction)}, "
+                f"max_distance={self.max_distance!r})")
+
+    def at(self, distance: float) -> Vec2 | Vec3:
+        """The point ``distance`` along the ray."""
+        return self.origin + self.direction * distance
+
+    @property
+    def aabb(self) -> AABB:
+        """The box around the ray's reach (infinite when ``max_distance`` is)."""
+        o = self.origin
+        d = self.direction
+        m = self.max_distance
+        lo, hi = [], []
+        for oc, dc in zip(o, d):
+            end = oc + dc * m if dc != 0.0 else oc
+            lo.append(min(oc, end))
+            hi.append(max(oc, end))
+        mk = Vec2 if self.dim == 2 else Vec3
+        return AABB._unchecked(mk(*lo), mk(*hi))
