@@ -12,6 +12,7 @@ A miss is ``None``, never a result with a sentinel value. Frames and signs:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,10 +67,18 @@ class Contact:
 
 
 _new = object.__new__
-_rh_d = RayHit.distance.__set__  # type: ignore[attr-defined]
-_rh_p = RayHit.point.__set__  # type: ignore[attr-defined]
-_rh_n = RayHit.normal.__set__  # type: ignore[attr-defined]
-_rh_s = RayHit.started_inside.__set__  # type: ignore[attr-defined]
+
+
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The raw slot setter of a frozen slotted dataclass field (bypasses the frozen check)."""
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+_rh_d = _setter(RayHit, "distance")
+_rh_p = _setter(RayHit, "point")
+_rh_n = _setter(RayHit, "normal")
+_rh_s = _setter(RayHit, "started_inside")
 
 
 def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool) -> RayHit:
@@ -82,9 +91,9 @@ def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool)
     return h
 
 
-_c_n = Contact.normal.__set__  # type: ignore[attr-defined]
-_c_d = Contact.depth.__set__  # type: ignore[attr-defined]
-_c_p = Contact.point.__set__  # type: ignore[attr-defined]
+_c_n = _setter(Contact, "normal")
+_c_d = _setter(Contact, "depth")
+_c_p = _setter(Contact, "point")
 
 
 def make_contact(normal: Any, depth: float, point: Any) -> Contact:

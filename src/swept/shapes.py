@@ -59,7 +59,7 @@ class Shape:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        return self._key() == other._key()
 
     def __ne__(self, other: object) -> bool:
         eq = self.__eq__(other)
@@ -69,7 +69,9 @@ class Shape:
         return hash((type(self).__name__, self._key()))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), self._key())
+        # restore the stored state as it is: re-running __init__ would renormalise vectors
+        state = {k: getattr(self, k) for k in type(self).__slots__}  # type: ignore[var-annotated]
+        return (_rebuild, (type(self), state))
 
     @property
     def aabb(self) -> AABB:
@@ -79,6 +81,14 @@ class Shape:
 
 def _set(obj: Any, name: str, value: Any) -> None:
     object.__setattr__(obj, name, value)
+
+
+def _rebuild(cls: type, state: dict[str, Any]) -> Any:
+    """Unpickle a shape from its stored state, without re-validating it."""
+    obj: Any = object.__new__(cls)
+    for k, v in state.items():
+        object.__setattr__(obj, k, v)
+    return obj
 
 
 def _radius(value: Any, name: str = "radius") -> float:
@@ -198,7 +208,7 @@ class AABB(Shape):
     __slots__ = ("min", "max", "dim")
     min: Vec2 | Vec3
     max: Vec2 | Vec3
-    dim: int  # type: ignore[misc]
+    dim: int
 
     def __init__(self, min: Any, max: Any) -> None:  # noqa: A002 - the public names
         lo = as_vector(min, "min")
@@ -416,9 +426,6 @@ class Polygon(Shape):
     def _key(self) -> tuple[Any, ...]:
         return (self.points,)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Polygon, (self.points,))
-
     def __repr__(self) -> str:
         return f"Polygon({[tuple(p) for p in self.points]})"
 
@@ -464,7 +471,7 @@ class Capsule(Shape):
     a: Vec2 | Vec3
     b: Vec2 | Vec3
     radius: float
-    dim: int  # type: ignore[misc]
+    dim: int
 
     def __init__(self, a: Any, b: Any, radius: float) -> None:
         pa = as_vector(a, "a")
@@ -509,7 +516,7 @@ class Plane(Shape):
     __slots__ = ("normal", "offset", "dim")
     normal: Vec2 | Vec3
     offset: float
-    dim: int  # type: ignore[misc]
+    dim: int
 
     def __init__(self, normal: Any, offset: float = 0.0) -> None:
         n = as_vector(normal, "normal")
@@ -569,7 +576,7 @@ class Ray(Shape):
     origin: Vec2 | Vec3
     direction: Vec2 | Vec3
     max_distance: float
-    dim: int  # type: ignore[misc]
+    dim: int
 
     def __init__(self, origin: Any, direction: Any, max_distance: float = _INF) -> None:
         o = as_vector(origin, "origin")

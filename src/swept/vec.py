@@ -18,7 +18,7 @@ __all__ = ["Vec2", "Vec3", "VecLike", "as_vec2", "as_vec3", "as_vector", "as_fin
 _tuple_new = tuple.__new__
 
 
-class Vec2(tuple):  # type: ignore[type-arg]
+class Vec2(tuple):
     """An immutable 2D vector: hashable, unpackable as ``x, y``, with vector arithmetic."""
 
     __slots__ = ()
@@ -33,10 +33,10 @@ class Vec2(tuple):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         return f"Vec2({self[0]!r}, {self[1]!r})"
 
-    def __getnewargs__(self) -> tuple[float, float]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[float, float]:
         return (self[0], self[1])
 
-    def __add__(self, other: Any) -> Vec2:  # type: ignore[override]
+    def __add__(self, other: Any) -> Vec2:
         ox, oy = other
         return _tuple_new(Vec2, (self[0] + ox, self[1] + oy))
 
@@ -50,7 +50,7 @@ class Vec2(tuple):  # type: ignore[type-arg]
         ox, oy = other
         return _tuple_new(Vec2, (ox - self[0], oy - self[1]))
 
-    def __mul__(self, k: Any) -> Vec2:  # type: ignore[override]
+    def __mul__(self, k: Any) -> Vec2:
         if isinstance(k, (int, float)):
             return _tuple_new(Vec2, (self[0] * k, self[1] * k))
         return NotImplemented
@@ -115,7 +115,7 @@ class Vec2(tuple):  # type: ignore[type-arg]
         return abs(self[0] - ox) <= tol and abs(self[1] - oy) <= tol
 
 
-class Vec3(tuple):  # type: ignore[type-arg]
+class Vec3(tuple):
     """An immutable 3D vector: hashable, unpackable as ``x, y, z``, with vector arithmetic."""
 
     __slots__ = ()
@@ -131,10 +131,10 @@ class Vec3(tuple):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         return f"Vec3({self[0]!r}, {self[1]!r}, {self[2]!r})"
 
-    def __getnewargs__(self) -> tuple[float, float, float]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[float, float, float]:
         return (self[0], self[1], self[2])
 
-    def __add__(self, other: Any) -> Vec3:  # type: ignore[override]
+    def __add__(self, other: Any) -> Vec3:
         ox, oy, oz = other
         return _tuple_new(Vec3, (self[0] + ox, self[1] + oy, self[2] + oz))
 
@@ -148,7 +148,7 @@ class Vec3(tuple):  # type: ignore[type-arg]
         ox, oy, oz = other
         return _tuple_new(Vec3, (ox - self[0], oy - self[1], oz - self[2]))
 
-    def __mul__(self, k: Any) -> Vec3:  # type: ignore[override]
+    def __mul__(self, k: Any) -> Vec3:
         if isinstance(k, (int, float)):
             return _tuple_new(Vec3, (self[0] * k, self[1] * k, self[2] * k))
         return NotImplemented
@@ -274,7 +274,9 @@ def as_vector(value: Any, name: str = "vector") -> Vec2 | Vec3:
     if t is Vec3:
         return as_vec3(value, name)
     c = _components(value, name)
-    return _tuple_new(Vec2 if len(c) == 2 else Vec3, c)
+    if len(c) == 2:
+        return _tuple_new(Vec2, c)
+    return _tuple_new(Vec3, c)
 
 
 def as_finite(value: Any, name: str, *, minimum: float | None = None,

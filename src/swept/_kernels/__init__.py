@@ -19,4 +19,5 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+    compiled: F = numba.njit(cache=True, nogil=True)(fn)  # type: ignore[assignment]
+    return compiled
