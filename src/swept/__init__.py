@@ -6,7 +6,8 @@ shapes, compiled with numba. See ``README.md`` and ``docs/`` for the conventions
 
 from __future__ import annotations
 
-from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
+from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
+from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
 from .results import Contact, RayHit, SweepHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
@@ -33,4 +34,11 @@ __all__ = [
     "Contact",
     "COINCIDENT_NORMAL_2D",
     "COINCIDENT_NORMAL_3D",
+    "DEFAULT_SKIN",
+    "raycast",
+    "ray_circle",
+    "ray_box",
+    "ray_segment",
+    "ray_polygon",
+    "ray_capsule",
 ]

@@ -241,13 +241,26 @@ def _components(value: Any, name: str) -> tuple[float, ...]:
     return out
 
 
+_REAL = (float, int)
+
+
 def as_vec2(value: Any, name: str = "vector") -> Vec2:
     """Coerce ``value`` to a finite :class:`Vec2`, or raise naming ``name``."""
-    if type(value) is Vec2:
+    t = type(value)
+    if t is Vec2:
         # finite iff (x - x) + (y - y) is exactly 0: NaN and inf both give NaN
         if (value[0] - value[0]) + (value[1] - value[1]) == 0.0:
             return value
         raise ValueError(f"{name} must be finite, got {value!r}")
+    if (t is tuple or t is list) and len(value) == 2:
+        x, y = value
+        if type(x) in _REAL and type(y) in _REAL:
+            # the common case: a plain pair of numbers
+            fx = float(x)
+            fy = float(y)
+            if (fx - fx) + (fy - fy) == 0.0:
+                return _tuple_new(Vec2, (fx, fy))
+            raise ValueError(f"{name} must be finite, got {value!r}")
     c = _components(value, name)
     if len(c) != 2:
         raise ValueError(f"{name} must be a 2D vector, got {len(c)} components")

@@ -1,0 +1,883 @@
+"""Ray-cast kernels: where a ray first meets each shape, in 2D and 3D (seed 000).
+
+Every kernel takes the ray as its origin ``(ox, oy[, oz])``, its **unit** direction
+``(dx, dy[, dz])`` and ``max_distance`` (last; may be ``inf``), and the shape as plain floats
+(a polygon as its ``(verts, norms)`` arrays). Nothing here normalises or validates: the public
+layer (:mod:`swept.raycast`) and the batch loops do that once.
+
+Return encoding, the same for every kernel:
+
+- 2D: ``(t, px, py, nx, ny, inside)``; 3D: ``(t, px, py, pz, nx, ny, nz, inside)``.
+- A miss has ``t == MISS`` (``-1.0``; test ``t < 0.0``); the other fields are then zero.
+- A hit has ``0 <= t <= max_distance``, the hit point ``p = o + t d`` and a unit normal.
+  From outside the normal is the surface's outward normal at the hit, which faces the ray
+  (``dot(n, d) < 0``, or ``== 0`` for a grazing touch) and ``inside`` is False.
+- A ray whose origin is inside the shape or on its boundary hits at ``t = 0`` with
+  ``p = o``, ``inside`` True and the normal of the shortest way out: the outward normal of
+  the boundary point nearest the origin (``COINCIDENT_NORMAL`` when the origin is at a
+  circle's or sphere's centre; the plane's normal for a plane).
+
+Conventions shared by every shape: touching counts (a tangent ray hits); a hit exactly at
+``max_distance`` counts; anything behind the origin is a miss; a ray parallel to a slab or an
+edge never divides by zero. The ``*_entering`` capsule kernels are the seed's swept-step
+variant: only pieces the ray heads into count (see :func:`ray_capsule2_entering`).
+
+Kernels: ``ray_circle``, ``ray_segment``, ``ray_aabb2``, ``ray_polygon``, ``ray_plane2``,
+``ray_capsule2`` (2D); ``ray_sphere``, ``ray_aabb3``, ``ray_plane3``, ``ray_capsule3`` (3D).
+``ray_aabb2_face`` / ``ray_aabb3_face`` and ``ray_polygon_edge`` return ``(t, index, inside)``
+with the entered face code (``FACE_*``) or edge index instead of the normal, for callers that
+hold the normals already. The ``*_v`` adapters at the end serve the Python API only.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
+from . import kernel
+
+#: ``t`` returned on a miss; every hit has ``t >= 0``.
+MISS = -1.0
+
+#: The sine of the angle between a ray and a segment below which they count as parallel (the
+#: crossing point would be lost in rounding); a parallel ray hits only if it is collinear.
+PARALLEL_SINE = 1e-12
+
+#: How far from a segment's line (relative to the distances involved: the origin to the
+#: segment plus the segment's length) a parallel ray's origin may be and still count as
+#: collinear with it.
+COLLINEAR_TOLERANCE = 1e-12
+
+#: The half-width of the band around a capsule's rim, relative to the size of the coordinates
+#: involved, inside which the entering-only capsule kernels treat the origin as sitting *on*
+#: the rim (where a swept step leaves a ball after a bounce, up to rounding): such a ray hits
+#: at 0 only if it heads into the surface, and a deeper origin counts as strictly inside.
+RIM_TOLERANCE = 1e-9
+
+#: The cosine between a ray and a capsule's inward normal below which a ray on the rim counts as
+#: moving along the surface, not into it (a slide direction carries this much rounding).
+HEADING_TOLERANCE = 1e-9
+
+#: The normal of the shortest way out when the origin is exactly at a circle's centre (or a
+#: point capsule's): swept.constants.COINCIDENT_NORMAL_2D, as plain floats.
+COINCIDENT_NX2, COINCIDENT_NY2 = COINCIDENT_NORMAL_2D
+#: The 3D counterpart, for spheres: swept.constants.COINCIDENT_NORMAL_3D.
+COINCIDENT_NX3, COINCIDENT_NY3, COINCIDENT_NZ3 = COINCIDENT_NORMAL_3D
+
+
+@kernel
+def _unit2(x: float, y: float) -> tuple[float, float, float]:
+    """``(x, y)`` scaled to unit length, and its length; ``(0, 0, 0)`` for the zero vector.
+
+    Scaled by the larger component first, so that tiny or huge vectors neither underflow nor
+    overflow on the way.
+    """
+    m = max(abs(x), abs(y))
+    if m == 0.0:
+        return 0.0, 0.0, 0.0
+    x /= m
+    y /= m
+    k = math.sqrt(x * x + y * y)
+    return x / k, y / k, m * k
+
+
+@kernel
+def _unit3(x: float, y: float, z: float) -> tuple[float, float, float, float]:
+    """``(x, y, z)`` scaled to unit length, and its length (as :func:`_unit2`)."""
+    m = max(abs(x), abs(y), abs(z))
+    if m == 0.0:
+        return 0.0, 0.0, 0.0, 0.0
+    x /= m
+    y /= m
+    z /= m
+    k = math.sqrt(x * x + y * y + z * z)
+    return x / k, y / k, z / k, m * k
+
+
+# --------------------------------------------------------------------------------------
+# 2D
+# --------------------------------------------------------------------------------------
+
+@kernel
+def ray_circle(ox: float, oy: float, dx: float, dy: float, cx: float, cy: float, r: float,
+               max_distance: float) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs solid circle: the nearer root of ``|o + t d - c|^2 = r^2``."""
+    mx = ox - cx
+    my = oy - cy
+    mm = mx * mx + my * my
+    c = mm - r * r
+    if c <= 0.0:
+        # starts inside or on the rim: out along the centre-to-origin direction
+        ux, uy, m = _unit2(mx, my)
+        if m > 0.0:
+            return 0.0, ox, oy, ux, uy, True
+        return 0.0, ox, oy, COINCIDENT_NX2, COINCIDENT_NY2, True
+    b = mx * dx + my * dy
+    if b >= 0.0:
+        # outside and heading away from the centre: both roots behind the origin
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    # closest approach: h = m - b d, discriminant = r^2 - |h|^2 (no cancellation in b^2 - c)
+    hx = mx - b * dx
+    hy = my - b * dy
+    disc = r * r - (hx * hx + hy * hy)
+    if disc < 0.0:
+        # the line passes farther than r from the centre
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    # nearer root -b - sqrt(disc), written as c / (-b + sqrt(disc)) to keep precision near
+    # the rim (the product of the roots is c)
+    t = c / (math.sqrt(disc) - b)
+    if t > max_distance:
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    px = ox + t * dx
+    py = oy + t * dy
+    nx, ny, n = _unit2(mx + t * dx, my + t * dy)
+    if n > 0.0:
+        return t, px, py, nx, ny, False
+    # a zero-radius circle (a point) hit dead on: the normal opposes the ray
+    return t, px, py, -dx, -dy, False
+
+
+@kernel
+def ray_segment(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
+                by: float, max_distance: float
+                ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs segment ``ab`` (``a != b``): the crossing, with the perpendicular turned to
+    face the ray; a collinear ray hits where it first reaches the segment, normal ``-d``.
+
+    An origin on the segment hits at 0 with ``inside`` True (normal: the facing
+    perpendicular, or ``-d`` when collinear). A parallel, non-collinear ray misses.
+    """
+    ex = bx - ax
+    ey = by - ay
+    ux, uy, elen = _unit2(ex, ey)
+    wx = ax - ox
+    wy = ay - oy
+    denom = dx * ey - dy * ex  # cross(d, e) = |e| sin(angle)
+    if abs(denom) <= PARALLEL_SINE * elen:
+        # parallel: collinear, or a miss
+        off = wx * ey - wy * ex  # cross(w, e) = |e| * distance of the origin from the line
+        wlen = math.sqrt(wx * wx + wy * wy)
+        if abs(off) > COLLINEAR_TOLERANCE * elen * (wlen + elen):
+            return MISS, 0.0, 0.0, 0.0, 0.0, False
+        # collinear: distances along the ray to both ends
+        sa = wx * dx + wy * dy
+        sb = (bx - ox) * dx + (by - oy) * dy
+        near = min(sa, sb)
+        far = max(sa, sb)
+        if far < 0.0:
+            # the whole segment is behind the origin
+            return MISS, 0.0, 0.0, 0.0, 0.0, False
+        if near <= 0.0:
+            # starts on the segment
+            return 0.0, ox, oy, -dx, -dy, True
+        if near > max_distance:
+            return MISS, 0.0, 0.0, 0.0, 0.0, False
+        return near, ox + near * dx, oy + near * dy, -dx, -dy, False
+    # solve: o + t d = a + u e
+    t = (wx * ey - wy * ex) / denom
+    u = (wx * dy - wy * dx) / denom
+    if t < 0.0 or t > max_distance or u < 0.0 or u > 1.0:
+        # behind the origin, out of range, or past an end
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    nx = 0.0 - uy  # (0.0 - x: no negative zero in a result)
+    ny = ux
+    if nx * dx + ny * dy > 0.0:
+        # turn the perpendicular to face the ray
+        nx = 0.0 - nx
+        ny = 0.0 - ny
+    if t == 0.0:
+        # starts on the segment
+        return 0.0, ox, oy, nx, ny, True
+    return t, ox + t * dx, oy + t * dy, nx, ny, False
+
+
+@kernel
+def _slab(o: float, d: float, lo: float, hi: float, t_enter: float, t_exit: float
+          ) -> tuple[float, float, bool, bool]:
+    """Narrow ``[t_enter, t_exit]`` to the part of the ray inside one slab ``[lo, hi]``.
+
+    Returns the new range, whether this slab raised ``t_enter``, and whether the range is
+    still non-empty.
+    """
+    if d == 0.0:
+        # parallel to the slab's sides: inside it always, or never
+        return t_enter, t_exit, False, lo <= o <= hi
+    t1 = (lo - o) / d
+    t2 = (hi - o) / d
+    if t1 > t2:
+        t1, t2 = t2, t1
+    raised = False
+    if t1 > t_enter:
+        t_enter = t1
+        raised = True
+    if t2 < t_exit:
+        t_exit = t2
+    return t_enter, t_exit, raised, t_enter <= t_exit
+
+
+#: Face codes of the box kernels' ``face`` result: the index of the face's outward normal
+#: in ``(-x, +x, -y, +y, -z, +z)``.
+FACE_MIN_X, FACE_MAX_X, FACE_MIN_Y, FACE_MAX_Y, FACE_MIN_Z, FACE_MAX_Z = 0, 1, 2, 3, 4, 5
+
+
+@kernel
+def _face_normal(face: int) -> tuple[float, float, float]:
+    """The outward unit normal of a box face code."""
+    sign = 1.0 if face % 2 == 1 else -1.0
+    axis = face // 2
+    return (sign if axis == 0 else 0.0, sign if axis == 1 else 0.0,
+            sign if axis == 2 else 0.0)
+
+
+@kernel
+def ray_aabb2_face(ox: float, oy: float, dx: float, dy: float, minx: float, miny: float,
+                   maxx: float, maxy: float, max_distance: float) -> tuple[float, int, bool]:
+    """Ray vs solid 2D box, by the slab method: ``(t, face, inside)``, ``t = MISS`` on a miss.
+
+    In the box from the later slab entry to the earlier slab exit; the range starts at
+    ``[0, max_distance]``, so a box behind the origin misses. ``face`` is the entered face's
+    code (on an edge or corner tie, the x face). Starting inside or on the box: the nearest
+    face (ties: x before y, min before max).
+    """
+    t0, t1, rx, ok = _slab(ox, dx, minx, maxx, 0.0, max_distance)
+    if not ok:
+        return MISS, 0, False
+    t0, t1, ry, ok = _slab(oy, dy, miny, maxy, t0, t1)
+    if not ok:
+        return MISS, 0, False
+    if ry:
+        # entered through a y face
+        return t0, FACE_MIN_Y if dy > 0.0 else FACE_MAX_Y, False
+    if rx:
+        # entered through an x face
+        return t0, FACE_MIN_X if dx > 0.0 else FACE_MAX_X, False
+    # starts inside or on the box: out through the nearest face
+    face = FACE_MIN_X
+    best = ox - minx
+    g = maxx - ox
+    if g < best:
+        best, face = g, FACE_MAX_X
+    g = oy - miny
+    if g < best:
+        best, face = g, FACE_MIN_Y
+    g = maxy - oy
+    if g < best:
+        face = FACE_MAX_Y
+    return 0.0, face, True
+
+
+@kernel
+def ray_aabb2(ox: float, oy: float, dx: float, dy: float, minx: float, miny: float,
+              maxx: float, maxy: float, max_distance: float
+              ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs solid 2D box (see :func:`ray_aabb2_face`), in the common encoding."""
+    t, face, inside = ray_aabb2_face(ox, oy, dx, dy, minx, miny, maxx, maxy, max_distance)
+    if t < 0.0:
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    nx, ny, _nz = _face_normal(face)
+    return t, ox + t * dx, oy + t * dy, nx, ny, inside
+
+
+@kernel
+def ray_polygon_edge(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
+                     norms: np.ndarray, max_distance: float) -> tuple[float, int, bool]:
+    """Ray vs solid convex polygon: ``(t, edge, inside)``, ``t = MISS`` on a miss.
+
+    Each edge's half-plane clips ``[0, max_distance]``; the ray enters through the edge that
+    raised the entry last. ``verts`` (n, 2) float64 are the corners, ``norms`` (n, 2) float64
+    the outward unit normals (``norms[i]`` belongs to edge ``verts[i] -> verts[i + 1]``), as
+    :class:`Polygon` stores them. ``edge`` is the entered edge (at a corner, the first such
+    edge in order); starting inside or on the polygon, the nearest edge.
+    """
+    t_enter = 0.0
+    t_exit = max_distance
+    entered = -1
+    nearest = 0
+    nearest_gap = np.inf
+    for i in range(verts.shape[0]):
+        nx = norms[i, 0]
+        ny = norms[i, 1]
+        # how far the origin is inside this edge's half-plane (negative: outside it)
+        gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
+        if gap < nearest_gap:
+            nearest_gap = gap
+            nearest = i
+        denom = nx * dx + ny * dy
+        if denom == 0.0:
+            # parallel to the edge: inside its half-plane always, or never
+            if gap < 0.0:
+                return MISS, 0, False
+        elif denom < 0.0:
+            # heading into the half-plane: entering at t
+            t = gap / denom
+            if t > t_enter:
+                t_enter = t
+                entered = i
+        else:
+            # heading out of the half-plane: leaving at t
+            t = gap / denom
+            if t < t_exit:
+                t_exit = t
+        if t_enter > t_exit:
+            return MISS, 0, False
+    if entered >= 0:
+        return t_enter, entered, False
+    # starts inside or on the polygon: out through the nearest edge
+    return 0.0, nearest, True
+
+
+@kernel
+def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
+                norms: np.ndarray, max_distance: float
+                ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs solid convex polygon (see :func:`ray_polygon_edge`), in the common encoding:
+    the normal is the entered (or, from inside, the nearest) edge's outward normal."""
+    t, edge, inside = ray_polygon_edge(ox, oy, dx, dy, verts, norms, max_distance)
+    if t < 0.0:
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    return t, ox + t * dx, oy + t * dy, norms[edge, 0], norms[edge, 1], inside
+
+
+@kernel
+def ray_plane2(ox: float, oy: float, dx: float, dy: float, nx: float, ny: float,
+               offset: float, max_distance: float
+               ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs half-plane ``dot(n, p) < offset`` (unit ``n``, pointing out of the solid).
+
+    The normal is always ``n``; starting inside or on the boundary hits at 0.
+    """
+    s = nx * ox + ny * oy - offset
+    if s <= 0.0:
+        # starts inside or on the boundary
+        return 0.0, ox, oy, nx, ny, True
+    denom = nx * dx + ny * dy
+    if denom >= 0.0:
+        # parallel, or heading away
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    t = s / -denom
+    if t > max_distance:
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    return t, ox + t * dx, oy + t * dy, nx, ny, False
+
+
+@kernel
+def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
+              by: float, r: float, max_distance: float, entering_only: bool
+              ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs 2D capsule (segment ``ab`` grown by ``r``): both modes, see the callers."""
+    # the way out: from the core point nearest the origin, toward the origin
+    ux, uy, elen = _unit2(bx - ax, by - ay)
+    wx = ox - ax
+    wy = oy - ay
+    along = wx * ux + wy * uy  # the origin's position along the core, from a
+    if elen > 0.0 and 0.0 < along < elen:
+        # beside the core: straight out sideways, square to it (its signed height h)
+        h = ux * wy - uy * wx
+        dist = abs(h)
+        side = 1.0 if h >= 0.0 else -1.0
+        # on the core itself (h = 0): out to the left of a -> b
+        wnx = side * (0.0 - uy) + 0.0
+        wny = side * ux + 0.0
+    else:
+        # beyond an end (or a capsule that is a circle): out from that end
+        if elen > 0.0 and along >= elen:
+            wx = ox - bx
+            wy = oy - by
+        wnx, wny, dist = _unit2(wx, wy)
+        if dist == 0.0 and elen > 0.0:
+            # exactly on an end: out to the left of a -> b
+            wnx = 0.0 - uy
+            wny = ux
+        elif dist == 0.0:
+            # at the centre of a capsule that is a circle
+            wnx = COINCIDENT_NX2
+            wny = COINCIDENT_NY2
+    if entering_only:
+        tol = RIM_TOLERANCE * max(abs(ox), abs(oy), abs(ax), abs(ay), abs(bx), abs(by), r)
+        if dist < r - tol:
+            # starts strictly inside
+            return 0.0, ox, oy, wnx, wny, True
+        if dist <= r + tol:
+            # on the rim: a hit at 0 only when heading into the surface; a convex shape
+            # left (or grazed) from its rim is never met again
+            if dist > 0.0 and wnx * dx + wny * dy < -HEADING_TOLERANCE:
+                return 0.0, ox, oy, wnx, wny, True
+            return MISS, 0.0, 0.0, 0.0, 0.0, False
+    elif dist <= r:
+        # starts inside or on the rim
+        return 0.0, ox, oy, wnx, wny, True
+
+    # from outside: the nearest entry into the two sides or the two end circles
+    best = max_distance
+    found = False
+    nx = 0.0
+    ny = 0.0
+    if elen > 0.0:
+        # the left normal of a -> b; the ray can enter only the side it heads against
+        sx = 0.0 - uy
+        sy = ux
+        dn = dx * sx + dy * sy
+        if abs(dn) > PARALLEL_SINE:
+            h = (ox - ax) * sx + (oy - ay) * sy  # the origin's height above the core's line
+            side = 1.0 if dn < 0.0 else -1.0
+            t = (side * r - h) / dn
+            if 0.0 <= t <= best:
+                along = (ox + t * dx - ax) * ux + (oy + t * dy - ay) * uy
+                if 0.0 <= along <= elen:
+                    best = t
+                    found = True
+                    nx = side * sx + 0.0
+                    ny = side * sy + 0.0
+    for k in range(2):
+        cx = ax if k == 0 else bx
+        cy = ay if k == 0 else by
+        t, _px, _py, cnx, cny, _inside = ray_circle(ox, oy, dx, dy, cx, cy, r, best)
+        if t >= 0.0 and (t < best or not found):
+            best = t
+            found = True
+            nx = cnx
+            ny = cny
+    if not found:
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    if entering_only and nx * dx + ny * dy >= 0.0:
+        # a grazing touch: the ray never heads into the surface
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    return best, ox + best * dx, oy + best * dy, nx, ny, False
+
+
+@kernel
+def ray_capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
+                 by: float, r: float, max_distance: float
+                 ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs solid 2D capsule: the nearest entry into its two sides and two end circles.
+
+    Starting inside or on the rim hits at 0 (normal: from the nearest core point toward the
+    origin; on the core itself, the left normal of ``a -> b``; ``+x`` if also ``a == b``).
+    A grazing (tangent) touch from outside is a hit.
+    """
+    return _capsule2(ox, oy, dx, dy, ax, ay, bx, by, r, max_distance, False)
+
+
+@kernel
+def ray_capsule2_entering(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float,
+                          bx: float, by: float, r: float, max_distance: float
+                          ) -> tuple[float, float, float, float, float, bool]:
+    """Ray vs 2D capsule counting only the pieces the ray heads into (seed 000's swept step).
+
+    A hit needs ``dot(d, n) < 0`` at the hit: an origin on the rim (within
+    ``RIM_TOLERANCE``) heading outward or along the rim (``dot(d, n) >= -HEADING_TOLERANCE``)
+    misses, as does a grazing touch,
+    so a ball that has just bounced off the capsule is not caught again at 0. An origin
+    on the rim heading in hits at 0 (``inside`` True, outward normal); one strictly inside
+    hits at 0 with the normal of the shortest way out.
+    """
+    return _capsule2(ox, oy, dx, dy, ax, ay, bx, by, r, max_distance, True)
+
+
+# --------------------------------------------------------------------------------------
+# 3D
+# --------------------------------------------------------------------------------------
+
+@kernel
+def ray_sphere(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
+               cy: float, cz: float, r: float, max_distance: float
+               ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Ray vs solid sphere: the nearer root of ``|o + t d - c|^2 = r^2`` (as ray_circle)."""
+    mx = ox - cx
+    my = oy - cy
+    mz = oz - cz
+    mm = mx * mx + my * my + mz * mz
+    c = mm - r * r
+    if c <= 0.0:
+        # starts inside or on the surface
+        ux, uy, uz, m = _unit3(mx, my, mz)
+        if m > 0.0:
+            return 0.0, ox, oy, oz, ux, uy, uz, True
+        return 0.0, ox, oy, oz, COINCIDENT_NX3, COINCIDENT_NY3, COINCIDENT_NZ3, True
+    b = mx * dx + my * dy + mz * dz
+    if b >= 0.0:
+        # outside and heading away from the centre
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    hx = mx - b * dx
+    hy = my - b * dy
+    hz = mz - b * dz
+    disc = r * r - (hx * hx + hy * hy + hz * hz)
+    if disc < 0.0:
+        # the line passes farther than r from the centre
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    t = c / (math.sqrt(disc) - b)
+    if t > max_distance:
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    nx, ny, nz, n = _unit3(mx + t * dx, my + t * dy, mz + t * dz)
+    if n == 0.0:
+        # a zero-radius sphere (a point) hit dead on: the normal opposes the ray
+        nx = -dx
+        ny = -dy
+        nz = -dz
+    return t, ox + t * dx, oy + t * dy, oz + t * dz, nx, ny, nz, False
+
+
+@kernel
+def ray_aabb3_face(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
+                   minx: float, miny: float, minz: float, maxx: float, maxy: float,
+                   maxz: float, max_distance: float) -> tuple[float, int, bool]:
+    """Ray vs solid 3D box: three slabs, as :func:`ray_aabb2_face` (ties: x, then y)."""
+    t0, t1, rx, ok = _slab(ox, dx, minx, maxx, 0.0, max_distance)
+    if not ok:
+        return MISS, 0, False
+    t0, t1, ry, ok = _slab(oy, dy, miny, maxy, t0, t1)
+    if not ok:
+        return MISS, 0, False
+    t0, t1, rz, ok = _slab(oz, dz, minz, maxz, t0, t1)
+    if not ok:
+        return MISS, 0, False
+    if rz:
+        # entered through a z face
+        return t0, FACE_MIN_Z if dz > 0.0 else FACE_MAX_Z, False
+    if ry:
+        # entered through a y face
+        return t0, FACE_MIN_Y if dy > 0.0 else FACE_MAX_Y, False
+    if rx:
+        # entered through an x face
+        return t0, FACE_MIN_X if dx > 0.0 else FACE_MAX_X, False
+    # starts inside or on the box: out through the nearest face
+    face = FACE_MIN_X
+    best = ox - minx
+    g = maxx - ox
+    if g < best:
+        best, face = g, FACE_MAX_X
+    g = oy - miny
+    if g < best:
+        best, face = g, FACE_MIN_Y
+    g = maxy - oy
+    if g < best:
+        best, face = g, FACE_MAX_Y
+    g = oz - minz
+    if g < best:
+        best, face = g, FACE_MIN_Z
+    g = maxz - oz
+    if g < best:
+        face = FACE_MAX_Z
+    return 0.0, face, True
+
+
+@kernel
+def ray_aabb3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, minx: float,
+              miny: float, minz: float, maxx: float, maxy: float, maxz: float,
+              max_distance: float
+              ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Ray vs solid 3D box (see :func:`ray_aabb3_face`), in the common encoding."""
+    t, face, inside = ray_aabb3_face(ox, oy, oz, dx, dy, dz, minx, miny, minz, maxx, maxy,
+                                     maxz, max_distance)
+    if t < 0.0:
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    nx, ny, nz = _face_normal(face)
+    return t, ox + t * dx, oy + t * dy, oz + t * dz, nx, ny, nz, inside
+
+
+@kernel
+def ray_plane3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, nx: float,
+               ny: float, nz: float, offset: float, max_distance: float
+               ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Ray vs half-space ``dot(n, p) < offset`` (as ray_plane2)."""
+    s = nx * ox + ny * oy + nz * oz - offset
+    if s <= 0.0:
+        # starts inside or on the boundary
+        return 0.0, ox, oy, oz, nx, ny, nz, True
+    denom = nx * dx + ny * dy + nz * dz
+    if denom >= 0.0:
+        # parallel, or heading away
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    t = s / -denom
+    if t > max_distance:
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return t, ox + t * dx, oy + t * dy, oz + t * dz, nx, ny, nz, False
+
+
+@kernel
+def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, ax: float,
+              ay: float, az: float, bx: float, by: float, bz: float, r: float,
+              max_distance: float, entering_only: bool
+              ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Ray vs 3D capsule: both modes, see the callers."""
+    # the way out: from the core point nearest the origin, toward the origin
+    ux, uy, uz, elen = _unit3(bx - ax, by - ay, bz - az)
+    wx = ox - ax
+    wy = oy - ay
+    wz = oz - az
+    along = wx * ux + wy * uy + wz * uz  # the origin's position along the core, from a
+    if elen > 0.0 and 0.0 < along < elen:
+        # beside the core: the offset square to it (a second pass removes what rounding
+        # left along the axis)
+        vx = wx - along * ux
+        vy = wy - along * uy
+        vz = wz - along * uz
+        rest = vx * ux + vy * uy + vz * uz
+        vx -= rest * ux
+        vy -= rest * uy
+        vz -= rest * uz
+    elif elen > 0.0 and along >= elen:
+        # beyond b
+        vx = ox - bx
+        vy = oy - by
+        vz = oz - bz
+    else:
+        # beyond a (or a capsule that is a sphere)
+        vx = wx
+        vy = wy
+        vz = wz
+    wnx, wny, wnz, dist = _unit3(vx, vy, vz)
+    if dist == 0.0 and elen > 0.0:
+        # on the core: out square to it, crossing the axis with the world axis least aligned
+        if abs(ux) <= abs(uy) and abs(ux) <= abs(uz):
+            wnx, wny, wnz = 0.0, -uz, uy
+        elif abs(uy) <= abs(uz):
+            wnx, wny, wnz = uz, 0.0, -ux
+        else:
+            wnx, wny, wnz = -uy, ux, 0.0
+        wnx, wny, wnz, _k = _unit3(wnx, wny, wnz)
+    elif dist == 0.0:
+        # at the centre of a capsule that is a sphere
+        wnx, wny, wnz = COINCIDENT_NX3, COINCIDENT_NY3, COINCIDENT_NZ3
+    if entering_only:
+        tol = RIM_TOLERANCE * max(abs(ox), abs(oy), abs(oz), abs(ax), abs(ay), abs(az),
+                                  abs(bx), abs(by), abs(bz), r)
+        if dist < r - tol:
+            # starts strictly inside
+            return 0.0, ox, oy, oz, wnx, wny, wnz, True
+        if dist <= r + tol:
+            # on the rim: a hit at 0 only when heading into the surface
+            if dist > 0.0 and wnx * dx + wny * dy + wnz * dz < -HEADING_TOLERANCE:
+                return 0.0, ox, oy, oz, wnx, wny, wnz, True
+            return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    elif dist <= r:
+        # starts inside or on the surface
+        return 0.0, ox, oy, oz, wnx, wny, wnz, True
+
+    # from outside: the nearest entry into the side (an infinite cylinder clipped to the
+    # segment's span) or the two end spheres
+    best = max_distance
+    found = False
+    nx = 0.0
+    ny = 0.0
+    nz = 0.0
+    if elen > 0.0:
+        wx = ox - ax
+        wy = oy - ay
+        wz = oz - az
+        wu = along
+        du = dx * ux + dy * uy + dz * uz
+        # the parts square to the axis: |mp + t dp|^2 = r^2
+        mpx = wx - wu * ux
+        mpy = wy - wu * uy
+        mpz = wz - wu * uz
+        dpx = dx - du * ux
+        dpy = dy - du * uy
+        dpz = dz - du * uz
+        qa = dpx * dpx + dpy * dpy + dpz * dpz
+        qb = mpx * dpx + mpy * dpy + mpz * dpz
+        qc = mpx * mpx + mpy * mpy + mpz * mpz - r * r
+        # parallel to the axis (never reaches the side), inside the infinite cylinder
+        # (enters through an end sphere), or heading away from the axis: no side entry
+        if qa > PARALLEL_SINE * PARALLEL_SINE and qc > 0.0 and qb < 0.0:
+            # discriminant qb^2 - qa qc = qa r^2 - (u . (d x w))^2, without cancellation
+            tp = (ux * (dy * wz - dz * wy) + uy * (dz * wx - dx * wz)
+                  + uz * (dx * wy - dy * wx))
+            disc = qa * r * r - tp * tp
+            if disc >= 0.0:
+                t = qc / (math.sqrt(disc) - qb)
+                along = wu + t * du
+                if t <= best and 0.0 <= along <= elen:
+                    sx, sy, sz, k = _unit3(mpx + t * dpx, mpy + t * dpy, mpz + t * dpz)
+                    if k > 0.0:
+                        best = t
+                        found = True
+                        nx = sx
+                        ny = sy
+                        nz = sz
+    for e in range(2):
+        cx = ax if e == 0 else bx
+        cy = ay if e == 0 else by
+        cz = az if e == 0 else bz
+        t, _px, _py, _pz, cnx, cny, cnz, _inside = ray_sphere(ox, oy, oz, dx, dy, dz, cx, cy,
+                                                              cz, r, best)
+        if t >= 0.0 and (t < best or not found):
+            best = t
+            found = True
+            nx = cnx
+            ny = cny
+            nz = cnz
+    if not found:
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    if entering_only and nx * dx + ny * dy + nz * dz >= 0.0:
+        # a grazing touch: the ray never heads into the surface
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return best, ox + best * dx, oy + best * dy, oz + best * dz, nx, ny, nz, False
+
+
+@kernel
+def ray_capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, ax: float,
+                 ay: float, az: float, bx: float, by: float, bz: float, r: float,
+                 max_distance: float
+                 ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Ray vs solid 3D capsule: the nearest entry into its cylinder side or end spheres.
+
+    Starting inside or on the surface hits at 0 (normal: from the nearest core point toward
+    the origin; on the core itself, a stable perpendicular of the axis; ``+x`` if also
+    ``a == b``). A grazing touch from outside is a hit.
+    """
+    return _capsule3(ox, oy, oz, dx, dy, dz, ax, ay, az, bx, by, bz, r, max_distance, False)
+
+
+@kernel
+def ray_capsule3_entering(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
+                          ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                          r: float, max_distance: float
+                          ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Ray vs 3D capsule counting only the pieces the ray heads into (as
+    :func:`ray_capsule2_entering`)."""
+    return _capsule3(ox, oy, oz, dx, dy, dz, ax, ay, az, bx, by, bz, r, max_distance, True)
+
+
+# --------------------------------------------------------------------------------------
+# Adapters for the scalar Python API (swept.raycast), no geometry of their own. They take
+# each point or vector as one tuple (a Vec2 / Vec3 is a tuple), return None on a miss (no
+# tuple to build), and give a box face or polygon edge as its index, so that the Python
+# layer can hand out a prebuilt normal instead of building one.
+# --------------------------------------------------------------------------------------
+
+Tuple2 = tuple[float, float]
+Tuple3 = tuple[float, float, float]
+Hit2 = tuple[float, float, float, float, float, bool]
+Hit3 = tuple[float, float, float, float, float, float, float, bool]
+
+
+@kernel
+def ray_circle_v(o: Tuple2, d: Tuple2, c: Tuple2, r: float, max_distance: float
+                 ) -> Hit2 | None:
+    """:func:`ray_circle` with tuple arguments; None on a miss."""
+    hit = ray_circle(o[0], o[1], d[0], d[1], c[0], c[1], r, max_distance)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@kernel
+def ray_segment_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, max_distance: float
+                  ) -> Hit2 | None:
+    """:func:`ray_segment` with tuple arguments; None on a miss."""
+    hit = ray_segment(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1], max_distance)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@kernel
+def ray_aabb2_v(o: Tuple2, d: Tuple2, lo: Tuple2, hi: Tuple2, max_distance: float
+                ) -> tuple[float, float, float, int, bool] | None:
+    """:func:`ray_aabb2_face` with tuple arguments: ``(t, px, py, face, inside)`` or None."""
+    t, face, inside = ray_aabb2_face(o[0], o[1], d[0], d[1], lo[0], lo[1], hi[0], hi[1],
+                                     max_distance)
+    if t < 0.0:
+        return None
+    return t, o[0] + t * d[0], o[1] + t * d[1], face, inside
+
+
+@kernel
+def ray_polygon_v(o: Tuple2, d: Tuple2, verts: np.ndarray, norms: np.ndarray,
+                  max_distance: float) -> tuple[float, float, float, int, bool] | None:
+    """:func:`ray_polygon_edge` with tuple arguments: ``(t, px, py, edge, inside)`` or
+    None."""
+    t, edge, inside = ray_polygon_edge(o[0], o[1], d[0], d[1], verts, norms, max_distance)
+    if t < 0.0:
+        return None
+    return t, o[0] + t * d[0], o[1] + t * d[1], edge, inside
+
+
+@kernel
+def ray_plane2_v(o: Tuple2, d: Tuple2, n: Tuple2, offset: float, max_distance: float
+                 ) -> tuple[float, float, float, bool] | None:
+    """:func:`ray_plane2` with tuple arguments: ``(t, px, py, inside)`` (the normal is the
+    plane's) or None."""
+    t, px, py, _nx, _ny, inside = ray_plane2(o[0], o[1], d[0], d[1], n[0], n[1], offset,
+                                             max_distance)
+    if t < 0.0:
+        return None
+    return t, px, py, inside
+
+
+@kernel
+def ray_capsule2_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float, max_distance: float
+                   ) -> Hit2 | None:
+    """:func:`ray_capsule2` with tuple arguments; None on a miss."""
+    hit = _capsule2(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1], r, max_distance, False)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@kernel
+def ray_capsule2_entering_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float,
+                            max_distance: float) -> Hit2 | None:
+    """:func:`ray_capsule2_entering` with tuple arguments; None on a miss."""
+    hit = _capsule2(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1], r, max_distance, True)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@kernel
+def ray_sphere_v(o: Tuple3, d: Tuple3, c: Tuple3, r: float, max_distance: float
+                 ) -> Hit3 | None:
+    """:func:`ray_sphere` with tuple arguments; None on a miss."""
+    hit = ray_sphere(o[0], o[1], o[2], d[0], d[1], d[2], c[0], c[1], c[2], r, max_distance)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@kernel
+def ray_aabb3_v(o: Tuple3, d: Tuple3, lo: Tuple3, hi: Tuple3, max_distance: float
+                ) -> tuple[float, float, float, float, int, bool] | None:
+    """:func:`ray_aabb3_face` with tuple arguments: ``(t, px, py, pz, face, inside)`` or
+    None."""
+    t, face, inside = ray_aabb3_face(o[0], o[1], o[2], d[0], d[1], d[2], lo[0], lo[1], lo[2],
+                                     hi[0], hi[1], hi[2], max_distance)
+    if t < 0.0:
+        return None
+    return t, o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2], face, inside
+
+
+@kernel
+def ray_plane3_v(o: Tuple3, d: Tuple3, n: Tuple3, offset: float, max_distance: float
+                 ) -> tuple[float, float, float, float, bool] | None:
+    """:func:`ray_plane3` with tuple arguments: ``(t, px, py, pz, inside)`` or None."""
+    t, px, py, pz, _nx, _ny, _nz, inside = ray_plane3(o[0], o[1], o[2], d[0], d[1], d[2],
+                                                      n[0], n[1], n[2], offset, max_distance)
+    if t < 0.0:
+        return None
+    return t, px, py, pz, inside
+
+
+@kernel
+def ray_capsule3_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float, max_distance: float
+                   ) -> Hit3 | None:
+    """:func:`ray_capsule3` with tuple arguments; None on a miss."""
+    hit = _capsule3(o[0], o[1], o[2], d[0], d[1], d[2], a[0], a[1], a[2], b[0], b[1], b[2],
+                    r, max_distance, False)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@kernel
+def ray_capsule3_entering_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float,
+                            max_distance: float) -> Hit3 | None:
+    """:func:`ray_capsule3_entering` with tuple arguments; None on a miss."""
+    hit = _capsule3(o[0], o[1], o[2], d[0], d[1], d[2], a[0], a[1], a[2], b[0], b[1], b[2],
+                    r, max_distance, True)
+    if hit[0] < 0.0:
+        return None
+    return hit

@@ -1,0 +1,523 @@
+"""Ray casts: where a ray first meets a shape, in 2D and 3D (seed 000).
+
+:func:`raycast` takes a :class:`~swept.shapes.Ray` and a shape and dispatches on the shape's
+type through one table; the seed's own functions (:func:`ray_circle`, :func:`ray_box`,
+:func:`ray_segment`, :func:`ray_polygon`, :func:`ray_capsule`) take raw vectors. All of them
+call the compiled kernels in :mod:`swept._kernels.ray`, the single source of the geometry.
+
+Conventions (contracts, each pinned by a test):
+
+- The result is a :class:`~swept.results.RayHit` or ``None`` for a miss. ``distance`` is in
+  length units along the unit direction, ``point = origin + distance * direction``.
+- Touching counts: a ray that grazes a shape (tangent to a circle, through a box's corner,
+  along a box's face) hits it. A hit exactly at ``max_distance`` is a hit; anything behind
+  the origin is a miss.
+- From outside, ``normal`` is the unit outward normal of the surface at the hit, so it faces
+  the ray: ``dot(normal, direction) < 0`` (``== 0`` for a grazing touch).
+- A ray that starts inside a shape or on its boundary hits at distance 0, with
+  ``point = origin``, ``started_inside=True`` and the normal of the shortest way out: the
+  outward normal of the boundary point nearest the origin (for a circle or sphere
+  ``(origin - center) / |origin - center|``, or ``COINCIDENT_NORMAL_2D`` / ``_3D`` at the
+  centre; for a plane the plane's normal). That normal need not face the ray.
+- A segment has no inside: a ray crossing it gets the perpendicular turned to face the ray;
+  a ray collinear with it hits where it first reaches it (the nearer end, or 0 if the origin
+  is on it) with the normal ``-direction``; a parallel, non-collinear ray misses. An origin
+  on the segment counts as starting on the shape (``started_inside=True``).
+- A ray parallel to a box's slab is inside it always or never: no division by zero, no NaN.
+  At an edge or corner the entered face is the x face (then y, then z).
+- :func:`ray_capsule` is the seed's swept-step cast and differs from ``raycast`` on a capsule
+  in one respect: only the pieces the ray heads into count, so an origin on the rim heading
+  outward or along it misses, as does a grazing touch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ._kernels import ray as _k
+from .results import RayHit
+from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
+
+__all__ = ["raycast", "ray_circle", "ray_box", "ray_segment", "ray_polygon", "ray_capsule"]
+
+_INF = math.inf
+_tn = tuple.__new__
+_new = object.__new__
+# RayHit is a frozen slots dataclass: fill its slots directly (the constructor's frozen
+# setattr costs twice as much, and this is the hot path of every hit)
+_set_distance = RayHit.__dict__["distance"].__set__
+_set_point = RayHit.__dict__["point"].__set__
+_set_normal = RayHit.__dict__["normal"].__set__
+_set_inside = RayHit.__dict__["started_inside"].__set__
+
+#: A kernel callable: tuple arguments in, the kernel's flat result tuple out.
+KernelCall = Callable[..., Any]
+
+
+# --------------------------------------------------------------------------------------
+# Kernel binding: each adapter is compiled (or loaded from numba's cache) on first use, and
+# then called through its compiled entry point, skipping the dispatcher's type resolution.
+# --------------------------------------------------------------------------------------
+
+def _resolve(adapter: Any, example: tuple[Any, ...]) -> KernelCall:
+    """The fastest safe way to call ``adapter`` with arguments shaped like ``example``.
+
+    That is the compiled entry point for ``example``'s types, once it is checked to give
+    the same answer for Vec2 / Vec3 arguments as for plain tuples. Otherwise (numba
+    internals changed, or JIT disabled) a wrapper that passes plain tuples to the
+    dispatcher, rejecting a tuple of the wrong size as the entry point does.
+    """
+    sizes = tuple(len(a) if isinstance(a, tuple) else -1 for a in example)
+
+    def checked(*args: Any) -> Any:
+        plain = []
+        for a, n in zip(args, sizes):
+            if n >= 0:
+                if len(a) != n:
+                    raise ValueError(f"size mismatch for tuple, expected {n} elements")
+                a = tuple(a)
+            plain.append(a)
+        return adapter(*plain)
+
+    vectors = tuple(
+        _tn(Vec2 if len(a) == 2 else Vec3, a) if isinstance(a, tuple) else a for a in example
+    )
+    try:
+        import numba
+
+        expected = adapter(*example)
+        signature = tuple(numba.typeof(a) for a in example)
+        fast = adapter.overloads[signature].entry_point
+        if fast(*vectors) != expected:
+            return checked  # pragma: no cover - a numba that unboxes tuple subclasses oddly
+    except Exception:  # pragma: no cover - JIT disabled, or numba internals changed
+        return checked
+    return fast
+
+
+def _lazy(name: str, adapter: Any, example: tuple[Any, ...]) -> KernelCall:
+    """A stand-in for the module global ``name`` that resolves the kernel on first call and
+    puts the resolved callable in its place."""
+
+    def first_call(*args: Any) -> Any:
+        fn = _resolve(adapter, example)
+        globals()[name] = fn
+        return fn(*args)
+
+    return first_call
+
+
+def _example_polygon() -> Polygon:
+    return Polygon([(2.0, -1.0), (4.0, -1.0), (3.0, 1.0)])
+
+
+_X2 = (1.0, 0.0)
+_O2 = (0.0, 0.0)
+_X3 = (1.0, 0.0, 0.0)
+_O3 = (0.0, 0.0, 0.0)
+_P2 = (3.0, 0.5)
+_P3 = (3.0, 0.5, 0.0)
+_EXP = _example_polygon()
+
+_k_circle = _lazy("_k_circle", _k.ray_circle_v, (_O2, _X2, _P2, 1.0, _INF))
+_k_segment = _lazy("_k_segment", _k.ray_segment_v, (_O2, _X2, (3.0, -1.0), (3.0, 1.0), _INF))
+_k_aabb2 = _lazy("_k_aabb2", _k.ray_aabb2_v, (_O2, _X2, (2.0, -1.0), (4.0, 1.0), _INF))
+_k_polygon = _lazy("_k_polygon", _k.ray_polygon_v, (_O2, _X2, _EXP._verts, _EXP._norms, _INF))
+_k_plane2 = _lazy("_k_plane2", _k.ray_plane2_v, (_O2, _X2, (-1.0, 0.0), -3.0, _INF))
+_k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_O2, _X2, _P2, (5.0, 0.5), 1.0, _INF))
+_k_capsule2_entering = _lazy(
+    "_k_capsule2_entering", _k.ray_capsule2_entering_v, (_O2, _X2, _P2, (5.0, 0.5), 1.0, _INF)
+)
+_k_sphere = _lazy("_k_sphere", _k.ray_sphere_v, (_O3, _X3, _P3, 1.0, _INF))
+_k_aabb3 = _lazy(
+    "_k_aabb3", _k.ray_aabb3_v, (_O3, _X3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0), _INF)
+)
+_k_plane3 = _lazy("_k_plane3", _k.ray_plane3_v, (_O3, _X3, (-1.0, 0.0, 0.0), -3.0, _INF))
+_k_capsule3 = _lazy(
+    "_k_capsule3", _k.ray_capsule3_v, (_O3, _X3, _P3, (5.0, 0.5, 0.0), 1.0, _INF)
+)
+_k_capsule3_entering = _lazy(
+    "_k_capsule3_entering", _k.ray_capsule3_entering_v,
+    (_O3, _X3, _P3, (5.0, 0.5, 0.0), 1.0, _INF),
+)
+
+
+# --------------------------------------------------------------------------------------
+# Results. Each handler builds its RayHit inline: this is the hot path of every ray cast.
+# --------------------------------------------------------------------------------------
+
+#: Outward normals of the box face codes (swept._kernels.ray.FACE_*), prebuilt.
+_AABB2_NORMALS = (Vec2(-1.0, 0.0), Vec2(1.0, 0.0), Vec2(0.0, -1.0), Vec2(0.0, 1.0))
+_AABB3_NORMALS = (
+    Vec3(-1.0, 0.0, 0.0), Vec3(1.0, 0.0, 0.0), Vec3(0.0, -1.0, 0.0), Vec3(0.0, 1.0, 0.0),
+    Vec3(0.0, 0.0, -1.0), Vec3(0.0, 0.0, 1.0),
+)
+
+
+def _hit2(hit: Any, origin: Any) -> RayHit | None:
+    """A 2D ``(t, px, py, nx, ny, inside)`` adapter result as a RayHit (None stays None)."""
+    if hit is None:
+        return None
+    t, px, py, nx, ny, inside = hit
+    h = _new(RayHit)
+    _set_distance(h, t)
+    # starts inside: the point is the origin itself
+    _set_point(h, origin if inside else _tn(Vec2, (px, py)))
+    _set_normal(h, _tn(Vec2, (nx, ny)))
+    _set_inside(h, inside)
+    return h
+
+
+def _hit3(hit: Any, origin: Any) -> RayHit | None:
+    """A 3D ``(t, px, py, pz, nx, ny, nz, inside)`` adapter result as a RayHit."""
+    if hit is None:
+        return None
+    t, px, py, pz, nx, ny, nz, inside = hit
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, origin if inside else _tn(Vec3, (px, py, pz)))
+    _set_normal(h, _tn(Vec3, (nx, ny, nz)))
+    _set_inside(h, inside)
+    return h
+
+
+def _hit_face(hit: Any, origin: Any) -> RayHit | None:
+    """A box adapter result ``(t, p..., face, inside)`` (2D or 3D) as a RayHit."""
+    if hit is None:
+        return None
+    t = hit[0]
+    inside = hit[-1]
+    h = _new(RayHit)
+    _set_distance(h, t)
+    if len(hit) == 5:
+        _set_point(h, origin if inside else _tn(Vec2, hit[1:3]))
+        _set_normal(h, _AABB2_NORMALS[hit[3]])
+    else:
+        _set_point(h, origin if inside else _tn(Vec3, hit[1:4]))
+        _set_normal(h, _AABB3_NORMALS[hit[4]])
+    _set_inside(h, inside)
+    return h
+
+
+def _hit_edge(hit: Any, origin: Any, normals: tuple[Vec2, ...]) -> RayHit | None:
+    """A polygon adapter result ``(t, px, py, edge, inside)`` as a RayHit."""
+    if hit is None:
+        return None
+    t, px, py, edge, inside = hit
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, origin if inside else _tn(Vec2, (px, py)))
+    _set_normal(h, normals[edge])
+    _set_inside(h, inside)
+    return h
+
+
+def _dimension_error(ray: Any, shape: Any) -> TypeError:
+    return TypeError(
+        f"raycast({type(ray).__name__}, {type(shape).__name__}): a {ray.dim}D ray cannot "
+        f"meet a {shape.dim}D {type(shape).__name__}; both must have the same dimension"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# raycast: one handler per shape type. A 2D ray at a 3D shape (or the reverse) reaches the
+# kernel with tuples of the wrong size, which its entry point rejects (ValueError for a
+# longer tuple, TypeError for a shorter one): that is the dimension check, at no cost on the
+# good path.
+# --------------------------------------------------------------------------------------
+
+def _cast_circle(ray: Ray, s: Circle) -> RayHit | None:
+    o = ray.origin
+    try:
+        hit = _k_circle(o, ray.direction, s.center, s.radius, ray.max_distance)
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+    if hit is None:
+        return None
+    t, px, py, nx, ny, inside = hit
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, o if inside else _tn(Vec2, (px, py)))
+    _set_normal(h, _tn(Vec2, (nx, ny)))
+    _set_inside(h, inside)
+    return h
+
+
+def _cast_segment(ray: Ray, s: Segment) -> RayHit | None:
+    o = ray.origin
+    try:
+        hit = _k_segment(o, ray.direction, s.a, s.b, ray.max_distance)
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+    if hit is None:
+        return None
+    t, px, py, nx, ny, inside = hit
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, o if inside else _tn(Vec2, (px, py)))
+    _set_normal(h, _tn(Vec2, (nx, ny)))
+    _set_inside(h, inside)
+    return h
+
+
+def _cast_polygon(ray: Ray, s: Polygon) -> RayHit | None:
+    o = ray.origin
+    try:
+        hit = _k_polygon(o, ray.direction, s._verts, s._norms, ray.max_distance)
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+    if hit is None:
+        return None
+    t, px, py, edge, inside = hit
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, o if inside else _tn(Vec2, (px, py)))
+    # the edge's own outward normal, prebuilt by the polygon
+    _set_normal(h, s.normals[edge])
+    _set_inside(h, inside)
+    return h
+
+
+def _cast_aabb(ray: Ray, s: AABB) -> RayHit | None:
+    o = ray.origin
+    point: Vec2 | Vec3
+    normal: Vec2 | Vec3
+    try:
+        if s.dim == 2:
+            hit = _k_aabb2(o, ray.direction, s.min, s.max, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, face, inside = hit
+            point = o if inside else _tn(Vec2, (px, py))
+            normal = _AABB2_NORMALS[face]
+        else:
+            hit = _k_aabb3(o, ray.direction, s.min, s.max, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, pz, face, inside = hit
+            point = o if inside else _tn(Vec3, (px, py, pz))
+            normal = _AABB3_NORMALS[face]
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, point)
+    _set_normal(h, normal)
+    _set_inside(h, inside)
+    return h
+
+
+def _cast_plane(ray: Ray, s: Plane) -> RayHit | None:
+    o = ray.origin
+    point: Vec2 | Vec3
+    try:
+        if s.dim == 2:
+            hit = _k_plane2(o, ray.direction, s.normal, s.offset, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, inside = hit
+            point = o if inside else _tn(Vec2, (px, py))
+        else:
+            hit = _k_plane3(o, ray.direction, s.normal, s.offset, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, pz, inside = hit
+            point = o if inside else _tn(Vec3, (px, py, pz))
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+    h = _new(RayHit)
+    _set_distance(h, t)
+    _set_point(h, point)
+    # the normal is always the plane's own
+    _set_normal(h, s.normal)
+    _set_inside(h, inside)
+    return h
+
+
+def _cast_capsule(ray: Ray, s: Capsule) -> RayHit | None:
+    try:
+        if s.dim == 2:
+            return _hit2(
+                _k_capsule2(ray.origin, ray.direction, s.a, s.b, s.radius, ray.max_distance),
+                ray.origin,
+            )
+        return _hit3(
+            _k_capsule3(ray.origin, ray.direction, s.a, s.b, s.radius, ray.max_distance),
+            ray.origin,
+        )
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+
+
+def _cast_sphere(ray: Ray, s: Sphere) -> RayHit | None:
+    try:
+        hit = _k_sphere(ray.origin, ray.direction, s.center, s.radius, ray.max_distance)
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, s) from None
+    return _hit3(hit, ray.origin)
+
+
+#: The dispatch table: shape type -> handler(ray, shape). The one place raycast learns of a
+#: shape type.
+_RAYCAST: dict[type, Callable[[Any, Any], RayHit | None]] = {
+    Circle: _cast_circle,
+    Segment: _cast_segment,
+    AABB: _cast_aabb,
+    Polygon: _cast_polygon,
+    Capsule: _cast_capsule,
+    Plane: _cast_plane,
+    Sphere: _cast_sphere,
+}
+
+
+def raycast(ray: Ray, shape: Any) -> RayHit | None:
+    """Where ``ray`` first meets ``shape`` (within ``ray.max_distance``), or None.
+
+    Supports Circle, Segment, AABB (2D, 3D), Polygon, Capsule (2D, 3D), Plane (2D, 3D) and
+    Sphere. A shape of another type, or of the other dimension than the ray, raises
+    ``TypeError`` naming both types. A ray that starts inside or on the shape hits at 0 with
+    ``started_inside=True`` and the normal of the shortest way out (see the module's
+    conventions).
+    """
+    if type(ray) is not Ray and not isinstance(ray, Ray):
+        raise TypeError(
+            f"raycast needs a Ray as its first argument: raycast({type(ray).__name__}, "
+            f"{type(shape).__name__}) is not supported"
+        )
+    try:
+        handler = _RAYCAST[type(shape)]
+    except KeyError:
+        handler = _subclass_handler(ray, shape)
+    return handler(ray, shape)
+
+
+def _subclass_handler(ray: Ray, shape: Any) -> Callable[[Any, Any], RayHit | None]:
+    """The handler for an instance of a subclass of a supported shape, or TypeError."""
+    for cls, handler in _RAYCAST.items():
+        if isinstance(shape, cls):
+            return handler
+    raise TypeError(
+        f"raycast({type(ray).__name__}, {type(shape).__name__}) is not supported: the shape "
+        f"must be one of {', '.join(c.__name__ for c in _RAYCAST)}"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The seed's functions, on raw vectors
+# --------------------------------------------------------------------------------------
+
+def _ray_args(origin: Any, direction: Any, max_distance: Any
+              ) -> tuple[Vec2 | Vec3, Vec2 | Vec3, float]:
+    """Coerce and check a ray given as raw vectors: the direction normalised."""
+    o = as_vector(origin, "origin")
+    d = as_vec2(direction, "direction") if len(o) == 2 else as_vec3(direction, "direction")
+    length = d.length()
+    if length == 0.0:
+        raise ValueError("direction must not be the zero vector")
+    m = as_finite(max_distance, "max_distance", minimum=0.0, allow_inf=True)
+    return o, d / length, m
+
+
+def _like(o: Vec2 | Vec3, value: Any, name: str) -> Vec2 | Vec3:
+    """Coerce ``value`` to a vector of the origin's dimension."""
+    return as_vec2(value, name) if len(o) == 2 else as_vec3(value, name)
+
+
+def _finish(o: Vec2 | Vec3, result: tuple[Any, ...]) -> RayHit | None:
+    return _hit2(result, o) if len(o) == 2 else _hit3(result, o)
+
+
+def ray_circle(origin: Any, direction: Any, center: Any, radius: float, *,
+               max_distance: float = _INF) -> RayHit | None:
+    """Where a ray first meets a solid circle (a sphere, given 3D vectors), or None.
+
+    The nearer root of ``|origin + t d - center|^2 = radius^2``; a ray that starts inside or
+    on the rim hits at 0 with ``started_inside=True`` and the normal pointing from the centre
+    through the origin.
+    """
+    o, d, m = _ray_args(origin, direction, max_distance)
+    c = _like(o, center, "center")
+    r = as_finite(radius, "radius", minimum=0.0)
+    if len(o) == 2:
+        return _hit2(_k_circle(o, d, c, r, m), o)
+    return _hit3(_k_sphere(o, d, c, r, m), o)
+
+
+def ray_box(origin: Any, direction: Any, box_min: Any, box_max: Any, *,
+            max_distance: float = _INF) -> RayHit | None:
+    """Where a ray first meets a solid axis-aligned box (2D or 3D), by the slab method.
+
+    In the box from the latest slab entry to the earliest slab exit; a ray parallel to a slab
+    is inside it always or never. Starting inside or on the box hits at 0, with the nearest
+    face's normal.
+    """
+    o, d, m = _ray_args(origin, direction, max_distance)
+    lo = _like(o, box_min, "box_min")
+    hi = _like(o, box_max, "box_max")
+    for i, (a, b) in enumerate(zip(lo, hi)):
+        if a > b:
+            axis = "xyz"[i]
+            raise ValueError(f"box_min.{axis} ({a}) must not exceed box_max.{axis} ({b})")
+    if len(o) == 2:
+        return _hit_face(_k_aabb2(o, d, lo, hi, m), o)
+    return _hit_face(_k_aabb3(o, d, lo, hi, m), o)
+
+
+def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
+                max_distance: float = _INF) -> RayHit | None:
+    """Where a 2D ray first meets the segment from ``a`` to ``b`` (``a != b``), or None.
+
+    The normal is the segment's perpendicular turned to face the ray. A collinear ray hits
+    where it first reaches the segment (its nearer end, or 0 if the origin is on it) with the
+    normal ``-direction``; a parallel, non-collinear one misses.
+    """
+    o, d, m = _ray_args(origin, direction, max_distance)
+    if len(o) != 2:
+        raise ValueError(f"origin must be a 2D vector for ray_segment, got {len(o)} components")
+    pa = as_vec2(a, "a")
+    pb = as_vec2(b, "b")
+    if pa == pb:
+        raise ValueError(f"b: the segment needs a nonzero length, a and b are both {tuple(pa)}")
+    return _hit2(_k_segment(o, d, pa, pb, m), o)
+
+
+def ray_polygon(origin: Any, direction: Any, points: Any, *,
+                max_distance: float = _INF) -> RayHit | None:
+    """Where a 2D ray first meets a solid convex polygon, or None.
+
+    ``points`` is a :class:`~swept.shapes.Polygon` or its corners in either winding (checked
+    convex). From outside the normal is the entered edge's outward normal, which faces the
+    ray; starting inside or on the polygon hits at 0 with the nearest edge's normal.
+    """
+    o, d, m = _ray_args(origin, direction, max_distance)
+    if len(o) != 2:
+        raise ValueError(f"origin must be a 2D vector for ray_polygon, got {len(o)} components")
+    poly = points if isinstance(points, Polygon) else Polygon(points)
+    return _hit_edge(_k_polygon(o, d, poly._verts, poly._norms, m), o, poly.normals)
+
+
+def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,
+                max_distance: float = _INF) -> RayHit | None:
+    """Where a ray first heads into the segment ``a``-``b`` grown by ``radius`` (2D or 3D).
+
+    The capsule is two sides (a cylinder in 3D) plus two end circles (spheres); only the
+    pieces the ray heads into count (``dot(direction, outward normal) < 0``), as a swept step
+    needs right after a bounce: an origin on the rim (within ``RIM_TOLERANCE`` of it, relative
+    to the coordinates) heading outward or along it misses, and so does a grazing touch. On
+    the rim heading in, or strictly inside, it hits at 0 with ``started_inside=True``.
+    ``a == b`` is a circle (sphere).
+    """
+    o, d, m = _ray_args(origin, direction, max_distance)
+    pa = _like(o, a, "a")
+    pb = _like(o, b, "b")
+    r = as_finite(radius, "radius", minimum=0.0)
+    if len(o) == 2:
+        return _hit2(_k_capsule2_entering(o, d, pa, pb, r, m), o)
+    return _hit3(_k_capsule3_entering(o, d, pa, pb, r, m), o)
+
+
+#: The rim band of :func:`ray_capsule`, re-exported for documentation.
+RIM_TOLERANCE = _k.RIM_TOLERANCE
