@@ -120,7 +120,9 @@ def closest_on_aabb2(px: float, py: float, minx: float, miny: float, maxx: float
         qy = min(max(py, miny), maxy)
         dx = px - qx
         dy = py - qy
-        d = math.sqrt(dx * dx + dy * dy)
+        # scaled, so that a gap of 1e-160 does not underflow to a zero length
+        m = max(abs(dx), abs(dy))
+        d = m * math.sqrt((dx / m) * (dx / m) + (dy / m) * (dy / m))
         return qx, qy, dx / d, dy / d, False
     # inside: leave through the nearest face
     best = px - minx
@@ -153,7 +155,8 @@ def closest_on_aabb3(px: float, py: float, pz: float, minx: float, miny: float, 
         dx = px - qx
         dy = py - qy
         dz = pz - qz
-        d = math.sqrt(dx * dx + dy * dy + dz * dz)
+        m = max(abs(dx), abs(dy), abs(dz))
+        d = m * math.sqrt((dx / m) * (dx / m) + (dy / m) * (dy / m) + (dz / m) * (dz / m))
         return qx, qy, qz, dx / d, dy / d, dz / d, False
     best = px - minx
     qx, qy, qz, nx, ny, nz = minx, py, pz, -1.0, 0.0, 0.0
@@ -218,6 +221,9 @@ def closest_on_polygon(verts: np.ndarray, norms: np.ndarray, px: float, py: floa
             qx = cx
             qy = cy
     d = math.sqrt(bd)
+    if d == 0.0:
+        # on a corner, called outside by rounding: it is on the boundary
+        return px, py, norms[best_i, 0], norms[best_i, 1], True
     return qx, qy, (px - qx) / d, (py - qy) / d, False
 
 
