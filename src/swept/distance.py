@@ -26,7 +26,12 @@ from typing import Any
 import numpy as np
 
 from ._kernels import distance as _k
-from ._kernels.geom import closest_on_segment2
+from ._kernels.geom import (
+    closest_on_aabb2,
+    closest_on_aabb3,
+    closest_on_polygon,
+    closest_on_segment2,
+)
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
 
@@ -72,19 +77,19 @@ def closest_point(shape: Shape, p: Any) -> Vec2 | Vec3:
         return _tuple_new(Vec2, (x, y))
     if isinstance(shape, Polygon):
         px, py = as_vec2(p, "p")
-        x, y, _nx, _ny, _inside = _k.closest_on_polygon(shape._verts, shape._norms, px, py)
+        x, y, _nx, _ny, _inside = closest_on_polygon(shape._verts, shape._norms, px, py)
         return _tuple_new(Vec2, (x, y))
     if isinstance(shape, AABB):
         if shape.dim == 2:
             px, py = as_vec2(p, "p")
             lx, ly = shape.min
             hx, hy = shape.max
-            x, y, _nx, _ny, _inside = _k.closest_on_aabb2(px, py, lx, ly, hx, hy)
+            x, y, _nx, _ny, _inside = closest_on_aabb2(px, py, lx, ly, hx, hy)
             return _tuple_new(Vec2, (x, y))
         px, py, pz = as_vec3(p, "p")
         lx, ly, lz = shape.min
         hx, hy, hz = shape.max
-        x, y, z, _nx, _ny, _nz, _inside = _k.closest_on_aabb3(px, py, pz, lx, ly, lz, hx, hy,
+        x, y, z, _nx, _ny, _nz, _inside = closest_on_aabb3(px, py, pz, lx, ly, lz, hx, hy,
                                                               hz)
         return _tuple_new(Vec3, (x, y, z))
     if isinstance(shape, Capsule):
