@@ -547,6 +547,13 @@ class Plane(Shape):
     def __repr__(self) -> str:
         return f"Plane(normal={tuple(self.normal)}, offset={self.offset!r})"
 
+    def translated(self, offset: Any) -> Plane:
+        """The same plane moved by ``offset``."""
+        o = as_vector(offset, "offset")
+        if len(o) != self.dim:
+            raise ValueError("offset must have the plane's dimension")
+        return Plane(self.normal, self.offset + self.normal.dot(o))
+
     def signed_distance(self, point: Any) -> float:
         """How far ``point`` is outside the plane (negative inside the solid)."""
         return self.normal.dot(as_vector(point, "point")) - self.offset

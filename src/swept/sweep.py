@@ -1,0 +1,311 @@
+"""Shape casts: when a moving shape first touches another during a step (time of impact).
+
+``sweep(shape, displacement, target, target_displacement=None)`` moves ``shape`` by
+``displacement`` over one step (and ``target`` by ``target_displacement``) and returns the first
+moment they touch as a :class:`~swept.SweepHit`, or ``None``.
+
+- A moving circle or sphere is exact: a ray against the target grown by the radius (a capsule
+  for a segment, a *rounded* box or polygon, a bigger circle, an offset plane). A moving
+  segment, capsule, box or polygon against a circle or sphere is the same closed form,
+  reversed; against a plane, the closed form of its deepest point.
+- Any other convex pair is cast by conservative advancement on GJK distance, exact to
+  :data:`~swept._kernels.sweep.CAST_TOLERANCE` times the scene's scale.
+- Both moving: the cast uses the relative displacement; ``position`` and ``point`` are reported
+  where the shapes are at the moment of contact.
+- Touching counts: shapes that touch or overlap at the start hit at fraction 0 with
+  ``started_inside=True`` and the normal of the shortest way out (the contact normal).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._kernels.ray import ray_capsule2, ray_capsule3, ray_circle, ray_plane2, ray_plane3, ray_sphere
+from ._kernels.sweep import (
+    CAST_HIT,
+    CAST_OUT_OF_ITERATIONS,
+    CAST_OVERLAPPED,
+    cast_cores,
+    ray_rounded_aabb2,
+    ray_rounded_aabb3,
+    ray_rounded_polygon,
+)
+from .distance import closest_point
+from .results import SweepHit
+from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+
+__all__ = ["sweep", "shape_core", "reference_point"]
+
+_MOVERS = (Circle, Sphere, Segment, Capsule, AABB, Polygon)
+
+
+def shape_core(shape: Shape) -> tuple[np.ndarray, float]:
+    """A convex shape as its core points (an (n, d) float64 array) grown by a radius."""
+    if isinstance(shape, (Circle, Sphere)):
+        return np.array([shape.center], dtype=np.float64), shape.radius
+    if isinstance(shape, Segment):
+        return np.array([shape.a, shape.b], dtype=np.float64), 0.0
+    if isinstance(shape, Capsule):
+        return np.array([shape.a, shape.b], dtype=np.float64), shape.radius
+    if isinstance(shape, Polygon):
+        return shape._verts, 0.0
+    if isinstance(shape, AABB):
+        lo, hi = shape.min, shape.max
+        if shape.dim == 2:
+            return np.array([(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])],
+                            dtype=np.float64), 0.0
+        return np.array([(x, y, z) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                         for z in (lo[2], hi[2])], dtype=np.float64), 0.0
+    raise TypeError(f"{type(shape).__name__} has no convex core")
+
+
+def reference_point(shape: Shape) -> Vec2 | Vec3:
+    """The point a sweep reports as ``position``: a circle's or sphere's centre, a box's
+    centre, a polygon's centroid, a segment's or capsule's midpoint."""
+    if isinstance(shape, (Circle, Sphere)):
+        return shape.center
+    if isinstance(shape, (Segment, Capsule)):
+        return (shape.a + shape.b) * 0.5
+    if isinstance(shape, Polygon):
+        return shape.centroid
+    if isinstance(shape, AABB):
+        return shape.center
+    raise TypeError(f"{type(shape).__name__} cannot be swept")
+
+
+def _vec(dim: int, values: Any) -> Vec2 | Vec3:
+    return Vec2(values[0], values[1]) if dim == 2 else Vec3(values[0], values[1], values[2])
+
+
+# ---------------------------------------------------------------------------------------------
+# a moving circle (sphere): a ray from its centre against the target grown by its radius
+# each returns (t along the unit direction, the normal, inside) or None
+
+
+_Cast = Callable[[tuple[float, ...], tuple[float, ...], float, float, Any],
+                 "tuple[float, tuple[float, ...], bool] | None"]
+
+
+def _unpack2(res: tuple[Any, ...]) -> tuple[float, tuple[float, ...], bool] | None:
+    t = res[0]
+    if t < 0.0:
+        return None
+    return t, (res[3], res[4]), res[5]
+
+
+def _unpack3(res: tuple[Any, ...]) -> tuple[float, tuple[float, ...], bool] | None:
+    t = res[0]
+    if t < 0.0:
+        return None
+    return t, (res[4], res[5], res[6]), res[7]
+
+
+def _grown_circle(o: Any, d: Any, r: float, m: float, s: Circle
+                  ) -> tuple[float, tuple[float, ...], bool] | None:
+    return _unpack2(ray_circle(o[0], o[1], d[0], d[1], s.center[0], s.center[1],
+                               s.radius + r, m))
+
+
+def _grown_segment(o: Any, d: Any, r: float, m: float, s: Segment
+                   ) -> tuple[float, tuple[float, ...], bool] | None:
+    return _unpack2(ray_capsule2(o[0], o[1], d[0], d[1], s.a[0], s.a[1], s.b[0], s.b[1], r, m))
+
+
+def _grown_capsule(o: Any, d: Any, r: float, m: float, s: Capsule
+                   ) -> tuple[float, tuple[float, ...], bool] | None:
+    if s.dim == 2:
+        return _unpack2(ray_capsule2(o[0], o[1], d[0], d[1], s.a[0], s.a[1], s.b[0], s.b[1],
+                                     s.radius + r, m))
+    return _unpack3(ray_capsule3(o[0], o[1], o[2], d[0], d[1], d[2], s.a[0], s.a[1], s.a[2],
+                                 s.b[0], s.b[1], s.b[2], s.radius + r, m))
+
+
+def _grown_aabb(o: Any, d: Any, r: float, m: float, s: AABB
+                ) -> tuple[float, tuple[float, ...], bool] | None:
+    lo, hi = s.min, s.max
+    if s.dim == 2:
+        return _unpack2(ray_rounded_aabb2(o[0], o[1], d[0], d[1], lo[0], lo[1], hi[0], hi[1],
+                                          r, m, False))
+    return _unpack3(ray_rounded_aabb3(o[0], o[1], o[2], d[0], d[1], d[2], lo[0], lo[1], lo[2],
+                                      hi[0], hi[1], hi[2], r, m))
+
+
+def _grown_polygon(o: Any, d: Any, r: float, m: float, s: Polygon
+                   ) -> tuple[float, tuple[float, ...], bool] | None:
+    return _unpack2(ray_rounded_polygon(o[0], o[1], d[0], d[1], s._verts, s._norms, r, m,
+                                        False))
+
+
+def _grown_plane(o: Any, d: Any, r: float, m: float, s: Plane
+                 ) -> tuple[float, tuple[float, ...], bool] | None:
+    n = s.normal
+    if s.dim == 2:
+        return _unpack2(ray_plane2(o[0], o[1], d[0], d[1], n[0], n[1], s.offset + r, m))
+    return _unpack3(ray_plane3(o[0], o[1], o[2], d[0], d[1], d[2], n[0], n[1], n[2],
+                               s.offset + r, m))
+
+
+def _grown_sphere(o: Any, d: Any, r: float, m: float, s: Sphere
+                  ) -> tuple[float, tuple[float, ...], bool] | None:
+    c = s.center
+    return _unpack3(ray_sphere(o[0], o[1], o[2], d[0], d[1], d[2], c[0], c[1], c[2],
+                               s.radius + r, m))
+
+
+_GROWN: dict[type, Any] = {
+    Circle: _grown_circle,
+    Segment: _grown_segment,
+    Capsule: _grown_capsule,
+    AABB: _grown_aabb,
+    Polygon: _grown_polygon,
+    Plane: _grown_plane,
+    Sphere: _grown_sphere,
+}
+
+
+def _check_pair(shape: Any, target: Any) -> None:
+    if not isinstance(shape, _MOVERS):
+        raise TypeError(f"sweep does not support moving a {type(shape).__name__} "
+                        f"(against {type(target).__name__})")
+    if type(target) not in _GROWN:
+        raise TypeError(f"sweep does not support {type(shape).__name__} against "
+                        f"{type(target).__name__}")
+    if shape.dim != target.dim:
+        raise TypeError(f"sweep: a {shape.dim}D {type(shape).__name__} cannot meet a "
+                        f"{target.dim}D {type(target).__name__}")
+    if isinstance(shape, Circle) and target.dim != 2:
+        raise TypeError("sweep: Circle is 2D")  # pragma: no cover - dims already differ
+
+
+def _unit(v: Vec2 | Vec3) -> tuple[tuple[float, ...], float]:
+    length = v.length()
+    if length == 0.0:
+        # no relative motion: only a start in contact can hit
+        return ((1.0, 0.0) if len(v) == 2 else (1.0, 0.0, 0.0)), 0.0
+    return tuple(c / length for c in v), length
+
+
+def _ball_cast(center: Vec2 | Vec3, radius: float, rel: Vec2 | Vec3, target: Shape,
+               target_distance: float, max_fraction: float
+               ) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
+    """Cast a ball (circle or sphere) by ``rel`` against a static target: (fraction, normal,
+    point on the target, started inside), in the target's frame."""
+    direction, length = _unit(rel)
+    res = _GROWN[type(target)](center, direction, radius + target_distance,
+                               length * max_fraction, target)
+    if res is None:
+        return None
+    t, n, inside = res
+    dim = len(center)
+    normal = _vec(dim, n)
+    if inside:
+        return 0.0, normal, closest_point(target, center), True
+    fraction = min(t / length, max_fraction) if length > 0.0 else 0.0
+    at = center + rel * fraction
+    return fraction, normal, at - normal * (radius + target_distance), False
+
+
+def _plane_cast(shape: Shape, rel: Vec2 | Vec3, plane: Plane, target_distance: float,
+                max_fraction: float) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
+    """Cast any convex shape against a plane: its deepest core point, a closed form."""
+    core, radius = shape_core(shape)
+    n = plane.normal
+    heights = core @ np.asarray(n, dtype=np.float64)
+    k = int(np.argmin(heights))
+    deepest = _vec(plane.dim, core[k])
+    gap = float(heights[k]) - plane.offset - radius
+    if gap <= target_distance:
+        # starts within the target distance of the plane (or inside it)
+        return 0.0, n, deepest - n * (gap + radius), True
+    closing = -rel.dot(n)
+    if closing <= 0.0:
+        # parallel to the plane, or leaving it
+        return None
+    fraction = (gap - target_distance) / closing
+    if fraction > max_fraction:
+        return None
+    at = deepest + rel * fraction
+    return fraction, n, at - n * (radius + target_distance), False
+
+
+def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: float,
+               max_fraction: float) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
+    """Cast any convex pair by conservative advancement on GJK distance."""
+    core_a, ra = shape_core(shape)
+    core_b, rb = shape_core(target)
+    dz = rel[2] if len(rel) == 3 else 0.0
+    status, t, nx, ny, nz, px, py, pz, _it = cast_cores(
+        core_a, ra, core_b, rb, rel[0], rel[1], dz, target_distance, max_fraction)
+    dim = len(rel)
+    if status == CAST_OVERLAPPED:
+        normal = _vec(dim, (nx, ny, nz))
+        if normal.length() == 0.0:
+            # the cores overlap: the contact's shortest way out
+            from .contact import contact
+
+            c = contact(shape, target)
+            if c is not None:
+                return 0.0, c.normal, c.point, True
+            normal = Vec2(1.0, 0.0) if dim == 2 else Vec3(1.0, 0.0, 0.0)
+        return 0.0, normal, _vec(dim, (px, py, pz)), True
+    if status == CAST_HIT or status == CAST_OUT_OF_ITERATIONS:
+        return t, _vec(dim, (nx, ny, nz)), _vec(dim, (px, py, pz)), t == 0.0
+    return None
+
+
+def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: Any = None, *,
+          target_distance: float = 0.0, max_fraction: float = 1.0) -> SweepHit | None:
+    """The first moment ``shape``, moved by ``displacement`` over a step, touches ``target``
+    (itself moved by ``target_displacement``, default still), or ``None``.
+
+    ``fraction`` is in [0, ``max_fraction``] of the step. ``normal`` points out of the target
+    toward the moving shape; ``point`` is where they touch and ``position`` the moving shape's
+    :func:`reference_point` at that moment, in world space. ``target_distance`` (>= 0) keeps a
+    skin: the cast stops when the gap first reaches it. Shapes that already touch, overlap or
+    are within ``target_distance`` at the start hit at 0 with ``started_inside=True`` and the
+    normal of the shortest way out. Movers: Circle, Sphere, Segment, Capsule, AABB, Polygon;
+    targets: those and Plane. An unsupported pair raises ``TypeError``.
+    """
+    _check_pair(shape, target)
+    dim = shape.dim
+    coerce = as_vec2 if dim == 2 else as_vec3
+    disp = coerce(displacement, "displacement")
+    tdisp = coerce(target_displacement, "target_displacement") if target_displacement \
+        is not None else None
+    td = as_finite(target_distance, "target_distance", minimum=0.0)
+    mf = as_finite(max_fraction, "max_fraction", minimum=0.0)
+    if mf > 1.0:
+        raise ValueError(f"max_fraction must be in [0, 1], got {max_fraction!r}")
+    rel = disp - tdisp if tdisp is not None else disp
+    found: tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None
+    flip = False
+    if isinstance(shape, (Circle, Sphere)):
+        found = _ball_cast(shape.center, shape.radius, rel, target, td, mf)
+    elif isinstance(target, Plane):
+        found = _plane_cast(shape, rel, target, td, mf)
+    elif isinstance(target, (Circle, Sphere)):
+        # the same closed form, seen from the ball: it moves by -rel against the shape
+        found = _ball_cast(target.center, target.radius, -rel, shape, td, mf)
+        flip = True
+    else:
+        found = _core_cast(shape, rel, target, td, mf)
+    if found is None:
+        return None
+    fraction, normal, point, inside = found
+    if flip:
+        # the ball's cast gives the normal out of `shape` and a point on its surface: turn
+        # both around, onto the target's surface, back in the target's frame
+        normal = -normal
+        if inside:
+            point = target.center + normal * target.radius  # type: ignore[attr-defined]
+        else:
+            point = point - normal * td + rel * fraction
+    if tdisp is not None:
+        point = point + tdisp * fraction
+    position = reference_point(shape) + disp * fraction
+    return SweepHit(fraction, point, normal, position, inside)
