@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .vec import Vec2, Vec3
 
-__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN"]
+__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE"]
 
 #: The normal used when two shapes' centres (or a point and a centre) coincide, so that no
 #: direction between them exists: straight along +x, as seed 004's bumpers push a ball right.
@@ -16,3 +16,9 @@ COINCIDENT_NORMAL_3D = Vec3(1.0, 0.0, 0.0)
 #: units (1 mm when the units are metres, as seed 002): enough that the next test does not
 #: flicker between touching and not.
 DEFAULT_SKIN = 0.001
+
+#: A contact found by a cast counts as an impact only if the motion heads into it by more than
+#: this fraction of the motion's length: a shape sliding along (or leaving) the surface it
+#: rests on, or grazing a surface (such as the end of the next flush floor piece), is not
+#: stopped by it. Used by the swept step and by ``advance``.
+HEADING_TOLERANCE = 1e-9

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._kernels.response import respond_velocity
+from .constants import HEADING_TOLERANCE
 from .results import SweepHit
 from .shapes import Shape
 from .sweep import reference_point, sweep
@@ -22,10 +23,6 @@ __all__ = ["swept_step", "SweptStep", "MAX_CASTS_PER_STEP", "HEADING_TOLERANCE"]
 #: The default cap on casts in one step: each contact costs one cast, and the cap stops a
 #: shape wedged between obstacles from looping forever (seed 000 uses 4).
 MAX_CASTS_PER_STEP = 4
-#: A contact counts only if the move heads into it by more than this fraction of the move's
-#: length: a shape sliding along (or leaving) the surface it rests on, or grazing a surface
-#: (such as the end of the next flush floor piece), is not stopped by it.
-HEADING_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)

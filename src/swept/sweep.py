@@ -18,7 +18,6 @@ moment they touch as a :class:`~swept.SweepHit`, or ``None``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -253,7 +252,7 @@ def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: f
                 return 0.0, c.normal, c.point, True
             normal = Vec2(1.0, 0.0) if dim == 2 else Vec3(1.0, 0.0, 0.0)
         return 0.0, normal, _vec(dim, (px, py, pz)), True
-    if status == CAST_HIT or status == CAST_OUT_OF_ITERATIONS:
+    if status in (CAST_HIT, CAST_OUT_OF_ITERATIONS):
         return t, _vec(dim, (nx, ny, nz)), _vec(dim, (px, py, pz)), t == 0.0
     return None
 

@@ -28,6 +28,7 @@ from ._kernels.sweep import (
     TOI_MAX_ITERATIONS,
     rotating_time_of_impact,
 )
+from .constants import HEADING_TOLERANCE
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape
 from .sweep import sweep
 from .vec import Vec2, as_finite, as_vec2
@@ -179,8 +180,10 @@ def advance(center: Any, radius: float, displacement: Any, obstacles: Sequence[A
             if found is None:
                 continue
             t, n = found
-            if t == 0.0 and (disp - odisp).dot(n) >= 0.0:
-                # touching or overlapping, but already moving away: not an impact
+            rel = disp - odisp
+            if rel.dot(n) >= -HEADING_TOLERANCE * rel.length():
+                # touching or overlapping but already moving away, sliding along, or grazing:
+                # not an impact
                 continue
             if best is None or t < best[0]:
                 best = (t, i, n)
