@@ -262,3 +262,17 @@ def test_the_console_script_runs() -> None:
                           env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "naive test: caught 4 of 8 approaches (50%)"
+
+
+def test_window_demo_with_no_display_runs_headless(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # The main job must run on a machine with no display: a window demo asked for there falls
+    # back to its headless model (and says so) instead of failing or hanging.
+    monkeypatch.setattr(sys, "platform", "linux")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    status, out, err = run(capsys, "demo", "bullet-time")
+    assert status == 0
+    assert out.splitlines() == ["naive test: caught 4 of 8 approaches (50%)",
+                                "speed 2000 px/s: 33 px a step"]
+    assert "no display" in err

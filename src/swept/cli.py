@@ -479,10 +479,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "handler", None) is None:
         parser.print_help()
         return EXIT_USAGE
+    if hasattr(args, "headless") and not args.headless and not _display_available():
+        # the main job runs anywhere: with no display, the same model runs headless
+        print("swept: no display found; running headless (set SDL_VIDEODRIVER=dummy to "
+              "render an invisible window instead)", file=sys.stderr)
+        args.headless = True
     if getattr(args, "steps", 0) is None:
         # headless runs default to the seed's figure; a window starts from the beginning
         args.steps = args.default_steps if args.headless else 0
     return _dispatch(args)
+
+
+def _display_available() -> bool:
+    """Whether a window can open: on Linux, an X11 or Wayland display, or an SDL video driver
+    chosen explicitly (``SDL_VIDEODRIVER=dummy`` renders an invisible window)."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY",
+                                                 "SDL_VIDEODRIVER"))
 
 
 def _dispatch(args: argparse.Namespace) -> int:
