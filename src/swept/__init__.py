@@ -7,9 +7,34 @@ shapes, compiled with numba. See ``README.md`` and ``docs/`` for the conventions
 from __future__ import annotations
 
 from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
+from .contact import axis_overlaps, contact
+from .distance import closest_point, closest_points, distance
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
+from .response import (
+    apex_after_bounces,
+    decompose,
+    is_walkable,
+    push_out,
+    reflect,
+    respond,
+    slide,
+    slope_angle,
+)
 from .results import Contact, RayHit, SweepHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .step import SweptStep, swept_step
+from .sweep import sweep
+from .toi import (
+    Advance,
+    Motion,
+    TOIResult,
+    TOIStatus,
+    advance,
+    time_of_impact,
+    toi_circles,
+    toi_plane,
+)
+from .tunneling import catch_rate, safe_speed
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
 
 __version__ = "0.1.0"
@@ -41,4 +66,30 @@ __all__ = [
     "ray_segment",
     "ray_polygon",
     "ray_capsule",
+    "contact",
+    "axis_overlaps",
+    "closest_point",
+    "closest_points",
+    "distance",
+    "sweep",
+    "swept_step",
+    "SweptStep",
+    "toi_plane",
+    "toi_circles",
+    "advance",
+    "Advance",
+    "time_of_impact",
+    "Motion",
+    "TOIResult",
+    "TOIStatus",
+    "safe_speed",
+    "catch_rate",
+    "decompose",
+    "slide",
+    "reflect",
+    "respond",
+    "push_out",
+    "slope_angle",
+    "is_walkable",
+    "apex_after_bounces",
 ]
