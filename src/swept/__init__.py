@@ -6,10 +6,13 @@ shapes, compiled with numba. See ``README.md`` and ``docs/`` for the conventions
 
 from __future__ import annotations
 
+from .chain import Chain
 from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
+from .controller import Collision, MoveResult, move_and_slide
 from .distance import closest_point, closest_points, distance
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
+from .resolve import Resolved, resolve, respond_pair
 from .response import (
     apex_after_bounces,
     decompose,
@@ -92,4 +95,11 @@ __all__ = [
     "slope_angle",
     "is_walkable",
     "apex_after_bounces",
+    "resolve",
+    "Resolved",
+    "respond_pair",
+    "move_and_slide",
+    "MoveResult",
+    "Collision",
+    "Chain",
 ]

@@ -73,7 +73,9 @@ def ray_rounded_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.nd
     if inside:
         dist = -dist
     scale = max(abs(ox), abs(oy), r, 1.0)
-    if dist <= r:
+    if dist <= r + RIM_TOLERANCE * scale:
+        # within rounding of the rim counts as on it: a centre a hair outside would otherwise
+        # start *on* an offset edge, which the casts below cannot see
         on_rim = dist >= r - RIM_TOLERANCE * scale
         if not (entering_only and on_rim and nx * dx + ny * dy >= 0.0):
             # starts inside the grown polygon (or on its rim, heading in)

@@ -1,0 +1,256 @@
+"""Chains: floors and walls built from many segments, with smooth joins (no ghost collisions).
+
+A shape sliding along a floor made of separate pieces can catch on a join: the end of the next
+piece reports a contact whose normal points back along the floor, into the piece the shape came
+from, and a response to it stops the slide. Box2D's chain shape cures this by giving each
+segment a *Voronoi region* and accepting only normals inside it; :class:`Chain` does the same.
+
+The rule, for a normal ``n`` reported by segment ``i`` of a chain (pointing out of it, toward the
+other shape):
+
+- a normal within :data:`FACE_NORMAL_TOLERANCE` of the segment's face normal (either side: a
+  chain is two-sided) is a face contact and is kept;
+- otherwise it comes from one of the segment's ends (the end ``n`` leans toward). At a free end
+  (the ends of an open chain) it is kept, as on a lone segment. At a *convex* join (the
+  neighbour bends away from the shape's side) it is kept if it lies in the fan between the two
+  faces' normals and otherwise turned onto the nearer of them. At a *flat* or *concave* join
+  (seams and inside corners) the join has no region of its own, so ``n`` is replaced by the
+  segment's own face normal: the push that pointed back into the neighbour is gone.
+
+A replaced normal keeps the hit or contact (nothing tunnels); a contact's depth is then measured
+along the new normal, against the face's line, and never grows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from .contact import contact
+from .results import Contact, SweepHit
+from .shapes import AABB, Shape
+from .sweep import reference_point, shape_core, sweep
+from .vec import Vec2, as_vec2
+
+__all__ = [
+    "Chain",
+    "contact_chain",
+    "chain_contacts",
+    "sweep_chain",
+    "contact_obstacle",
+    "sweep_obstacle",
+    "FACE_NORMAL_TOLERANCE",
+    "JOIN_FLAT_TOLERANCE",
+    "EDGE_ON_TOLERANCE",
+]
+
+#: A normal whose cosine with a segment's face normal is at least ``1 -`` this is a face normal
+#: (about 1.4e-6 radians: a face normal is computed exactly, a rim normal leans).
+FACE_NORMAL_TOLERANCE = 1e-12
+#: A join bends (is convex or concave) only if the neighbour's far end leaves the segment's line
+#: by more than this fraction of the neighbour's length; less is a flat seam.
+JOIN_FLAT_TOLERANCE = 1e-9
+#: A normal whose component across a segment is at most this is edge-on (along the segment).
+EDGE_ON_TOLERANCE = 1e-12
+
+
+class Chain:
+    """A polyline of segments with smooth joins: ``Chain(points, loop=False)`` (2D).
+
+    ``points`` are the vertices in order (at least 2; consecutive ones distinct); ``loop=True``
+    joins the last back to the first. The chain is two-sided and has no inside: it is a
+    surface, like a :class:`~swept.Segment`. Contacts and sweeps against it keep only normals
+    in each segment's Voronoi region (see the module's docstring).
+    """
+
+    __slots__ = ("points", "loop", "segments", "_dirs", "_lefts", "_box")
+    points: tuple[Vec2, ...]
+    loop: bool
+    #: the segments, in order: segment ``i`` runs from ``points[i]`` to ``points[i + 1]``
+    segments: tuple[Any, ...]
+    _dirs: tuple[Vec2, ...]
+    _lefts: tuple[Vec2, ...]
+    _box: AABB
+    dim = 2
+
+    def __init__(self, points: Sequence[Any], loop: bool = False) -> None:
+        from .shapes import Segment
+
+        pts = tuple(as_vec2(p, f"points[{i}]") for i, p in enumerate(points))
+        if len(pts) < 2:
+            raise ValueError(f"points needs at least 2 points, got {len(pts)}")
+        if loop and len(pts) < 3:
+            raise ValueError("points needs at least 3 points for a loop")
+        ends = list(zip(pts, pts[1:]))
+        if loop:
+            ends.append((pts[-1], pts[0]))
+        segs = []
+        for i, (a, b) in enumerate(ends):
+            if a == b:
+                raise ValueError(f"points[{i}] and the next point coincide")
+            segs.append(Segment(a, b))
+        object.__setattr__(self, "points", pts)
+        object.__setattr__(self, "loop", bool(loop))
+        object.__setattr__(self, "segments", tuple(segs))
+        dirs = [(s.b - s.a).normalized() for s in segs]
+        object.__setattr__(self, "_dirs", tuple(dirs))
+        object.__setattr__(self, "_lefts", tuple(d.perp() for d in dirs))
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        object.__setattr__(self, "_box", AABB._unchecked(Vec2(min(xs), min(ys)),
+                                                         Vec2(max(xs), max(ys))))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Chain is immutable")
+
+    def __repr__(self) -> str:
+        return f"Chain({[tuple(p) for p in self.points]}, loop={self.loop})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Chain):
+            return NotImplemented
+        return self.points == other.points and self.loop == other.loop
+
+    def __hash__(self) -> int:
+        return hash(("Chain", self.points, self.loop))
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.segments)
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding every point."""
+        return self._box
+
+    def translated(self, offset: Any) -> Chain:
+        """The same chain moved by ``offset``."""
+        o = as_vec2(offset, "offset")
+        return Chain([p + o for p in self.points], self.loop)
+
+    def _neighbour(self, i: int, forward: bool) -> int | None:
+        """The segment sharing segment ``i``'s end (``forward``) or start, or None at a free
+        end of an open chain."""
+        n = len(self.segments)
+        j = i + 1 if forward else i - 1
+        if self.loop:
+            return j % n
+        return j if 0 <= j < n else None
+
+    def region_normal(self, i: int, normal: Vec2, toward: Vec2 | None = None
+                      ) -> tuple[Vec2, Vec2 | None]:
+        """``normal`` (reported by segment ``i``) moved into the segment's Voronoi region:
+        (the admissible normal, the join it was turned at, or None when it was kept).
+
+        The side of the segment is the one ``normal`` leans to; a normal straight along the
+        segment (edge-on) takes the side of ``toward`` (the other shape's reference point),
+        else the left (``perp``) side.
+        """
+        left = self._lefts[i]
+        d = self._dirs[i]
+        side = normal.dot(left)
+        if abs(side) <= EDGE_ON_TOLERANCE:
+            # a normal straight along the segment, from its end: the other shape's side
+            side = 1.0
+            if toward is not None and (toward - self.segments[i].a).dot(left) < 0.0:
+                side = -1.0
+        face = left if side > 0.0 else -left
+        if normal.dot(face) >= 1.0 - FACE_NORMAL_TOLERANCE:
+            # face contact
+            return normal, None
+        forward = normal.dot(d) > 0.0
+        j = self._neighbour(i, forward)
+        if j is None:
+            # a free end of an open chain: rounded, like a lone segment
+            return normal, None
+        seg_j = self.segments[j]
+        vertex = self.segments[i].b if forward else self.segments[i].a
+        far = seg_j.b if forward else seg_j.a
+        length_j = seg_j.length
+        bend = (far - vertex).dot(face)
+        neighbour_face = self._lefts[j] if side > 0.0 else -self._lefts[j]
+        if bend < -JOIN_FLAT_TOLERANCE * length_j:
+            # convex join: the fan between the two face normals is this vertex's region
+            turn = face.cross(neighbour_face)
+            if face.cross(normal) * turn >= 0.0 and normal.cross(neighbour_face) * turn >= 0.0:
+                return normal, None
+            nearer = face if normal.dot(face) >= normal.dot(neighbour_face) else neighbour_face
+            return nearer, vertex
+        # flat seam or concave corner: no region of its own, the face answers
+        return face, vertex
+
+
+def _support_depth(shape: Shape, normal: Vec2, through: Vec2) -> float:
+    """How far ``shape`` reaches past the line through ``through`` with outward ``normal``."""
+    core, radius = shape_core(shape)
+    lowest = float(np.min(core @ np.asarray(normal, dtype=np.float64))) - radius
+    return through.dot(normal) - lowest
+
+
+def chain_contacts(shape: Shape, chain: Chain) -> list[tuple[int, Contact]]:
+    """Every segment of ``chain`` that ``shape`` touches, as (segment index, Contact), with
+    normals in each segment's Voronoi region (ghost pushes replaced by face normals)."""
+    box = shape.aabb
+    toward = reference_point(shape)
+    found: list[tuple[int, Contact]] = []
+    for i, seg in enumerate(chain.segments):
+        if not box.overlaps(seg.aabb):
+            continue
+        c = contact(shape, seg)
+        if c is None:
+            continue
+        n, join = chain.region_normal(i, c.normal, toward)  # type: ignore[arg-type]
+        if join is not None:
+            # the depth against the answering face's line (through the join), never more
+            depth = min(c.depth, max(0.0, _support_depth(shape, n, join)))
+            c = Contact(n, depth, c.point)
+        found.append((i, c))
+    return found
+
+
+def contact_chain(shape: Shape, chain: Chain) -> Contact | None:
+    """The deepest admissible contact of ``shape`` with ``chain`` (normal moves ``shape`` out),
+    or ``None`` when they do not touch."""
+    best: Contact | None = None
+    for _i, c in chain_contacts(shape, chain):
+        if best is None or c.depth > best.depth:
+            best = c
+    return best
+
+
+def sweep_chain(shape: Shape, displacement: Any, chain: Chain, *,
+                target_distance: float = 0.0) -> SweepHit | None:
+    """The first moment ``shape`` moved by ``displacement`` touches ``chain``, as
+    :func:`swept.sweep` reports it, with the normal moved into the hit segment's Voronoi
+    region (a replaced normal keeps the fraction and point), or ``None``."""
+    disp = as_vec2(displacement, "displacement")
+    toward = reference_point(shape)
+    best: SweepHit | None = None
+    for i, seg in enumerate(chain.segments):
+        hit = sweep(shape, disp, seg, target_distance=target_distance)
+        if hit is None or (best is not None and hit.fraction >= best.fraction):
+            continue
+        n, join = chain.region_normal(i, hit.normal, toward)  # type: ignore[arg-type]
+        if join is not None:
+            hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
+        best = hit
+    return best
+
+
+def contact_obstacle(shape: Shape, obstacle: Any) -> Contact | None:
+    """:func:`swept.contact` that also takes a :class:`Chain` as the obstacle."""
+    if isinstance(obstacle, Chain):
+        return contact_chain(shape, obstacle)
+    return contact(shape, obstacle)
+
+
+def sweep_obstacle(shape: Shape, displacement: Any, obstacle: Any, *,
+                   target_distance: float = 0.0) -> SweepHit | None:
+    """:func:`swept.sweep` against a still obstacle that may also be a :class:`Chain`."""
+    if isinstance(obstacle, Chain):
+        return sweep_chain(shape, displacement, obstacle, target_distance=target_distance)
+    return sweep(shape, displacement, obstacle, target_distance=target_distance)

@@ -1,0 +1,560 @@
+"""move_and_slide: a kinematic character controller, swept so that it never tunnels.
+
+The character is a shape (2D: Circle, Capsule, AABB or Polygon; 3D: Sphere or Capsule) moved by
+``velocity * dt`` through obstacles: a list of shapes (a :class:`~swept.chain.Chain` included;
+a collider is its index) or a World (anything with ``query_aabb``, ``shape``, ``data``,
+``contacts`` and ``sweep``; a collider is its handle). One call:
+
+1. **recovers** from a start that overlaps: the deepest overlap is pushed out (to the skin),
+   then the next, a few passes (deepest first, so a push that would point back into a flush
+   neighbour is never the one answered);
+2. **probes the floor** under the start (two skins below it) for the platform it stands on
+   and for autostep and snapping; a platform carries the character by its velocity times
+   ``dt`` (call this first, then move the platform by the same amount);
+3. **slides** up to ``max_slides`` times: each slide casts the rest of the motion with the skin
+   as target distance, stops at the first surface the motion heads into, and removes from the
+   motion and from the velocity the part heading into *every* plane touched so far (in 2D two
+   non-parallel planes stop it in the crease; in 3D it slides along the crease line), so that
+   corners and wedges neither jitter nor trap;
+4. **snaps** down onto a floor within ``floor_snap_length`` if it stood on one at the start
+   and is not moving up, or else reports a floor within the skin.
+
+Normals are classified against ``up`` by ``floor_max_angle`` (degrees): a floor if the slope
+is at most the limit (plus :data:`FLOOR_ANGLE_TOLERANCE` degrees), a ceiling if its downward
+slope is, a wall otherwise. The defaults are Godot's: 45 degrees and 4 slides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+
+from .chain import Chain, contact_obstacle
+from .constants import DEFAULT_SKIN, HEADING_TOLERANCE
+from .response import UP_2D, UP_3D
+from .results import Contact, SweepHit
+from .shapes import AABB, Capsule, Circle, Polygon, Shape, Sphere
+from .sweep import reference_point, sweep
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+
+__all__ = [
+    "move_and_slide",
+    "MoveResult",
+    "Collision",
+    "DEFAULT_MAX_SLIDES",
+    "DEFAULT_FLOOR_MAX_ANGLE",
+    "FLOOR_ANGLE_TOLERANCE",
+    "RECOVERY_PASSES",
+]
+
+#: Godot's default number of slides per call.
+DEFAULT_MAX_SLIDES = 4
+#: Godot's default steepest walkable slope, in degrees.
+DEFAULT_FLOOR_MAX_ANGLE = 45.0
+#: Slack added to ``floor_max_angle`` when classifying, in degrees (Godot's 0.01 rad is 0.57;
+#: this is tighter, so that a 46-degree slope is a wall under the 45-degree default).
+FLOOR_ANGLE_TOLERANCE = 0.01
+#: A travel to a surface shorter than this fraction of the skin is none: the character is
+#: already a skin away, and conservative advancement's tolerance would creep it closer.
+TRAVEL_SLOP = 1e-3
+#: A velocity rises (a jump: no snap, no step) only if its part along ``up`` is more than this
+#: fraction of its length (less is rounding left by a floor's clipping).
+RISING_TOLERANCE = 1e-6
+#: How far below the character, in skins, a floor still counts as stood on (the probes at
+#: the start and end of a call): more than one skin, so that the probe reaches the surface.
+FLOOR_PROBE_SKINS = 2.0
+#: How many deepest-first pushes the start-overlap recovery makes at most.
+RECOVERY_PASSES = 4
+#: A motion shorter than this fraction of the character's size is no motion (ends the slides).
+MIN_MOTION_FRACTION = 1e-12
+#: Two touched normals whose cosine is at least ``1 -`` this are one plane when clipping.
+SAME_PLANE_TOLERANCE = 1e-9
+#: A clipped motion may head into an earlier plane by this fraction of its length and still
+#: count as leaving it (rounding, not a crease); a clipped motion shorter than this fraction of
+#: the original is none (rounding in the normals, such as a cast's, is not a slide).
+CLIP_TOLERANCE = 1e-9
+#: With ``stop_on_slope``, a velocity whose part across ``up`` is at most this fraction of its
+#: length is "standing still" (only gravity), and does not slide down a walkable slope.
+STOP_ON_SLOPE_TOLERANCE = 1e-3
+#: Below this share of the up axis two 3D normals are parallel: no crease line between them.
+PARALLEL_TOLERANCE = 1e-12
+#: A list of obstacles longer than this is filtered by bounding boxes (numpy) before casting.
+BROADPHASE_MIN_OBSTACLES = 8
+#: How many lists of obstacles' bounding boxes are kept between calls.
+BOX_CACHE_SIZE = 64
+
+_CHARACTERS_2D = (Circle, Capsule, AABB, Polygon)
+_CHARACTERS_3D = (Sphere, Capsule)
+
+_FLOOR, _WALL, _CEILING = 0, 1, 2
+@dataclass(frozen=True, slots=True)
+class Collision:
+    """One surface the character met during a move (Godot's KinematicCollision)."""
+
+    #: the obstacle: its index in the list, or its World handle
+    collider: Any
+    #: where the character touched it, in world space
+    point: Vec2 | Vec3
+    #: unit normal out of the obstacle toward the character (after the chain / seam rules)
+    normal: Vec2 | Vec3
+    #: the motion done in this slide before the contact
+    travel: Vec2 | Vec3
+    #: the motion that was left at the contact, before it was clipped
+    remainder: Vec2 | Vec3
+    #: the World collider's ``data`` (None for a list of obstacles)
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """The result of :func:`move_and_slide`."""
+
+    #: the character moved to where it ends
+    shape: Shape
+    #: the character's reference point (centre, box centre, polygon centroid, capsule middle)
+    position: Vec2 | Vec3
+    #: the character's own velocity after the slides (clipped against every touched plane);
+    #: the platform's velocity is not in it
+    velocity: Vec2 | Vec3
+    #: True if it met or stands on (within the skin, or snapped to) a walkable surface
+    on_floor: bool
+    #: True if it met a surface too steep to walk on that is not a ceiling
+    on_wall: bool
+    #: True if it met a surface facing down (slope from ``-up`` within ``floor_max_angle``)
+    on_ceiling: bool
+    #: the floor's unit normal (None when not on a floor)
+    floor_normal: Vec2 | Vec3 | None
+    #: every surface met, in order
+    collisions: tuple[Collision, ...]
+    #: the floor's collider (None when not on a floor)
+    floor_collider: Any = None
+    #: the velocity of the platform it stood on at the start, carried this call (zero if none)
+    platform_velocity: Vec2 | Vec3 | None = None
+
+
+# ------------------------------------------------------------------------------ obstacles
+
+_Found = tuple[Any, Shape | Chain, Any]  # (collider, obstacle, data)
+_box_cache: dict[tuple[int, ...], tuple[list[Any], np.ndarray, np.ndarray]] = {}
+
+
+def _boxes(items: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The obstacles' bounding boxes as (n, d) arrays, cached by the obstacles' identities."""
+    key = tuple(map(id, items))
+    hit = _box_cache.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], items)):
+        return hit[1], hit[2]
+    lo = np.array([tuple(o.aabb.min) for o in items], dtype=np.float64)
+    hi = np.array([tuple(o.aabb.max) for o in items], dtype=np.float64)
+    if len(_box_cache) >= BOX_CACHE_SIZE:
+        _box_cache.clear()
+    _box_cache[key] = (list(items), lo, hi)
+    return lo, hi
+
+
+class _Obstacles:
+    """A list of shapes or a World, behind one interface: candidates by box."""
+
+    def __init__(self, obstacles: Any, mask: int | None, ignore: Iterable[Any]) -> None:
+        self.world = obstacles if hasattr(obstacles, "query_aabb") and hasattr(
+            obstacles, "shape") else None
+        self.ignore = set(ignore)
+        self.kwargs: dict[str, Any] = {"ignore": tuple(self.ignore)}
+        if mask is not None:
+            self.kwargs["mask"] = mask
+        if self.world is None:
+            self.items = list(obstacles)
+            for o in self.items:
+                if not isinstance(o, (Shape, Chain)):
+                    raise TypeError(f"obstacles must be shapes or a World, not "
+                                    f"{type(o).__name__}")
+            self.lo: np.ndarray | None = None
+            self.hi: np.ndarray | None = None
+            if len(self.items) > BROADPHASE_MIN_OBSTACLES:
+                self.lo, self.hi = _boxes(self.items)
+        #: stand-ins for colliders moved within this call (a carrying platform)
+        self.extra: list[_Found] = []
+
+    def hide(self, collider: Any) -> None:
+        """From now on, leave ``collider`` out."""
+        self.ignore.add(collider)
+        self.kwargs["ignore"] = tuple(self.ignore)
+
+    def near(self, lo: Sequence[float], hi: Sequence[float]) -> list[_Found]:
+        """The obstacles whose boxes touch the box ``lo``..``hi`` (and every stand-in)."""
+        return self.extra + self._near(lo, hi) if self.extra else self._near(lo, hi)
+
+    def _near(self, lo: Sequence[float], hi: Sequence[float]) -> list[_Found]:
+        if self.world is not None:
+            dim = len(lo)
+            box = AABB(Vec2(*lo) if dim == 2 else Vec3(*lo), Vec2(*hi) if dim == 2
+                       else Vec3(*hi))
+            w = self.world
+            return [(h, w.shape(h), w.data(h)) for h in w.query_aabb(box, **self.kwargs)]
+        if self.lo is None or self.hi is None:
+            return [(i, o, None) for i, o in enumerate(self.items) if i not in self.ignore]
+        qlo = np.asarray(lo, dtype=np.float64)
+        qhi = np.asarray(hi, dtype=np.float64)
+        keep = np.flatnonzero(np.all(self.lo <= qhi, axis=1) & np.all(self.hi >= qlo, axis=1))
+        return [(int(i), self.items[i], None) for i in keep if int(i) not in self.ignore]
+
+
+def _grown(shape: Shape, motion: Vec2 | Vec3, margin: float
+           ) -> tuple[list[float], list[float]]:
+    """The box swept by ``shape`` over ``motion``, grown by ``margin``."""
+    box = shape.aabb
+    lo = [min(a, a + m) - margin for a, m in zip(box.min, motion)]
+    hi = [max(b, b + m) + margin for b, m in zip(box.max, motion)]
+    return lo, hi
+
+
+def _first_hit(obs: _Obstacles, shape: Shape, motion: Vec2 | Vec3, skin: float
+               ) -> tuple[_Found, SweepHit] | None:
+    """The first surface ``motion`` heads into, cast with the skin as target distance.
+
+    Skipped: surfaces the motion runs along or leaves (resting on the floor, sliding along a
+    wall), and *grazes*: a surface met only because of the skin, which the same motion cast
+    without the skin never touches (the corner of the next flush floor box, seen by a
+    character that sits a skin above the floor): answering it would snag on the seam, and
+    ignoring it cannot put the character inside anything.
+    """
+    length = motion.length()
+    best: tuple[_Found, SweepHit] | None = None
+    lo, hi = _grown(shape, motion, skin + length * MIN_MOTION_FRACTION)
+    for found in obs.near(lo, hi):
+        target = found[1]
+        if isinstance(target, Chain):
+            # each segment is a surface of its own, with its Voronoi region's normals
+            toward = reference_point(shape)
+            for i, seg in enumerate(target.segments):
+                box = seg.aabb
+                if any(b > h for b, h in zip(box.min, hi)) or any(
+                        b < l for b, l in zip(box.max, lo)):
+                    continue
+                hit = _cast(shape, motion, seg, skin, length, target, i, toward)
+                if hit is not None and (best is None or hit.fraction < best[1].fraction):
+                    best = (found, hit)
+            continue
+        hit = _cast(shape, motion, target, skin, length)
+        if hit is not None and (best is None or hit.fraction < best[1].fraction):
+            best = (found, hit)
+    return best
+
+
+def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length: float,
+          chain: Chain | None = None, index: int = 0, toward: Vec2 | Vec3 | None = None
+          ) -> SweepHit | None:
+    """``motion`` cast against one surface (segment ``index`` of ``chain`` if given, its
+    normal moved into the segment's region): the hit if the motion heads into it and it is
+    not a graze, else None."""
+    hit = sweep(shape, motion, target, target_distance=skin)
+    if hit is None:
+        return None
+    if chain is not None:
+        n, join = chain.region_normal(index, hit.normal, toward)  # type: ignore[arg-type]
+        if join is not None:
+            hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
+    if motion.dot(hit.normal) >= -HEADING_TOLERANCE * length:
+        # along the surface or leaving it: not an impact
+        return None
+    if skin > 0.0 and sweep(shape, motion, target) is None:
+        # a graze: only the skin touches
+        return None
+    return hit
+
+
+def _deepest(obs: _Obstacles, shape: Shape) -> tuple[_Found, Contact] | None:
+    """The deepest overlap of ``shape`` with the obstacles (depth > 0), or None."""
+    lo, hi = _grown(shape, shape.aabb.min * 0.0, 0.0)
+    best: tuple[_Found, Contact] | None = None
+    for found in obs.near(lo, hi):
+        c = contact_obstacle(shape, found[1])
+        if c is not None and c.depth > 0.0 and (best is None or c.depth > best[1].depth):
+            best = (found, c)
+    return best
+
+
+# ------------------------------------------------------------------------------ planes
+
+
+def _clip(vec: Vec2 | Vec3, planes: list[Vec2 | Vec3]) -> Vec2 | Vec3:
+    """``vec`` with its part heading into any of ``planes`` removed (Quake's slide rule).
+
+    Projected onto the first plane it heads into; if that heads into another, in 2D it stops
+    (the crease of two non-parallel lines is a point), in 3D it is projected onto the crease
+    line of the two planes, and if that still heads into a third, it stops.
+    """
+    length = vec.length()
+    slack = -CLIP_TOLERANCE * length
+    zero = vec * 0.0
+    for i, ni in enumerate(planes):
+        if vec.dot(ni) >= slack:
+            continue
+        c = vec - ni * vec.dot(ni)
+        if c.length() <= CLIP_TOLERANCE * length:
+            # straight into the plane: nothing left but rounding
+            return zero
+        if all(c.dot(nj) >= slack for j, nj in enumerate(planes) if j != i):
+            return c
+        if len(vec) == 2:
+            # a crease between two lines: stop in it
+            return zero
+        for j, nj in enumerate(planes):
+            if j == i or c.dot(nj) >= slack:
+                continue
+            line = cast(Vec3, ni).cross(nj)
+            size = line.length()
+            if size <= PARALLEL_TOLERANCE:
+                continue
+            line = line / size
+            c2 = line * vec.dot(line)
+            if c2.length() <= CLIP_TOLERANCE * length:
+                # square to the crease line: stop
+                return zero
+            if all(c2.dot(nk) >= slack for k, nk in enumerate(planes) if k not in (i, j)):
+                # along the crease line of two planes
+                return c2
+        # a corner of three planes
+        return zero
+    return vec
+
+
+def _add_plane(planes: list[Vec2 | Vec3], n: Vec2 | Vec3) -> None:
+    """Remember a touched plane, once."""
+    for p in planes:
+        if p.dot(n) >= 1.0 - SAME_PLANE_TOLERANCE:
+            return
+    planes.append(n)
+
+
+# ------------------------------------------------------------------------------ the mover
+
+
+def _platform(found: _Found, platform_velocity: Callable[[Any], Any] | None, coerce: Any
+              ) -> Vec2 | Vec3 | None:
+    """The velocity of the floor collider: the callable's answer, else its data's
+    ``"velocity"``."""
+    value = None
+    if platform_velocity is not None:
+        value = platform_velocity(found[0])
+    elif isinstance(found[2], Mapping):
+        value = found[2].get("velocity")
+    return None if value is None else coerce(value, "platform velocity")
+
+
+def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
+                   up: Any = None, max_slides: int = DEFAULT_MAX_SLIDES,
+                   floor_max_angle: float = DEFAULT_FLOOR_MAX_ANGLE,
+                   skin: float = DEFAULT_SKIN, floor_snap_length: float = 0.0,
+                   stop_on_slope: bool = False, constant_speed_on_slopes: bool = False,
+                   step_height: float = 0.0,
+                   platform_velocity: Callable[[Any], Any] | None = None,
+                   mask: int | None = None, ignore: Iterable[Any] = ()) -> MoveResult:
+    """Move a character by ``velocity * dt`` through ``obstacles``, sliding along what it meets.
+
+    ``up`` defaults to (0, -1) in 2D (y down) and (0, 1, 0) in 3D. ``skin`` (default
+    :data:`~swept.constants.DEFAULT_SKIN`) is kept between the character and every surface;
+    it is also what lets the character slide over seams between flush boxes (with ``skin=0``,
+    build flush floors as a :class:`~swept.chain.Chain`).
+    ``floor_snap_length`` (0: off) keeps a character that stood on a floor at the start, and is
+    not moving up, on the ground down slopes and steps. ``stop_on_slope`` stops a character
+    that only falls (no velocity across ``up``) from creeping down a walkable slope.
+    ``constant_speed_on_slopes`` keeps the speed across ``up`` when a floor turns the motion up
+    or down a slope. ``step_height`` (0: off) climbs a step up to that height met while on a
+    floor. The floor the character stands on at the start carries it by its velocity:
+    ``platform_velocity(collider)`` if given, else a World collider's ``data["velocity"]`` when
+    its data is a mapping with that key; the character rides by that velocity times ``dt``
+    and the call sees the platform moved by as much, so move the platform *after* the call.
+    ``mask`` and ``ignore`` filter a World's colliders (``ignore`` also skips list indices).
+    The returned ``velocity`` is the character's own, clipped; ``collisions`` lists the
+    surfaces met (a step climbed by autostep is not one).
+    """
+    if isinstance(shape, Shape) and shape.dim == 2:
+        allowed: tuple[type, ...] = _CHARACTERS_2D
+    else:
+        allowed = _CHARACTERS_3D
+    if not isinstance(shape, allowed):
+        raise TypeError(f"move_and_slide does not support a {type(shape).__name__} character")
+    dim = shape.dim
+    coerce = as_vec2 if dim == 2 else as_vec3
+    v = coerce(velocity, "velocity")
+    step = as_finite(dt, "dt", minimum=0.0)
+    if up is None:
+        u: Vec2 | Vec3 = UP_2D if dim == 2 else UP_3D
+    else:
+        u = coerce(up, "up")
+        if u.length() == 0.0:
+            raise ValueError("up must not be the zero vector")
+        u = u / u.length()
+    if not isinstance(max_slides, int) or max_slides < 0:
+        raise ValueError(f"max_slides must be a whole number >= 0, got {max_slides!r}")
+    limit = as_finite(floor_max_angle, "floor_max_angle", minimum=0.0)
+    if limit > 180.0:
+        raise ValueError(f"floor_max_angle must be in [0, 180] degrees, got {floor_max_angle!r}")
+    s = as_finite(skin, "skin", minimum=0.0)
+    snap = as_finite(floor_snap_length, "floor_snap_length", minimum=0.0)
+    climb = as_finite(step_height, "step_height", minimum=0.0)
+    cos_floor = math.cos(math.radians(min(limit + FLOOR_ANGLE_TOLERANCE, 180.0)))
+    obs = _Obstacles(obstacles, mask, ignore)
+    box = shape.aabb
+    size = max(hi - lo for lo, hi in zip(box.min, box.max))
+    tiny = max(size, s) * MIN_MOTION_FRACTION
+
+    def rising(vec: Vec2 | Vec3) -> bool:
+        # moving up (a jump): no snapping, no stepping
+        return vec.dot(u) > RISING_TOLERANCE * vec.length()
+
+    def kind(n: Vec2 | Vec3) -> int:
+        c = n.dot(u)
+        if c >= cos_floor:
+            return _FLOOR
+        if -c >= cos_floor:
+            return _CEILING
+        return _WALL
+
+    moved = shape
+    # 1. recovery: deepest overlap first, pushed to the skin
+    for _ in range(RECOVERY_PASSES):
+        deepest = _deepest(obs, moved)
+        if deepest is None:
+            break
+        c = deepest[1]
+        moved = moved.translated(c.normal * (c.depth + s))  # type: ignore[attr-defined]
+
+    # 2. the floor under the start: for platforms, snapping and steps
+    start_floor: tuple[_Found, SweepHit] | None = None
+    probe = _first_hit(obs, moved, -u * max(s * FLOOR_PROBE_SKINS, tiny), s)
+    if probe is not None and kind(probe[1].normal) == _FLOOR:
+        start_floor = probe
+    carried = None
+    if start_floor is not None:
+        carried = _platform(start_floor[0], platform_velocity, coerce)
+    if carried is not None and carried.length() > 0.0:
+        # carried by the platform: it moves by carried * dt this step (after this call), so
+        # the character rides along (cast, stopped by anything but the platform) and the
+        # rest of the call sees the platform where it will be
+        ride = carried * step
+        platform = start_floor[0]  # type: ignore[index]
+        obs.hide(platform[0])
+        blocked = _first_hit(obs, moved, ride, s)
+        moved = moved.translated(  # type: ignore[attr-defined]
+            ride * (blocked[1].fraction if blocked is not None else 1.0))
+        ahead: Any = platform[1]
+        obs.extra.append((platform[0], ahead.translated(ride), platform[2]))
+
+    # 3. the slides
+    motion = v * step
+    planes: list[Vec2 | Vec3] = []
+    collisions: list[Collision] = []
+    on_floor = on_wall = on_ceiling = False
+    floor_normal: Vec2 | Vec3 | None = None
+    floor_collider: Any = None
+    grounded = start_floor is not None
+    for _ in range(max_slides):
+        if motion.length() <= tiny:
+            break
+        first = _first_hit(obs, moved, motion, s)
+        if first is None:
+            moved = moved.translated(motion)  # type: ignore[attr-defined]
+            motion = motion * 0.0
+            break
+        found, hit = first
+        travel = motion * hit.fraction
+        if travel.length() <= s * TRAVEL_SLOP:
+            # already at the skin: a cast's tolerance would only creep it closer each call
+            travel = motion * 0.0
+        moved = moved.translated(travel)  # type: ignore[attr-defined]
+        remainder = motion - travel
+        n = hit.normal
+        k = kind(n)
+        if k == _WALL and climb > 0.0 and grounded and not rising(v):
+            stepped = _step_up(obs, moved, remainder, u, climb, s, kind)
+            if stepped is not None:
+                moved, motion, landing = stepped
+                on_floor = True
+                floor_normal = landing[1].normal
+                floor_collider = landing[0][0]
+                continue
+        collisions.append(Collision(found[0], hit.point, n, travel, remainder, found[2]))
+        if k == _FLOOR:
+            on_floor = grounded = True
+            floor_normal = n
+            floor_collider = found[0]
+            across = v - u * v.dot(u)
+            if stop_on_slope and across.length() <= STOP_ON_SLOPE_TOLERANCE * v.length():
+                # standing still on a walkable slope: no creeping down it
+                v = v * 0.0
+                motion = motion * 0.0
+                break
+        elif k == _WALL:
+            on_wall = True
+        else:
+            on_ceiling = True
+        blocking = n
+        if k == _WALL and grounded:
+            # a wall met on a floor blocks as if it were upright (Godot's floor_block_on_wall):
+            # the character does not climb a slope too steep to walk by pushing into it
+            upright = n - u * n.dot(u)
+            if upright.length() > CLIP_TOLERANCE:
+                blocking = upright / upright.length()
+        _add_plane(planes, blocking)
+        clipped = _clip(remainder, planes)
+        if k == _FLOOR and constant_speed_on_slopes:
+            # keep the speed across up: rescale the slide along the slope
+            flat = remainder - u * remainder.dot(u)
+            length = clipped.length()
+            if length > tiny and flat.length() > tiny:
+                clipped = clipped * (flat.length() / length)
+        motion = clipped
+        v = _clip(v, planes)
+
+    # 4. snapping, or a floor within the skin
+    if not on_floor and not rising(v):
+        reach = snap if (snap > 0.0 and grounded) else 0.0
+        down = -u * max(reach + s * FLOOR_PROBE_SKINS, tiny)
+        below = _first_hit(obs, moved, down, s)
+        if below is not None and kind(below[1].normal) == _FLOOR:
+            if reach > 0.0:
+                moved = moved.translated(down * below[1].fraction)  # type: ignore[attr-defined]
+                # snapped: the velocity no longer heads into the floor
+                v = _clip(v, [below[1].normal])
+            on_floor = True
+            floor_normal = below[1].normal
+            floor_collider = below[0][0]
+    return MoveResult(moved, reference_point(moved), v, on_floor, on_wall, on_ceiling,
+                      floor_normal, tuple(collisions), floor_collider,
+                      carried if carried is not None else v * 0.0)
+
+
+def _step_up(obs: _Obstacles, shape: Shape, remainder: Vec2 | Vec3, u: Vec2 | Vec3,
+             climb: float, skin: float, kind: Callable[[Vec2 | Vec3], int]
+             ) -> tuple[Shape, Vec2 | Vec3, tuple[_Found, SweepHit]] | None:
+    """Autostep over a wall met while on a floor: up by ``climb``, forward by the rest of the
+    motion across ``up``, down onto a walkable floor. (the shape, the motion left, the
+    landing) or None when it is too tall (no forward progress) or lands on no floor."""
+    forward = remainder - u * remainder.dot(u)
+    if forward.length() <= skin:
+        return None
+    # up, as far as a ceiling allows
+    rise = u * climb
+    hit_up = _first_hit(obs, shape, rise, skin)
+    risen = climb * (hit_up[1].fraction if hit_up is not None else 1.0)
+    raised = shape.translated(u * risen)  # type: ignore[attr-defined]
+    # forward, over the step
+    hit_fwd = _first_hit(obs, raised, forward, skin)
+    ahead = forward * (hit_fwd[1].fraction if hit_fwd is not None else 1.0)
+    if ahead.length() <= skin:
+        # a step taller than step_height: no progress at the raised height
+        return None
+    over = raised.translated(ahead)
+    # down, onto the step's top
+    drop = -u * (risen + skin)
+    landing = _first_hit(obs, over, drop, skin)
+    if landing is None or kind(landing[1].normal) != _FLOOR:
+        return None
+    landed = over.translated(drop * landing[1].fraction)
+    return landed, forward - ahead, landing
