@@ -767,3 +767,23 @@ class TestBatchSweep:
                 assert other[0] == pytest.approx(f, abs=TOL), i
             else:
                 assert normal[i].tolist() == pytest.approx(list(nrm), abs=1e-12), i
+
+
+def test_circle_passing_a_box_with_no_width_does_not_hit_it() -> None:
+    # A box of zero size has zero-length offset edges; a ray against such a point-like edge
+    # must meet it only if the point lies on the ray (it once counted as collinear with any ray).
+    from swept import AABB, Circle, sweep
+
+    assert sweep(Circle((0, 1), 0.75), (0, -2), AABB((1, 0), (1, 0))) is None
+    hit = sweep(Circle((0, 1), 0.75), (0, -2), AABB((0.5, 0), (0.5, 0)))
+    assert hit is not None and abs(hit.position.distance_to((0.5, 0)) - 0.75) < 1e-12
+
+
+def test_polygon_box_accepts_a_numpy_centre() -> None:
+    # Polygon.box compared its centre argument to a tuple before coercing it, which a numpy
+    # array cannot answer.
+    import numpy as np
+
+    from swept import Polygon
+
+    assert Polygon.box(1, 1, center=np.array([2.0, 3.0])).centroid.is_close((2, 3), 1e-12)

@@ -392,9 +392,11 @@ class Polygon(Shape):
         if hh <= 0.0:
             raise ValueError(f"half_h must be > 0, got {half_h!r}")
         box = cls([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)])
-        if center == (0.0, 0.0) and angle == 0.0:
+        c = as_vec2(center, "center")
+        a = as_finite(angle, "angle")
+        if c == (0.0, 0.0) and a == 0.0:
             return box
-        return box.placed(center, angle)
+        return box.placed(c, a)
 
     @classmethod
     def regular(cls, n: int, radius: float, center: Any = (0.0, 0.0),

@@ -154,6 +154,15 @@ def ray_segment(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float
     ux, uy, elen = _unit2(ex, ey)
     wx = ax - ox
     wy = ay - oy
+    if elen == 0.0:
+        # degenerate: the segment is a point (the offset edge of a box with no width); the ray
+        # meets it only if the point lies exactly on the ray
+        s = wx * dx + wy * dy
+        if s < 0.0 or s > max_distance or wx - s * dx != 0.0 or wy - s * dy != 0.0:
+            return MISS, 0.0, 0.0, 0.0, 0.0, False
+        if s == 0.0:
+            return 0.0, ox, oy, -dx, -dy, True
+        return s, ax, ay, -dx, -dy, False
     denom = dx * ey - dy * ex  # cross(d, e) = |e| sin(angle)
     if abs(denom) <= PARALLEL_SINE * elen:
         # parallel: collinear, or a miss

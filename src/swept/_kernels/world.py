@@ -1,0 +1,809 @@
+"""World kernels: the collider table, its one narrowphase dispatch, and the batch queries.
+
+The World (:mod:`swept.world`) stores every collider in numba-friendly arrays, row ``h``
+belonging to handle ``h`` (handles are never reused, so a row is never reused either):
+
+``kind`` (cap,) int64
+    The collider's kind code (``KIND_*``); :data:`KIND_EMPTY` for a removed handle.
+``params`` (cap, PARAM_WIDTH) float64
+    The shape as plain floats, by kind: circle ``cx cy r``; segment ``ax ay bx by``; 2D box
+    ``minx miny maxx maxy``; 2D capsule ``ax ay bx by r``; 2D plane ``nx ny offset``; sphere
+    ``cx cy cz r``; 3D box ``minx miny minz maxx maxy maxz``; 3D capsule ``ax ay az bx by bz
+    r``; 3D plane ``nx ny nz offset``; a polygon uses ``poly`` instead.
+``poly`` (cap, 2) int64
+    A polygon's first row and row count in the vertex pool.
+``verts, norms`` (V, 2) float64
+    The polygon pool: corners (counter-clockwise, y up) and outward edge normals, as
+    :class:`swept.shapes.Polygon` stores them.
+``layer`` (cap,) int64
+    The collider's layer bits (an unsigned 32-bit value).
+``skip`` (cap,) bool
+    The per-query ignore set: True rows are invisible to the query.
+
+A collider is seen by a query when ``(layer & mask) != 0`` and ``skip`` is False.
+
+Broadphase: two BVHs (:mod:`swept._kernels.bvh`), one over the static colliders and one over
+the moving ones, each given as its tree arrays, then ``handles`` (k,) int64 (primitive ->
+handle) and its primitives' boxes ``lo, hi`` (k, d) float64; plus ``planes`` (p,) int64, the
+handles of the unbounded colliders, tested by every query. In 2D the static colliders may also
+be binned in a uniform grid (:func:`grid_build`), given as ``grid_f`` (3,) float64 (origin x,
+y and cell side), ``grid_i`` (2,) int64 (cells along x and y; ``(0, 0)``: no grid), and the
+CSR arrays ``grid_start``, ``grid_items``, ``grid_boxes``; ray casts (not sweeps) then walk
+the grid (:func:`_grid_ray`) instead of the static tree.
+
+The narrowphase is :func:`cast_collider` (rays, and balls cast as rays against grown targets),
+:func:`closest_collider` and :func:`contact_collider`, which call the existing ray, sweep,
+distance and contact kernels; the scalar World queries and the ``prange`` batches share them.
+Every result uses one 3D-shaped encoding (z components 0 in 2D).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+import numpy as np
+
+from .bvh import STACK_SIZE, _clip_slab, inverse_direction, ray_box_entry2, ray_box_entry3
+from .contact import (
+    contact_circle_aabb,
+    contact_circle_capsule,
+    contact_circle_circle,
+    contact_circle_plane,
+    contact_circle_polygon,
+    contact_sphere_aabb,
+    contact_sphere_capsule,
+    contact_sphere_plane,
+    contact_sphere_sphere,
+)
+from .distance import (
+    closest_on_capsule2,
+    closest_on_capsule3,
+    closest_on_circle,
+    closest_on_plane,
+    closest_on_sphere,
+)
+from .geom import closest_on_aabb2, closest_on_aabb3, closest_on_polygon, closest_on_segment2
+from .ray import (
+    MISS,
+    ray_aabb2,
+    ray_aabb3,
+    ray_capsule2,
+    ray_capsule3,
+    ray_circle,
+    ray_plane2,
+    ray_plane3,
+    ray_polygon,
+    ray_segment,
+    ray_sphere,
+)
+from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: A removed collider: no query sees it.
+KIND_EMPTY = -1
+#: 2D kinds.
+KIND_CIRCLE, KIND_SEGMENT, KIND_AABB2, KIND_POLYGON, KIND_CAPSULE2, KIND_PLANE2 = 0, 1, 2, 3, 4, 5
+#: 3D kinds.
+KIND_SPHERE, KIND_AABB3, KIND_CAPSULE3, KIND_PLANE3 = 6, 7, 8, 9
+#: Columns of the parameter table (the widest kind, a 3D capsule, needs 7).
+PARAM_WIDTH = 8
+#: Rays (or balls) one ``prange`` task handles with one pair of traversal stacks.
+BATCH_CHUNK = 64
+#: Each collider is binned into the grid cells its box, grown by this fraction of a cell,
+#: touches: a hit point on a cell's boundary, or one that rounding puts a hair outside the cell
+#: the traversal is in, still finds its collider in the current cell's list.
+GRID_MARGIN = 1e-6
+
+
+def _inline(fn: F) -> F:
+    """Compile ``fn`` as a kernel inlined into its compiled callers (no per-call reference
+    counting of the many array arguments)."""
+    compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
+    return compiled
+
+
+def _serial(fn: F) -> F:
+    """Compile ``fn`` as a one-thread kernel, cached on disk."""
+    compiled: F = numba.njit(cache=True, nogil=True)(fn)  # type: ignore[assignment]
+    return compiled
+
+
+def _parallel(fn: F) -> F:
+    """Compile ``fn`` as a batch kernel with parallel ``prange`` loops."""
+    compiled: F = numba.njit(cache=True, nogil=True, parallel=True)(fn)  # type: ignore[assignment]
+    return compiled
+
+
+# ---------------------------------------------------------------------------------------------
+# the narrowphase dispatch
+
+
+@_inline
+def cast_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
+                  norms: np.ndarray, h: int, ox: float, oy: float, oz: float, dx: float,
+                  dy: float, dz: float, r: float, tmax: float, grown: bool
+                  ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """Cast a ray (``grown`` False) or a ball of radius ``r`` (``grown`` True: a ray against
+    the collider grown by ``r``) at collider ``h``: ``(t, px, py, pz, nx, ny, nz, inside)``
+    with ``t == MISS`` on a miss, by the very kernels :func:`swept.raycast` and
+    :func:`swept.sweep` use. ``(dx, dy, dz)`` is a unit direction."""
+    k = kind[h]
+    # the row as scalars (a row view would be reference-counted on every call)
+    p0, p1, p2, p3 = params[h, 0], params[h, 1], params[h, 2], params[h, 3]
+    p4, p5, p6 = params[h, 4], params[h, 5], params[h, 6]
+    if k == KIND_CIRCLE:
+        # a circle; grown: a bigger circle
+        rr = p2 + r if grown else p2
+        t, px, py, nx, ny, ins = ray_circle(ox, oy, dx, dy, p0, p1, rr, tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_SEGMENT:
+        # a segment; grown: a capsule
+        if grown:
+            t, px, py, nx, ny, ins = ray_capsule2(ox, oy, dx, dy, p0, p1, p2, p3, r,
+                                                  tmax)
+        else:
+            t, px, py, nx, ny, ins = ray_segment(ox, oy, dx, dy, p0, p1, p2, p3, tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_AABB2:
+        # a box; grown: a rounded box
+        if grown:
+            t, px, py, nx, ny, ins = ray_rounded_aabb2(ox, oy, dx, dy, p0, p1, p2, p3,
+                                                       r, tmax, False)
+        else:
+            t, px, py, nx, ny, ins = ray_aabb2(ox, oy, dx, dy, p0, p1, p2, p3, tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_POLYGON:
+        # a convex polygon; grown: a rounded polygon
+        s = poly[h, 0]
+        e = s + poly[h, 1]
+        if grown:
+            t, px, py, nx, ny, ins = ray_rounded_polygon(ox, oy, dx, dy, verts[s:e],
+                                                         norms[s:e], r, tmax, False)
+        else:
+            t, px, py, nx, ny, ins = ray_polygon(ox, oy, dx, dy, verts[s:e], norms[s:e], tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_CAPSULE2:
+        # a capsule; grown: a fatter capsule
+        rr = p4 + r if grown else p4
+        t, px, py, nx, ny, ins = ray_capsule2(ox, oy, dx, dy, p0, p1, p2, p3, rr, tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_PLANE2:
+        # a half-plane; grown: its boundary pushed out by r
+        off = p2 + r if grown else p2
+        t, px, py, nx, ny, ins = ray_plane2(ox, oy, dx, dy, p0, p1, off, tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_SPHERE:
+        rr = p3 + r if grown else p3
+        return ray_sphere(ox, oy, oz, dx, dy, dz, p0, p1, p2, rr, tmax)
+    if k == KIND_AABB3:
+        if grown:
+            return ray_rounded_aabb3(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, p4, p5,
+                                     r, tmax)
+        return ray_aabb3(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, p4, p5, tmax)
+    if k == KIND_CAPSULE3:
+        rr = p6 + r if grown else p6
+        return ray_capsule3(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, p4, p5, rr,
+                            tmax)
+    if k == KIND_PLANE3:
+        off = p3 + r if grown else p3
+        return ray_plane3(ox, oy, oz, dx, dy, dz, p0, p1, p2, off, tmax)
+    # a removed collider
+    return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+
+
+@_inline
+def closest_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
+                     norms: np.ndarray, h: int, qx: float, qy: float, qz: float
+                     ) -> tuple[float, float, float]:
+    """The point of collider ``h`` nearest ``q`` (from inside, of its boundary), as
+    :func:`swept.distance.closest_point` computes it."""
+    k = kind[h]
+    # the row as scalars (a row view would be reference-counted on every call)
+    p0, p1, p2, p3 = params[h, 0], params[h, 1], params[h, 2], params[h, 3]
+    p4, p5, p6 = params[h, 4], params[h, 5], params[h, 6]
+    if k == KIND_CIRCLE:
+        x, y, _i = closest_on_circle(qx, qy, p0, p1, p2)
+        return x, y, 0.0
+    if k == KIND_SEGMENT:
+        x, y, _t = closest_on_segment2(qx, qy, p0, p1, p2, p3)
+        return x, y, 0.0
+    if k == KIND_AABB2:
+        x, y, _nx, _ny, _i = closest_on_aabb2(qx, qy, p0, p1, p2, p3)
+        return x, y, 0.0
+    if k == KIND_POLYGON:
+        s = poly[h, 0]
+        e = s + poly[h, 1]
+        x, y, _nx, _ny, _i = closest_on_polygon(verts[s:e], norms[s:e], qx, qy)
+        return x, y, 0.0
+    if k == KIND_CAPSULE2:
+        x, y, _i = closest_on_capsule2(qx, qy, p0, p1, p2, p3, p4)
+        return x, y, 0.0
+    if k == KIND_PLANE2:
+        x, y, _z, _i = closest_on_plane(qx, qy, 0.0, p0, p1, 0.0, p2)
+        return x, y, 0.0
+    if k == KIND_SPHERE:
+        x, y, z, _i = closest_on_sphere(qx, qy, qz, p0, p1, p2, p3)
+        return x, y, z
+    if k == KIND_AABB3:
+        x, y, z, _nx, _ny, _nz, _i = closest_on_aabb3(qx, qy, qz, p0, p1, p2, p3, p4,
+                                                      p5)
+        return x, y, z
+    if k == KIND_CAPSULE3:
+        x, y, z, _i = closest_on_capsule3(qx, qy, qz, p0, p1, p2, p3, p4, p5, p6)
+        return x, y, z
+    if k == KIND_PLANE3:
+        return closest_on_plane(qx, qy, qz, p0, p1, p2, p3)[:3]
+    return qx, qy, qz
+
+
+@_inline
+def contact_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
+                     norms: np.ndarray, h: int, cx: float, cy: float, cz: float, r: float
+                     ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """How to move a ball (centre ``c``, radius ``r``) out of collider ``h``: ``(hit, nx, ny,
+    nz, depth, px, py, pz)`` as :func:`swept.contact` answers for ``contact(ball, collider)``
+    (``hit`` False when apart)."""
+    k = kind[h]
+    # the row as scalars (a row view would be reference-counted on every call)
+    p0, p1, p2, p3 = params[h, 0], params[h, 1], params[h, 2], params[h, 3]
+    p4, p5, p6 = params[h, 4], params[h, 5], params[h, 6]
+    if k == KIND_CIRCLE:
+        hit, nx, ny, depth, px, py = contact_circle_circle(cx, cy, r, p0, p1, p2)
+    elif k == KIND_SEGMENT:
+        hit, nx, ny, depth, px, py = contact_circle_capsule(cx, cy, r, p0, p1, p2, p3,
+                                                            0.0)
+    elif k == KIND_AABB2:
+        hit, nx, ny, depth, px, py = contact_circle_aabb(cx, cy, r, p0, p1, p2, p3)
+    elif k == KIND_POLYGON:
+        s = poly[h, 0]
+        e = s + poly[h, 1]
+        hit, nx, ny, depth, px, py = contact_circle_polygon(cx, cy, r, verts[s:e], norms[s:e])
+    elif k == KIND_CAPSULE2:
+        hit, nx, ny, depth, px, py = contact_circle_capsule(cx, cy, r, p0, p1, p2, p3,
+                                                            p4)
+    elif k == KIND_PLANE2:
+        hit, nx, ny, depth, px, py = contact_circle_plane(cx, cy, r, p0, p1, p2)
+    elif k == KIND_SPHERE:
+        return contact_sphere_sphere(cx, cy, cz, r, p0, p1, p2, p3)
+    elif k == KIND_AABB3:
+        return contact_sphere_aabb(cx, cy, cz, r, p0, p1, p2, p3, p4, p5)
+    elif k == KIND_CAPSULE3:
+        return contact_sphere_capsule(cx, cy, cz, r, p0, p1, p2, p3, p4, p5, p6)
+    elif k == KIND_PLANE3:
+        return contact_sphere_plane(cx, cy, cz, r, p0, p1, p2, p3)
+    else:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    return hit, nx, ny, 0.0, depth, px, py, 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# traversal
+
+
+@_inline
+def _entry(blo: np.ndarray, bhi: np.ndarray, k: int, d: int, ox: float, oy: float, oz: float,
+           ix: float, iy: float, iz: float, r: float, limit: float) -> float:
+    """Entry t of the ray segment [0, limit] into row k of a box array grown by ``r`` (inf:
+    a miss); the grown box holds every collider below it grown by ``r``."""
+    if d == 2:
+        return ray_box_entry2(ox, oy, ix, iy, limit, blo[k, 0] - r, blo[k, 1] - r,
+                              bhi[k, 0] + r, bhi[k, 1] + r)
+    return ray_box_entry3(ox, oy, oz, ix, iy, iz, limit, blo[k, 0] - r, blo[k, 1] - r,
+                          blo[k, 2] - r, bhi[k, 0] + r, bhi[k, 1] + r, bhi[k, 2] + r)
+
+
+@_inline
+def _visible(layer: np.ndarray, skip: np.ndarray, h: int, mask: int) -> bool:
+    """Whether collider ``h`` takes part in a query with this mask."""
+    return (layer[h] & mask) != 0 and not skip[h]
+
+
+@_serial
+def _grid_cells(box_lo: np.ndarray, box_hi: np.ndarray, h: int, x0: float, y0: float,
+                cell: float, nx: int, ny: int) -> tuple[int, int, int, int]:
+    """The cells ``(ax, bx, ay, by)`` (inclusive) that collider h's box, grown by
+    :data:`GRID_MARGIN` of a cell, touches."""
+    g = GRID_MARGIN * cell
+    ax = min(max(int(math.floor((box_lo[h, 0] - g - x0) / cell)), 0), nx - 1)
+    bx = min(max(int(math.floor((box_hi[h, 0] + g - x0) / cell)), 0), nx - 1)
+    ay = min(max(int(math.floor((box_lo[h, 1] - g - y0) / cell)), 0), ny - 1)
+    by = min(max(int(math.floor((box_hi[h, 1] + g - y0) / cell)), 0), ny - 1)
+    return ax, bx, ay, by
+
+
+@_serial
+def grid_build(handles: np.ndarray, box_lo: np.ndarray, box_hi: np.ndarray, x0: float,
+               y0: float, cell: float, nx: int, ny: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bin 2D colliders into a uniform grid of ``nx`` by ``ny`` square cells of side ``cell``
+    from ``(x0, y0)``: each of ``handles`` (k,) int64 goes into every cell its box
+    (``box_lo, box_hi`` (cap, 2) float64, rows by handle), grown by :data:`GRID_MARGIN` of a
+    cell, touches. Returns CSR arrays ``start`` (nx * ny + 1,) int64, ``items`` (E,) int64 of
+    handles (cell ``cx + nx * cy`` holds ``items[start[c] : start[c + 1]]``) and ``boxes``
+    (E, 4) float64, each entry's box ``minx miny maxx maxy`` stored in line with it, so that
+    the walk reads a cell's boxes from one run of memory."""
+    start = np.zeros(nx * ny + 1, np.int64)
+    for k in range(handles.shape[0]):
+        ax, bx, ay, by = _grid_cells(box_lo, box_hi, handles[k], x0, y0, cell, nx, ny)
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                start[cx + nx * cy + 1] += 1
+    for c in range(nx * ny):
+        start[c + 1] += start[c]
+    fill = start.copy()
+    items = np.empty(start[nx * ny], np.int64)
+    boxes = np.empty((start[nx * ny], 4))
+    for k in range(handles.shape[0]):
+        h = handles[k]
+        ax, bx, ay, by = _grid_cells(box_lo, box_hi, h, x0, y0, cell, nx, ny)
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                c = cx + nx * cy
+                items[fill[c]] = h
+                boxes[fill[c], 0] = box_lo[h, 0]
+                boxes[fill[c], 1] = box_lo[h, 1]
+                boxes[fill[c], 2] = box_hi[h, 0]
+                boxes[fill[c], 3] = box_hi[h, 1]
+                fill[c] += 1
+    return start, items, boxes
+
+
+@_serial
+def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+              grid_items: np.ndarray, grid_boxes: np.ndarray, kind: np.ndarray,
+              params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
+              layer: np.ndarray, skip: np.ndarray, mask: int, ox: float, oy: float, dx: float,
+              dy: float, ix: float, iy: float, limit: float, best_h: int, best_t: float
+              ) -> tuple[float, int, float, float, float, float, float, bool, bool]:
+    """The nearest hit among the gridded colliders of a 2D ray segment [0, limit]: returns
+    ``(limit, best_h, best_t, px, py, nx, ny, inside, improved)``.
+
+    ``grid_f`` = (x0, y0, cell) float64, ``grid_i`` = (nx, ny) int64. Cells are visited in
+    the order the ray crosses them (2D DDA); the walk stops once the best hit lies within the
+    current cell (``limit <= cell exit``): every later cell starts farther.
+    """
+    x0 = grid_f[0]
+    y0 = grid_f[1]
+    cell = grid_f[2]
+    gnx = grid_i[0]
+    gny = grid_i[1]
+    px = py = nx = ny = 0.0
+    inside = False
+    improved = False
+    # clip the ray segment to the grid's box
+    t0, t1 = _clip_slab(ox, ix, x0, x0 + gnx * cell, 0.0, limit)
+    t0, t1 = _clip_slab(oy, iy, y0, y0 + gny * cell, t0, t1)
+    if t0 > t1:
+        return limit, best_h, best_t, px, py, nx, ny, inside, improved
+    cx = min(max(int(math.floor((ox + t0 * dx - x0) / cell)), 0), gnx - 1)
+    cy = min(max(int(math.floor((oy + t0 * dy - y0) / cell)), 0), gny - 1)
+    step_x = 1 if dx > 0.0 else -1
+    step_y = 1 if dy > 0.0 else -1
+    # t at the next vertical and horizontal cell lines, and between successive ones
+    if math.isinf(ix):
+        next_x = math.inf
+        delta_x = math.inf
+    else:
+        next_x = (x0 + (cx + (1 if dx > 0.0 else 0)) * cell - ox) * ix
+        delta_x = cell * abs(ix)
+    if math.isinf(iy):
+        next_y = math.inf
+        delta_y = math.inf
+    else:
+        next_y = (y0 + (cy + (1 if dy > 0.0 else 0)) * cell - oy) * iy
+        delta_y = cell * abs(iy)
+    # a ray crosses at most gnx + gny cells
+    for _ in range(gnx + gny + 2):
+        c = cx + gnx * cy
+        for j in range(grid_start[c], grid_start[c + 1]):
+            if ray_box_entry2(ox, oy, ix, iy, limit, grid_boxes[j, 0], grid_boxes[j, 1],
+                              grid_boxes[j, 2], grid_boxes[j, 3]) == math.inf:
+                # the ray misses this collider's box (within the limit)
+                continue
+            h = grid_items[j]
+            if not _visible(layer, skip, h, mask):
+                continue
+            t, hx, hy, _hz, hnx, hny, _hnz, hin = cast_collider(
+                kind, params, poly, verts, norms, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit,
+                False)
+            if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                best_t = t
+                best_h = h
+                limit = t
+                px, py, nx, ny, inside = hx, hy, hnx, hny, hin
+                improved = True
+        cell_exit = min(next_x, next_y)
+        if limit <= cell_exit:
+            # the best hit (or the end of the ray) lies in this cell
+            break
+        if next_x < next_y:
+            cx += step_x
+            next_x += delta_x
+        else:
+            cy += step_y
+            next_y += delta_y
+        if cx < 0 or cy < 0 or cx >= gnx or cy >= gny:
+            # out of the grid
+            break
+    return limit, best_h, best_t, px, py, nx, ny, inside, improved
+
+
+@_serial
+def cast_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
+               s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
+               s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
+               m_child: np.ndarray, m_start: np.ndarray, m_count: np.ndarray,
+               m_order: np.ndarray, m_handles: np.ndarray, m_blo: np.ndarray,
+               m_bhi: np.ndarray, planes: np.ndarray, kind: np.ndarray, params: np.ndarray,
+               poly: np.ndarray, verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+               grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+               grid_items: np.ndarray, grid_boxes: np.ndarray, skip: np.ndarray, mask: int,
+               origins: np.ndarray, directions: np.ndarray,
+               tmax: np.ndarray, radii: np.ndarray, grown: bool, first: int, stop: int,
+               stack_node: np.ndarray, stack_t: np.ndarray, out_handle: np.ndarray,
+               out_t: np.ndarray, out_point: np.ndarray, out_normal: np.ndarray,
+               out_inside: np.ndarray) -> None:
+    """Closest hit of rays (or balls) ``first .. stop-1`` against the static tree (``s_*``),
+    the moving tree (``m_*``) and the planes, writing their rows of the outputs.
+
+    ``origins, directions`` (n, d) float64 (unit directions), ``tmax`` (n,) float64, ``radii``
+    (n,) float64 (read only when ``grown``: each row is then a ball cast as a ray against the
+    colliders grown by its radius). Outputs: ``out_handle`` (n,) int64 (-1 on a miss),
+    ``out_t`` (n,) float64 (inf on a miss), ``out_point, out_normal`` (n, d) float64 (zero on
+    a miss), ``out_inside`` (n,) bool. For a grown cast that starts inside, ``out_point`` is
+    the collider's point nearest the ball's centre. Ties: smallest t, then smallest handle.
+    """
+    d = origins.shape[1]
+    for i in range(first, stop):
+        ox = origins[i, 0]
+        oy = origins[i, 1]
+        dx = directions[i, 0]
+        dy = directions[i, 1]
+        oz = 0.0
+        dz = 0.0
+        iz = math.inf
+        if d == 3:
+            oz = origins[i, 2]
+            dz = directions[i, 2]
+            iz = inverse_direction(dz)
+        ix = inverse_direction(dx)
+        iy = inverse_direction(dy)
+        r = radii[i] if grown else 0.0
+        limit = tmax[i]
+        best_h = -1
+        best_t = math.inf
+        px = py = pz = nx = ny = nz = 0.0
+        inside = False
+        # the static tree, then the moving one (the traversal written once, inline: a call
+        # per tree cost more than the traversal itself), then every plane
+        use_grid = grid_i[0] > 0 and not grown and d == 2
+        for tree in range(2):
+            if tree == 0 and use_grid:
+                # the static colliders through the uniform grid: cells in ray order (DDA)
+                limit, best_h, best_t, gpx, gpy, gnx, gny, gin, better = _grid_ray(
+                    grid_f, grid_i, grid_start, grid_items, grid_boxes, kind, params, poly,
+                    verts, norms, layer, skip, mask, ox, oy, dx, dy, ix, iy, limit, best_h,
+                    best_t)
+                if better:
+                    px, py, pz, nx, ny, nz, inside = gpx, gpy, 0.0, gnx, gny, 0.0, gin
+                continue
+            if tree == 0:
+                node_lo, node_hi, node_child, node_start, node_count = s_lo, s_hi, s_child, \
+                    s_start, s_count
+                order, handles, lo, hi = s_order, s_handles, s_blo, s_bhi
+            else:
+                node_lo, node_hi, node_child, node_start, node_count = m_lo, m_hi, m_child, \
+                    m_start, m_count
+                order, handles, lo, hi = m_order, m_handles, m_blo, m_bhi
+            m = node_lo.shape[0]
+            if m == 0:
+                continue
+            if _entry(node_lo, node_hi, 0, d, ox, oy, oz, ix, iy, iz, r, limit) == math.inf:
+                # the (fat) ray misses the whole tree
+                continue
+            node = 0
+            sp = 0
+            # every pass visits a new node: m passes at most
+            for _ in range(m):
+                child = node_child[node]
+                if child >= 0:
+                    # both children; the one entered first is descended into, the other waits
+                    t_left = _entry(node_lo, node_hi, child, d, ox, oy, oz, ix, iy, iz, r,
+                                    limit)
+                    t_right = _entry(node_lo, node_hi, child + 1, d, ox, oy, oz, ix, iy, iz, r,
+                                     limit)
+                    if t_left <= t_right:
+                        if t_left != math.inf:
+                            if t_right != math.inf:
+                                stack_node[sp] = child + 1
+                                stack_t[sp] = t_right
+                                sp += 1
+                            node = child
+                            continue
+                        # both children missed (or lie beyond the best hit)
+                    else:
+                        if t_left != math.inf:
+                            stack_node[sp] = child
+                            stack_t[sp] = t_left
+                            sp += 1
+                        node = child + 1
+                        continue
+                else:
+                    for j in range(node_start[node], node_start[node] + node_count[node]):
+                        q = order[j]
+                        if _entry(lo, hi, q, d, ox, oy, oz, ix, iy, iz, r, limit) == math.inf:
+                            # the (fat) ray misses this collider's box
+                            continue
+                        h = handles[q]
+                        if not _visible(layer, skip, h, mask):
+                            continue
+                        t, ax, ay, az, anx, any_, anz, ains = cast_collider(
+                            kind, params, poly, verts, norms, h, ox, oy, oz, dx, dy, dz, r,
+                            limit, grown)
+                        if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                            best_t = t
+                            best_h = h
+                            limit = t
+                            px, py, pz, nx, ny, nz, inside = ax, ay, az, anx, any_, anz, ains
+                # resume at the last node put aside that is not entered beyond the limit
+                node = -1
+                while sp > 0:
+                    sp -= 1
+                    if stack_t[sp] <= limit:
+                        node = stack_node[sp]
+                        break
+                if node < 0:
+                    break
+        for j in range(planes.shape[0]):
+            h = planes[j]
+            if not _visible(layer, skip, h, mask):
+                continue
+            t, ax, ay, az, anx, any_, anz, ains = cast_collider(
+                kind, params, poly, verts, norms, h, ox, oy, oz, dx, dy, dz, r, limit, grown)
+            if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                best_t = t
+                best_h = h
+                limit = t
+                px, py, pz, nx, ny, nz, inside = ax, ay, az, anx, any_, anz, ains
+        out_handle[i] = best_h
+        out_t[i] = best_t
+        out_inside[i] = inside
+        if best_h >= 0 and grown and inside:
+            # a ball that starts touching: the point is the collider's nearest to its centre
+            px, py, pz = closest_collider(kind, params, poly, verts, norms, best_h, ox, oy, oz)
+        out_point[i, 0] = px
+        out_point[i, 1] = py
+        out_normal[i, 0] = nx
+        out_normal[i, 1] = ny
+        if d == 3:
+            out_point[i, 2] = pz
+            out_normal[i, 2] = nz
+
+
+@_parallel
+def cast_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
+              s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
+              s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
+              m_child: np.ndarray, m_start: np.ndarray, m_count: np.ndarray,
+              m_order: np.ndarray, m_handles: np.ndarray, m_blo: np.ndarray,
+              m_bhi: np.ndarray, planes: np.ndarray, kind: np.ndarray, params: np.ndarray,
+              poly: np.ndarray, verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+              grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+              grid_items: np.ndarray, grid_boxes: np.ndarray, skip: np.ndarray, mask: int,
+              origins: np.ndarray, directions: np.ndarray,
+              tmax: np.ndarray, radii: np.ndarray, grown: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`cast_range` for n rays (or balls) in parallel: returns ``handle`` (n,) int64,
+    ``t`` (n,) float64, ``point`` (n, d) float64, ``normal`` (n, d) float64 and ``inside``
+    (n,) bool. An empty batch gives empty arrays of those types."""
+    n = origins.shape[0]
+    d = origins.shape[1]
+    out_handle = np.empty(n, np.int64)
+    out_t = np.empty(n)
+    out_point = np.zeros((n, d))
+    out_normal = np.zeros((n, d))
+    out_inside = np.zeros(n, np.bool_)
+    n_chunks = (n + BATCH_CHUNK - 1) // BATCH_CHUNK
+    for c in numba.prange(n_chunks):
+        cast_range(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+                   m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
+                   planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
+                   grid_start, grid_items, grid_boxes, skip, mask, origins,
+                   directions, tmax, radii, grown, c * BATCH_CHUNK,
+                   min(n, (c + 1) * BATCH_CHUNK), np.empty(STACK_SIZE, np.int64),
+                   np.empty(STACK_SIZE), out_handle, out_t, out_point, out_normal,
+                   out_inside)
+    return out_handle, out_t, out_point, out_normal, out_inside
+
+
+@_serial
+def cast_many_serial(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
+              s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
+              s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
+              m_child: np.ndarray, m_start: np.ndarray, m_count: np.ndarray,
+              m_order: np.ndarray, m_handles: np.ndarray, m_blo: np.ndarray,
+              m_bhi: np.ndarray, planes: np.ndarray, kind: np.ndarray, params: np.ndarray,
+              poly: np.ndarray, verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+              grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+              grid_items: np.ndarray, grid_boxes: np.ndarray, skip: np.ndarray, mask: int,
+              origins: np.ndarray, directions: np.ndarray,
+              tmax: np.ndarray, radii: np.ndarray, grown: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`cast_many` on one thread (for small batches, where waking the thread pool costs
+    more than the work): returns ``handle`` (n,) int64,
+    ``t`` (n,) float64, ``point`` (n, d) float64, ``normal`` (n, d) float64 and ``inside``
+    (n,) bool. An empty batch gives empty arrays of those types."""
+    n = origins.shape[0]
+    d = origins.shape[1]
+    out_handle = np.empty(n, np.int64)
+    out_t = np.empty(n)
+    out_point = np.zeros((n, d))
+    out_normal = np.zeros((n, d))
+    out_inside = np.zeros(n, np.bool_)
+    n_chunks = (n + BATCH_CHUNK - 1) // BATCH_CHUNK
+    for c in range(n_chunks):
+        cast_range(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+                   m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
+                   planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
+                   grid_start, grid_items, grid_boxes, skip, mask, origins,
+                   directions, tmax, radii, grown, c * BATCH_CHUNK,
+                   min(n, (c + 1) * BATCH_CHUNK), np.empty(STACK_SIZE, np.int64),
+                   np.empty(STACK_SIZE), out_handle, out_t, out_point, out_normal,
+                   out_inside)
+    return out_handle, out_t, out_point, out_normal, out_inside
+
+
+# ---------------------------------------------------------------------------------------------
+# contacts
+
+
+@_inline
+def _touches(blo: np.ndarray, bhi: np.ndarray, k: int, d: int, qlo: np.ndarray,
+             qhi: np.ndarray) -> bool:
+    """Whether row k of a box array overlaps or touches the box [qlo, qhi]."""
+    for a in range(d):
+        if blo[k, a] > qhi[a] or bhi[k, a] < qlo[a] or blo[k, a] > bhi[k, a]:
+            return False
+    return True
+
+
+@_serial
+def _contact_tree(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+                  node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
+                  handles: np.ndarray, lo: np.ndarray, hi: np.ndarray, kind: np.ndarray,
+                  params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
+                  layer: np.ndarray, mask: int, d: int, cx: float, cy: float, cz: float,
+                  r: float, qlo: np.ndarray, qhi: np.ndarray, stack: np.ndarray,
+                  best_h: int, best_depth: float, out: np.ndarray
+                  ) -> tuple[int, float]:
+    """The deepest contact of a ball with the colliders of one tree: returns ``(best_h,
+    best_depth)`` and writes ``out`` = (nx, ny, nz, px, py, pz) when it improves them."""
+    m = node_lo.shape[0]
+    if m == 0:
+        return best_h, best_depth
+    stack[0] = 0
+    sp = 1
+    # every node is pushed at most once: m pops at most
+    for _ in range(m):
+        if sp == 0:
+            break
+        sp -= 1
+        node = stack[sp]
+        if not _touches(node_lo, node_hi, node, d, qlo, qhi):
+            # the ball's box misses the whole subtree
+            continue
+        child = node_child[node]
+        if child >= 0:
+            stack[sp] = child + 1
+            stack[sp + 1] = child
+            sp += 2
+            continue
+        for j in range(node_start[node], node_start[node] + node_count[node]):
+            q = order[j]
+            if not _touches(lo, hi, q, d, qlo, qhi):
+                continue
+            h = handles[q]
+            if (layer[h] & mask) == 0:
+                continue
+            hit, nx, ny, nz, depth, px, py, pz = contact_collider(
+                kind, params, poly, verts, norms, h, cx, cy, cz, r)
+            if hit and (depth > best_depth or (depth == best_depth and h < best_h)):
+                best_h = h
+                best_depth = depth
+                out[0], out[1], out[2], out[3], out[4], out[5] = nx, ny, nz, px, py, pz
+    return best_h, best_depth
+
+
+@_serial
+def contact_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray,
+                  s_start: np.ndarray, s_count: np.ndarray, s_order: np.ndarray,
+                  s_handles: np.ndarray, s_blo: np.ndarray, s_bhi: np.ndarray,
+                  m_lo: np.ndarray, m_hi: np.ndarray, m_child: np.ndarray,
+                  m_start: np.ndarray, m_count: np.ndarray, m_order: np.ndarray,
+                  m_handles: np.ndarray, m_blo: np.ndarray, m_bhi: np.ndarray,
+                  planes: np.ndarray, kind: np.ndarray, params: np.ndarray, poly: np.ndarray,
+                  verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+                  grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+                  grid_items: np.ndarray, grid_boxes: np.ndarray, mask: int,
+                  centers: np.ndarray, radii: np.ndarray, first: int, stop: int,
+                  stack: np.ndarray, out_handle: np.ndarray, out_depth: np.ndarray,
+                  out_point: np.ndarray, out_normal: np.ndarray) -> None:
+    """The deepest contact (ties: smallest handle) of balls ``first .. stop-1`` (``centers``
+    (n, d), ``radii`` (n,) float64) with the visible colliders: writes ``out_handle`` (-1
+    when touching nothing), ``out_depth`` (0 then), ``out_point`` and ``out_normal`` (zero
+    then), as ``contact(ball, collider)`` answers."""
+    d = centers.shape[1]
+    qlo = np.empty(d)
+    qhi = np.empty(d)
+    best = np.zeros(6)
+    for i in range(first, stop):
+        cx = centers[i, 0]
+        cy = centers[i, 1]
+        cz = centers[i, 2] if d == 3 else 0.0
+        r = radii[i]
+        for a in range(d):
+            qlo[a] = centers[i, a] - r
+            qhi[a] = centers[i, a] + r
+        best_h = -1
+        best_depth = -math.inf
+        best[:] = 0.0
+        best_h, best_depth = _contact_tree(
+            s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi, kind,
+            params, poly, verts, norms, layer, mask, d, cx, cy, cz, r, qlo, qhi, stack, best_h,
+            best_depth, best)
+        best_h, best_depth = _contact_tree(
+            m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi, kind,
+            params, poly, verts, norms, layer, mask, d, cx, cy, cz, r, qlo, qhi, stack, best_h,
+            best_depth, best)
+        for j in range(planes.shape[0]):
+            h = planes[j]
+            if (layer[h] & mask) == 0:
+                continue
+            hit, nx, ny, nz, depth, px, py, pz = contact_collider(
+                kind, params, poly, verts, norms, h, cx, cy, cz, r)
+            if hit and (depth > best_depth or (depth == best_depth and h < best_h)):
+                best_h = h
+                best_depth = depth
+                best[0], best[1], best[2], best[3], best[4], best[5] = nx, ny, nz, px, py, pz
+        out_handle[i] = best_h
+        out_depth[i] = best_depth if best_h >= 0 else 0.0
+        for a in range(d):
+            # (+ 0.0 turns a -0.0 normal component into 0.0, as contact() does)
+            out_normal[i, a] = best[a] + 0.0
+            out_point[i, a] = best[3 + a]
+
+
+@_parallel
+def contact_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
+                 s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
+                 s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
+                 m_child: np.ndarray, m_start: np.ndarray, m_count: np.ndarray,
+                 m_order: np.ndarray, m_handles: np.ndarray, m_blo: np.ndarray,
+                 m_bhi: np.ndarray, planes: np.ndarray, kind: np.ndarray, params: np.ndarray,
+                 poly: np.ndarray, verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+                 grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+                 grid_items: np.ndarray, grid_boxes: np.ndarray, mask: int, centers: np.ndarray,
+                 radii: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`contact_range` for n balls in parallel: returns ``handle`` (n,) int64,
+    ``depth`` (n,) float64, ``point`` (n, d) and ``normal`` (n, d) float64."""
+    n = centers.shape[0]
+    d = centers.shape[1]
+    out_handle = np.empty(n, np.int64)
+    out_depth = np.empty(n)
+    out_point = np.zeros((n, d))
+    out_normal = np.zeros((n, d))
+    n_chunks = (n + BATCH_CHUNK - 1) // BATCH_CHUNK
+    for c in numba.prange(n_chunks):
+        contact_range(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+                      m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
+                      planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
+                      grid_start, grid_items, grid_boxes, mask, centers, radii,
+                      c * BATCH_CHUNK, min(n, (c + 1) * BATCH_CHUNK),
+                      np.empty(STACK_SIZE + 1, np.int64), out_handle, out_depth, out_point,
+                      out_normal)
+    return out_handle, out_depth, out_point, out_normal

@@ -1,0 +1,958 @@
+"""World: many colliders, a broadphase, and scalar and batch queries over them.
+
+``World()`` holds colliders (shapes with a handle, user data, a layer and a mask). Its queries
+answer as the scalar API would over every collider, with ties going to the smallest handle:
+
+- :meth:`World.raycast` is the minimum over colliders of :func:`swept.raycast`;
+  :meth:`World.raycast_all` every hit, sorted by distance then handle;
+- :meth:`World.sweep` the minimum over colliders of :func:`swept.sweep`;
+- :meth:`World.contacts` :func:`swept.contact` against each collider touched, by handle;
+- :meth:`World.query_aabb` / :meth:`World.query_point` the colliders whose *shape* (not just
+  its bounds) overlaps the box or contains the point;
+- :meth:`World.raycast_many`, :meth:`World.sweep_many` and :meth:`World.contact_many` the
+  same for numpy batches, in parallel (``numba.prange``), returning struct-of-arrays results.
+
+A collider is seen by a query when ``(collider.layer & mask) != 0`` and its handle is not in
+``ignore``. Handles are ints from 0 in insertion order, never reused. The world's dimension (2
+or 3) is fixed by its first collider.
+
+Storage: every collider is a row of numba-friendly arrays (a kind code, a float64 parameter
+table, a polygon vertex/normal pool with offsets; see :mod:`swept._kernels.world`), and one
+narrowphase dispatch (``cast_collider``, ``contact_collider``) calls the existing ray, sweep
+and contact kernels for the scalar and the batch paths alike.
+
+Broadphase, chosen by measurement (``benchmarks/bench_world_rays.py``: 10,000 rays, nearest
+hit, random thin segments in a 1000 x 1000 world; one thread, microseconds a ray at 1,000 /
+10,000 segments, on a shared 2-core machine whose timings vary by up to 2x between runs):
+
+- brute force over every collider: 12 / 167. Out.
+- a **BVH** (:mod:`swept._kernels.bvh`, binned SAH, 4 a leaf) with the narrowphase inlined in
+  its front-to-back traversal: 0.42 / 0.94. It serves every query (rays, fat rays for sweeps,
+  boxes, points), in 2D and 3D, and does not care how uneven the scene is.
+- a **uniform grid** walked cell by cell (DDA): 0.32 / 0.53 through the World (the
+  benchmark's bare reference grid: 0.20 / 0.28). Faster for rays in even 2D scenes, but it
+  needs cells sized to the scene and degrades with long or large colliders.
+
+So: every static, bounded collider is in a BVH; in 2D, with at least
+:data:`GRID_MIN_COLLIDERS` of them, they are also binned in a uniform grid (about
+:data:`GRID_COLLIDERS_PER_CELL` a cell) that ray queries walk instead of the static BVH, unless
+binning makes more than :data:`GRID_MAX_ENTRIES_PER_COLLIDER` entries a collider (an uneven
+scene: the BVH then serves rays too). Sweeps, contacts, box and point queries use the BVHs.
+Colliders with **infinite bounds** (planes) sit in a plain list tested by every query (in a
+tree every ancestor of an infinite box is infinite, so every query would descend there).
+**Static** colliders (the default) are rebuilt lazily, on the next query after an add, remove
+or move among them; **moving** colliders (``add(..., moving=True)``) live in a second BVH that
+a move *refits* (topology kept, boxes recomputed), rebuilt after
+:data:`DYNAMIC_REFITS_BEFORE_REBUILD` refits or an add or remove among them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._kernels import bvh as _bvh
+from ._kernels import world as _world_kernels
+from .contact import contact
+from .raycast import raycast
+from .results import Contact, RayHit, SweepHit
+from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .sweep import sweep as _sweep
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+
+__all__ = [
+    "ALL_LAYERS",
+    "World",
+    "WorldRayHit",
+    "WorldSweepHit",
+    "WorldContact",
+    "RayBatch",
+    "SweepBatch",
+    "ContactBatch",
+    "DYNAMIC_REFITS_BEFORE_REBUILD",
+]
+
+#: Every layer bit set: the default mask, which sees every collider.
+ALL_LAYERS = 0xFFFFFFFF
+#: Moves of moving colliders the dynamic tree absorbs by refitting before it is rebuilt (a
+#: refit keeps the topology, which fits the boxes worse the farther they have moved).
+DYNAMIC_REFITS_BEFORE_REBUILD = 64
+#: A 2D world with at least this many static, bounded colliders also bins them in a uniform
+#: grid, which ray queries walk cell by cell (DDA) instead of descending the static BVH.
+GRID_MIN_COLLIDERS = 64
+#: The grid's cells are sized for about this many colliders a cell on average.
+GRID_COLLIDERS_PER_CELL = 1.0
+#: The grid is dropped (rays use the BVH) when binning puts more than this many entries per
+#: collider in it on average: the scene is too uneven (long or large colliders) for a grid.
+GRID_MAX_ENTRIES_PER_COLLIDER = 8.0
+#: Batches smaller than this run on one thread: waking the thread pool costs more.
+PARALLEL_MIN_BATCH = 256
+#: Rows the collider table starts with; it doubles when full.
+INITIAL_CAPACITY = 64
+#: Rows the polygon pool starts with; it doubles when full.
+INITIAL_POOL = 256
+#: The polygon pool is compacted when its dead rows exceed both this and its live rows.
+POOL_COMPACT_MIN = 4096
+#: Candidate boxes of the Python-side queries (sweeps of non-ball shapes, contacts, box and
+#: point queries) are grown by this times the scene's scale (the largest coordinate, at least
+#: 1), so that the narrowphase's own touching tolerances (1e-12 to 1e-9, relative) never see a
+#: collider the broadphase has culled.
+CANDIDATE_MARGIN = 1e-6
+
+_tn = tuple.__new__
+#: The world kernels, untyped for mypy: they take the scene as a splatted tuple of arrays.
+_kw: Any = _world_kernels
+
+
+# ---------------------------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True, slots=True)
+class WorldRayHit(RayHit):
+    """A :class:`~swept.RayHit` against a world collider, with its handle and data."""
+
+    #: the collider hit
+    handle: int = -1
+    #: the collider's user data
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorldSweepHit(SweepHit):
+    """A :class:`~swept.SweepHit` against a world collider, with its handle and data."""
+
+    #: the collider met
+    handle: int = -1
+    #: the collider's user data
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorldContact(Contact):
+    """A :class:`~swept.Contact` with a world collider (the query shape first), with the
+    collider's handle and data."""
+
+    #: the collider touched
+    handle: int = -1
+    #: the collider's user data
+    data: Any = None
+
+
+@dataclass(frozen=True)
+class RayBatch:
+    """The nearest hit of each of n rays (struct of arrays; d is the world's dimension)."""
+
+    #: (n,) bool: whether ray i hit anything
+    hit: np.ndarray
+    #: (n,) float64: distance along ray i to its hit; inf on a miss
+    distance: np.ndarray
+    #: (n, d) float64: the hit point (the origin when it started inside); zeros on a miss
+    point: np.ndarray
+    #: (n, d) float64: unit normal at the hit, facing the ray (from inside: the shortest way
+    #: out); zeros on a miss
+    normal: np.ndarray
+    #: (n,) int64: the collider hit; -1 on a miss
+    handle: np.ndarray
+
+
+@dataclass(frozen=True)
+class SweepBatch:
+    """The first contact of each of n moving circles (spheres) during its displacement."""
+
+    #: (n,) bool: whether ball i touches anything during its move
+    hit: np.ndarray
+    #: (n,) float64: the fraction of the displacement, in [0, 1], at first contact; inf on a
+    #: miss
+    fraction: np.ndarray
+    #: (n, d) float64: where the ball touches the collider at that moment; zeros on a miss
+    point: np.ndarray
+    #: (n, d) float64: unit normal out of the collider toward the ball; zeros on a miss
+    normal: np.ndarray
+    #: (n,) int64: the collider met; -1 on a miss
+    handle: np.ndarray
+
+
+@dataclass(frozen=True)
+class ContactBatch:
+    """The deepest contact of each of n circles (spheres) with the world."""
+
+    #: (n,) bool: whether ball i touches or overlaps anything
+    hit: np.ndarray
+    #: (n, d) float64: unit direction to move ball i out of the collider; zeros on a miss
+    normal: np.ndarray
+    #: (n,) float64: how far along ``normal`` (>= 0); 0.0 on a miss
+    depth: np.ndarray
+    #: (n, d) float64: on the collider's boundary where the ball reaches deepest; zeros on a
+    #: miss
+    point: np.ndarray
+    #: (n,) int64: the collider; -1 on a miss
+    handle: np.ndarray
+
+
+# ---------------------------------------------------------------------------------------------
+# input checks
+
+
+def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
+           allow_inf: bool = False) -> np.ndarray:
+    """``value`` as a C-contiguous float64 array of ``ndim`` dimensions (rows of width ``d``),
+    finite (or +-inf where allowed), with a ValueError naming ``name`` otherwise."""
+    try:
+        a = np.ascontiguousarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array of numbers") from None
+    if ndim == 2 and a.ndim == 2 and a.shape[0] == 0 and a.shape[1] in (2, 3):
+        pass
+    elif ndim == 2 and a.ndim == 1 and a.size == 0:
+        a = a.reshape(0, d if d is not None else 2)
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}D array, got shape {a.shape}")
+    if ndim == 2 and a.shape[1] not in (2, 3):
+        raise ValueError(f"{name} must have 2 or 3 columns, got shape {a.shape}")
+    if ndim == 2 and d is not None and a.shape[1] != d:
+        raise ValueError(f"{name} must have {d} columns (the world is {d}D), got shape "
+                         f"{a.shape}")
+    if np.isnan(a).any():
+        raise ValueError(f"{name} must not contain NaN (row {int(np.argwhere(np.isnan(a))[0][0])})")
+    if not allow_inf and np.isinf(a).any():
+        raise ValueError(f"{name} must be finite (row {int(np.argwhere(np.isinf(a))[0][0])})")
+    return a
+
+
+def _mask(mask: Any) -> int:
+    """A layer mask checked to be an unsigned 32-bit integer."""
+    if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)):
+        raise TypeError(f"mask must be an int, not {type(mask).__name__}")
+    m = int(mask)
+    if not 0 <= m <= ALL_LAYERS:
+        raise ValueError(f"mask must be in [0, 0xFFFFFFFF], got {mask!r}")
+    return m
+
+
+def _lengths(v: np.ndarray) -> np.ndarray:
+    """Row lengths of an (n, d) array, computed as Vec2.length / Vec3.length do."""
+    if v.shape[1] == 2:
+        return np.hypot(v[:, 0], v[:, 1])
+    return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+
+
+def _encode(shape: Shape) -> tuple[int, list[float], Polygon | None]:
+    """A shape as its kind code and parameter row (a polygon also returns itself)."""
+    t = type(shape)
+    if t is Circle or isinstance(shape, Circle):
+        return _kw.KIND_CIRCLE, [*shape.center, shape.radius], None  # type: ignore[attr-defined]
+    if isinstance(shape, Sphere):
+        return _kw.KIND_SPHERE, [*shape.center, shape.radius], None
+    if isinstance(shape, Segment):
+        return _kw.KIND_SEGMENT, [*shape.a, *shape.b], None
+    if isinstance(shape, Polygon):
+        return _kw.KIND_POLYGON, [], shape
+    if isinstance(shape, AABB):
+        kind = _kw.KIND_AABB2 if shape.dim == 2 else _kw.KIND_AABB3
+        return kind, [*shape.min, *shape.max], None
+    if isinstance(shape, Capsule):
+        kind = _kw.KIND_CAPSULE2 if shape.dim == 2 else _kw.KIND_CAPSULE3
+        return kind, [*shape.a, *shape.b, shape.radius], None
+    if isinstance(shape, Plane):
+        kind = _kw.KIND_PLANE2 if shape.dim == 2 else _kw.KIND_PLANE3
+        return kind, [*shape.normal, shape.offset], None
+    raise TypeError(f"a World cannot hold a {type(shape).__name__}: use Circle, Segment, AABB, "
+                    f"Polygon, Capsule, Plane (2D) or Sphere, AABB, Capsule, Plane (3D)")
+
+
+def _scale(*values: Iterable[float]) -> float:
+    """The largest magnitude among the given coordinates, at least 1."""
+    s = 1.0
+    for vs in values:
+        for v in vs:
+            if math.isfinite(v):
+                s = max(s, abs(v))
+    return s
+
+
+#: The compiled entry point of the scalar path's kernel, once resolved (see _entry_point).
+_fast_cast_range: Any = None
+
+
+def _entry_point(dispatcher: Any, call: tuple[Any, ...]) -> Any:
+    """The compiled entry point of ``dispatcher`` for the argument types of ``call``: calling
+    it skips the dispatcher's type resolution of some fifty arguments (most of the scalar
+    path's cost). The World always passes arrays of the same dtypes and layouts. None when
+    numba's internals do not offer it (then the dispatcher is called as usual)."""
+    try:
+        import numba
+
+        signature = tuple(numba.typeof(a) for a in call)
+        return dispatcher.overloads[signature].entry_point
+    except Exception:  # pragma: no cover - JIT disabled, or numba internals changed
+        return None
+
+
+class _Tree:
+    """One BVH over a subset of the colliders: tree arrays, handles, boxes."""
+
+    __slots__ = ("tree", "handles", "lo", "hi", "row", "refits")
+
+    def __init__(self, handles: list[int], lo: np.ndarray, hi: np.ndarray) -> None:
+        self.handles = np.array(handles, dtype=np.int64)
+        self.lo = np.ascontiguousarray(lo[self.handles])
+        self.hi = np.ascontiguousarray(hi[self.handles])
+        self.tree = _bvh.build(self.lo, self.hi)
+        #: handle -> row in lo / hi
+        self.row = {h: i for i, h in enumerate(handles)}
+        self.refits = 0
+
+    def args(self) -> tuple[np.ndarray, ...]:
+        """The tree as the kernels take it: tree arrays, handles, lo, hi."""
+        return (*self.tree, self.handles, self.lo, self.hi)
+
+    def candidates(self, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
+        """Handles whose boxes touch the box [qlo, qhi]."""
+        out = np.empty(max(16, self.handles.shape[0]), np.int64)
+        n = _bvh.query_aabb(*self.tree, self.lo, self.hi, qlo, qhi, out)
+        return self.handles[out[:n]].tolist()
+
+    def ray_candidates(self, origin: np.ndarray, direction: np.ndarray, tmax: float
+                       ) -> list[int]:
+        """Handles whose boxes the ray segment touches."""
+        out = np.empty(max(16, self.handles.shape[0]), np.int64)
+        n = _bvh.ray_candidates_ordered(*self.tree, self.lo, self.hi, origin, direction, tmax,
+                                        np.empty(_bvh.STACK_SIZE, np.int64), out)
+        return self.handles[out[:n]].tolist()
+
+
+# ---------------------------------------------------------------------------------------------
+# the world
+
+
+class World:
+    """Colliders with handles, a broadphase, and scalar and batch queries (module docstring).
+
+    Supported colliders: Circle, Segment, AABB, Polygon, Capsule, Plane (2D); Sphere, AABB,
+    Capsule, Plane (3D). The first collider fixes the dimension; mixing raises ValueError.
+    """
+
+    def __init__(self) -> None:
+        self._dim: int | None = None
+        cap = INITIAL_CAPACITY
+        self._kind = np.full(cap, _kw.KIND_EMPTY, np.int64)
+        self._params = np.zeros((cap, _kw.PARAM_WIDTH))
+        self._poly = np.zeros((cap, 2), np.int64)
+        self._layer = np.zeros(cap, np.int64)
+        self._skip = np.zeros(cap, np.bool_)
+        self._lo = np.zeros((cap, 2))
+        self._hi = np.zeros((cap, 2))
+        self._verts = np.zeros((INITIAL_POOL, 2))
+        self._norms = np.zeros((INITIAL_POOL, 2))
+        self._pool_used = 0
+        self._pool_live = 0
+        self._shapes: list[Shape | None] = []
+        self._data: list[Any] = []
+        self._masks: list[int] = []
+        self._moving: list[bool] = []
+        self._alive = 0
+        self._static_set: set[int] = set()
+        self._dynamic_set: set[int] = set()
+        self._plane_set: set[int] = set()
+        self._static: _Tree | None = None
+        self._grid: tuple[np.ndarray, ...] = ()
+        self._dynamic: _Tree | None = None
+        self._planes = np.zeros(0, np.int64)
+        self._planes_dirty = False
+        self._dynamic_refit = False
+        self._args: Any = None
+        self._buffers: dict[int, tuple[np.ndarray, ...]] = {}
+
+    # ------------------------------------------------------------------ collider management
+
+    def __len__(self) -> int:
+        return self._alive
+
+    def __contains__(self, handle: object) -> bool:
+        return isinstance(handle, (int, np.integer)) and 0 <= int(handle) < len(self._shapes) \
+            and self._shapes[int(handle)] is not None
+
+    @property
+    def dim(self) -> int | None:
+        """The world's dimension (2 or 3), or None before the first collider."""
+        return self._dim
+
+    def handles(self) -> list[int]:
+        """The live handles, in increasing order."""
+        return [h for h, s in enumerate(self._shapes) if s is not None]
+
+    def _check(self, handle: Any) -> int:
+        if handle not in self:
+            raise KeyError(f"no collider with handle {handle!r} in this world")
+        return int(handle)
+
+    def shape(self, handle: int) -> Shape:
+        """The collider's shape."""
+        s = self._shapes[self._check(handle)]
+        assert s is not None
+        return s
+
+    def data(self, handle: int) -> Any:
+        """The collider's user data."""
+        return self._data[self._check(handle)]
+
+    def layer(self, handle: int) -> int:
+        """The collider's layer bits."""
+        return int(self._layer[self._check(handle)])
+
+    def mask(self, handle: int) -> int:
+        """The collider's own mask: the layers it collides with when it moves (for callers)."""
+        return self._masks[self._check(handle)]
+
+    def is_moving(self, handle: int) -> bool:
+        """Whether the collider was added with ``moving=True`` (the dynamic tree)."""
+        return self._moving[self._check(handle)]
+
+    def _grow(self, need: int) -> None:
+        """Make room for row ``need - 1`` in every per-collider array."""
+        cap = self._kind.shape[0]
+        if need <= cap:
+            return
+        new = max(need, 2 * cap)
+
+        def grown(a: np.ndarray, fill: Any) -> np.ndarray:
+            b = np.full((new, *a.shape[1:]), fill, a.dtype)
+            b[:cap] = a
+            return b
+
+        self._kind = grown(self._kind, _kw.KIND_EMPTY)
+        self._params = grown(self._params, 0.0)
+        self._poly = grown(self._poly, 0)
+        self._layer = grown(self._layer, 0)
+        self._skip = grown(self._skip, False)
+        self._lo = grown(self._lo, 0.0)
+        self._hi = grown(self._hi, 0.0)
+
+    def _pool_add(self, poly: Polygon) -> tuple[int, int]:
+        """Copy a polygon's corners and normals into the pool: (first row, count)."""
+        n = poly._verts.shape[0]
+        if self._pool_used + n > self._verts.shape[0]:
+            size = max(2 * self._verts.shape[0], self._pool_used + n)
+            for name in ("_verts", "_norms"):
+                old = getattr(self, name)
+                new = np.zeros((size, 2))
+                new[: self._pool_used] = old[: self._pool_used]
+                setattr(self, name, new)
+        s = self._pool_used
+        self._verts[s:s + n] = poly._verts
+        self._norms[s:s + n] = poly._norms
+        self._pool_used += n
+        self._pool_live += n
+        return s, n
+
+    def _pool_release(self, h: int) -> None:
+        """Forget collider h's pool rows; compact the pool when mostly dead."""
+        self._pool_live -= int(self._poly[h, 1])
+        dead = self._pool_used - self._pool_live
+        if dead > POOL_COMPACT_MIN and dead > self._pool_live:
+            self._pool_used = 0
+            self._pool_live = 0
+            for g, s in enumerate(self._shapes):
+                if g != h and isinstance(s, Polygon) and self._kind[g] == _kw.KIND_POLYGON:
+                    self._poly[g] = self._pool_add(s)
+
+    def _store(self, h: int, shape: Shape) -> None:
+        """Write collider h's kind, parameters and box."""
+        kind, params, poly = _encode(shape)
+        self._kind[h] = kind
+        self._params[h] = 0.0
+        self._params[h, : len(params)] = params
+        if poly is not None:
+            self._poly[h] = self._pool_add(poly)
+        box = shape.aabb
+        self._lo[h] = box.min
+        self._hi[h] = box.max
+        self._args = None
+
+    def add(self, shape: Shape, data: Any = None, *, layer: int = 1, mask: int = ALL_LAYERS,
+            moving: bool = False) -> int:
+        """Add a collider; returns its handle (ints from 0 in insertion order, never reused).
+
+        ``layer`` (32 bits) is what queries' masks test; ``mask`` is the collider's own
+        mask, kept for callers that move it; ``moving=True`` puts it in the dynamic tree,
+        for colliders moved often.
+        """
+        if not isinstance(shape, Shape) or isinstance(shape, Ray):
+            raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
+        _encode(shape)  # the type check
+        if self._dim is None:
+            self._dim = shape.dim
+            self._lo = np.zeros((self._kind.shape[0], shape.dim))
+            self._hi = np.zeros((self._kind.shape[0], shape.dim))
+        elif shape.dim != self._dim:
+            raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
+                             f"{type(shape).__name__} cannot join it")
+        lay = _mask(layer) if not isinstance(layer, bool) else None
+        if lay is None:
+            raise TypeError("layer must be an int")
+        m = _mask(mask)
+        h = len(self._shapes)
+        self._grow(h + 1)
+        self._shapes.append(shape)
+        self._data.append(data)
+        self._masks.append(m)
+        self._moving.append(bool(moving))
+        self._layer[h] = lay
+        self._store(h, shape)
+        self._alive += 1
+        self._file(h, shape)
+        return h
+
+    def _file(self, h: int, shape: Shape) -> None:
+        """Put collider h in the plane list or one of the trees (marking it for rebuild)."""
+        if isinstance(shape, Plane):
+            self._plane_set.add(h)
+            self._planes_dirty = True
+        elif self._moving[h]:
+            self._dynamic_set.add(h)
+            self._dynamic = None
+        else:
+            self._static_set.add(h)
+            self._static = None
+
+    def _unfile(self, h: int) -> None:
+        """Take collider h out of its set (marking the structure for rebuild)."""
+        if h in self._plane_set:
+            self._plane_set.discard(h)
+            self._planes_dirty = True
+        elif h in self._dynamic_set:
+            self._dynamic_set.discard(h)
+            self._dynamic = None
+        else:
+            self._static_set.discard(h)
+            self._static = None
+
+    def remove(self, handle: int) -> None:
+        """Remove a collider; its handle is never reused."""
+        h = self._check(handle)
+        self._unfile(h)
+        if self._kind[h] == _kw.KIND_POLYGON:
+            self._pool_release(h)
+        self._kind[h] = _kw.KIND_EMPTY
+        self._shapes[h] = None
+        self._data[h] = None
+        self._alive -= 1
+        self._args = None
+
+    def move(self, handle: int, shape: Shape) -> None:
+        """Replace a collider's shape (a new pose, or a new shape of the world's dimension)."""
+        h = self._check(handle)
+        _encode(shape)
+        if shape.dim != self._dim:
+            raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
+                             f"{type(shape).__name__} cannot join it")
+        old = self._shapes[h]
+        if self._kind[h] == _kw.KIND_POLYGON:
+            self._pool_release(h)
+        self._shapes[h] = shape
+        self._store(h, shape)
+        was_plane = isinstance(old, Plane)
+        if was_plane or isinstance(shape, Plane):
+            self._unfile(h)
+            self._file(h, shape)
+        elif self._moving[h] and self._dynamic is not None:
+            # a moving collider: refit its tree, or rebuild it after many refits
+            tree = self._dynamic
+            row = tree.row[h]
+            tree.lo[row] = self._lo[h]
+            tree.hi[row] = self._hi[h]
+            tree.refits += 1
+            if tree.refits > DYNAMIC_REFITS_BEFORE_REBUILD:
+                self._dynamic = None
+            else:
+                self._dynamic_refit = True
+        elif not self._moving[h]:
+            self._static = None
+
+    # ------------------------------------------------------------------ broadphase sync
+
+    def _sync(self) -> Any:
+        """Rebuild or refit what is stale; the scene as the kernels take it."""
+        if self._args is not None and not self._dynamic_refit and self._static is not None \
+                and self._dynamic is not None and not self._planes_dirty:
+            return self._args
+        if self._static is None:
+            self._static = _Tree(sorted(self._static_set), self._lo, self._hi)
+            self._grid = self._build_grid(self._static.handles)
+        if self._dynamic is None:
+            self._dynamic = _Tree(sorted(self._dynamic_set), self._lo, self._hi)
+            self._dynamic_refit = False
+        if self._dynamic_refit:
+            d = self._dynamic
+            _bvh.refit(*d.tree, d.lo, d.hi)
+            self._dynamic_refit = False
+        if self._planes_dirty:
+            self._planes = np.array(sorted(self._plane_set), dtype=np.int64)
+            self._planes_dirty = False
+        self._args = (*self._static.args(), *self._dynamic.args(), self._planes, self._kind,
+                      self._params, self._poly, self._verts, self._norms, self._layer,
+                      *self._grid)
+        return self._args
+
+    def _build_grid(self, handles: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The ray grid over the static colliders: ``(grid_f, grid_i, start, items, boxes)`` as
+        :func:`swept._kernels.world.grid_build` and ``cast_range`` take them; ``grid_i`` is
+        ``(0, 0)`` when there is none (3D, few colliders, or a scene too uneven)."""
+        none = (np.zeros(3), np.zeros(2, np.int64), np.zeros(1, np.int64),
+                np.zeros(0, np.int64), np.zeros((0, 4)))
+        k = handles.shape[0]
+        if self._dim != 2 or k < GRID_MIN_COLLIDERS:
+            return none
+        lo = self._lo[handles].min(axis=0)
+        hi = self._hi[handles].max(axis=0)
+        width, height = float(hi[0] - lo[0]), float(hi[1] - lo[1])
+        cells = k / GRID_COLLIDERS_PER_CELL
+        scale = _scale(lo, hi)
+        cell = max(math.sqrt(width * height / cells), max(width, height) / cells,
+                   CANDIDATE_MARGIN * scale)
+        nx = int(math.floor(width / cell)) + 1
+        ny = int(math.floor(height / cell)) + 1
+        start, items, boxes = _kw.grid_build(handles, self._lo, self._hi, float(lo[0]),
+                                             float(lo[1]), cell, nx, ny)
+        if items.shape[0] > GRID_MAX_ENTRIES_PER_COLLIDER * k:
+            return none
+        grid_f = np.array([lo[0], lo[1], cell], dtype=np.float64)
+        return grid_f, np.array([nx, ny], dtype=np.int64), start, items, boxes
+
+    def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
+        return (int(self._layer[h]) & mask) != 0 and h not in ignore
+
+    def _candidates(self, qlo: Any, qhi: Any) -> list[int]:
+        """Handles whose boxes touch [qlo, qhi], planes included, sorted."""
+        self._sync()
+        assert self._static is not None and self._dynamic is not None
+        lo = np.asarray(qlo, dtype=np.float64)
+        hi = np.asarray(qhi, dtype=np.float64)
+        found = self._static.candidates(lo, hi) + self._dynamic.candidates(lo, hi)
+        found += self._planes.tolist()
+        return sorted(found)
+
+    def _check_dim(self, shape: Any, name: str) -> None:
+        if shape.dim != self._dim:
+            raise ValueError(f"{name}: this world is {self._dim}D, got a {shape.dim}D "
+                             f"{type(shape).__name__}")
+
+    def _set_skip(self, ignore: Iterable[int]) -> list[int]:
+        """Mark the ignored handles invisible to the kernels; returns them, to unmark."""
+        marked = []
+        n = len(self._shapes)
+        for h in ignore:
+            if isinstance(h, (int, np.integer)) and 0 <= int(h) < n:
+                self._skip[int(h)] = True
+                marked.append(int(h))
+        return marked
+
+    # ------------------------------------------------------------------ scalar queries
+
+    def _one_buffers(self, d: int) -> tuple[np.ndarray, ...]:
+        """The reusable one-row inputs and outputs of the scalar path (per dimension)."""
+        bufs = self._buffers.get(d)
+        if bufs is None:
+            bufs = (np.zeros((1, d)), np.zeros((1, d)), np.zeros(1), np.zeros(1),
+                    np.empty(_bvh.STACK_SIZE, np.int64), np.empty(_bvh.STACK_SIZE),
+                    np.empty(1, np.int64), np.empty(1), np.zeros((1, d)), np.zeros((1, d)),
+                    np.zeros(1, np.bool_))
+            self._buffers[d] = bufs
+        return bufs
+
+    def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
+                  mask: int, ignore: Iterable[int]
+                  ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool]:
+        """One ray (or ball) through the kernels: (handle, t, point, normal, inside)."""
+        global _fast_cast_range
+        args = self._sync()
+        o, v, tm, rad, stack_node, stack_t, out_h, out_t, out_p, out_n, out_i = \
+            self._one_buffers(len(origin))
+        o[0] = origin
+        v[0] = direction
+        tm[0] = tmax
+        rad[0] = radius
+        marked = self._set_skip(ignore) if ignore else []
+        call = (*args, self._skip, mask, o, v, tm, rad, grown, 0, 1, stack_node, stack_t,
+                out_h, out_t, out_p, out_n, out_i)
+        try:
+            if _fast_cast_range is not None:
+                _fast_cast_range(*call)
+            else:
+                _kw.cast_range(*call)
+                _fast_cast_range = _entry_point(_kw.cast_range, call)
+        finally:
+            for h in marked:
+                self._skip[h] = False
+        return (int(out_h[0]), float(out_t[0]), tuple(out_p[0].tolist()),
+                tuple(out_n[0].tolist()), bool(out_i[0]))
+
+    def raycast(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
+                ) -> WorldRayHit | None:
+        """The nearest hit of ``ray`` on a visible collider (ties: smallest handle), or None:
+        what :func:`swept.raycast` gives for that collider, with its handle and data."""
+        if not isinstance(ray, Ray):
+            raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
+        m = _mask(mask)
+        if self._dim is None or self._alive == 0:
+            return None
+        self._check_dim(ray, "ray")
+        h, t, p, n, inside = self._cast_one(ray.origin, ray.direction, ray.max_distance, 0.0,
+                                            False, m, ignore)
+        if h < 0:
+            return None
+        vec = Vec2 if self._dim == 2 else Vec3
+        point: Any = ray.origin if inside else _tn(vec, p)
+        normal: Any = _tn(vec, n)
+        return WorldRayHit(t, point, normal, inside, h, self._data[h])
+
+    def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
+                    ) -> list[WorldRayHit]:
+        """Every visible collider ``ray`` hits, sorted by distance then handle."""
+        if not isinstance(ray, Ray):
+            raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
+        m = _mask(mask)
+        if self._dim is None or self._alive == 0:
+            return []
+        self._check_dim(ray, "ray")
+        self._sync()
+        assert self._static is not None and self._dynamic is not None
+        o = np.array(ray.origin, dtype=np.float64)
+        v = np.array(ray.direction, dtype=np.float64)
+        cands = self._static.ray_candidates(o, v, ray.max_distance)
+        cands += self._dynamic.ray_candidates(o, v, ray.max_distance)
+        cands += self._planes.tolist()
+        skip = set(ignore)
+        hits = []
+        for h in cands:
+            if not self._visible(h, m, skip):
+                continue
+            hit = raycast(ray, self._shapes[h])
+            if hit is not None:
+                hits.append(WorldRayHit(hit.distance, hit.point, hit.normal, hit.started_inside,
+                                        h, self._data[h]))
+        hits.sort(key=lambda x: (x.distance, x.handle))
+        return hits
+
+    def sweep(self, shape: Shape, displacement: Any, *, mask: int = ALL_LAYERS,
+              ignore: Iterable[int] = (), target_distance: float = 0.0
+              ) -> WorldSweepHit | None:
+        """The first visible collider ``shape`` meets when moved by ``displacement`` (the
+        least fraction, ties: smallest handle), or None: what :func:`swept.sweep` gives for
+        that collider, with its handle and data. Circles and spheres go through the compiled
+        kernels; other movers through :func:`swept.sweep` on the broadphase's candidates."""
+        m = _mask(mask)
+        if self._dim is None or self._alive == 0:
+            return None
+        self._check_dim(shape, "shape")
+        coerce = as_vec2 if self._dim == 2 else as_vec3
+        disp = coerce(displacement, "displacement")
+        td = as_finite(target_distance, "target_distance", minimum=0.0)
+        if isinstance(shape, (Circle, Sphere)):
+            return self._sweep_ball(shape, disp, m, ignore, td)
+        if isinstance(shape, Plane):
+            raise TypeError("sweep does not support moving a Plane")
+        box = shape.aabb
+        lo = np.minimum(np.asarray(box.min), np.asarray(box.min) + disp)
+        hi = np.maximum(np.asarray(box.max), np.asarray(box.max) + disp)
+        grow = td + CANDIDATE_MARGIN * _scale(lo, hi)
+        skip = set(ignore)
+        best: WorldSweepHit | None = None
+        for h in self._candidates(lo - grow, hi + grow):
+            if not self._visible(h, m, skip):
+                continue
+            target = self._shapes[h]
+            assert target is not None
+            hit = _sweep(shape, disp, target, target_distance=td)
+            if hit is not None and (best is None or hit.fraction < best.fraction):
+                best = WorldSweepHit(hit.fraction, hit.point, hit.normal, hit.position,
+                                     hit.started_inside, h, self._data[h])
+        return best
+
+    def _sweep_ball(self, shape: Circle | Sphere, disp: Vec2 | Vec3, mask: int,
+                    ignore: Iterable[int], td: float) -> WorldSweepHit | None:
+        """A circle or sphere swept through the kernels, finished as swept.sweep does."""
+        length = disp.length()
+        if length == 0.0:
+            # no motion: only a collider already touched can be met
+            direction: tuple[float, ...] = (1.0, 0.0) if self._dim == 2 else (1.0, 0.0, 0.0)
+        else:
+            direction = tuple(c / length for c in disp)
+        r = shape.radius + td
+        h, t, p, n, inside = self._cast_one(shape.center, direction, length, r, True, mask,
+                                            ignore)
+        if h < 0:
+            return None
+        vec = Vec2 if self._dim == 2 else Vec3
+        normal: Any = _tn(vec, n)
+        point: Any
+        if inside:
+            fraction = 0.0
+            point = _tn(vec, p)
+        else:
+            fraction = min(t / length, 1.0) if length > 0.0 else 0.0
+            at = shape.center + disp * fraction
+            point = at - normal * r
+        position = shape.center + disp * fraction
+        return WorldSweepHit(fraction, point, normal, position, inside, h, self._data[h])
+
+    def contacts(self, shape: Shape, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
+                 ) -> list[WorldContact]:
+        """Every visible collider ``shape`` touches or overlaps, by handle: ``contact(shape,
+        collider)`` for each (the normal moves ``shape`` out)."""
+        m = _mask(mask)
+        if self._dim is None or self._alive == 0:
+            return []
+        self._check_dim(shape, "shape")
+        box = shape.aabb
+        grow = CANDIDATE_MARGIN * _scale(box.min, box.max)
+        lo = np.asarray(box.min, dtype=np.float64) - grow
+        hi = np.asarray(box.max, dtype=np.float64) + grow
+        skip = set(ignore)
+        out = []
+        for h in self._candidates(lo, hi):
+            if not self._visible(h, m, skip):
+                continue
+            c = contact(shape, self._shapes[h])
+            if c is not None:
+                out.append(WorldContact(c.normal, c.depth, c.point, h, self._data[h]))
+        return out
+
+    def query_aabb(self, box: AABB, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
+                   ) -> list[int]:
+        """Handles of the visible colliders whose shape overlaps or touches ``box`` (exact,
+        by :func:`swept.contact`), sorted."""
+        if not isinstance(box, AABB):
+            raise TypeError(f"box must be an AABB, not {type(box).__name__}")
+        return [c.handle for c in self.contacts(box, mask=mask, ignore=ignore)]
+
+    def query_point(self, point: Any, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
+                    ) -> list[int]:
+        """Handles of the visible colliders containing ``point`` (the boundary counts; a
+        segment contains the points on it), sorted: ``query_aabb`` of the point's box."""
+        if self._dim is None:
+            _mask(mask)
+            return []
+        p = as_vec2(point, "point") if self._dim == 2 else as_vec3(point, "point")
+        return self.query_aabb(AABB(p, p), mask=mask, ignore=ignore)
+
+    def move_and_slide(self, shape: Shape, velocity: Any, dt: float, **kwargs: Any) -> Any:
+        """Move a character through the world: :func:`swept.controller.move_and_slide`."""
+        from .controller import move_and_slide  # type: ignore[import-not-found,unused-ignore]
+
+        return move_and_slide(shape, velocity, dt, self, **kwargs)
+
+    # ------------------------------------------------------------------ batch queries
+
+    def _empty_scene(self) -> bool:
+        return self._dim is None or self._alive == 0
+
+    def raycast_many(self, origins: Any, directions: Any, max_distance: Any = math.inf, *,
+                     mask: int = ALL_LAYERS) -> RayBatch:
+        """The nearest hit of each of n rays, in parallel: :meth:`raycast` per ray.
+
+        ``origins`` (n, d) and ``directions`` (n, d) float64 (any nonzero length; normalised
+        here), ``max_distance`` a number or (n,) float64 (>= 0, inf allowed). Returns a
+        :class:`RayBatch`. NaN, infinities or a zero direction raise ValueError naming the
+        argument (and the row).
+        """
+        m = _mask(mask)
+        o = _array(origins, "origins", 2, self._dim)
+        d = o.shape[1]
+        v = _array(directions, "directions", 2, d)
+        if v.shape[0] != o.shape[0]:
+            raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
+                             f"got {v.shape[0]}")
+        n = o.shape[0]
+        length = _lengths(v)
+        zero = np.flatnonzero(length == 0.0)
+        if zero.size:
+            raise ValueError(f"directions[{int(zero[0])}] is the zero vector")
+        if np.ndim(max_distance) == 0:
+            md = np.full(n, as_finite(max_distance, "max_distance", minimum=0.0,
+                                      allow_inf=True))
+        else:
+            md = _array(max_distance, "max_distance", 1, allow_inf=True)
+            if md.shape[0] != n:
+                raise ValueError(f"max_distance must be a number or have {n} entries, got "
+                                 f"shape {md.shape}")
+            if (md < 0.0).any():
+                raise ValueError(f"max_distance must be >= 0 (row {int(np.argmax(md < 0.0))})")
+        if self._empty_scene() or n == 0:
+            return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
+                            np.zeros((n, d)), np.full(n, -1, np.int64))
+        unit = np.ascontiguousarray(v / length[:, None])
+        args = self._sync()
+        cast = _kw.cast_many if n >= PARALLEL_MIN_BATCH else _kw.cast_many_serial
+        handle, t, point, normal, _inside = cast(*args, self._skip, m, o, unit, md, md, False)
+        return RayBatch(handle >= 0, t, point, normal, handle)
+
+    def sweep_many(self, centers: Any, radii: Any, displacements: Any, *,
+                   mask: int = ALL_LAYERS) -> SweepBatch:
+        """The first contact of each of n moving circles (spheres), in parallel:
+        :meth:`sweep` per ball.
+
+        ``centers`` (n, d), ``radii`` (n,) (>= 0) and ``displacements`` (n, d) float64.
+        Returns a :class:`SweepBatch`.
+        """
+        m = _mask(mask)
+        c = _array(centers, "centers", 2, self._dim)
+        d = c.shape[1]
+        n = c.shape[0]
+        r = _array(radii, "radii", 1)
+        if r.shape[0] != n:
+            raise ValueError(f"radii must have {n} entries (one per centre), got {r.shape}")
+        if (r < 0.0).any():
+            raise ValueError(f"radii must be >= 0 (row {int(np.argmax(r < 0.0))})")
+        v = _array(displacements, "displacements", 2, d)
+        if v.shape[0] != n:
+            raise ValueError(f"displacements must have {n} rows, got {v.shape[0]}")
+        if self._empty_scene() or n == 0:
+            return SweepBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
+                              np.zeros((n, d)), np.full(n, -1, np.int64))
+        length = _lengths(v)
+        moving = length > 0.0
+        unit = np.zeros((n, d))
+        unit[:, 0] = 1.0
+        unit[moving] = v[moving] / length[moving, None]
+        args = self._sync()
+        cast = _kw.cast_many if n >= PARALLEL_MIN_BATCH else _kw.cast_many_serial
+        handle, t, point, normal, inside = cast(*args, self._skip, m, c, unit, length, r, True)
+        hit = handle >= 0
+        # fraction of the displacement; a ball that starts touching hits at 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fraction = np.where(moving, np.minimum(t / np.where(moving, length, 1.0), 1.0), 0.0)
+        fraction = np.where(inside, 0.0, fraction)
+        fraction[~hit] = math.inf
+        outside = hit & ~inside
+        # from outside: the ball's centre at contact, back along the normal by its radius
+        at = c[outside] + v[outside] * fraction[outside, None]
+        point[outside] = at - normal[outside] * r[outside, None]
+        return SweepBatch(hit, fraction, point, normal, handle)
+
+    def contact_many(self, centers: Any, radii: Any, *, mask: int = ALL_LAYERS) -> ContactBatch:
+        """The deepest contact (ties: smallest handle) of each of n circles (spheres) with
+        the visible colliders, in parallel: the deepest of :meth:`contacts` per ball.
+
+        ``centers`` (n, d), ``radii`` (n,) (>= 0) float64. Returns a :class:`ContactBatch`.
+        """
+        m = _mask(mask)
+        c = _array(centers, "centers", 2, self._dim)
+        d = c.shape[1]
+        n = c.shape[0]
+        r = _array(radii, "radii", 1)
+        if r.shape[0] != n:
+            raise ValueError(f"radii must have {n} entries (one per centre), got {r.shape}")
+        if (r < 0.0).any():
+            raise ValueError(f"radii must be >= 0 (row {int(np.argmax(r < 0.0))})")
+        if self._empty_scene() or n == 0:
+            return ContactBatch(np.zeros(n, np.bool_), np.zeros((n, d)), np.zeros(n),
+                                np.zeros((n, d)), np.full(n, -1, np.int64))
+        args = self._sync()
+        handle, depth, point, normal = _kw.contact_many(*args, m, c, r)
+        return ContactBatch(handle >= 0, normal, depth, point, handle)
