@@ -14,7 +14,17 @@ from typing import Any, TypeVar
 
 import numba
 
+from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: :data:`~swept.constants.COINCIDENT_NORMAL_2D` as plain floats for compiled code (numba reads
+#: module globals as compile-time constants).
+COINCIDENT_2X, COINCIDENT_2Y = float(COINCIDENT_NORMAL_2D[0]), float(COINCIDENT_NORMAL_2D[1])
+#: :data:`~swept.constants.COINCIDENT_NORMAL_3D` as plain floats for compiled code.
+COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z = (float(COINCIDENT_NORMAL_3D[0]),
+                                               float(COINCIDENT_NORMAL_3D[1]),
+                                               float(COINCIDENT_NORMAL_3D[2]))
 
 
 def kernel(fn: F) -> F:

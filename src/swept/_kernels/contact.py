@@ -62,8 +62,7 @@ import math
 
 import numpy as np
 
-from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
-from . import kernel
+from . import COINCIDENT_2X, COINCIDENT_2Y, COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z, kernel
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
     closest_on_aabb2,
@@ -85,12 +84,6 @@ TOUCH_TOLERANCE = 1e-12
 PARALLEL_SINE = 1e-8
 
 _INF = math.inf
-# the coincident-centres normal, as plain floats for the compiled code
-_CN2X = float(COINCIDENT_NORMAL_2D[0])
-_CN2Y = float(COINCIDENT_NORMAL_2D[1])
-_CN3X = float(COINCIDENT_NORMAL_3D[0])
-_CN3Y = float(COINCIDENT_NORMAL_3D[1])
-_CN3Z = float(COINCIDENT_NORMAL_3D[2])
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -122,7 +115,7 @@ def fallback_perp2(ex: float, ey: float) -> tuple[float, float]:
     length = math.hypot(ex, ey)
     px = -ey / length
     py = ex / length
-    k = px * _CN2X + py * _CN2Y
+    k = px * COINCIDENT_2X + py * COINCIDENT_2Y
     if k == 0.0:
         # the core runs along the coincident normal: prefer +y
         k = py
@@ -141,7 +134,7 @@ def fallback_perp3(ex: float, ey: float, ez: float) -> tuple[float, float, float
     uz = ez / length
     for attempt in range(2):
         if attempt == 0:
-            cx, cy, cz = _CN3X, _CN3Y, _CN3Z
+            cx, cy, cz = COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z
         else:
             # the core runs along the coincident normal: prefer +y
             cx, cy, cz = 0.0, 1.0, 0.0
@@ -371,8 +364,8 @@ def contact_circle_circle(ax: float, ay: float, ar: float, bx: float, by: float,
         ny = dy / d
     else:
         # coincident centres: no direction between them
-        nx = _CN2X
-        ny = _CN2Y
+        nx = COINCIDENT_2X
+        ny = COINCIDENT_2Y
     return True, nx, ny, reach - d, bx + nx * br, by + ny * br
 
 
@@ -401,8 +394,8 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
                 ny = dy / dist
             else:
                 # coincident centres
-                nx = _CN2X
-                ny = _CN2Y
+                nx = COINCIDENT_2X
+                ny = COINCIDENT_2Y
         elif dist > TOUCH_TOLERANCE * scale:
             nx = dx / dist
             ny = dy / dist
@@ -957,9 +950,9 @@ def contact_sphere_sphere(ax: float, ay: float, az: float, ar: float, bx: float,
         nz = dz / d
     else:
         # coincident centres
-        nx = _CN3X
-        ny = _CN3Y
-        nz = _CN3Z
+        nx = COINCIDENT_3X
+        ny = COINCIDENT_3Y
+        nz = COINCIDENT_3Z
     return True, nx, ny, nz, reach - d, bx + nx * br, by + ny * br, bz + nz * br
 
 
@@ -1003,7 +996,7 @@ def contact_sphere_capsule(cx: float, cy: float, cz: float, cr: float, ax: float
             nz = dz / dist
         else:
             # coincident centres
-            nx, ny, nz = _CN3X, _CN3Y, _CN3Z
+            nx, ny, nz = COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z
     elif dist > TOUCH_TOLERANCE * scale:
         nx = dx / dist
         ny = dy / dist

@@ -28,8 +28,7 @@ import math
 
 import numpy as np
 
-from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
-from . import kernel
+from . import COINCIDENT_2X, COINCIDENT_2Y, COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z, kernel
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
     closest_on_aabb3,
@@ -68,12 +67,6 @@ GJK_ITERATION_LIMIT = 2
 #: GJK status: an empty core was given; the distance is inf.
 GJK_FAILED = 3
 
-# the direction out of a circle or sphere for a point at its centre (compile-time constants)
-_COINCIDENT_2X = float(COINCIDENT_NORMAL_2D[0])
-_COINCIDENT_2Y = float(COINCIDENT_NORMAL_2D[1])
-_COINCIDENT_3X = float(COINCIDENT_NORMAL_3D[0])
-_COINCIDENT_3Y = float(COINCIDENT_NORMAL_3D[1])
-_COINCIDENT_3Z = float(COINCIDENT_NORMAL_3D[2])
 
 
 @kernel
@@ -98,7 +91,7 @@ def closest_on_circle(px: float, py: float, cx: float, cy: float, radius: float
     d = math.hypot(dx, dy)
     if d == 0.0:
         # coincident with the centre: no direction, use the fallback
-        return cx + radius * _COINCIDENT_2X, cy + radius * _COINCIDENT_2Y, True
+        return cx + radius * COINCIDENT_2X, cy + radius * COINCIDENT_2Y, True
     return cx + radius * (dx / d), cy + radius * (dy / d), d <= radius
 
 
@@ -115,8 +108,8 @@ def closest_on_sphere(px: float, py: float, pz: float, cx: float, cy: float, cz:
     d = _length3(dx, dy, dz)
     if d == 0.0:
         # coincident with the centre: no direction, use the fallback
-        return (cx + radius * _COINCIDENT_3X, cy + radius * _COINCIDENT_3Y,
-                cz + radius * _COINCIDENT_3Z, True)
+        return (cx + radius * COINCIDENT_3X, cy + radius * COINCIDENT_3Y,
+                cz + radius * COINCIDENT_3Z, True)
     return cx + radius * (dx / d), cy + radius * (dy / d), cz + radius * (dz / d), d <= radius
 
 
