@@ -48,7 +48,8 @@ class Shape:
     dim: int
 
     def _key(self) -> tuple[Any, ...]:
-        raise NotImplementedError  # pragma: no cover - every subclass defines it
+        """The values that define the shape (every concrete shape defines it)."""
+        raise TypeError(f"{type(self).__name__} is not a concrete shape")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -76,7 +77,7 @@ class Shape:
     @property
     def aabb(self) -> AABB:
         """The smallest axis-aligned box holding the shape."""
-        raise NotImplementedError  # pragma: no cover - every subclass defines it
+        raise TypeError(f"{type(self).__name__} is not a concrete shape")
 
 
 def _set(obj: Any, name: str, value: Any) -> None:

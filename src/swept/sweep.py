@@ -18,7 +18,6 @@ moment they touch as a :class:`~swept.SweepHit`, or ``None``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -85,9 +84,6 @@ def _vec(dim: int, values: Any) -> Vec2 | Vec3:
 # a moving circle (sphere): a ray from its centre against the target grown by its radius
 # each returns (t along the unit direction, the normal, inside) or None
 
-
-_Cast = Callable[[tuple[float, ...], tuple[float, ...], float, float, Any],
-                 "tuple[float, tuple[float, ...], bool] | None"]
 
 
 def _unpack2(res: tuple[Any, ...]) -> tuple[float, tuple[float, ...], bool] | None:
@@ -177,8 +173,6 @@ def _check_pair(shape: Any, target: Any) -> None:
     if shape.dim != target.dim:
         raise TypeError(f"sweep: a {shape.dim}D {type(shape).__name__} cannot meet a "
                         f"{target.dim}D {type(target).__name__}")
-    if isinstance(shape, Circle) and target.dim != 2:
-        raise TypeError("sweep: Circle is 2D")  # pragma: no cover - dims already differ
 
 
 def _unit(v: Vec2 | Vec3) -> tuple[tuple[float, ...], float]:
