@@ -1,0 +1,289 @@
+"""Benchmark: many fast balls among thin walls, swept's simulation against pymunk.
+
+Scene: ``balls`` balls (radius 2 to 10, speed 0 to 5,000 units/s in random directions, perfectly
+elastic, no friction, no gravity) among ``walls`` thin walls (segments 20 to 120 long at random
+angles, plus the 4 sides of the arena), stepped ``steps`` times at 1/60 s. The arena's area
+grows with the number of balls, so the density stays the same at every size.
+
+Tunneled (seed 000's "approach missed"): a ball tunneled when, in some step, the path of its
+centre crossed (or touched) a wall segment while the engine made no contact with any wall in
+that step. For swept that is its ``missed`` counter, which follows the real path (the move,
+then each push of the contact passes). pymunk shows only where a step starts and ends, so for
+it the path is the chord, start to end, and "no contact" means no ball-wall arbiter reached
+``pre_solve``. The chord test is also run on swept's steps ("chord" columns, no wall response:
+``caught`` did not move) as an outside check; it over-counts a little, since a push from
+another ball can bend a path round a wall's end so that the chord cuts across it. A step
+with a bounce is never counted: its chord can cut across the end of a wall the path went
+round.
+
+Growth: the wall-clock cost of one swept-mode step at 1k, 10k and 100k balls (the same
+density), and the exponent of a least-squares fit of log(cost) against log(n).
+
+Run ``python benchmarks/bench_sim.py [--quick]`` or ``swept bench``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from swept import Segment
+from swept.sim import PathCrossings, Simulation
+from swept.world import World
+
+#: Arena area per ball (square units): 10,000 balls in a 4,000 x 4,000 arena.
+AREA_PER_BALL = 1600.0
+#: Walls per ball in the scene (1,000 walls for 10,000 balls).
+WALLS_PER_BALL = 0.1
+#: Ball radii, smallest and largest.
+RADIUS_RANGE = (2.0, 10.0)
+#: Largest ball speed, units per second.
+MAX_SPEED = 5000.0
+#: Wall lengths, shortest and longest.
+WALL_LENGTH_RANGE = (20.0, 120.0)
+#: The fixed step, seconds.
+STEP = 1.0 / 60.0
+#: Clearance between a new ball and the walls or other balls, in units.
+PLACEMENT_GAP = 1.0
+#: Seed of the scene's random numbers.
+SEED = 12345
+#: Balls in the throwaway scene that compiles the kernels before the clock starts.
+WARM_UP_BALLS = 100
+#: pymunk collision type of the balls.
+BALL_TYPE = 1
+#: pymunk collision type of the walls.
+WALL_TYPE = 2
+#: Where the results go (gitignored).
+RESULTS = Path(__file__).resolve().parent / "results" / "sim.json"
+
+
+def make_scene(balls: int, seed: int = SEED) -> dict[str, Any]:
+    """Walls (a, b arrays) and balls (centers, radii, velocities) with no overlaps at the start."""
+    rng = np.random.default_rng(seed)
+    side = math.sqrt(AREA_PER_BALL * balls)
+    n_walls = max(4, int(round(WALLS_PER_BALL * balls)))
+    corners = np.array([(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)])
+    wa = [corners[i] for i in range(4)]
+    wb = [corners[(i + 1) % 4] for i in range(4)]
+    mid = rng.uniform(0.05 * side, 0.95 * side, (n_walls - 4, 2))
+    ang = rng.uniform(0.0, math.pi, n_walls - 4)
+    half = 0.5 * rng.uniform(*WALL_LENGTH_RANGE, n_walls - 4)
+    d = np.stack([np.cos(ang), np.sin(ang)], axis=1) * half[:, None]
+    a = np.concatenate([np.array(wa), mid - d])
+    b = np.concatenate([np.array(wb), mid + d])
+    # balls on a grid of candidate spots, kept where they clear every wall
+    spacing = 2.0 * RADIUS_RANGE[1] + 2.0 * PLACEMENT_GAP
+    ticks = np.arange(spacing, side - spacing, spacing)
+    gx, gy = np.meshgrid(ticks, ticks)
+    spots = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    spots = spots[rng.permutation(len(spots))]
+    radii_all = rng.uniform(*RADIUS_RANGE, len(spots))
+    # spots whose ball (grown by the gap) touches no wall, by the World's batch contact test
+    world = World()
+    for wa_, wb_ in zip(a, b):
+        world.add(Segment(wa_, wb_))
+    clear = ~world.contact_many(spots, radii_all + PLACEMENT_GAP).hit
+    keep = np.flatnonzero(clear)[:balls]
+    if len(keep) < balls:
+        raise RuntimeError(f"only {len(keep)} spots clear of the walls for {balls} balls")
+    centers = spots[keep]
+    radii = radii_all[keep]
+    heading = rng.uniform(0.0, 2.0 * math.pi, balls)
+    speed = rng.uniform(0.0, MAX_SPEED, balls)
+    velocities = np.stack([np.cos(heading), np.sin(heading)], axis=1) * speed[:, None]
+    return {"wall_a": a, "wall_b": b, "centers": centers, "radii": radii,
+            "velocities": velocities, "side": side}
+
+
+def _walls(scene: dict[str, Any]) -> list[Segment]:
+    """The scene's walls as segments."""
+    return [Segment(a, b) for a, b in zip(scene["wall_a"], scene["wall_b"])]
+
+
+def _swept_sim(scene: dict[str, Any], ccd: str) -> Simulation:
+    """The scene as a swept Simulation in mode ``ccd``."""
+    sim = Simulation(step=STEP)
+    for wall in _walls(scene):
+        sim.world.add(wall)
+    sim.add_balls(scene["centers"], scene["radii"], scene["velocities"], restitution=1.0,
+                  friction=0.0, ccd=ccd)
+    return sim
+
+
+def run_swept(scene: dict[str, Any], steps: int, ccd: str,
+              threads: int | None = None) -> dict[str, Any]:
+    """Step a swept simulation (on ``threads`` numba threads, all if None); steps per second
+    and tunneling counts."""
+    every = numba.get_num_threads()
+    numba.set_num_threads(threads or every)
+    try:
+        row = _run_swept(scene, steps, ccd)
+    finally:
+        numba.set_num_threads(every)
+    if threads is not None:
+        row["engine"] += f", {threads} thread{'s' if threads > 1 else ''}"
+    return row
+
+
+def _run_swept(scene: dict[str, Any], steps: int, ccd: str) -> dict[str, Any]:
+    """:func:`run_swept` on the current threads."""
+    _swept_sim(make_scene(WARM_UP_BALLS), ccd).run(1)  # compile outside the clock
+    sim = _swept_sim(scene, ccd)
+    check = PathCrossings(_walls(scene))
+    tunneled = np.zeros(len(scene["radii"]), bool)
+    events = 0
+    elapsed = 0.0
+    for _ in range(steps):
+        before = sim.positions
+        caught = sim.caught
+        t0 = time.perf_counter()
+        sim.run(1)
+        elapsed += time.perf_counter() - t0
+        # crossed a wall in a step with no response to any wall
+        crossed = check.crossed(before, sim.positions) & (sim.caught == caught)
+        tunneled |= crossed
+        events += int(crossed.sum())
+    return {"engine": f"swept ({ccd})", "balls": len(scene["radii"]),
+            "walls": len(scene["wall_a"]), "steps": steps,
+            "steps_per_second": steps / elapsed,
+            "balls_tunneled": int((sim.missed > 0).sum()),
+            "tunneling_steps": sim.missed_total, "chord_balls": int(tunneled.sum()),
+            "chord_steps": events, "caught_counter": sim.caught_total}
+
+
+def run_pymunk(scene: dict[str, Any], steps: int) -> dict[str, Any] | None:
+    """The same scene in pymunk (None when pymunk is not installed)."""
+    try:
+        import pymunk
+    except ImportError:
+        return None
+    space = pymunk.Space()
+    space.gravity = (0.0, 0.0)
+    for a, b in zip(scene["wall_a"], scene["wall_b"]):
+        seg = pymunk.Segment(space.static_body, tuple(a), tuple(b), 0.0)
+        seg.elasticity = 1.0
+        seg.friction = 0.0
+        seg.collision_type = WALL_TYPE
+        space.add(seg)
+    bodies = []
+    index: dict[Any, int] = {}
+    for c, r, v in zip(scene["centers"], scene["radii"], scene["velocities"]):
+        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0.0, float(r)))
+        body.position = tuple(c)
+        body.velocity = tuple(v)
+        shape = pymunk.Circle(body, float(r))
+        shape.elasticity = 1.0
+        shape.friction = 0.0
+        shape.collision_type = BALL_TYPE
+        space.add(body, shape)
+        index[shape] = len(bodies)
+        bodies.append(body)
+    touched = np.zeros(len(bodies), bool)
+
+    def wall_contact(arbiter: Any, _space: Any, _data: Any) -> None:
+        # a ball touching a wall this step: pymunk responds to it
+        for shape in arbiter.shapes:
+            k = index.get(shape)
+            if k is not None:
+                touched[k] = True
+
+    space.on_collision(BALL_TYPE, WALL_TYPE, pre_solve=wall_contact)
+    check = PathCrossings(_walls(scene))
+
+    def positions() -> np.ndarray:
+        return np.array([tuple(body.position) for body in bodies])
+
+    tunneled = np.zeros(len(bodies), bool)
+    events = 0
+    elapsed = 0.0
+    for _ in range(steps):
+        before = positions()
+        touched[:] = False
+        t0 = time.perf_counter()
+        space.step(STEP)
+        elapsed += time.perf_counter() - t0
+        crossed = check.crossed(before, positions()) & ~touched
+        tunneled |= crossed
+        events += int(crossed.sum())
+    return {"engine": f"pymunk {pymunk.version}", "balls": len(bodies),
+            "walls": len(scene["wall_a"]), "steps": steps,
+            "steps_per_second": steps / elapsed, "balls_tunneled": int(tunneled.sum()),
+            "tunneling_steps": events, "chord_balls": int(tunneled.sum()),
+            "chord_steps": events, "caught_counter": None}
+
+
+def step_cost(balls: int, repeats: int) -> float:
+    """Seconds of one swept-mode step at ``balls`` balls: the least of ``repeats`` steps after
+    a warm-up step (the least is the one least disturbed by a shared machine)."""
+    sim = _swept_sim(make_scene(balls), "swept")
+    sim.run(1)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        sim.run(1)
+        times.append(time.perf_counter() - t0)
+    return float(min(times))
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Every case of this benchmark; returns ``{"name", "rows", "growth"}`` for swept.bench."""
+    balls = 1000 if quick else 10000
+    steps = 60 if quick else 600
+    scene = make_scene(balls)
+    rows = [run_swept(scene, steps, "swept"), run_swept(scene, steps, "swept", threads=1),
+            run_swept(scene, steps, "discrete"), run_swept(scene, steps, "speculative")]
+    pm = run_pymunk(scene, steps)
+    if pm is not None:
+        rows.append(pm)
+    sizes = [1000, 4000, 16000] if quick else [1000, 10000, 100000]
+    costs = [step_cost(n, 3 if quick else 5) for n in sizes]
+    slope = float(np.polyfit(np.log(sizes), np.log(costs), 1)[0])
+    growth = {"sizes": sizes, "seconds_per_step": costs, "fitted_exponent": slope,
+              # n log n between the smallest and largest size, as an exponent of n
+              "n_log_n_exponent": 1.0 + math.log(math.log(sizes[-1]) / math.log(sizes[0]))
+              / math.log(sizes[-1] / sizes[0])}
+    result = {"name": "sim: balls among thin walls", "quick": quick,
+              "threads": numba.get_num_threads(), "rows": rows, "growth": growth}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def print_table(result: dict[str, Any]) -> None:
+    """The engines side by side, then the growth of one step's cost."""
+    rows = result["rows"]
+    if rows:
+        r0 = rows[0]
+        print(f"{r0['balls']:,} balls among {r0['walls']:,} thin walls, {r0['steps']} steps "
+              f"of 1/60 s, {result['threads']} threads. Tunneled: the centre's path crossed a "
+              f"wall in a step with no wall contact (swept: its real path, the missed counter; "
+              f"pymunk: the chord). Chord: the straight start-to-end test for every engine.")
+    print(f"{'engine':<22}{'steps/s':>10}{'balls tunneled':>16}{'tunneling steps':>17}"
+          f"{'chord balls':>13}{'chord steps':>13}{'caught':>11}")
+    for row in rows:
+        caught = "-" if row["caught_counter"] is None else f"{row['caught_counter']:,}"
+        print(f"{row['engine']:<22}{row['steps_per_second']:>10.1f}"
+              f"{row['balls_tunneled']:>16,}{row['tunneling_steps']:>17,}"
+              f"{row['chord_balls']:>13,}{row['chord_steps']:>13,}{caught:>11}")
+    g = result["growth"]
+    print("one swept-mode step: " + ", ".join(
+        f"{n:,} balls {t * 1e3:.2f} ms" for n, t in zip(g["sizes"], g["seconds_per_step"]))
+        + f"; fitted exponent {g['fitted_exponent']:.2f} (n log n over this range: "
+          f"{g['n_log_n_exponent']:.2f})")
+
+
+def main(argv: list[str]) -> int:
+    """Run and print this benchmark alone."""
+    print_table(run("--quick" in argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

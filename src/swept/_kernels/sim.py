@@ -1,0 +1,849 @@
+"""Simulation kernels: many moving balls among static colliders, one fixed step at a time.
+
+Bodies are circles (2D) or spheres (3D), held as struct-of-arrays with three columns (a 2D
+simulation keeps z = 0). Static colliders are capsules ``(a, b, R)`` (a segment is a capsule of
+radius 0, a circle or sphere one with ``a == b``) in a BVH (:mod:`swept._kernels.bvh`), plus
+half-planes / half-spaces tested by brute force (a scene has few).
+
+A step is a sequence of ``prange`` loops over bodies, each writing only its own rows, and one
+serial loop over body pairs in a fixed order, so the result does not depend on the thread
+count or the schedule (no unordered reductions):
+
+1. :func:`advance_bodies` - gravity (semi-implicit Euler), then the move by each body's mode:
+   ``discrete`` moves by ``v dt``; ``swept`` casts the move against the colliders grown by the
+   radius and responds at the first contact, spending the rest of the step (seed 000's
+   ``sweptStep``); ``speculative`` clamps the velocity against every collider within the step's
+   reach so that the body stops at the surface (seed 002), then bounces there.
+2. :func:`find_pairs` - body-body broadphase on a uniform grid (cells sorted by key).
+3. passes of :func:`pair_pass` (serial Gauss-Seidel over the pairs in a fixed order: exact
+   sharing, no energy gained) and :func:`apply_and_resolve_statics` (parallel: apply the
+   pushes, cast for swept bodies, then push out of the colliders, Gauss-Seidel per body).
+4. :func:`count_approaches` - the seed's Bullet Time bookkeeping.
+
+Each geometric test uses the library's single kernels: ``ray_capsule2_entering`` /
+``ray_capsule3_entering`` for the casts, ``contact_circle_capsule`` /
+``contact_sphere_capsule`` for contacts and ``segment_segment_params`` for paths.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+import numpy as np
+
+from . import kernel
+from .bvh import query_aabb
+from .contact import contact_circle_capsule, contact_sphere_capsule
+from .geom import segment_segment_params
+from .ray import HEADING_TOLERANCE, ray_capsule2_entering, ray_capsule3_entering
+from .response import respond_velocity
+
+__all__ = [
+    "MODE_DISCRETE", "MODE_SWEPT", "MODE_SPECULATIVE", "advance_bodies", "find_pairs",
+    "pair_pass", "apply_and_resolve_statics", "apply_and_resolve_statics_serial",
+    "count_approaches",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _batch_kernel(fn: F) -> F:
+    """Compile ``fn`` as a batch kernel: like :func:`kernel`, with ``prange`` loops parallel."""
+    compiled: F = numba.njit(cache=True, nogil=True, parallel=True)(fn)  # type: ignore[assignment]
+    return compiled
+
+
+def _inline_kernel(fn: F) -> F:
+    """Compile ``fn`` like :func:`kernel`, inlined into its callers (a real call would
+    reference-count every array argument, in the innermost loops)."""
+    compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
+    return compiled
+
+
+#: Mode code of a body that moves then resolves overlaps (the naive test).
+MODE_DISCRETE = 0
+#: Mode code of a body whose move is cast against the colliders (seed 000's swept step).
+MODE_SWEPT = 1
+#: Mode code of a body whose velocity is clamped by speculative contacts (seed 002).
+MODE_SPECULATIVE = 2
+
+#: Candidate colliders one body's box query holds without growing its buffer.
+CANDIDATE_CAPACITY = 32
+#: Bodies one ``prange`` task handles with one candidate buffer.
+BODY_CHUNK = 64
+#: Gauss-Seidel sweeps over one body's speculative contacts in a step (each removes the
+#: approach into one contact; a corner needs two).
+SPECULATIVE_ITERATIONS = 4
+#: How much farther than the step's own reach (as a fraction of the body's radius) speculative
+#: contacts are gathered: Box2D's speculative distance, scale-free.
+SPECULATIVE_MARGIN_FRACTION = 0.25
+#: Extra reach of the body-body broadphase beyond the sum of radii, as a fraction of that sum:
+#: pairs found after the move stay found while the passes move the bodies a little.
+PAIR_MARGIN_FRACTION = 0.25
+#: Colliders cached per body for the contact passes and the bookkeeping of one step.
+CACHE_CAPACITY = 32
+#: How far beyond its radius (as a fraction of the radius) a body's cached colliders reach:
+#: passes and the bookkeeping reuse the cache while the body stays within it.
+CACHE_MARGIN_FRACTION = 1.0
+#: A dense cell table is used while the grid has at most this many cells per body (plus
+#: :data:`DENSE_GRID_MINIMUM`); sparser grids find each cell's run by binary search.
+DENSE_GRID_FACTOR = 8
+#: Cells a dense table may always have, however few the bodies.
+DENSE_GRID_MINIMUM = 4096
+#: A contact pass after the first runs on one thread while at most this many bodies were
+#: pushed or touching in the pass before (the rest are skipped, so a parallel region would
+#: cost more than it saves); the result is the same either way.
+SERIAL_PASS_LIMIT = 2048
+#: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
+MAX_GRID_KEYS = 1 << 60
+#: The direction two bodies with coincident centres are pushed apart (lower index along +x).
+COINCIDENT_X = 1.0
+
+
+@kernel
+def _query(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+           node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
+           hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray, buf: np.ndarray
+           ) -> tuple[np.ndarray, int]:
+    """The colliders whose boxes touch [qlo, qhi], in ``buf`` (grown when too small)."""
+    count = query_aabb(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
+                       qlo, qhi, buf)
+    if count > buf.shape[0]:
+        # more candidates than the buffer holds: query again into one that fits
+        buf = np.empty(count, np.int64)
+        count = query_aabb(node_lo, node_hi, node_child, node_start, node_count, order, lo,
+                           hi, qlo, qhi, buf)
+    return buf, count
+
+
+@kernel
+def _box_around(px: float, py: float, pz: float, reach: float, qlo: np.ndarray,
+                qhi: np.ndarray) -> None:
+    """The cube of half-side ``reach`` around p, into qlo / qhi."""
+    qlo[0] = px - reach
+    qlo[1] = py - reach
+    qlo[2] = pz - reach
+    qhi[0] = px + reach
+    qhi[1] = py + reach
+    qhi[2] = pz + reach
+
+
+@kernel
+def capsule_contact(px: float, py: float, pz: float, r: float, ax: float, ay: float,
+                    az: float, bx: float, by: float, bz: float, cap_r: float, beyond: float
+                    ) -> tuple[float, float, float, float]:
+    """Gap and unit normal (out of the capsule toward the ball) between a ball of radius r at p
+    and a capsule, by the library's contact kernels: ``gap = |p - q| - r - R`` with q the core
+    point nearest p (negative: the depth). A gap over ``beyond`` is reported as +inf."""
+    if pz == 0.0 and az == 0.0 and bz == 0.0:
+        # in the plane: circle against capsule (a segment when R = 0)
+        hit, nx, ny, depth, _x, _y = contact_circle_capsule(px, py, r + beyond, ax, ay, bx,
+                                                            by, cap_r)
+        nz = 0.0
+    else:
+        hit, nx, ny, nz, depth, _x, _y, _z = contact_sphere_capsule(
+            px, py, pz, r + beyond, ax, ay, az, bx, by, bz, cap_r)
+    if not hit:
+        return math.inf, 0.0, 0.0, 0.0
+    return beyond - depth, nx, ny, nz
+
+
+@kernel
+def _fill_cache(i: int, node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+                node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
+                lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
+                cache: np.ndarray, cache_count: np.ndarray,
+                cache_lo: np.ndarray, cache_hi: np.ndarray) -> tuple[np.ndarray, int]:
+    """Cache body i's colliders whose boxes touch [qlo, qhi] (a count of -1 when they do not
+    fit: the passes then query the tree themselves); returns them and how many."""
+    cands, count = _query(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
+                          qlo, qhi, cache[i])
+    # too many for the cache: they are in a grown array, for this move only
+    cache_count[i] = count if count <= cache.shape[1] else -1
+    for a in range(3):
+        cache_lo[i, a] = qlo[a]
+        cache_hi[i, a] = qhi[a]
+    return cands, count
+
+
+@kernel
+def _cached(i: int, qlo: np.ndarray, qhi: np.ndarray, cache_count: np.ndarray,
+            cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
+    """Whether body i's cache covers the box [qlo, qhi]."""
+    inside = cache_count[i] >= 0
+    for a in range(3):
+        inside = inside and cache_lo[i, a] <= qlo[a] and qhi[a] <= cache_hi[i, a]
+    return inside
+
+
+@kernel
+def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: float,
+                  length: float, r: float, cands: np.ndarray, count: int, lo: np.ndarray,
+                  hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                  plane_n: np.ndarray, plane_o: np.ndarray
+                  ) -> tuple[float, float, float, float, int]:
+    """First entering contact of a ball moving from p along unit d for ``length``: (distance,
+    normal, collider index; capsules first, then planes at ``m + k``), or index -1."""
+    best_t = math.inf
+    best_k = -1
+    bnx = 0.0
+    bny = 0.0
+    bnz = 0.0
+    # the box the ball sweeps
+    x0 = min(px, px + dx * length) - r
+    x1 = max(px, px + dx * length) + r
+    y0 = min(py, py + dy * length) - r
+    y1 = max(py, py + dy * length) + r
+    flat = pz == 0.0 and dz == 0.0
+    for c in range(count):
+        k = cands[c]
+        if lo[k, 0] > x1 or hi[k, 0] < x0 or lo[k, 1] > y1 or hi[k, 1] < y0:
+            # the swept box misses the collider's box
+            continue
+        # the ball's centre as a ray against the capsule grown by the ball's radius
+        if flat and cap_a[k, 2] == 0.0 and cap_b[k, 2] == 0.0:
+            # in the plane: the 2D capsule kernel
+            t, _x, _y, nx, ny, _inside = ray_capsule2_entering(
+                px, py, dx, dy, cap_a[k, 0], cap_a[k, 1], cap_b[k, 0], cap_b[k, 1],
+                cap_r[k] + r, length)
+            nz = 0.0
+        else:
+            t, _x, _y, _z, nx, ny, nz, _inside = ray_capsule3_entering(
+                px, py, pz, dx, dy, dz, cap_a[k, 0], cap_a[k, 1], cap_a[k, 2], cap_b[k, 0],
+                cap_b[k, 1], cap_b[k, 2], cap_r[k] + r, length)
+        if t < 0.0:
+            continue
+        if t < best_t or (t == best_t and k < best_k):
+            best_t = t
+            best_k = k
+            bnx = nx
+            bny = ny
+            bnz = nz
+    m = cap_r.shape[0]
+    for k in range(plane_o.shape[0]):
+        nx = plane_n[k, 0]
+        ny = plane_n[k, 1]
+        nz = plane_n[k, 2]
+        heading = dx * nx + dy * ny + dz * nz
+        if heading >= -HEADING_TOLERANCE:
+            # parallel to the plane or leaving it: never enters
+            continue
+        gap = px * nx + py * ny + pz * nz - plane_o[k] - r
+        # solve: gap + t heading = 0; already inside (gap < 0) meets it at once
+        t = max(gap, 0.0) / -heading
+        if t <= length and t < best_t:
+            best_t = t
+            best_k = m + k
+            bnx = nx
+            bny = ny
+            bnz = nz
+    return best_t, bnx, bny, bnz, best_k
+
+
+@kernel
+def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
+                   restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
+                   gravity: np.ndarray, dt: float, max_casts: int, node_lo: np.ndarray,
+                   node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,
+                   node_count: np.ndarray, order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                   plane_n: np.ndarray, plane_o: np.ndarray, start: np.ndarray,
+                   responded: np.ndarray, crossed: np.ndarray, cache: np.ndarray,
+                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray,
+                   first: int, stop: int) -> None:
+    """:func:`advance_bodies` for bodies ``first .. stop-1``."""
+    qlo = np.empty(3)
+    qhi = np.empty(3)
+    for i in range(first, stop):
+        start[i, 0] = pos[i, 0]
+        start[i, 1] = pos[i, 1]
+        start[i, 2] = pos[i, 2]
+        responded[i] = False
+        # semi-implicit Euler: the velocity first, then the move with the new velocity
+        vx = vel[i, 0] + gravity[0] * dt
+        vy = vel[i, 1] + gravity[1] * dt
+        vz = vel[i, 2] + gravity[2] * dt
+        px = pos[i, 0]
+        py = pos[i, 1]
+        pz = pos[i, 2]
+        r = radius[i]
+        e = restitution[i]
+        f = friction[i]
+        speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+        if mode[i] == MODE_SWEPT and speed > 0.0:
+            # every cast stays within speed * dt of the start (a response never speeds up);
+            # the box also covers what the passes and the bookkeeping look at afterwards
+            _box_around(px, py, pz, speed * dt + r * (1.0 + CACHE_MARGIN_FRACTION), qlo, qhi)
+            cands, count = _fill_cache(i, node_lo, node_hi, node_child, node_start,
+                                       node_count, order, lo, hi, qlo, qhi, cache,
+                                       cache_count, cache_lo, cache_hi)
+            remaining = dt
+            for _ in range(max_casts):
+                mx = vx * remaining
+                my = vy * remaining
+                mz = vz * remaining
+                length = math.sqrt(mx * mx + my * my + mz * mz)
+                if length == 0.0:
+                    remaining = 0.0
+                    break
+                t, nx, ny, nz, k = _cast_statics(px, py, pz, mx / length, my / length,
+                                                 mz / length, length, r, cands, count, lo,
+                                                 hi, cap_a, cap_b, cap_r, plane_n, plane_o)
+                if k < 0:
+                    # a clear move: spend the rest of the step
+                    px += mx
+                    py += my
+                    pz += mz
+                    remaining = 0.0
+                    break
+                # first contact: move there, respond, and keep the rest of the step's time
+                fraction = min(t / length, 1.0)
+                px += mx * fraction
+                py += my * fraction
+                pz += mz * fraction
+                vx, vy, vz = respond_velocity(vx, vy, vz, nx, ny, nz, e, f)
+                remaining -= remaining * fraction
+                responded[i] = True
+            # past the cap of casts the body stays at its last contact
+        elif mode[i] == MODE_SPECULATIVE and speed > 0.0:
+            reach = speed * dt + SPECULATIVE_MARGIN_FRACTION * r
+            _box_around(px, py, pz, speed * dt + r * (1.0 + CACHE_MARGIN_FRACTION), qlo, qhi)
+            cands, count = _fill_cache(i, node_lo, node_hi, node_child, node_start,
+                                       node_count, order, lo, hi, qlo, qhi, cache,
+                                       cache_count, cache_lo, cache_hi)
+            ux = vx
+            uy = vy
+            uz = vz
+            for _ in range(SPECULATIVE_ITERATIONS):
+                clamped = False
+                for c in range(count + plane_o.shape[0]):
+                    if c < count:
+                        k = cands[c]
+                        gap, nx, ny, nz = capsule_contact(
+                            px, py, pz, r, cap_a[k, 0], cap_a[k, 1], cap_a[k, 2],
+                            cap_b[k, 0], cap_b[k, 1], cap_b[k, 2], cap_r[k], reach)
+                    else:
+                        k = c - count
+                        nx = plane_n[k, 0]
+                        ny = plane_n[k, 1]
+                        nz = plane_n[k, 2]
+                        gap = px * nx + py * ny + pz * nz - plane_o[k] - r
+                    if gap > reach:
+                        # out of this step's reach
+                        continue
+                    # the constraint: close at most the gap this step (overlap: no closing)
+                    allowed = -max(gap, 0.0) / dt
+                    vn = ux * nx + uy * ny + uz * nz
+                    if vn < allowed:
+                        ux += (allowed - vn) * nx
+                        uy += (allowed - vn) * ny
+                        uz += (allowed - vn) * nz
+                        clamped = True
+                        responded[i] = True
+                        # the bounce at arrival, from the velocity the body arrived with
+                        vx, vy, vz = respond_velocity(vx, vy, vz, nx, ny, nz, e, f)
+                if not clamped:
+                    break
+            px += ux * dt
+            py += uy * dt
+            pz += uz * dt
+        else:
+            # discrete (or at rest): move by v dt; the passes resolve what overlaps
+            px += vx * dt
+            py += vy * dt
+            pz += vz * dt
+            # the cache covers the path and the ball's surroundings at its end
+            grow = r * (1.0 + CACHE_MARGIN_FRACTION)
+            qlo[0] = min(start[i, 0], px) - grow
+            qlo[1] = min(start[i, 1], py) - grow
+            qlo[2] = min(start[i, 2], pz) - grow
+            qhi[0] = max(start[i, 0], px) + grow
+            qhi[1] = max(start[i, 1], py) + grow
+            qhi[2] = max(start[i, 2], pz) + grow
+            _fill_cache(i, node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
+                        qlo, qhi, cache, cache_count, cache_lo, cache_hi)
+        pos[i, 0] = px
+        pos[i, 1] = py
+        pos[i, 2] = pz
+        vel[i, 0] = vx
+        vel[i, 1] = vy
+        vel[i, 2] = vz
+        crossed[i] = False
+
+
+@_batch_kernel
+def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
+                   restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
+                   gravity: np.ndarray, dt: float, max_casts: int, node_lo: np.ndarray,
+                   node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,
+                   node_count: np.ndarray, order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                   plane_n: np.ndarray, plane_o: np.ndarray, start: np.ndarray,
+                   responded: np.ndarray, crossed: np.ndarray, cache: np.ndarray,
+                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray
+                   ) -> None:
+    """Gravity and each body's move for one step, in place; ``start`` gets the positions
+    before it, ``responded`` whether the move met a collider (``crossed`` is cleared). Each
+    body's colliders near its new place are cached for the passes: ``cache``
+    (n, CACHE_CAPACITY) int64, its ``cache_count`` (n,) and the box they cover, ``cache_lo``
+    / ``cache_hi`` (n, 3)."""
+    n = pos.shape[0]
+    for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
+        _advance_range(pos, vel, radius, restitution, friction, mode, gravity, dt, max_casts,
+                       node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
+                       cap_a, cap_b, cap_r, plane_n, plane_o, start, responded, crossed,
+                       cache, cache_count, cache_lo, cache_hi,
+                       k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
+
+
+@kernel
+def _cell_keys(pos: np.ndarray, dim: int, cell: float
+               ) -> tuple[np.ndarray, np.ndarray, int, int, float]:
+    """Integer cell coordinates (n, 3) and keys (n,) on a grid of ``cell``-sized cells, with
+    the key strides; the cell grows until every key fits in :data:`MAX_GRID_KEYS`."""
+    n = pos.shape[0]
+    lo = np.empty(3)
+    hi = np.empty(3)
+    for a in range(3):
+        lo[a] = pos[:, a].min()
+        hi[a] = pos[:, a].max()
+    # sparse or far-flung scenes: coarser cells until the key span fits in an int64
+    for _ in range(200):
+        span = 1.0
+        for a in range(dim):
+            span *= math.floor((hi[a] - lo[a]) / cell) + 3.0
+        if span <= MAX_GRID_KEYS:
+            break
+        cell *= 2.0
+    sx = int(math.floor((hi[0] - lo[0]) / cell)) + 3
+    sy = int(math.floor((hi[1] - lo[1]) / cell)) + 3 if dim > 1 else 1
+    cells = np.empty((n, 3), np.int64)
+    keys = np.empty(n, np.int64)
+    for i in range(n):
+        # +1: every neighbour of a cell has non-negative coordinates
+        cx = int(math.floor((pos[i, 0] - lo[0]) / cell)) + 1
+        cy = int(math.floor((pos[i, 1] - lo[1]) / cell)) + 1
+        cz = int(math.floor((pos[i, 2] - lo[2]) / cell)) + 1 if dim == 3 else 0
+        cells[i, 0] = cx
+        cells[i, 1] = cy
+        cells[i, 2] = cz
+        keys[i] = (cz * sy + cy) * sx + cx
+    return cells, keys, sx, sy, cell
+
+
+@kernel
+def _lower_bound(sorted_keys: np.ndarray, key: int) -> int:
+    """The first index whose key is >= ``key`` (binary search)."""
+    lo = 0
+    hi = sorted_keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@_inline_kernel
+def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
+                sorted_keys: np.ndarray, cell_start: np.ndarray, order: np.ndarray, sx: int,
+                sy: int, dim: int, out: np.ndarray, write: bool) -> int:
+    """Bodies j != i within the pair reach of body i, scanning the 3^dim cells around its
+    cell in key order (a cell's bodies by index); written to ``out`` when ``write``; returns
+    how many. ``cell_start`` (one entry per key, plus one) is the dense table of where each
+    cell's run starts in ``order``; when it is empty, runs are found by binary search."""
+    found = 0
+    z_lo = -1 if dim == 3 else 0
+    z_hi = 1 if dim == 3 else 0
+    dense = cell_start.shape[0] > 0
+    for oz in range(z_lo, z_hi + 1):
+        for oy in range(-1, 2):
+            for ox in range(-1, 2):
+                key = ((cells[i, 2] + oz) * sy + cells[i, 1] + oy) * sx + cells[i, 0] + ox
+                if dense:
+                    s = cell_start[key]
+                    e = cell_start[key + 1]
+                else:
+                    s = _lower_bound(sorted_keys, key)
+                    e = _lower_bound(sorted_keys, key + 1)
+                for q in range(s, e):
+                    j = order[q]
+                    if j == i:
+                        continue
+                    dx = pos[i, 0] - pos[j, 0]
+                    dy = pos[i, 1] - pos[j, 1]
+                    dz = pos[i, 2] - pos[j, 2]
+                    reach = (radius[i] + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
+                    if dx * dx + dy * dy + dz * dz <= reach * reach:
+                        if write:
+                            out[found] = j
+                        found += 1
+    return found
+
+
+@_batch_kernel
+def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Every body's neighbours within the sum of radii (plus the margin): CSR arrays
+    ``(start (n+1,), neighbour (total,))``, each body's list in increasing index order."""
+    n = pos.shape[0]
+    first = np.zeros(n + 1, np.int64)
+    if n == 0:
+        return first, np.empty(0, np.int64)
+    cell = 2.0 * radius.max() * (1.0 + PAIR_MARGIN_FRACTION)
+    cells, keys, sx, sy, cell = _cell_keys(pos, dim, cell)
+    sz = 1
+    if dim == 3:
+        sz = int(math.floor((pos[:, 2].max() - pos[:, 2].min()) / cell)) + 3
+    n_keys = sx * sy * sz
+    if n_keys <= DENSE_GRID_FACTOR * n + DENSE_GRID_MINIMUM:
+        # few cells for the bodies: a counting sort, stable, so each cell's run is by index
+        cell_start = np.zeros(n_keys + 1, np.int64)
+        for i in range(n):
+            cell_start[keys[i] + 1] += 1
+        for k in range(n_keys):
+            cell_start[k + 1] += cell_start[k]
+        fill = cell_start[:-1].copy()
+        order = np.empty(n, np.int64)
+        for i in range(n):
+            order[fill[keys[i]]] = i
+            fill[keys[i]] += 1
+        sorted_keys = keys[order]
+    else:
+        # a sparse grid: a stable sort of the keys, runs found by binary search
+        order = np.argsort(keys, kind="mergesort")
+        sorted_keys = keys[order]
+        cell_start = np.empty(0, np.int64)
+    counts = np.zeros(n, np.int64)
+    dummy = np.empty(0, np.int64)
+    for i in numba.prange(n):
+        counts[i] = _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy,
+                                dim, dummy, False)
+    for i in range(n):
+        first[i + 1] = first[i] + counts[i]
+    neighbour = np.empty(first[n], np.int64)
+    for i in numba.prange(n):
+        row = neighbour[first[i]:first[i + 1]]
+        _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy, dim, row,
+                    True)
+        row.sort()
+    return first, neighbour
+
+
+@kernel
+def pair_pass(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, inv_mass: np.ndarray,
+              restitution: np.ndarray, friction: np.ndarray, first: np.ndarray,
+              neighbour: np.ndarray, dpos: np.ndarray) -> None:
+    """One pass over body-body contacts, pair by pair in a fixed order (Gauss-Seidel: each
+    pair sees the pushes and impulses of the pairs before it): pair (i, j), i < j, by i then
+    by j. Pushes accumulate in ``dpos`` (a pair's geometry is read at ``pos + dpos``);
+    impulses change ``vel`` in place.
+
+    A pair overlapping by ``d`` moves each body by its inverse-mass share of ``d`` along the
+    line of centres (equal masses: ``d/2`` each); an approaching pair exchanges the impulse
+    ``-(1 + e) v_n / (1/m_a + 1/m_b)`` (``e`` the larger restitution), so momentum is kept
+    and no pair gains energy. Friction (the geometric mean) removes that share of the
+    relative tangential velocity, shared by mass. Serial, and cheap: a pass costs one visit
+    per pair, a small part of the step.
+    """
+    n = pos.shape[0]
+    for i in range(n):
+        for s in range(first[i], first[i + 1]):
+            j = neighbour[s]
+            if j <= i:
+                # each pair once, from its lower index
+                continue
+            dx = pos[i, 0] + dpos[i, 0] - pos[j, 0] - dpos[j, 0]
+            dy = pos[i, 1] + dpos[i, 1] - pos[j, 1] - dpos[j, 1]
+            dz = pos[i, 2] + dpos[i, 2] - pos[j, 2] - dpos[j, 2]
+            dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+            depth = radius[i] + radius[j] - dist
+            if depth < 0.0:
+                # apart: the pair was found within the margin only
+                continue
+            if dist > 0.0:
+                nx = dx / dist
+                ny = dy / dist
+                nz = dz / dist
+            else:
+                # coincident centres: the lower index goes along +x, the other along -x
+                nx = COINCIDENT_X
+                ny = 0.0
+                nz = 0.0
+            total = inv_mass[i] + inv_mass[j]
+            share_i = inv_mass[i] / total
+            share_j = inv_mass[j] / total
+            dpos[i, 0] += nx * depth * share_i
+            dpos[i, 1] += ny * depth * share_i
+            dpos[i, 2] += nz * depth * share_i
+            dpos[j, 0] -= nx * depth * share_j
+            dpos[j, 1] -= ny * depth * share_j
+            dpos[j, 2] -= nz * depth * share_j
+            rvx = vel[i, 0] - vel[j, 0]
+            rvy = vel[i, 1] - vel[j, 1]
+            rvz = vel[i, 2] - vel[j, 2]
+            vn = rvx * nx + rvy * ny + rvz * nz
+            if vn >= 0.0:
+                # separating (or resting): no impulse
+                continue
+            e = max(restitution[i], restitution[j])
+            impulse = -(1.0 + e) * vn / total
+            mu = math.sqrt(friction[i] * friction[j])
+            # the impulse per unit inverse mass: along the normal, and against the sliding
+            jx = impulse * nx - mu * (rvx - vn * nx) / total
+            jy = impulse * ny - mu * (rvy - vn * ny) / total
+            jz = impulse * nz - mu * (rvz - vn * nz) / total
+            vel[i, 0] += inv_mass[i] * jx
+            vel[i, 1] += inv_mass[i] * jy
+            vel[i, 2] += inv_mass[i] * jz
+            vel[j, 0] -= inv_mass[j] * jx
+            vel[j, 1] -= inv_mass[j] * jy
+            vel[j, 2] -= inv_mass[j] * jz
+
+
+@kernel
+def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
+                   radius: np.ndarray, restitution: np.ndarray, friction: np.ndarray,
+                   mode: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
+                   node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
+                   order: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
+                   cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                   plane_o: np.ndarray, responded: np.ndarray, crossed: np.ndarray,
+                   touching: np.ndarray, first_pass: bool, cache: np.ndarray,
+                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray,
+                   first: int, stop: int) -> None:
+    """:func:`apply_and_resolve_statics` for bodies ``first .. stop-1``."""
+    buf = np.empty(CANDIDATE_CAPACITY, np.int64)
+    qlo = np.empty(3)
+    qhi = np.empty(3)
+    for i in range(first, stop):
+        px = pos[i, 0]
+        py = pos[i, 1]
+        pz = pos[i, 2]
+        r = radius[i]
+        mx = dpos[i, 0]
+        my = dpos[i, 1]
+        mz = dpos[i, 2]
+        push = math.sqrt(mx * mx + my * my + mz * mz)
+        if not first_pass and push == 0.0 and not touching[i]:
+            # unmoved since a pass that found it clear of every collider: still clear
+            continue
+        if push > 0.0 and mode[i] != MODE_DISCRETE:
+            # a body with continuous collision is never pushed through a collider by another
+            # body: the push is cast, and stops at the first contact
+            _box_around(px, py, pz, push + r, qlo, qhi)
+            buf, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
+                                lo, hi, qlo, qhi, buf)
+            t, _nx, _ny, _nz, k = _cast_statics(px, py, pz, mx / push, my / push, mz / push,
+                                                push, r, buf, count, lo, hi, cap_a, cap_b,
+                                                cap_r, plane_n, plane_o)
+            if k >= 0:
+                scale = min(t / push, 1.0)
+                mx *= scale
+                my *= scale
+                mz *= scale
+        if push > 0.0 and not crossed[i]:
+            # the bookkeeping follows the real path: does this push cross a collider?
+            crossed[i] = _path_hits(px, py, pz, px + mx, py + my, pz + mz, i, node_lo,
+                                    node_hi, node_child, node_start, node_count, order, lo,
+                                    hi, cap_a, cap_b, cap_r, plane_n, plane_o, qlo, qhi, buf,
+                                    cache, cache_count, cache_lo, cache_hi)
+        px += mx
+        py += my
+        pz += mz
+        # push out of every collider the ball overlaps, one after the other
+        _box_around(px, py, pz, r, qlo, qhi)
+        if _cached(i, qlo, qhi, cache_count, cache_lo, cache_hi):
+            cands = cache[i]
+            count = cache_count[i]
+        else:
+            buf, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
+                                lo, hi, qlo, qhi, buf)
+            cands = buf
+        touching[i] = False
+        for c in range(count + plane_o.shape[0]):
+            if c < count:
+                k = cands[c]
+                if (lo[k, 0] > px + r or hi[k, 0] < px - r or lo[k, 1] > py + r
+                        or hi[k, 1] < py - r):
+                    # the ball's box misses the collider's box
+                    continue
+                gap, nx, ny, nz = capsule_contact(px, py, pz, r, cap_a[k, 0], cap_a[k, 1],
+                                                  cap_a[k, 2], cap_b[k, 0], cap_b[k, 1],
+                                                  cap_b[k, 2], cap_r[k], 0.0)
+            else:
+                k = c - count
+                nx = plane_n[k, 0]
+                ny = plane_n[k, 1]
+                nz = plane_n[k, 2]
+                gap = px * nx + py * ny + pz * nz - plane_o[k] - r
+            if gap > 0.0:
+                # clear of it (touching counts as a contact)
+                continue
+            px -= gap * nx
+            py -= gap * ny
+            pz -= gap * nz
+            vx, vy, vz = respond_velocity(vel[i, 0], vel[i, 1], vel[i, 2], nx, ny, nz,
+                                          restitution[i], friction[i])
+            vel[i, 0] = vx
+            vel[i, 1] = vy
+            vel[i, 2] = vz
+            responded[i] = True
+            touching[i] = True
+        pos[i, 0] = px
+        pos[i, 1] = py
+        pos[i, 2] = pz
+
+
+@_batch_kernel
+def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
+                              radius: np.ndarray, restitution: np.ndarray,
+                              friction: np.ndarray, mode: np.ndarray, node_lo: np.ndarray,
+                              node_hi: np.ndarray, node_child: np.ndarray,
+                              node_start: np.ndarray, node_count: np.ndarray,
+                              order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                              cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                              plane_n: np.ndarray, plane_o: np.ndarray,
+                              responded: np.ndarray, crossed: np.ndarray,
+                              touching: np.ndarray, first_pass: bool,
+                              cache: np.ndarray, cache_count: np.ndarray,
+                              cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+    """Apply one pass's body-body corrections (cast first for swept and speculative bodies),
+    then push each body out of the colliders it overlaps, answering its velocity.
+    ``touching`` (n,) records which bodies met a collider in this pass; after the
+    ``first_pass``, a body that was clear and has not moved is skipped."""
+    n = pos.shape[0]
+    for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
+        _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, node_lo,
+                       node_hi, node_child, node_start, node_count, order, lo, hi, cap_a,
+                       cap_b, cap_r, plane_n, plane_o, responded, crossed, touching,
+                       first_pass, cache, cache_count, cache_lo, cache_hi, k * BODY_CHUNK,
+                       min(n, (k + 1) * BODY_CHUNK))
+
+
+@kernel
+def apply_and_resolve_statics_serial(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
+                              radius: np.ndarray, restitution: np.ndarray,
+                              friction: np.ndarray, mode: np.ndarray, node_lo: np.ndarray,
+                              node_hi: np.ndarray, node_child: np.ndarray,
+                              node_start: np.ndarray, node_count: np.ndarray,
+                              order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                              cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                              plane_n: np.ndarray, plane_o: np.ndarray,
+                              responded: np.ndarray, crossed: np.ndarray,
+                              touching: np.ndarray, first_pass: bool,
+                              cache: np.ndarray, cache_count: np.ndarray,
+                              cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+    """:func:`apply_and_resolve_statics` on one thread, for a pass in which few bodies move
+    or touch anything: no parallel region to start, and the very same result."""
+    n = pos.shape[0]
+    for k in range((n + BODY_CHUNK - 1) // BODY_CHUNK):
+        _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, node_lo,
+                       node_hi, node_child, node_start, node_count, order, lo, hi, cap_a,
+                       cap_b, cap_r, plane_n, plane_o, responded, crossed, touching,
+                       first_pass, cache, cache_count, cache_lo, cache_hi, k * BODY_CHUNK,
+                       min(n, (k + 1) * BODY_CHUNK))
+
+
+@kernel
+def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
+    """Twice the signed area of triangle a, b, p: > 0 when p is left of a -> b."""
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+
+
+@kernel
+def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
+                 ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                 cap_r: float) -> bool:
+    """Whether the centre's path p -> q reaches a capsule: for a thin 2D wall, whether the
+    path crosses or touches the segment (exact signs of areas); otherwise whether the two
+    segments' closest points are at most R apart."""
+    if cap_r == 0.0 and pz == qz == az == bz:
+        # a thin wall in the plane: p and q not strictly on one side of ab, nor a and b of pq
+        o1 = _orient(ax, ay, bx, by, px, py)
+        o2 = _orient(ax, ay, bx, by, qx, qy)
+        o3 = _orient(px, py, qx, qy, ax, ay)
+        o4 = _orient(px, py, qx, qy, bx, by)
+        if o1 == 0.0 and o2 == 0.0:
+            # collinear: the boxes of the two segments overlap
+            return (min(px, qx) <= max(ax, bx) and min(ax, bx) <= max(px, qx)
+                    and min(py, qy) <= max(ay, by) and min(ay, by) <= max(py, qy))
+        return (o1 * o2 <= 0.0) and (o3 * o4 <= 0.0)
+    s, t = segment_segment_params(qx - px, qy - py, qz - pz, bx - ax, by - ay, bz - az,
+                                  px - ax, py - ay, pz - az)
+    dx = px + s * (qx - px) - (ax + t * (bx - ax))
+    dy = py + s * (qy - py) - (ay + t * (by - ay))
+    dz = pz + s * (qz - pz) - (az + t * (bz - az))
+    return dx * dx + dy * dy + dz * dz <= cap_r * cap_r
+
+
+@kernel
+def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float, i: int,
+               node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+               node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
+               lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
+               cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray, qlo: np.ndarray,
+               qhi: np.ndarray, buf: np.ndarray, cache: np.ndarray, cache_count: np.ndarray,
+               cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
+    """Whether the straight path p -> q of body i's centre reaches a collider (its cached
+    colliders when they cover the path, else a query of the tree)."""
+    qlo[0] = min(px, qx)
+    qlo[1] = min(py, qy)
+    qlo[2] = min(pz, qz)
+    qhi[0] = max(px, qx)
+    qhi[1] = max(py, qy)
+    qhi[2] = max(pz, qz)
+    if _cached(i, qlo, qhi, cache_count, cache_lo, cache_hi):
+        cands = cache[i]
+        count = cache_count[i]
+    else:
+        cands, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
+                              lo, hi, qlo, qhi, buf)
+    for c in range(count):
+        j = cands[c]
+        if path_crosses(px, py, pz, qx, qy, qz, cap_a[j, 0], cap_a[j, 1], cap_a[j, 2],
+                        cap_b[j, 0], cap_b[j, 1], cap_b[j, 2], cap_r[j]):
+            return True
+    for j in range(plane_o.shape[0]):
+        s0 = px * plane_n[j, 0] + py * plane_n[j, 1] + pz * plane_n[j, 2]
+        s1 = qx * plane_n[j, 0] + qy * plane_n[j, 1] + qz * plane_n[j, 2]
+        if s0 >= plane_o[j] > s1:
+            # from the free side into the solid side
+            return True
+    return False
+
+
+@_batch_kernel
+def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray,
+                     crossed: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
+                     node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
+                     order: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
+                     cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                     plane_o: np.ndarray, caught: np.ndarray, missed: np.ndarray,
+                     cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
+                     cache_hi: np.ndarray) -> None:
+    """Bullet Time's bookkeeping for one step: a body that responded to a collider caught an
+    approach; one that did not, but whose centre's path reached a collider (crossed a thin
+    wall, entered a capsule, or went into a plane's solid side), missed one. The path is the
+    move ``start -> moved`` (straight when there was no response) and the pushes of the
+    passes, which :func:`apply_and_resolve_statics` checked into ``crossed``. Adds to
+    ``caught`` / ``missed`` (one per body per step at most). The cache is
+    :func:`advance_bodies`'s (a count of -1 everywhere: none)."""
+    n = start.shape[0]
+    for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
+        buf = np.empty(CANDIDATE_CAPACITY, np.int64)
+        qlo = np.empty(3)
+        qhi = np.empty(3)
+        for i in range(k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK)):
+            if responded[i]:
+                caught[i] += 1
+            elif crossed[i] or _path_hits(start[i, 0], start[i, 1], start[i, 2], moved[i, 0],
+                                          moved[i, 1], moved[i, 2], i, node_lo, node_hi,
+                                          node_child, node_start, node_count, order, lo, hi,
+                                          cap_a, cap_b, cap_r, plane_n, plane_o, qlo, qhi,
+                                          buf, cache, cache_count, cache_lo, cache_hi):
+                missed[i] += 1
