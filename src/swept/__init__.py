@@ -25,6 +25,7 @@ from .response import (
 )
 from .results import Contact, RayHit, SweepHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .sim import Body, Simulation
 from .step import SweptStep, swept_step
 from .sweep import sweep
 from .toi import (
@@ -39,6 +40,16 @@ from .toi import (
 )
 from .tunneling import catch_rate, safe_speed
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
+from .world import (
+    ALL_LAYERS,
+    ContactBatch,
+    RayBatch,
+    SweepBatch,
+    World,
+    WorldContact,
+    WorldRayHit,
+    WorldSweepHit,
+)
 
 __version__ = "0.1.0"
 
@@ -102,4 +113,14 @@ __all__ = [
     "MoveResult",
     "Collision",
     "Chain",
+    "World",
+    "ALL_LAYERS",
+    "WorldRayHit",
+    "WorldSweepHit",
+    "WorldContact",
+    "RayBatch",
+    "SweepBatch",
+    "ContactBatch",
+    "Body",
+    "Simulation",
 ]
