@@ -97,6 +97,12 @@ BATCH_CHUNK = 64
 #: touches: a hit point on a cell's boundary, or one that rounding puts a hair outside the cell
 #: the traversal is in, still finds its collider in the current cell's list.
 GRID_MARGIN = 1e-6
+#: The grid walk tests each candidate's box before its shape only when the grid holds at most
+#: this many entries a cell on average (the World sizes cells for about one collider each, so
+#: this is about the cells a collider's box spans): measured on random segments, the test
+#: pays when boxes are small beside the cells (2.2 entries a cell: 25% faster) and costs
+#: when they span several (6.7 a cell: 7% slower).
+GRID_PREFILTER_MAX_FILL = 4.0
 
 
 def _inline(fn: F) -> F:
@@ -352,12 +358,26 @@ def grid_build(handles: np.ndarray, box_lo: np.ndarray, box_hi: np.ndarray, x0: 
     return start, items, boxes
 
 
-@_serial
+@_inline
+def _box_missed(boxes: np.ndarray, j: int, ox: float, oy: float, ix: float, iy: float,
+                near_x: int, near_y: int, limit: float) -> bool:
+    """Whether the ray segment [0, limit] misses box row j (``minx miny maxx maxy``): the
+    decision of ``ray_box_entry2(...) == inf`` (:mod:`swept._kernels.bvh`), the same products
+    compared the same way, with the slab sides picked once per ray (``near_x``, ``near_y``:
+    the columns entered first, 0 or 2 and 1 or 3) instead of per box. Only for a ray with
+    finite ``ix`` and ``iy`` (no NaN arises then)."""
+    t0 = max(max(0.0, (boxes[j, near_x] - ox) * ix), (boxes[j, near_y] - oy) * iy)
+    t1 = min(min(limit, (boxes[j, 2 - near_x] - ox) * ix), (boxes[j, 4 - near_y] - oy) * iy)
+    return t0 > t1
+
+
+@_inline
 def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
               grid_items: np.ndarray, grid_boxes: np.ndarray, kind: np.ndarray,
               params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
               layer: np.ndarray, skip: np.ndarray, mask: int, ox: float, oy: float, dx: float,
-              dy: float, ix: float, iy: float, limit: float, best_h: int, best_t: float
+              dy: float, ix: float, iy: float, limit: float, best_h: int, best_t: float,
+              segments: bool
               ) -> tuple[float, int, float, float, float, float, float, bool, bool]:
     """The nearest hit among the gridded colliders of a 2D ray segment [0, limit]: returns
     ``(limit, best_h, best_t, px, py, nx, ny, inside, improved)``.
@@ -365,6 +385,14 @@ def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
     ``grid_f`` = (x0, y0, cell) float64, ``grid_i`` = (nx, ny) int64. Cells are visited in
     the order the ray crosses them (2D DDA); the walk stops once the best hit lies within the
     current cell (``limit <= cell exit``): every later cell starts farther.
+
+    ``segments``: every gridded collider is a segment the query sees (the batch checks it
+    once, :func:`_all_visible_segments`); candidates then go straight to ``ray_segment``
+    (the call :func:`cast_collider` makes for them), without the kind dispatch and the
+    visibility test. Either way the same candidates are tested with the same limits, so both
+    give the same answer. Each candidate's box is tested first when the grid is sparse
+    (:data:`GRID_PREFILTER_MAX_FILL`); in a denser one the boxes span several cells and the
+    test rejects too few candidates to pay for itself.
     """
     x0 = grid_f[0]
     y0 = grid_f[1]
@@ -379,6 +407,11 @@ def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
     t0, t1 = _clip_slab(oy, iy, y0, y0 + gny * cell, t0, t1)
     if t0 > t1:
         return limit, best_h, best_t, px, py, nx, ny, inside, improved
+    prefilter = grid_items.shape[0] <= GRID_PREFILTER_MAX_FILL * gnx * gny
+    # the per-ray box test needs both slabs crossed; an axis-parallel ray uses the general one
+    signed = not (math.isinf(ix) or math.isinf(iy))
+    near_x = 0 if ix >= 0.0 else 2
+    near_y = 1 if iy >= 0.0 else 3
     cx = min(max(int(math.floor((ox + t0 * dx - x0) / cell)), 0), gnx - 1)
     cy = min(max(int(math.floor((oy + t0 * dy - y0) / cell)), 0), gny - 1)
     step_x = 1 if dx > 0.0 else -1
@@ -400,16 +433,25 @@ def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
     for _ in range(gnx + gny + 2):
         c = cx + gnx * cy
         for j in range(grid_start[c], grid_start[c + 1]):
-            if ray_box_entry2(ox, oy, ix, iy, limit, grid_boxes[j, 0], grid_boxes[j, 1],
-                              grid_boxes[j, 2], grid_boxes[j, 3]) == math.inf:
-                # the ray misses this collider's box (within the limit)
-                continue
+            if prefilter:
+                if signed:
+                    if _box_missed(grid_boxes, j, ox, oy, ix, iy, near_x, near_y, limit):
+                        continue
+                elif ray_box_entry2(ox, oy, ix, iy, limit, grid_boxes[j, 0], grid_boxes[j, 1],
+                                    grid_boxes[j, 2], grid_boxes[j, 3]) == math.inf:
+                    # the ray misses this collider's box (within the limit)
+                    continue
             h = grid_items[j]
-            if not _visible(layer, skip, h, mask):
-                continue
-            t, hx, hy, _hz, hnx, hny, _hnz, hin = cast_collider(
-                kind, params, poly, verts, norms, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit,
-                False)
+            if segments:
+                t, hx, hy, hnx, hny, hin = ray_segment(ox, oy, dx, dy, params[h, 0],
+                                                       params[h, 1], params[h, 2],
+                                                       params[h, 3], limit)
+            else:
+                if not _visible(layer, skip, h, mask):
+                    continue
+                t, hx, hy, _hz, hnx, hny, _hnz, hin = cast_collider(
+                    kind, params, poly, verts, norms, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit,
+                    False)
             if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
                 best_t = t
                 best_h = h
@@ -457,6 +499,31 @@ def cast_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start:
     a miss), ``out_inside`` (n,) bool. For a grown cast that starts inside, ``out_point`` is
     the collider's point nearest the ball's centre. Ties: smallest t, then smallest handle.
     """
+    _cast_rows(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+               m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
+               planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
+               grid_start, grid_items, grid_boxes, skip, mask, origins, directions, tmax,
+               radii, grown, first, stop, stack_node, stack_t, out_handle, out_t,
+               out_point, out_normal, out_inside, False)
+
+
+@_serial
+def _cast_rows(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
+               s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
+               s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
+               m_child: np.ndarray, m_start: np.ndarray, m_count: np.ndarray,
+               m_order: np.ndarray, m_handles: np.ndarray, m_blo: np.ndarray,
+               m_bhi: np.ndarray, planes: np.ndarray, kind: np.ndarray, params: np.ndarray,
+               poly: np.ndarray, verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+               grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+               grid_items: np.ndarray, grid_boxes: np.ndarray, skip: np.ndarray, mask: int,
+               origins: np.ndarray, directions: np.ndarray,
+               tmax: np.ndarray, radii: np.ndarray, grown: bool, first: int, stop: int,
+               stack_node: np.ndarray, stack_t: np.ndarray, out_handle: np.ndarray,
+               out_t: np.ndarray, out_point: np.ndarray, out_normal: np.ndarray,
+               out_inside: np.ndarray, segments: bool) -> None:
+    """:func:`cast_range`; ``segments``: every static collider is a visible segment (the
+    batch checks it once, :func:`_all_visible_segments`), so the grid walk takes its lean path."""
     d = origins.shape[1]
     for i in range(first, stop):
         ox = origins[i, 0]
@@ -487,7 +554,7 @@ def cast_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start:
                 limit, best_h, best_t, gpx, gpy, gnx, gny, gin, better = _grid_ray(
                     grid_f, grid_i, grid_start, grid_items, grid_boxes, kind, params, poly,
                     verts, norms, layer, skip, mask, ox, oy, dx, dy, ix, iy, limit, best_h,
-                    best_t)
+                    best_t, segments)
                 if better:
                     px, py, pz, nx, ny, nz, inside = gpx, gpy, 0.0, gnx, gny, 0.0, gin
                 continue
@@ -584,6 +651,65 @@ def cast_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start:
             out_normal[i, 2] = nz
 
 
+@_serial
+def _cast_rows_segments(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+                        grid_items: np.ndarray, grid_boxes: np.ndarray, planes: np.ndarray,
+                        kind: np.ndarray, params: np.ndarray, poly: np.ndarray,
+                        verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+                        skip: np.ndarray, mask: int, origins: np.ndarray,
+                        directions: np.ndarray, tmax: np.ndarray, first: int, stop: int,
+                        out_handle: np.ndarray, out_t: np.ndarray,
+                        out_point: np.ndarray, out_normal: np.ndarray,
+                        out_inside: np.ndarray) -> None:
+    """:func:`_cast_rows` for 2D rays when every static collider is a visible segment in the
+    grid and no collider moves: the grid walk's segment path, then the planes; the same
+    answers, without the trees' code in the loop."""
+    for i in range(first, stop):
+        ox = origins[i, 0]
+        oy = origins[i, 1]
+        dx = directions[i, 0]
+        dy = directions[i, 1]
+        limit, best_h, best_t, px, py, nx, ny, inside, _better = _grid_ray(
+            grid_f, grid_i, grid_start, grid_items, grid_boxes, kind, params, poly, verts,
+            norms, layer, skip, mask, ox, oy, dx, dy, inverse_direction(dx),
+            inverse_direction(dy), tmax[i], -1, math.inf, True)
+        for j in range(planes.shape[0]):
+            h = planes[j]
+            if not _visible(layer, skip, h, mask):
+                continue
+            t, ax, ay, _az, anx, any_, _anz, ains = cast_collider(
+                kind, params, poly, verts, norms, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit,
+                False)
+            if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                best_t = t
+                best_h = h
+                limit = t
+                px, py, nx, ny, inside = ax, ay, anx, any_, ains
+        out_handle[i] = best_h
+        out_t[i] = best_t
+        out_inside[i] = inside
+        out_point[i, 0] = px
+        out_point[i, 1] = py
+        out_normal[i, 0] = nx
+        out_normal[i, 1] = ny
+
+
+@_serial
+def _all_visible_segments(s_handles: np.ndarray, kind: np.ndarray, layer: np.ndarray,
+                          skip: np.ndarray, mask: int, grid_i: np.ndarray, d: int,
+                          grown: bool) -> bool:
+    """Whether a batch of rays walks a grid whose colliders (the static ones) are all
+    segments this query sees: then :func:`_grid_ray` needs neither the kind dispatch nor
+    the visibility test per candidate."""
+    if grown or d != 2 or grid_i[0] == 0:
+        return False
+    for q in range(s_handles.shape[0]):
+        h = s_handles[q]
+        if kind[h] != KIND_SEGMENT or not _visible(layer, skip, h, mask):
+            return False
+    return True
+
+
 @_parallel
 def cast_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
               s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
@@ -608,15 +734,24 @@ def cast_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: 
     out_normal = np.zeros((n, d))
     out_inside = np.zeros(n, np.bool_)
     n_chunks = (n + BATCH_CHUNK - 1) // BATCH_CHUNK
+    segments = _all_visible_segments(s_handles, kind, layer, skip, mask, grid_i, d, grown)
+    lean = segments and m_lo.shape[0] == 0
     for c in numba.prange(n_chunks):
-        cast_range(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+        if lean:
+            _cast_rows_segments(grid_f, grid_i, grid_start, grid_items, grid_boxes, planes,
+                                kind, params, poly, verts, norms, layer, skip, mask, origins,
+                                directions, tmax, c * BATCH_CHUNK,
+                                min(n, (c + 1) * BATCH_CHUNK), out_handle, out_t,
+                                out_point, out_normal, out_inside)
+            continue
+        _cast_rows(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
                    m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
                    planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
                    grid_start, grid_items, grid_boxes, skip, mask, origins,
                    directions, tmax, radii, grown, c * BATCH_CHUNK,
                    min(n, (c + 1) * BATCH_CHUNK), np.empty(STACK_SIZE, np.int64),
                    np.empty(STACK_SIZE), out_handle, out_t, out_point, out_normal,
-                   out_inside)
+                   out_inside, segments)
     return out_handle, out_t, out_point, out_normal, out_inside
 
 
@@ -645,15 +780,24 @@ def cast_many_serial(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_
     out_normal = np.zeros((n, d))
     out_inside = np.zeros(n, np.bool_)
     n_chunks = (n + BATCH_CHUNK - 1) // BATCH_CHUNK
+    segments = _all_visible_segments(s_handles, kind, layer, skip, mask, grid_i, d, grown)
+    lean = segments and m_lo.shape[0] == 0
     for c in range(n_chunks):
-        cast_range(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+        if lean:
+            _cast_rows_segments(grid_f, grid_i, grid_start, grid_items, grid_boxes, planes,
+                                kind, params, poly, verts, norms, layer, skip, mask, origins,
+                                directions, tmax, c * BATCH_CHUNK,
+                                min(n, (c + 1) * BATCH_CHUNK), out_handle, out_t,
+                                out_point, out_normal, out_inside)
+            continue
+        _cast_rows(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
                    m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
                    planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
                    grid_start, grid_items, grid_boxes, skip, mask, origins,
                    directions, tmax, radii, grown, c * BATCH_CHUNK,
                    min(n, (c + 1) * BATCH_CHUNK), np.empty(STACK_SIZE, np.int64),
                    np.empty(STACK_SIZE), out_handle, out_t, out_point, out_normal,
-                   out_inside)
+                   out_inside, segments)
     return out_handle, out_t, out_point, out_normal, out_inside
 
 
