@@ -47,7 +47,8 @@ class SweepHit:
     #: unit normal pointing out of the target, toward the moving shape (against the relative
     #: motion); when ``started_inside``, the direction of the shortest way out
     normal: Vec2 | Vec3
-    #: where the moving shape's reference point (centre, or first end) is at first contact
+    #: where the moving shape's reference point is at first contact: a circle's or sphere's
+    #: centre, a box's centre, a polygon's centroid, a segment's or capsule's midpoint
     position: Vec2 | Vec3
     #: True when the shapes already touched or overlapped at the start (then fraction is 0)
     started_inside: bool = False
