@@ -535,3 +535,44 @@ def test_rays_through_a_large_static_2d_scene_equal_brute_force() -> None:
         assert (got is None) == (not batch.hit[i])
         if got is not None:
             assert close(batch.distance[i], got.distance)
+
+
+def test_rays_grazing_gridded_segment_ends_equal_brute_force() -> None:
+    # Segments and capsules are binned only into the cells their shape crosses (not every
+    # cell of their box): horizontal, vertical and diagonal ones on the lattice (often exactly
+    # on cell lines), and rays aimed at their ends and through their boxes' corners, must
+    # still find the brute-force nearest hit, in the batch and the scalar query alike.
+    rng = np.random.default_rng(12)
+    world = World()
+    ends = []
+    for i in range(300):
+        a = rng.integers(-30, 30, 2).astype(float)
+        step = [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, -1.0), (3.0, 1.0),
+                tuple(rng.normal(size=2))][i % 6]
+        b = a + np.asarray(step) * float(rng.integers(1, 12))
+        if i % 7 == 6:
+            world.add(Capsule(a, b, float(rng.choice([0.1, 0.5, 1.0]))))
+        else:
+            world.add(Segment(a, b))
+        ends += [a, b]
+    origins, directions, limits = [], [], []
+    for i in range(600):
+        o = rng.integers(-45, 45, 2).astype(float) + rng.choice([0.0, 0.5], 2)
+        if i % 2:
+            target = ends[rng.integers(len(ends))]
+            d = target - o if np.any(target != o) else np.array([1.0, 0.0])
+        else:
+            d = np.asarray([(1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (-1.0, 1.0)][i % 4 // 2 * 2
+                                                                            + rng.integers(2)])
+        origins.append(o)
+        directions.append(d)
+        limits.append(float(rng.choice([np.inf, np.inf, 20.0])))
+    batch = world.raycast_many(origins, directions, limits)
+    assert batch.hit.sum() > 200
+    for i in range(len(origins)):
+        ray = Ray(origins[i], directions[i], limits[i])
+        got = world.raycast(ray)
+        assert_ray_matches(got, brute_raycast(world, ray))
+        assert (got is None) == (not batch.hit[i])
+        if got is not None:
+            assert close(batch.distance[i], got.distance)

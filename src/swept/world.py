@@ -84,8 +84,10 @@ DYNAMIC_REFITS_BEFORE_REBUILD = 64
 #: A 2D world with at least this many static, bounded colliders also bins them in a uniform
 #: grid, which ray queries walk cell by cell (DDA) instead of descending the static BVH.
 GRID_MIN_COLLIDERS = 64
-#: The grid's cells are sized for about this many colliders a cell on average.
-GRID_COLLIDERS_PER_CELL = 1.0
+#: The grid's cells are sized for about this many colliders a cell on average (measured on
+#: 1,000 / 10,000 random segments, single thread, with segments binned only into the cells
+#: they cross: 0.5 gave 0.18 / 0.23 us a ray, 1.0 gave 0.17 / 0.26, 0.35 gave 0.18 / 0.23).
+GRID_COLLIDERS_PER_CELL = 0.5
 #: The grid is dropped (rays use the BVH) when binning puts more than this many entries per
 #: collider in it on average: the scene is too uneven (long or large colliders) for a grid.
 GRID_MAX_ENTRIES_PER_COLLIDER = 8.0
@@ -617,8 +619,9 @@ class World:
                    CANDIDATE_MARGIN * scale)
         nx = int(math.floor(width / cell)) + 1
         ny = int(math.floor(height / cell)) + 1
-        start, items, boxes = _kw.grid_build(handles, self._lo, self._hi, float(lo[0]),
-                                             float(lo[1]), cell, nx, ny)
+        start, items, boxes = _kw.grid_build(handles, self._kind, self._params, self._lo,
+                                             self._hi, float(lo[0]), float(lo[1]), cell, nx,
+                                             ny)
         if items.shape[0] > GRID_MAX_ENTRIES_PER_COLLIDER * k:
             return none
         grid_f = np.array([lo[0], lo[1], cell], dtype=np.float64)
