@@ -47,6 +47,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numba
 import numpy as np
 
 from ._kernels import bvh as _bvh
@@ -623,13 +624,17 @@ class Simulation:
         first, neighbour = _k.find_pairs(self._pos, self._radius, self.dim)
         dpos = np.zeros_like(self._pos)
         touching = np.zeros(n, np.bool_)
+        # on one thread a parallel region only adds its start-up: the serial pass (the same
+        # bits) needs no count of the bodies to visit
+        one_thread = numba.get_num_threads() == 1
         for k in range(self.passes):
             dpos.fill(0.0)
             if neighbour.shape[0]:
                 _k.pair_pass(self._pos, self._vel, self._radius, self._inv_mass,
                              self._restitution, self._friction, first, neighbour, dpos)
             resolve = _k.apply_and_resolve_statics
-            if k > 0 and (np.count_nonzero(touching) + np.count_nonzero(dpos.any(axis=1))
+            if k > 0 and (one_thread
+                          or np.count_nonzero(touching) + np.count_nonzero(dpos.any(axis=1))
                           <= _k.SERIAL_PASS_LIMIT):
                 # few bodies to visit: one thread, no parallel region to start
                 resolve = _k.apply_and_resolve_statics_serial

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from . import kernel
-from .bvh import query_aabb
+from .bvh import STACK_SIZE
 from .contact import contact_circle_capsule, contact_sphere_capsule
 from .geom import segment_segment_params
 from .ray import HEADING_TOLERANCE, ray_capsule2_entering, ray_capsule3_entering
@@ -83,6 +83,8 @@ SPECULATIVE_MARGIN_FRACTION = 0.25
 #: Extra reach of the body-body broadphase beyond the sum of radii, as a fraction of that sum:
 #: pairs found after the move stay found while the passes move the bodies a little.
 PAIR_MARGIN_FRACTION = 0.25
+#: Neighbours per body that :func:`find_pairs`'s single scan holds (more: a second scan).
+PAIR_TABLE_WIDTH = 16
 #: Colliders cached per body for the contact passes and the bookkeeping of one step.
 CACHE_CAPACITY = 32
 #: How far beyond its radius (as a fraction of the radius) a body's cached colliders reach:
@@ -103,23 +105,96 @@ MAX_GRID_KEYS = 1 << 60
 COINCIDENT_X = 1.0
 
 
-@kernel
+@_inline_kernel
+def _query_into(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+                node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
+                lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
+                buf: np.ndarray, stack: np.ndarray) -> int:
+    """:func:`swept._kernels.bvh.query_aabb`, the same traversal and the same order, with the
+    caller's ``stack`` (STACK_SIZE,) int64 rather than a new one per query, and the box tests
+    unrolled: the colliders whose boxes touch [qlo, qhi] (the first ``len(buf)`` in ``buf``);
+    returns how many."""
+    m = node_lo.shape[0]
+    if m == 0:
+        return 0
+    d = lo.shape[1]
+    x0 = qlo[0]
+    x1 = qhi[0]
+    y0 = qlo[1]
+    y1 = qhi[1]
+    z0 = qlo[2] if d == 3 else 0.0
+    z1 = qhi[2] if d == 3 else 0.0
+    if x0 > x1 or y0 > y1 or (d == 3 and z0 > z1):
+        # an empty query box touches nothing
+        return 0
+    cap = buf.shape[0]
+    found = 0
+    stack[0] = 0
+    sp = 1
+    # every node is pushed at most once: m pops at most
+    for _ in range(m):
+        if sp == 0:
+            break
+        sp -= 1
+        node = stack[sp]
+        # separated along an axis (sharing a face still touches), or an empty box
+        blo = node_lo[node, 0]
+        bhi = node_hi[node, 0]
+        if blo > x1 or bhi < x0 or blo > bhi:
+            continue
+        blo = node_lo[node, 1]
+        bhi = node_hi[node, 1]
+        if blo > y1 or bhi < y0 or blo > bhi:
+            continue
+        if d == 3:
+            blo = node_lo[node, 2]
+            bhi = node_hi[node, 2]
+            if blo > z1 or bhi < z0 or blo > bhi:
+                continue
+        child = node_child[node]
+        if child >= 0:
+            stack[sp] = child + 1
+            stack[sp + 1] = child
+            sp += 2
+            continue
+        for j in range(node_start[node], node_start[node] + node_count[node]):
+            p = order[j]
+            blo = lo[p, 0]
+            bhi = hi[p, 0]
+            if blo > x1 or bhi < x0 or blo > bhi:
+                continue
+            blo = lo[p, 1]
+            bhi = hi[p, 1]
+            if blo > y1 or bhi < y0 or blo > bhi:
+                continue
+            if d == 3:
+                blo = lo[p, 2]
+                bhi = hi[p, 2]
+                if blo > z1 or bhi < z0 or blo > bhi:
+                    continue
+            if found < cap:
+                buf[found] = p
+            found += 1
+    return found
+
+
+@_inline_kernel
 def _query(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
            node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
-           hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray, buf: np.ndarray
-           ) -> tuple[np.ndarray, int]:
+           hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray, buf: np.ndarray,
+           stack: np.ndarray) -> tuple[np.ndarray, int]:
     """The colliders whose boxes touch [qlo, qhi], in ``buf`` (grown when too small)."""
-    count = query_aabb(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                       qlo, qhi, buf)
+    count = _query_into(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
+                        qlo, qhi, buf, stack)
     if count > buf.shape[0]:
         # more candidates than the buffer holds: query again into one that fits
         buf = np.empty(count, np.int64)
-        count = query_aabb(node_lo, node_hi, node_child, node_start, node_count, order, lo,
-                           hi, qlo, qhi, buf)
+        count = _query_into(node_lo, node_hi, node_child, node_start, node_count, order, lo,
+                            hi, qlo, qhi, buf, stack)
     return buf, count
 
 
-@kernel
+@_inline_kernel
 def _box_around(px: float, py: float, pz: float, reach: float, qlo: np.ndarray,
                 qhi: np.ndarray) -> None:
     """The cube of half-side ``reach`` around p, into qlo / qhi."""
@@ -151,16 +226,16 @@ def capsule_contact(px: float, py: float, pz: float, r: float, ax: float, ay: fl
     return beyond - depth, nx, ny, nz
 
 
-@kernel
+@_inline_kernel
 def _fill_cache(i: int, node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
                 node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
                 lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
-                cache: np.ndarray, cache_count: np.ndarray,
+                stack: np.ndarray, cache: np.ndarray, cache_count: np.ndarray,
                 cache_lo: np.ndarray, cache_hi: np.ndarray) -> tuple[np.ndarray, int]:
     """Cache body i's colliders whose boxes touch [qlo, qhi] (a count of -1 when they do not
     fit: the passes then query the tree themselves); returns them and how many."""
     cands, count = _query(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                          qlo, qhi, cache[i])
+                          qlo, qhi, cache[i], stack)
     # too many for the cache: they are in a grown array, for this move only
     cache_count[i] = count if count <= cache.shape[1] else -1
     for a in range(3):
@@ -169,7 +244,7 @@ def _fill_cache(i: int, node_lo: np.ndarray, node_hi: np.ndarray, node_child: np
     return cands, count
 
 
-@kernel
+@_inline_kernel
 def _cached(i: int, qlo: np.ndarray, qhi: np.ndarray, cache_count: np.ndarray,
             cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
     """Whether body i's cache covers the box [qlo, qhi]."""
@@ -179,7 +254,7 @@ def _cached(i: int, qlo: np.ndarray, qhi: np.ndarray, cache_count: np.ndarray,
     return inside
 
 
-@kernel
+@_inline_kernel
 def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: float,
                   length: float, r: float, cands: np.ndarray, count: int, lo: np.ndarray,
                   hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
@@ -257,6 +332,7 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
     """:func:`advance_bodies` for bodies ``first .. stop-1``."""
     qlo = np.empty(3)
     qhi = np.empty(3)
+    stack = np.empty(STACK_SIZE, np.int64)
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
         start[i, 1] = pos[i, 1]
@@ -278,7 +354,7 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
             # the box also covers what the passes and the bookkeeping look at afterwards
             _box_around(px, py, pz, speed * dt + r * (1.0 + CACHE_MARGIN_FRACTION), qlo, qhi)
             cands, count = _fill_cache(i, node_lo, node_hi, node_child, node_start,
-                                       node_count, order, lo, hi, qlo, qhi, cache,
+                                       node_count, order, lo, hi, qlo, qhi, stack, cache,
                                        cache_count, cache_lo, cache_hi)
             remaining = dt
             for _ in range(max_casts):
@@ -312,7 +388,7 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
             reach = speed * dt + SPECULATIVE_MARGIN_FRACTION * r
             _box_around(px, py, pz, speed * dt + r * (1.0 + CACHE_MARGIN_FRACTION), qlo, qhi)
             cands, count = _fill_cache(i, node_lo, node_hi, node_child, node_start,
-                                       node_count, order, lo, hi, qlo, qhi, cache,
+                                       node_count, order, lo, hi, qlo, qhi, stack, cache,
                                        cache_count, cache_lo, cache_hi)
             ux = vx
             uy = vy
@@ -364,7 +440,7 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
             qhi[1] = max(start[i, 1], py) + grow
             qhi[2] = max(start[i, 2], pz) + grow
             _fill_cache(i, node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                        qlo, qhi, cache, cache_count, cache_lo, cache_hi)
+                        qlo, qhi, stack, cache, cache_count, cache_lo, cache_hi)
         pos[i, 0] = px
         pos[i, 1] = py
         pos[i, 2] = pz
@@ -460,28 +536,33 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
     z_lo = -1 if dim == 3 else 0
     z_hi = 1 if dim == 3 else 0
     dense = cell_start.shape[0] > 0
+    pix = pos[i, 0]
+    piy = pos[i, 1]
+    piz = pos[i, 2]
+    ri = radius[i]
     for oz in range(z_lo, z_hi + 1):
         for oy in range(-1, 2):
-            for ox in range(-1, 2):
-                key = ((cells[i, 2] + oz) * sy + cells[i, 1] + oy) * sx + cells[i, 0] + ox
-                if dense:
-                    s = cell_start[key]
-                    e = cell_start[key + 1]
-                else:
-                    s = _lower_bound(sorted_keys, key)
-                    e = _lower_bound(sorted_keys, key + 1)
-                for q in range(s, e):
-                    j = order[q]
-                    if j == i:
-                        continue
-                    dx = pos[i, 0] - pos[j, 0]
-                    dy = pos[i, 1] - pos[j, 1]
-                    dz = pos[i, 2] - pos[j, 2]
-                    reach = (radius[i] + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
-                    if dx * dx + dy * dy + dz * dz <= reach * reach:
-                        if write:
-                            out[found] = j
-                        found += 1
+            # the three cells x-1 .. x+1 of a row have consecutive keys: their runs are one
+            # run of ``order``, visited in the same order as cell by cell
+            key = ((cells[i, 2] + oz) * sy + cells[i, 1] + oy) * sx + cells[i, 0] - 1
+            if dense:
+                s = cell_start[key]
+                e = cell_start[key + 3]
+            else:
+                s = _lower_bound(sorted_keys, key)
+                e = _lower_bound(sorted_keys, key + 3)
+            for q in range(s, e):
+                j = order[q]
+                if j == i:
+                    continue
+                dx = pix - pos[j, 0]
+                dy = piy - pos[j, 1]
+                dz = piz - pos[j, 2]
+                reach = (ri + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
+                if dx * dx + dy * dy + dz * dz <= reach * reach:
+                    if write and found < out.shape[0]:
+                        out[found] = j
+                    found += 1
     return found
 
 
@@ -518,19 +599,26 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
         order = np.argsort(keys, kind="mergesort")
         sorted_keys = keys[order]
         cell_start = np.empty(0, np.int64)
+    # one scan into a fixed-width table; a body with more neighbours than it holds is
+    # scanned again into its row of the result
     counts = np.zeros(n, np.int64)
-    dummy = np.empty(0, np.int64)
+    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
     for i in numba.prange(n):
         counts[i] = _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy,
-                                dim, dummy, False)
+                                dim, table[i], True)
     for i in range(n):
         first[i + 1] = first[i] + counts[i]
     neighbour = np.empty(first[n], np.int64)
     for i in numba.prange(n):
         row = neighbour[first[i]:first[i + 1]]
-        _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy, dim, row,
-                    True)
-        row.sort()
+        if counts[i] <= PAIR_TABLE_WIDTH:
+            for c in range(counts[i]):
+                row[c] = table[i, c]
+        else:
+            _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy, dim,
+                        row, True)
+        if row.shape[0] > 1:
+            row.sort()
     return first, neighbour
 
 
@@ -620,6 +708,7 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
     buf = np.empty(CANDIDATE_CAPACITY, np.int64)
     qlo = np.empty(3)
     qhi = np.empty(3)
+    stack = np.empty(STACK_SIZE, np.int64)
     for i in range(first, stop):
         px = pos[i, 0]
         py = pos[i, 1]
@@ -636,10 +725,17 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
             # a body with continuous collision is never pushed through a collider by another
             # body: the push is cast, and stops at the first contact
             _box_around(px, py, pz, push + r, qlo, qhi)
-            buf, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
-                                lo, hi, qlo, qhi, buf)
+            # the cast's result does not depend on which colliders beyond its swept box are
+            # candidates, nor on their order: the body's cache serves when it covers the box
+            if _cached(i, qlo, qhi, cache_count, cache_lo, cache_hi):
+                cands = cache[i]
+                count = cache_count[i]
+            else:
+                buf, count = _query(node_lo, node_hi, node_child, node_start, node_count,
+                                    order, lo, hi, qlo, qhi, buf, stack)
+                cands = buf
             t, _nx, _ny, _nz, k = _cast_statics(px, py, pz, mx / push, my / push, mz / push,
-                                                push, r, buf, count, lo, hi, cap_a, cap_b,
+                                                push, r, cands, count, lo, hi, cap_a, cap_b,
                                                 cap_r, plane_n, plane_o)
             if k >= 0:
                 scale = min(t / push, 1.0)
@@ -651,7 +747,7 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
             crossed[i] = _path_hits(px, py, pz, px + mx, py + my, pz + mz, i, node_lo,
                                     node_hi, node_child, node_start, node_count, order, lo,
                                     hi, cap_a, cap_b, cap_r, plane_n, plane_o, qlo, qhi, buf,
-                                    cache, cache_count, cache_lo, cache_hi)
+                                    stack, cache, cache_count, cache_lo, cache_hi)
         px += mx
         py += my
         pz += mz
@@ -662,7 +758,7 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
             count = cache_count[i]
         else:
             buf, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
-                                lo, hi, qlo, qhi, buf)
+                                lo, hi, qlo, qhi, buf, stack)
             cands = buf
         touching[i] = False
         for c in range(count + plane_o.shape[0]):
@@ -739,14 +835,12 @@ def apply_and_resolve_statics_serial(pos: np.ndarray, vel: np.ndarray, dpos: np.
                               cache: np.ndarray, cache_count: np.ndarray,
                               cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
     """:func:`apply_and_resolve_statics` on one thread, for a pass in which few bodies move
-    or touch anything: no parallel region to start, and the very same result."""
-    n = pos.shape[0]
-    for k in range((n + BODY_CHUNK - 1) // BODY_CHUNK):
-        _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, node_lo,
-                       node_hi, node_child, node_start, node_count, order, lo, hi, cap_a,
-                       cap_b, cap_r, plane_n, plane_o, responded, crossed, touching,
-                       first_pass, cache, cache_count, cache_lo, cache_hi, k * BODY_CHUNK,
-                       min(n, (k + 1) * BODY_CHUNK))
+    or touch anything: no parallel region to start, and the very same result (all bodies in
+    one range: one set of scratch buffers)."""
+    _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, node_lo, node_hi,
+                   node_child, node_start, node_count, order, lo, hi, cap_a, cap_b, cap_r,
+                   plane_n, plane_o, responded, crossed, touching, first_pass, cache,
+                   cache_count, cache_lo, cache_hi, 0, pos.shape[0])
 
 
 @kernel
@@ -781,14 +875,14 @@ def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: floa
     return dx * dx + dy * dy + dz * dz <= cap_r * cap_r
 
 
-@kernel
+@_inline_kernel
 def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float, i: int,
                node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
                node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
                lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
                cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray, qlo: np.ndarray,
-               qhi: np.ndarray, buf: np.ndarray, cache: np.ndarray, cache_count: np.ndarray,
-               cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
+               qhi: np.ndarray, buf: np.ndarray, stack: np.ndarray, cache: np.ndarray,
+               cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
     """Whether the straight path p -> q of body i's centre reaches a collider (its cached
     colliders when they cover the path, else a query of the tree)."""
     qlo[0] = min(px, qx)
@@ -802,7 +896,7 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
         count = cache_count[i]
     else:
         cands, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
-                              lo, hi, qlo, qhi, buf)
+                              lo, hi, qlo, qhi, buf, stack)
     for c in range(count):
         j = cands[c]
         if path_crosses(px, py, pz, qx, qy, qz, cap_a[j, 0], cap_a[j, 1], cap_a[j, 2],
@@ -838,6 +932,7 @@ def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray
         buf = np.empty(CANDIDATE_CAPACITY, np.int64)
         qlo = np.empty(3)
         qhi = np.empty(3)
+        stack = np.empty(STACK_SIZE, np.int64)
         for i in range(k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK)):
             if responded[i]:
                 caught[i] += 1
@@ -845,5 +940,5 @@ def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray
                                           moved[i, 1], moved[i, 2], i, node_lo, node_hi,
                                           node_child, node_start, node_count, order, lo, hi,
                                           cap_a, cap_b, cap_r, plane_n, plane_o, qlo, qhi,
-                                          buf, cache, cache_count, cache_lo, cache_hi):
+                                          buf, stack, cache, cache_count, cache_lo, cache_hi):
                 missed[i] += 1
