@@ -6,6 +6,10 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+# the demos' views render into an invisible window, so the suite runs with or without a display
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
 settings.register_profile(
     "ci",
     max_examples=200,
