@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._kernels import ray as _k
-from .results import RayHit, _setter
+from .results import RayHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
 
@@ -45,15 +45,12 @@ __all__ = ["raycast", "ray_circle", "ray_box", "ray_segment", "ray_polygon", "ra
 
 _INF = math.inf
 _tn = tuple.__new__
-_new = object.__new__
-# RayHit is a frozen slots dataclass: fill its slots directly (the constructor's frozen
-# setattr costs twice as much, and this is the hot path of every hit). The circle and segment
-# handlers build their hit inline rather than through _hit2: the call costs about 40 ns of a
-# ~700 ns hit, measured against pymunk in benchmarks/bench_raycast.py.
-_set_distance = _setter(RayHit, "distance")
-_set_point = _setter(RayHit, "point")
-_set_normal = _setter(RayHit, "normal")
-_set_inside = _setter(RayHit, "started_inside")
+#: builds a record (RayHit) from the tuple of its fields; untyped, as mypy sees a dataclass
+_rn: Any = tuple.__new__
+# A hit is built as one tuple: RayHit is a tuple-backed record (see swept.results), and
+# tuple.__new__ fills it in one allocation. The circle and segment handlers build their hit
+# inline rather than through _hit2: the call costs about 40 ns of a hit, measured against
+# pymunk in benchmarks/bench_raycast.py.
 
 #: A kernel callable: tuple arguments in, the kernel's flat result tuple out.
 KernelCall = Callable[..., Any]
@@ -127,7 +124,7 @@ _EXP = _example_polygon()
 _k_circle = _lazy("_k_circle", _k.ray_circle_v, (_O2, _X2, _P2, 1.0, _INF))
 _k_segment = _lazy("_k_segment", _k.ray_segment_v, (_O2, _X2, (3.0, -1.0), (3.0, 1.0), _INF))
 _k_aabb2 = _lazy("_k_aabb2", _k.ray_aabb2_v, (_O2, _X2, (2.0, -1.0), (4.0, 1.0), _INF))
-_k_polygon = _lazy("_k_polygon", _k.ray_polygon_v, (_O2, _X2, _EXP._verts, _EXP._norms, _INF))
+_k_polygon = _lazy("_k_polygon", _k.ray_polygon_v, (_O2, _X2, _EXP._corners, _INF))
 _k_plane2 = _lazy("_k_plane2", _k.ray_plane2_v, (_O2, _X2, (-1.0, 0.0), -3.0, _INF))
 _k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_O2, _X2, _P2, (5.0, 0.5), 1.0, _INF))
 _k_capsule2_entering = _lazy(
@@ -164,13 +161,9 @@ def _hit2(hit: Any, origin: Any) -> RayHit | None:
     if hit is None:
         return None
     t, px, py, nx, ny, inside = hit
-    h = _new(RayHit)
-    _set_distance(h, t)
     # starts inside: the point is the origin itself
-    _set_point(h, origin if inside else _tn(Vec2, (px, py)))
-    _set_normal(h, _tn(Vec2, (nx, ny)))
-    _set_inside(h, inside)
-    return h
+    return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
+                        inside))
 
 
 def _hit3(hit: Any, origin: Any) -> RayHit | None:
@@ -178,30 +171,20 @@ def _hit3(hit: Any, origin: Any) -> RayHit | None:
     if hit is None:
         return None
     t, px, py, pz, nx, ny, nz, inside = hit
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, origin if inside else _tn(Vec3, (px, py, pz)))
-    _set_normal(h, _tn(Vec3, (nx, ny, nz)))
-    _set_inside(h, inside)
-    return h
+    return _rn(RayHit, (t, origin if inside else _tn(Vec3, (px, py, pz)),
+                        _tn(Vec3, (nx, ny, nz)), inside))
 
 
 def _hit_face(hit: Any, origin: Any) -> RayHit | None:
     """A box adapter result ``(t, p..., face, inside)`` (2D or 3D) as a RayHit."""
     if hit is None:
         return None
-    t = hit[0]
     inside = hit[-1]
-    h = _new(RayHit)
-    _set_distance(h, t)
     if len(hit) == 5:
-        _set_point(h, origin if inside else _tn(Vec2, hit[1:3]))
-        _set_normal(h, _AABB2_NORMALS[hit[3]])
-    else:
-        _set_point(h, origin if inside else _tn(Vec3, hit[1:4]))
-        _set_normal(h, _AABB3_NORMALS[hit[4]])
-    _set_inside(h, inside)
-    return h
+        return _rn(RayHit, (hit[0], origin if inside else _tn(Vec2, hit[1:3]),
+                            _AABB2_NORMALS[hit[3]], inside))
+    return _rn(RayHit, (hit[0], origin if inside else _tn(Vec3, hit[1:4]),
+                        _AABB3_NORMALS[hit[4]], inside))
 
 
 def _hit_edge(hit: Any, origin: Any, normals: tuple[Vec2, ...]) -> RayHit | None:
@@ -209,12 +192,7 @@ def _hit_edge(hit: Any, origin: Any, normals: tuple[Vec2, ...]) -> RayHit | None
     if hit is None:
         return None
     t, px, py, edge, inside = hit
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, origin if inside else _tn(Vec2, (px, py)))
-    _set_normal(h, normals[edge])
-    _set_inside(h, inside)
-    return h
+    return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), normals[edge], inside))
 
 
 def _dimension_error(ray: Any, shape: Any) -> TypeError:
@@ -225,154 +203,22 @@ def _dimension_error(ray: Any, shape: Any) -> TypeError:
 
 
 # --------------------------------------------------------------------------------------
-# raycast: one handler per shape type. A 2D ray at a 3D shape (or the reverse) reaches the
-# kernel with tuples of the wrong size, which its entry point rejects (ValueError for a
-# longer tuple, TypeError for a shorter one): that is the dimension check, at no cost on the
-# good path.
+# raycast: one branch per shape type, in one function (a switch, as Box2D's b2RayCast has):
+# a handler function per type would cost one more Python call, a tenth of a ray cast. Each
+# branch calls its kernel and builds the RayHit in place. A 2D ray at a 3D shape (or the
+# reverse) reaches the kernel with tuples of the wrong size, which its entry point rejects
+# (ValueError for a longer tuple, TypeError for a shorter one): that is the dimension check,
+# at no cost on the good path.
 # --------------------------------------------------------------------------------------
 
-def _cast_circle(ray: Ray, s: Circle) -> RayHit | None:
-    o = ray.origin
-    try:
-        hit = _k_circle(o, ray.direction, s.center, s.radius, ray.max_distance)
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-    if hit is None:
-        return None
-    t, px, py, nx, ny, inside = hit
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, o if inside else _tn(Vec2, (px, py)))
-    _set_normal(h, _tn(Vec2, (nx, ny)))
-    _set_inside(h, inside)
-    return h
-
-
-def _cast_segment(ray: Ray, s: Segment) -> RayHit | None:
-    o = ray.origin
-    try:
-        hit = _k_segment(o, ray.direction, s.a, s.b, ray.max_distance)
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-    if hit is None:
-        return None
-    t, px, py, nx, ny, inside = hit
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, o if inside else _tn(Vec2, (px, py)))
-    _set_normal(h, _tn(Vec2, (nx, ny)))
-    _set_inside(h, inside)
-    return h
-
-
-def _cast_polygon(ray: Ray, s: Polygon) -> RayHit | None:
-    o = ray.origin
-    try:
-        hit = _k_polygon(o, ray.direction, s._verts, s._norms, ray.max_distance)
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-    if hit is None:
-        return None
-    t, px, py, edge, inside = hit
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, o if inside else _tn(Vec2, (px, py)))
-    # the edge's own outward normal, prebuilt by the polygon
-    _set_normal(h, s.normals[edge])
-    _set_inside(h, inside)
-    return h
-
-
-def _cast_aabb(ray: Ray, s: AABB) -> RayHit | None:
-    o = ray.origin
-    point: Vec2 | Vec3
-    normal: Vec2 | Vec3
-    try:
-        if s.dim == 2:
-            hit = _k_aabb2(o, ray.direction, s.min, s.max, ray.max_distance)
-            if hit is None:
-                return None
-            t, px, py, face, inside = hit
-            point = o if inside else _tn(Vec2, (px, py))
-            normal = _AABB2_NORMALS[face]
-        else:
-            hit = _k_aabb3(o, ray.direction, s.min, s.max, ray.max_distance)
-            if hit is None:
-                return None
-            t, px, py, pz, face, inside = hit
-            point = o if inside else _tn(Vec3, (px, py, pz))
-            normal = _AABB3_NORMALS[face]
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, point)
-    _set_normal(h, normal)
-    _set_inside(h, inside)
-    return h
-
-
-def _cast_plane(ray: Ray, s: Plane) -> RayHit | None:
-    o = ray.origin
-    point: Vec2 | Vec3
-    try:
-        if s.dim == 2:
-            hit = _k_plane2(o, ray.direction, s.normal, s.offset, ray.max_distance)
-            if hit is None:
-                return None
-            t, px, py, inside = hit
-            point = o if inside else _tn(Vec2, (px, py))
-        else:
-            hit = _k_plane3(o, ray.direction, s.normal, s.offset, ray.max_distance)
-            if hit is None:
-                return None
-            t, px, py, pz, inside = hit
-            point = o if inside else _tn(Vec3, (px, py, pz))
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-    h = _new(RayHit)
-    _set_distance(h, t)
-    _set_point(h, point)
-    # the normal is always the plane's own
-    _set_normal(h, s.normal)
-    _set_inside(h, inside)
-    return h
-
-
-def _cast_capsule(ray: Ray, s: Capsule) -> RayHit | None:
-    try:
-        if s.dim == 2:
-            return _hit2(
-                _k_capsule2(ray.origin, ray.direction, s.a, s.b, s.radius, ray.max_distance),
-                ray.origin,
-            )
-        return _hit3(
-            _k_capsule3(ray.origin, ray.direction, s.a, s.b, s.radius, ray.max_distance),
-            ray.origin,
-        )
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-
-
-def _cast_sphere(ray: Ray, s: Sphere) -> RayHit | None:
-    try:
-        hit = _k_sphere(ray.origin, ray.direction, s.center, s.radius, ray.max_distance)
-    except (ValueError, TypeError):
-        raise _dimension_error(ray, s) from None
-    return _hit3(hit, ray.origin)
-
-
-#: The dispatch table: shape type -> handler(ray, shape). The one place raycast learns of a
-#: shape type.
-_RAYCAST: dict[type, Callable[[Any, Any], RayHit | None]] = {
-    Circle: _cast_circle,
-    Segment: _cast_segment,
-    AABB: _cast_aabb,
-    Polygon: _cast_polygon,
-    Capsule: _cast_capsule,
-    Plane: _cast_plane,
-    Sphere: _cast_sphere,
+#: The supported shape types: each type, or a user subclass of one (added on first use), to
+#: the type whose branch casts it. The one place raycast learns of a shape type, with the
+#: branches in :func:`raycast`.
+_KINDS: dict[type, type] = {
+    Circle: Circle, Segment: Segment, Polygon: Polygon, AABB: AABB, Capsule: Capsule,
+    Plane: Plane, Sphere: Sphere,
 }
+_SUPPORTED = tuple(_KINDS)
 
 
 def raycast(ray: Ray, shape: Any) -> RayHit | None:
@@ -390,20 +236,86 @@ def raycast(ray: Ray, shape: Any) -> RayHit | None:
             f"{type(shape).__name__}) is not supported"
         )
     try:
-        handler = _RAYCAST[type(shape)]
+        kind = _KINDS[type(shape)]
     except KeyError:
-        handler = _subclass_handler(ray, shape)
-    return handler(ray, shape)
+        kind = _kind_of(ray, shape)
+    o = ray.origin
+    try:
+        if kind is Circle:
+            hit = _k_circle(o, ray.direction, shape.center, shape.radius, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, nx, ny, inside = hit
+            # starts inside: the point is the origin itself
+            return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
+                                inside))
+        if kind is Segment:
+            hit = _k_segment(o, ray.direction, shape.a, shape.b, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, code, inside = hit
+            # the segment's own prebuilt normal, or -direction for a collinear ray
+            return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)),
+                                shape._normals[code] if code < 2 else -ray.direction, inside))
+        if kind is Polygon:
+            hit = _k_polygon(o, ray.direction, shape._corners, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, edge, inside = hit
+            # the edge's own outward normal, prebuilt by the polygon
+            return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), shape.normals[edge],
+                                inside))
+        if kind is AABB:
+            if shape.dim == 2:
+                hit = _k_aabb2(o, ray.direction, shape.min, shape.max, ray.max_distance)
+                if hit is None:
+                    return None
+                t, px, py, face, inside = hit
+                return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)),
+                                    _AABB2_NORMALS[face], inside))
+            hit = _k_aabb3(o, ray.direction, shape.min, shape.max, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, pz, face, inside = hit
+            return _rn(RayHit, (t, o if inside else _tn(Vec3, (px, py, pz)),
+                                _AABB3_NORMALS[face], inside))
+        if kind is Plane:
+            # the normal is always the plane's own
+            if shape.dim == 2:
+                hit = _k_plane2(o, ray.direction, shape.normal, shape.offset, ray.max_distance)
+                if hit is None:
+                    return None
+                t, px, py, inside = hit
+                return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), shape.normal,
+                                    inside))
+            hit = _k_plane3(o, ray.direction, shape.normal, shape.offset, ray.max_distance)
+            if hit is None:
+                return None
+            t, px, py, pz, inside = hit
+            return _rn(RayHit, (t, o if inside else _tn(Vec3, (px, py, pz)), shape.normal,
+                                inside))
+        if kind is Capsule:
+            if shape.dim == 2:
+                return _hit2(_k_capsule2(o, ray.direction, shape.a, shape.b, shape.radius,
+                                         ray.max_distance), o)
+            return _hit3(_k_capsule3(o, ray.direction, shape.a, shape.b, shape.radius,
+                                     ray.max_distance), o)
+        # a sphere
+        return _hit3(_k_sphere(o, ray.direction, shape.center, shape.radius,
+                               ray.max_distance), o)
+    except (ValueError, TypeError):
+        raise _dimension_error(ray, shape) from None
 
 
-def _subclass_handler(ray: Ray, shape: Any) -> Callable[[Any, Any], RayHit | None]:
-    """The handler for an instance of a subclass of a supported shape, or TypeError."""
-    for cls, handler in _RAYCAST.items():
+def _kind_of(ray: Ray, shape: Any) -> type:
+    """The supported type ``shape`` is an instance of (remembered), or TypeError."""
+    for cls in _SUPPORTED:
         if isinstance(shape, cls):
-            return handler
+            _KINDS[type(shape)] = cls
+            return cls
     raise TypeError(
         f"raycast({type(ray).__name__}, {type(shape).__name__}) is not supported: the shape "
-        f"must be one of {', '.join(c.__name__ for c in _RAYCAST)}"
+        f"must be one of {', '.join(c.__name__ for c in _SUPPORTED)}"
     )
 
 
@@ -483,7 +395,18 @@ def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
     pb = as_vec2(b, "b")
     if pa == pb:
         raise ValueError(f"b: the segment needs a nonzero length, a and b are both {tuple(pa)}")
-    return _hit2(_k_segment(o, d, pa, pb, m), o)
+    hit = _k_segment(o, d, pa, pb, m)
+    if hit is None:
+        return None
+    t, px, py, code, inside = hit
+    normal: Vec2 | Vec3
+    if code < 2:
+        lx, ly, rx, ry = _k.segment_normals2(pa[0], pa[1], pb[0], pb[1])
+        normal = Vec2(lx, ly) if code == 0 else Vec2(rx, ry)
+    else:
+        # collinear
+        normal = -d
+    return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), normal, inside))
 
 
 def ray_polygon(origin: Any, direction: Any, points: Any, *,
@@ -498,7 +421,7 @@ def ray_polygon(origin: Any, direction: Any, points: Any, *,
     if len(o) != 2:
         raise ValueError(f"origin must be a 2D vector for ray_polygon, got {len(o)} components")
     poly = points if isinstance(points, Polygon) else Polygon(points)
-    return _hit_edge(_k_polygon(o, d, poly._verts, poly._norms, m), o, poly.normals)
+    return _hit_edge(_k_polygon(o, d, poly._corners, m), o, poly.normals)
 
 
 def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,

@@ -8,20 +8,164 @@ A miss is ``None``, never a result with a sentinel value. Frames and signs:
   inside, when it is the direction of the shortest way out;
 - a contact's normal is the direction to move the *first* shape out of the second;
 - a sweep hit's normal points out of the target, toward the moving shape.
+
+Each result is a *record*: a frozen dataclass (``dataclasses.fields``, ``replace``,
+``asdict`` and ``is_dataclass`` work on it, and assigning a field raises
+``dataclasses.FrozenInstanceError``) whose fields are kept in a tuple, as pymunk's
+``SegmentQueryInfo`` and Python's named tuples are. So a hit also unpacks
+(``distance, point, normal, inside = hit``) and indexes in field order. The tuple is what
+makes a result cheap to build: every ray cast that hits builds one, and a tuple-backed
+record costs about half of a slotted dataclass's slot-by-slot fill. Equality and hashing are
+the dataclass's: by field values, between results of the same class only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import dataclasses
+from dataclasses import FrozenInstanceError
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .vec import Vec2, Vec3
 
-__all__ = ["RayHit", "SweepHit", "Contact"]
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+    def dataclass_transform(**_kwargs: Any) -> Any:
+        """No-op at run time: only type checkers read ``dataclass_transform``."""
+        return lambda decorated: decorated
+
+__all__ = ["RayHit", "SweepHit", "Contact", "record"]
+
+T = TypeVar("T")
+_tn = tuple.__new__
 
 
-@dataclass(frozen=True, slots=True)
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _eq(self: Any, other: Any) -> Any:
+    # the dataclass rule: equal only to a result of the very same class. A plain tuple (or
+    # another record) with the same items is not equal: answering False here, rather than
+    # NotImplemented, keeps Python from falling back to tuple equality.
+    if other.__class__ is self.__class__:
+        return tuple.__eq__(self, other)
+    if isinstance(other, tuple):
+        return False
+    return NotImplemented
+
+
+def _ne(self: Any, other: Any) -> Any:
+    if other.__class__ is self.__class__:
+        return tuple.__ne__(self, other)
+    if isinstance(other, tuple):
+        return True
+    return NotImplemented
+
+
+def _unordered(self: Any, other: Any) -> Any:
+    # a dataclass without order=True has no <, <=, >, >=; neither does a record
+    return NotImplemented
+
+
+def _repr(self: Any) -> str:
+    names = self.__class__._fields
+    inner = ", ".join(f"{name}={value!r}" for name, value in zip(names, self))
+    return f"{self.__class__.__qualname__}({inner})"
+
+
+def _getnewargs(self: Any) -> tuple[Any, ...]:
+    return tuple(self)
+
+
+def _replace(self: Any, **changes: Any) -> Any:
+    return dataclasses.replace(self, **changes)
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: type[T]) -> type[T]:
+    """Make ``cls`` (annotated fields, as for a dataclass) a frozen, tuple-backed record.
+
+    The result is a subclass of ``tuple`` (or of ``cls``'s record base, whose fields come
+    first) with one read-only property per field, a constructor taking the fields by
+    position or name (defaults as annotated), and the dataclass protocol: the fields and
+    parameters of ``dataclass(frozen=True)`` on the same annotations, so that the
+    ``dataclasses`` functions treat it as a frozen dataclass.
+    """
+    base = cls.__bases__[0]
+    if base is object:
+        base = tuple
+    inherited = list(getattr(base, "__dataclass_fields__", {}).values())
+    own = cls.__dict__.get("__annotations__", {})
+    specs: list[tuple[str, Any, Any]] = []
+    for f in inherited:
+        specs.append((f.name, f.type, dataclasses.field(default=f.default)))
+    for name, annotation in own.items():
+        specs.append((name, annotation, dataclasses.field(default=cls.__dict__.get(
+            name, dataclasses.MISSING))))
+    # the dataclass machinery itself checks the fields (order of defaults, names) and
+    # provides the Field objects the dataclasses functions read
+    spec = dataclasses.make_dataclass(cls.__name__, specs, frozen=True)
+    names = tuple(name for name, _, _ in specs)
+
+    params = []
+    defaults: dict[str, Any] = {}
+    for name, _, f in specs:
+        if f.default is dataclasses.MISSING:
+            params.append(name)
+        else:
+            defaults[f"_default_{name}"] = f.default
+            params.append(f"{name}=_default_{name}")
+    # generated like a named tuple's constructor: exact signature, one tuple build
+    source = (f"def __new__(_cls, {', '.join(params)}):\n"
+              f"    return _tn(_cls, ({', '.join(names)},))\n")
+    scope: dict[str, Any] = {"_tn": _tn, **defaults}
+    exec(source, scope)  # noqa: S102 - generated from the class's own field names
+    new = scope["__new__"]
+    new.__qualname__ = f"{cls.__qualname__}.__new__"
+    new.__doc__ = f"Build a {cls.__name__} from its fields."
+
+    namespace: dict[str, Any] = {
+        "__slots__": (),
+        "__module__": cls.__module__,
+        "__qualname__": cls.__qualname__,
+        "__doc__": cls.__doc__,
+        "__new__": new,
+        "__setattr__": _frozen_setattr,
+        "__delattr__": _frozen_delattr,
+        "__eq__": _eq,
+        "__ne__": _ne,
+        "__lt__": _unordered,
+        "__le__": _unordered,
+        "__gt__": _unordered,
+        "__ge__": _unordered,
+        "__hash__": tuple.__hash__,
+        "__repr__": _repr,
+        "__getnewargs__": _getnewargs,
+        "__replace__": _replace,
+        "__match_args__": names,
+        "_fields": names,
+        "__dataclass_fields__": spec.__dataclass_fields__,  # type: ignore[attr-defined]
+        "__dataclass_params__": spec.__dataclass_params__,  # type: ignore[attr-defined]
+        "__annotations__": dict(own),
+    }
+    for i, name in enumerate(names):
+        if i >= len(inherited):
+            namespace[name] = property(itemgetter(i), doc=f"The {name} field.")
+    # everything else the class body defines (methods, properties) carries over
+    for key, value in cls.__dict__.items():
+        if key not in namespace and key not in own and key not in ("__dict__", "__weakref__"):
+            namespace[key] = value
+    made = type(cls.__name__, (base,), namespace)
+    return made
+
+
+@record
 class RayHit:
     """Where a ray first meets a shape."""
 
@@ -36,7 +180,7 @@ class RayHit:
     started_inside: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SweepHit:
     """When and where a moving shape first touches another during a step."""
 
@@ -54,7 +198,7 @@ class SweepHit:
     started_inside: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Contact:
     """How deep and which way two overlapping (or touching) shapes meet."""
 
@@ -67,40 +211,17 @@ class Contact:
     point: Vec2 | Vec3
 
 
-_new = object.__new__
-
-
-def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The raw slot setter of a frozen slotted dataclass field (bypasses the frozen check)."""
-    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
-    return setter
-
-
-_rh_d = _setter(RayHit, "distance")
-_rh_p = _setter(RayHit, "point")
-_rh_n = _setter(RayHit, "normal")
-_rh_s = _setter(RayHit, "started_inside")
+#: builds a record from the tuple of its fields (untyped: mypy sees a dataclass, not a tuple)
+_rn: Any = tuple.__new__
 
 
 def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool) -> RayHit:
-    """Build a RayHit without the dataclass's frozen-setattr overhead (internal, hot path)."""
-    h = _new(RayHit)
-    _rh_d(h, distance)
-    _rh_p(h, point)
-    _rh_n(h, normal)
-    _rh_s(h, started_inside)
-    return h
-
-
-_c_n = _setter(Contact, "normal")
-_c_d = _setter(Contact, "depth")
-_c_p = _setter(Contact, "point")
+    """Build a RayHit in one tuple allocation (internal, hot path)."""
+    hit: RayHit = _rn(RayHit, (distance, point, normal, started_inside))
+    return hit
 
 
 def make_contact(normal: Any, depth: float, point: Any) -> Contact:
-    """Build a Contact without the dataclass's frozen-setattr overhead (internal, hot path)."""
-    c = _new(Contact)
-    _c_n(c, normal)
-    _c_d(c, depth)
-    _c_p(c, point)
+    """Build a Contact in one tuple allocation (internal, hot path)."""
+    c: Contact = _rn(Contact, (normal, depth, point))
     return c

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ._kernels.ray import segment_normals2 as _segment_normals
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
 
 __all__ = [
@@ -159,9 +160,12 @@ class Sphere(Shape):
 class Segment(Shape):
     """A line segment from ``a`` to ``b`` (2D), with no thickness; ``a != b``."""
 
-    __slots__ = ("a", "b")
+    __slots__ = ("a", "b", "_normals")
     a: Vec2
     b: Vec2
+    #: the left and right unit normals, prebuilt by the ray kernel's own formula: a ray cast
+    #: hands one out rather than build a vector per hit
+    _normals: tuple[Vec2, Vec2]
     dim = 2
 
     def __init__(self, a: Any, b: Any) -> None:
@@ -171,6 +175,8 @@ class Segment(Shape):
             raise ValueError(f"segment needs a nonzero length: a and b are both {tuple(pa)}")
         _set(self, "a", pa)
         _set(self, "b", pb)
+        lx, ly, rx, ry = _segment_normals(pa[0], pa[1], pb[0], pb[1])
+        _set(self, "_normals", (Vec2(lx, ly), Vec2(rx, ry)))
 
     def _key(self) -> tuple[Any, ...]:
         return (self.a, self.b)
@@ -186,7 +192,7 @@ class Segment(Shape):
     @property
     def normal(self) -> Vec2:
         """The unit normal ``(b - a).perp()`` normalised (its left side in a y-up frame)."""
-        return (self.b - self.a).perp().normalized()
+        return self._normals[0]
 
     @property
     def aabb(self) -> AABB:
@@ -322,9 +328,10 @@ class Polygon(Shape):
     from ``points[i]`` to ``points[i + 1]``.
     """
 
-    __slots__ = ("points", "normals", "_verts", "_norms")
+    __slots__ = ("points", "normals", "_corners", "_verts", "_norms")
     points: tuple[Vec2, ...]
     normals: tuple[Vec2, ...]
+    _corners: np.ndarray
     _verts: np.ndarray
     _norms: np.ndarray
     dim = 2
@@ -372,14 +379,15 @@ class Polygon(Shape):
         for i in range(n):
             e = ring[(i + 1) % n] - ring[i]
             normals.append(Vec2(e[1] + 0.0, 0.0 - e[0]).normalized())
-        verts = np.array(ring, dtype=np.float64)
-        norms = np.array(normals, dtype=np.float64)
-        verts.setflags(write=False)
-        norms.setflags(write=False)
+        # the kernels' copy: corners and edge normals stacked in one (2, n, 2) array (a ray
+        # cast unboxes one array, not two), and each half as a view of it
+        corners = np.array([ring, normals], dtype=np.float64)
+        corners.setflags(write=False)
         _set(self, "points", tuple(ring))
         _set(self, "normals", tuple(normals))
-        _set(self, "_verts", verts)
-        _set(self, "_norms", norms)
+        _set(self, "_corners", corners)
+        _set(self, "_verts", corners[0])
+        _set(self, "_norms", corners[1])
 
     @classmethod
     def box(cls, half_w: float, half_h: float, center: Any = (0.0, 0.0),

@@ -22,6 +22,9 @@ class Vec2(tuple):
     """An immutable 2D vector: hashable, unpackable as ``x, y``, with vector arithmetic."""
 
     __slots__ = ()
+    #: the component names, as a named tuple has them: code that rebuilds named tuples from
+    #: their items (``dataclasses.asdict`` on a result, for one) rebuilds a Vec2 this way
+    _fields = ("x", "y")
 
     def __new__(cls, x: SupportsFloat, y: SupportsFloat) -> Vec2:
         """Build from two numbers (converted to float; not checked for finiteness)."""
@@ -119,6 +122,9 @@ class Vec3(tuple):
     """An immutable 3D vector: hashable, unpackable as ``x, y, z``, with vector arithmetic."""
 
     __slots__ = ()
+    #: the component names, as a named tuple has them: code that rebuilds named tuples from
+    #: their items (``dataclasses.asdict`` on a result, for one) rebuilds a Vec3 this way
+    _fields = ("x", "y", "z")
 
     def __new__(cls, x: SupportsFloat, y: SupportsFloat, z: SupportsFloat) -> Vec3:
         """Build from three numbers (converted to float; not checked for finiteness)."""

@@ -59,7 +59,7 @@ from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
 from .contact import contact
 from .raycast import raycast
-from .results import Contact, RayHit, SweepHit
+from .results import Contact, RayHit, SweepHit, record
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
 from .sweep import sweep as _sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
@@ -114,7 +114,7 @@ _kw: Any = _world_kernels
 # results
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WorldRayHit(RayHit):
     """A :class:`~swept.RayHit` against a world collider, with its handle and data."""
 
@@ -124,7 +124,7 @@ class WorldRayHit(RayHit):
     data: Any = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WorldSweepHit(SweepHit):
     """A :class:`~swept.SweepHit` against a world collider, with its handle and data."""
 
@@ -134,7 +134,7 @@ class WorldSweepHit(SweepHit):
     data: Any = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WorldContact(Contact):
     """A :class:`~swept.Contact` with a world collider (the query shape first), with the
     collider's handle and data."""

@@ -36,7 +36,7 @@ import math
 import numpy as np
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
-from . import kernel
+from . import entry, kernel
 
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
@@ -763,7 +763,7 @@ Hit2 = tuple[float, float, float, float, float, bool]
 Hit3 = tuple[float, float, float, float, float, float, float, bool]
 
 
-@kernel
+@entry
 def ray_circle_v(o: Tuple2, d: Tuple2, c: Tuple2, r: float, max_distance: float
                  ) -> Hit2 | None:
     """:func:`ray_circle` with tuple arguments; None on a miss."""
@@ -774,16 +774,44 @@ def ray_circle_v(o: Tuple2, d: Tuple2, c: Tuple2, r: float, max_distance: float
 
 
 @kernel
+def segment_normals2(ax: float, ay: float, bx: float, by: float
+                     ) -> tuple[float, float, float, float]:
+    """The two unit normals :func:`ray_segment` gives segment ``ab``, bit for bit: the left
+    one (``(b - a).perp()`` normalised) and the right one, ``(lx, ly, rx, ry)``."""
+    ux, uy, _elen = _unit2(bx - ax, by - ay)
+    # as ray_segment writes them: 0.0 - x, so that neither has a negative zero
+    lx = 0.0 - uy
+    ly = ux
+    return lx, ly, 0.0 - lx, 0.0 - ly
+
+
+#: :func:`ray_segment_v`'s normal codes: the segment's left normal, its right normal, and
+#: ``-direction`` (a collinear ray).
+SEGMENT_LEFT, SEGMENT_RIGHT, SEGMENT_BACK = 0, 1, 2
+
+
+@entry
 def ray_segment_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, max_distance: float
-                  ) -> Hit2 | None:
-    """:func:`ray_segment` with tuple arguments; None on a miss."""
-    hit = ray_segment(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1], max_distance)
-    if hit[0] < 0.0:
+                  ) -> tuple[float, float, float, int, bool] | None:
+    """:func:`ray_segment` with tuple arguments: ``(t, px, py, code, inside)`` or None.
+
+    ``code`` names the normal (``SEGMENT_LEFT``, ``SEGMENT_RIGHT`` or ``SEGMENT_BACK``), so
+    that the caller can hand out the segment's prebuilt normal rather than build one.
+    """
+    t, px, py, nx, ny, inside = ray_segment(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1],
+                                            max_distance)
+    if t < 0.0:
         return None
-    return hit
+    lx, ly, rx, ry = segment_normals2(a[0], a[1], b[0], b[1])
+    if nx == lx and ny == ly:
+        return t, px, py, SEGMENT_LEFT, inside
+    if nx == rx and ny == ry:
+        return t, px, py, SEGMENT_RIGHT, inside
+    # collinear: the normal is -d
+    return t, px, py, SEGMENT_BACK, inside
 
 
-@kernel
+@entry
 def ray_aabb2_v(o: Tuple2, d: Tuple2, lo: Tuple2, hi: Tuple2, max_distance: float
                 ) -> tuple[float, float, float, int, bool] | None:
     """:func:`ray_aabb2_face` with tuple arguments: ``(t, px, py, face, inside)`` or None."""
@@ -794,18 +822,20 @@ def ray_aabb2_v(o: Tuple2, d: Tuple2, lo: Tuple2, hi: Tuple2, max_distance: floa
     return t, o[0] + t * d[0], o[1] + t * d[1], face, inside
 
 
-@kernel
-def ray_polygon_v(o: Tuple2, d: Tuple2, verts: np.ndarray, norms: np.ndarray,
-                  max_distance: float) -> tuple[float, float, float, int, bool] | None:
+@entry
+def ray_polygon_v(o: Tuple2, d: Tuple2, corners: np.ndarray, max_distance: float
+                  ) -> tuple[float, float, float, int, bool] | None:
     """:func:`ray_polygon_edge` with tuple arguments: ``(t, px, py, edge, inside)`` or
-    None."""
-    t, edge, inside = ray_polygon_edge(o[0], o[1], d[0], d[1], verts, norms, max_distance)
+    None. ``corners`` is ``Polygon._corners``: the vertices and the edge normals stacked,
+    shape ``(2, n, 2)`` (one array to unbox rather than two: about 30 ns a call)."""
+    t, edge, inside = ray_polygon_edge(o[0], o[1], d[0], d[1], corners[0], corners[1],
+                                       max_distance)
     if t < 0.0:
         return None
     return t, o[0] + t * d[0], o[1] + t * d[1], edge, inside
 
 
-@kernel
+@entry
 def ray_plane2_v(o: Tuple2, d: Tuple2, n: Tuple2, offset: float, max_distance: float
                  ) -> tuple[float, float, float, bool] | None:
     """:func:`ray_plane2` with tuple arguments: ``(t, px, py, inside)`` (the normal is the
@@ -817,7 +847,7 @@ def ray_plane2_v(o: Tuple2, d: Tuple2, n: Tuple2, offset: float, max_distance: f
     return t, px, py, inside
 
 
-@kernel
+@entry
 def ray_capsule2_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float, max_distance: float
                    ) -> Hit2 | None:
     """:func:`ray_capsule2` with tuple arguments; None on a miss."""
@@ -827,7 +857,7 @@ def ray_capsule2_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float, max_dis
     return hit
 
 
-@kernel
+@entry
 def ray_capsule2_entering_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float,
                             max_distance: float) -> Hit2 | None:
     """:func:`ray_capsule2_entering` with tuple arguments; None on a miss."""
@@ -837,7 +867,7 @@ def ray_capsule2_entering_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float
     return hit
 
 
-@kernel
+@entry
 def ray_sphere_v(o: Tuple3, d: Tuple3, c: Tuple3, r: float, max_distance: float
                  ) -> Hit3 | None:
     """:func:`ray_sphere` with tuple arguments; None on a miss."""
@@ -847,7 +877,7 @@ def ray_sphere_v(o: Tuple3, d: Tuple3, c: Tuple3, r: float, max_distance: float
     return hit
 
 
-@kernel
+@entry
 def ray_aabb3_v(o: Tuple3, d: Tuple3, lo: Tuple3, hi: Tuple3, max_distance: float
                 ) -> tuple[float, float, float, float, int, bool] | None:
     """:func:`ray_aabb3_face` with tuple arguments: ``(t, px, py, pz, face, inside)`` or
@@ -859,7 +889,7 @@ def ray_aabb3_v(o: Tuple3, d: Tuple3, lo: Tuple3, hi: Tuple3, max_distance: floa
     return t, o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2], face, inside
 
 
-@kernel
+@entry
 def ray_plane3_v(o: Tuple3, d: Tuple3, n: Tuple3, offset: float, max_distance: float
                  ) -> tuple[float, float, float, float, bool] | None:
     """:func:`ray_plane3` with tuple arguments: ``(t, px, py, pz, inside)`` or None."""
@@ -870,7 +900,7 @@ def ray_plane3_v(o: Tuple3, d: Tuple3, n: Tuple3, offset: float, max_distance: f
     return t, px, py, pz, inside
 
 
-@kernel
+@entry
 def ray_capsule3_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float, max_distance: float
                    ) -> Hit3 | None:
     """:func:`ray_capsule3` with tuple arguments; None on a miss."""
@@ -881,7 +911,7 @@ def ray_capsule3_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float, max_dis
     return hit
 
 
-@kernel
+@entry
 def ray_capsule3_entering_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float,
                             max_distance: float) -> Hit3 | None:
     """:func:`ray_capsule3_entering` with tuple arguments; None on a miss."""
