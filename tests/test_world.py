@@ -576,3 +576,76 @@ def test_rays_grazing_gridded_segment_ends_equal_brute_force() -> None:
         assert (got is None) == (not batch.hit[i])
         if got is not None:
             assert close(batch.distance[i], got.distance)
+
+
+# ---------------------------------------------------------------------------------------------
+# the segments-only batch kernel (cast_segments_many): raycast_many takes it when every static
+# collider is a gridded segment the mask sees and nothing moves; the scenes above mix kinds or
+# hold fewer than 64 colliders, so they do not reach it
+
+
+@pytest.mark.parametrize(("seed", "plane", "n_rays"), [(21, False, 400), (22, True, 400),
+                                                       (23, False, 100)])
+def test_raycast_many_on_segments_only_equals_scalar_and_brute_force(
+        seed: int, plane: bool, n_rays: int) -> None:
+    # lattice segments (cell lines, shared ends, collinear runs) and rays that start on them,
+    # run along them, aim at their ends or graze their boxes' corners; n_rays 100 takes the
+    # one-thread kernel, 400 the parallel one
+    rng = np.random.default_rng(seed)
+    world = World()
+    ends = []
+    for i in range(300):
+        a = rng.integers(-30, 30, 2).astype(float)
+        step = [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (2.0, -1.0), (1.0, -3.0)][i % 5]
+        b = a + np.asarray(step) * float(rng.integers(1, 8))
+        world.add(Segment(a, b))
+        ends.append((a, b))
+    if plane:
+        world.add(Plane((0.0, 1.0), -25.0))
+    origins, directions, limits = [], [], []
+    for i in range(n_rays):
+        a, b = ends[rng.integers(len(ends))]
+        kind = i % 4
+        if kind == 0:
+            o, d = (a + b) / 2.0, rng.normal(size=2)  # starts on a segment
+        elif kind == 1:
+            o, d = a - (b - a), (b - a) * rng.choice([1.0, 7.5])  # along one (collinear)
+        elif kind == 2:
+            o = rng.integers(-35, 35, 2).astype(float)
+            d = b - o if np.any(b != o) else np.array([1.0, 0.0])  # at an end
+        else:
+            o, d = rng.uniform(-35, 35, 2), rng.normal(size=2)
+        origins.append(o)
+        directions.append(d)
+        limits.append(float(rng.choice([math.inf, 0.0, 6.5])))
+    batch = world.raycast_many(origins, directions, limits)
+    assert world._segment_grid(0xFFFFFFFF) is not None  # the segments-only kernel ran
+    assert batch.hit.sum() > n_rays // 3
+    for i in range(n_rays):
+        ray = Ray(origins[i], directions[i], limits[i])
+        got = world.raycast(ray)
+        assert_ray_matches(got, brute_raycast(world, ray))
+        assert (got is None) == (not batch.hit[i])
+        if got is None:
+            assert batch.handle[i] == -1 and batch.distance[i] == math.inf
+            continue
+        assert batch.handle[i] == got.handle and close(batch.distance[i], got.distance)
+        assert close(batch.point[i], got.point) and close(batch.normal[i], got.normal)
+
+
+def test_ray_through_a_segment_end_at_its_box_corner_is_not_culled() -> None:
+    # the ray from (-19, 11) along (1, -3) meets segment (-18, 4)-(-17, 5) at its end (-17, 5),
+    # the corner of its box, where the grid's box test (sparse grid: boxes tested first) once
+    # saw the box's edges crossed an ulp apart and culled the hit ray_segment finds
+    world = World()
+    for i in range(80):
+        a = np.array([40.0 + 3.0 * (i % 10), 40.0 + 3.0 * (i // 10)])
+        world.add(Segment(a, a + (1.0, 0.5)))
+    target = world.add(Segment((-18.0, 4.0), (-17.0, 5.0)))
+    ray = Ray((-19.0, 11.0), (5.0, -15.0))
+    want = brute_raycast(world, ray)
+    assert want is not None and want[1] == target
+    got = world.raycast(ray)
+    assert got is not None and got.handle == target and close(got.distance, math.sqrt(40.0))
+    batch = world.raycast_many([(-19.0, 11.0)] * 300, [(5.0, -15.0)] * 300)
+    assert (batch.handle == target).all()

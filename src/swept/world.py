@@ -37,7 +37,11 @@ So: every static, bounded collider is in a BVH; in 2D, with at least
 :data:`GRID_MIN_COLLIDERS` of them, they are also binned in a uniform grid (about
 :data:`GRID_COLLIDERS_PER_CELL` a cell) that ray queries walk instead of the static BVH, unless
 binning makes more than :data:`GRID_MAX_ENTRIES_PER_COLLIDER` entries a collider (an uneven
-scene: the BVH then serves rays too). Sweeps, contacts, box and point queries use the BVHs.
+scene: the BVH then serves rays too). A batch of rays over a grid of segments only, all seen
+and none moving (the common level of walls), walks a cell-ordered copy of the segments instead
+(:func:`swept._kernels.world.cast_segments_many`): 0.14 / 0.15 on one thread, against the
+reference grid's 0.21 / 0.30 in the same run. Sweeps, contacts, box and point queries use the
+BVHs.
 Colliders with **infinite bounds** (planes) sit in a plain list tested by every query (in a
 tree every ancestor of an infinite box is infinite, so every query would descend there).
 **Static** colliders (the default) are rebuilt lazily, on the next query after an add, remove
@@ -363,6 +367,10 @@ class World:
         self._plane_set: set[int] = set()
         self._static: _Tree | None = None
         self._grid: tuple[np.ndarray, ...] = ()
+        # the grid's segment table for batch rays, built on demand (None: not yet; (): the
+        # static colliders are not all segments), and per mask whether all are seen
+        self._segments: tuple[np.ndarray, ...] | None = None
+        self._segments_seen: dict[int, bool] = {}
         self._dynamic: _Tree | None = None
         self._planes = np.zeros(0, np.int64)
         self._planes_dirty = False
@@ -586,6 +594,8 @@ class World:
         if self._static is None:
             self._static = _Tree(sorted(self._static_set), self._lo, self._hi)
             self._grid = self._build_grid(self._static.handles)
+            self._segments = None
+            self._segments_seen = {}
         if self._dynamic is None:
             self._dynamic = _Tree(sorted(self._dynamic_set), self._lo, self._hi)
             self._dynamic_refit = False
@@ -626,6 +636,28 @@ class World:
             return none
         grid_f = np.array([lo[0], lo[1], cell], dtype=np.float64)
         return grid_f, np.array([nx, ny], dtype=np.int64), start, items, boxes
+
+    def _segment_grid(self, mask: int) -> tuple[np.ndarray, ...] | None:
+        """The grid and its segment tables ``(grid_f, grid_i, start, segs, units)``
+        (:func:`swept._kernels.world.grid_segments`) when batch rays with this mask may take
+        the segments-only kernel: a grid over static colliders that are all segments, all
+        seen by the mask, and no moving collider (call after :meth:`_sync`); else None."""
+        assert self._static is not None
+        grid_f, grid_i, start, items, _boxes = self._grid
+        if grid_i[0] == 0 or self._dynamic_set:
+            return None
+        handles = self._static.handles
+        if self._segments is None:
+            # () marks a grid that holds other kinds too
+            self._segments = (grid_f, grid_i, start, *_kw.grid_segments(items, self._params)) \
+                if (self._kind[handles] == _kw.KIND_SEGMENT).all() else ()
+        if not self._segments:
+            return None
+        seen = self._segments_seen.get(mask)
+        if seen is None:
+            seen = bool(((self._layer[handles] & mask) != 0).all())
+            self._segments_seen[mask] = seen
+        return self._segments if seen and not self._skip.any() else None
 
     def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
         return (int(self._layer[h]) & mask) != 0 and h not in ignore
@@ -872,10 +904,17 @@ class World:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
         n = o.shape[0]
-        length = _lengths(v)
-        zero = np.flatnonzero(length == 0.0)
-        if zero.size:
-            raise ValueError(f"directions[{int(zero[0])}] is the zero vector")
+        length = None
+        if d == 2:
+            # hypot is zero for the zero vector only (the lengths wait for the kernel)
+            zero = int(_kw.zero_row(v))
+        else:
+            # (a tiny 3D direction's squares may underflow to a zero length too)
+            length = _lengths(v)
+            zeros = np.flatnonzero(length == 0.0)
+            zero = int(zeros[0]) if zeros.size else -1
+        if zero >= 0:
+            raise ValueError(f"directions[{zero}] is the zero vector")
         if np.ndim(max_distance) == 0:
             md = np.full(n, as_finite(max_distance, "max_distance", minimum=0.0,
                                       allow_inf=True))
@@ -889,8 +928,18 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        unit = np.ascontiguousarray(v / length[:, None])
         args = self._sync()
+        grid = self._segment_grid(m) if d == 2 else None
+        if grid is not None:
+            # every static collider a segment in the grid, all seen, nothing moving (the
+            # kernel normalises the directions itself)
+            lean = _kw.cast_segments_many if n >= PARALLEL_MIN_BATCH else \
+                _kw.cast_segments_many_serial
+            handle, t, point, normal = lean(*grid, self._planes, self._kind, self._params,
+                                            self._poly, self._verts, self._norms, self._layer,
+                                            self._skip, m, o, v, md)
+            return RayBatch(handle >= 0, t, point, normal, handle)
+        unit = np.ascontiguousarray(v / (_lengths(v) if length is None else length)[:, None])
         cast = _kw.cast_many if n >= PARALLEL_MIN_BATCH else _kw.cast_many_serial
         handle, t, point, normal, _inside = cast(*args, self._skip, m, o, unit, md, md, False)
         return RayBatch(handle >= 0, t, point, normal, handle)
