@@ -649,3 +649,39 @@ def test_ray_through_a_segment_end_at_its_box_corner_is_not_culled() -> None:
     assert got is not None and got.handle == target and close(got.distance, math.sqrt(40.0))
     batch = world.raycast_many([(-19.0, 11.0)] * 300, [(5.0, -15.0)] * 300)
     assert (batch.handle == target).all()
+
+
+def test_rays_aimed_at_segment_ends_are_not_culled_by_the_tree() -> None:
+    # a ray aimed exactly at a segment's end crosses the corner of the segment's box, where
+    # its two slab crossings (equal in exact arithmetic) can round an ulp out of order: the
+    # tree (a world under GRID_MIN_COLLIDERS, so no grid) culled 4% of such hits until the
+    # stored boxes were grown by BOX_MARGIN
+    rng = np.random.default_rng(5)
+    checked = hits = 0
+    for _ in range(40):
+        world = World()
+        segments = []
+        while len(segments) < 20:
+            a = rng.integers(-20, 20, 2).astype(float)
+            b = a + rng.integers(-3, 4, 2)
+            if (a != b).any():
+                segments.append(Segment(a, b))
+                world.add(segments[-1])
+        for k in range(40):
+            s = segments[rng.integers(len(segments))]
+            origin = rng.integers(-25, 25, 2).astype(float)
+            direction = np.asarray(s.a if k % 2 else s.b) - origin
+            if not direction.any():
+                continue
+            ray = Ray(origin, direction)
+            want = brute_raycast(world, ray)
+            got = world.raycast(ray)
+            checked += 1
+            if want is None:
+                # the unit direction's rounding took the ray an ulp past every end it aimed at
+                assert got is None
+                continue
+            assert got is not None
+            assert (got.handle, got.distance) == (want[1], want[0].distance)
+            hits += 1
+    assert checked > 1500 and hits > 1000

@@ -108,6 +108,11 @@ POOL_COMPACT_MIN = 4096
 #: 1), so that the narrowphase's own touching tolerances (1e-12 to 1e-9, relative) never see a
 #: collider the broadphase has culled.
 CANDIDATE_MARGIN = 1e-6
+#: Every collider's stored box is grown by this times its own scale (its largest coordinate,
+#: at least 1), so that the rounding of a slab test never culls what the narrowphase hits: a
+#: ray aimed exactly at a segment's end crosses the end's box corner, and its two slab
+#: crossings, equal in exact arithmetic, may come out an ulp in the wrong order.
+BOX_MARGIN = 1e-9
 
 _tn = tuple.__new__
 #: The world kernels, untyped for mypy: they take the scene as a splatted tuple of arrays.
@@ -480,8 +485,9 @@ class World:
         if poly is not None:
             self._poly[h] = self._pool_add(poly)
         box = shape.aabb
-        self._lo[h] = box.min
-        self._hi[h] = box.max
+        grow = BOX_MARGIN * _scale(box.min, box.max)
+        self._lo[h] = np.subtract(box.min, grow)
+        self._hi[h] = np.add(box.max, grow)
         self._args = None
 
     def add(self, shape: Shape, data: Any = None, *, layer: int = 1, mask: int = ALL_LAYERS,
