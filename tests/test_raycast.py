@@ -1006,11 +1006,12 @@ class TestKernelBinding:
     def test_fallback_gives_the_same_answers_and_rejects_wrong_sizes(self) -> None:
         rc = importlib.import_module("swept.raycast")
 
-        example = ((0.0, 0.0), (1.0, 0.0), (3.0, 0.5), 1.0, INF)
+        example = ((0.0, 0.0, 1.0, 0.0, INF), (3.0, 0.5), 1.0)
         fallback = rc._resolve(K.ray_circle_v.py_func, example)  # a plain function: no JIT
         assert type(fallback).__name__ == "function"
-        args = (Vec2(0.0, 0.0), Vec2(1.0, 0.0), Vec2(5.0, 1.0), 1.5, INF)
+        args = ((0.0, 0.0, 1.0, 0.0, INF), Vec2(5.0, 1.0), 1.5)
         assert fallback(*args) == K.ray_circle_v(*(tuple(a) if isinstance(a, tuple) else a
                                                    for a in args))
         with pytest.raises(ValueError):
-            fallback(Vec3(0.0, 0.0, 0.0), Vec3(1.0, 0.0, 0.0), Vec2(5.0, 1.0), 1.5, INF)
+            # a 3D ray, packed, at a circle
+            fallback((0.0, 0.0, 0.0, 1.0, 0.0, 0.0, INF), Vec2(5.0, 1.0), 1.5)

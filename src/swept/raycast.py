@@ -81,8 +81,11 @@ def _resolve(adapter: Any, example: tuple[Any, ...]) -> KernelCall:
             plain.append(a)
         return adapter(*plain)
 
+    # the points and vectors as Vec2 / Vec3, as the shapes hold them (the packed ray stays a
+    # plain tuple, as Ray._args is one)
     vectors = tuple(
-        _tn(Vec2 if len(a) == 2 else Vec3, a) if isinstance(a, tuple) else a for a in example
+        _tn(Vec2 if len(a) == 2 else Vec3, a) if isinstance(a, tuple) and len(a) in (2, 3)
+        else a for a in example
     )
     try:
         import numba
@@ -113,34 +116,28 @@ def _example_polygon() -> Polygon:
     return Polygon([(2.0, -1.0), (4.0, -1.0), (3.0, 1.0)])
 
 
-_X2 = (1.0, 0.0)
-_O2 = (0.0, 0.0)
-_X3 = (1.0, 0.0, 0.0)
-_O3 = (0.0, 0.0, 0.0)
+#: example rays, packed as Ray._args: from the origin along +x, unlimited
+_R2 = (0.0, 0.0, 1.0, 0.0, _INF)
+_R3 = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, _INF)
 _P2 = (3.0, 0.5)
 _P3 = (3.0, 0.5, 0.0)
 _EXP = _example_polygon()
 
-_k_circle = _lazy("_k_circle", _k.ray_circle_v, (_O2, _X2, _P2, 1.0, _INF))
-_k_segment = _lazy("_k_segment", _k.ray_segment_v, (_O2, _X2, (3.0, -1.0), (3.0, 1.0), _INF))
-_k_aabb2 = _lazy("_k_aabb2", _k.ray_aabb2_v, (_O2, _X2, (2.0, -1.0), (4.0, 1.0), _INF))
-_k_polygon = _lazy("_k_polygon", _k.ray_polygon_v, (_O2, _X2, _EXP._corners, _INF))
-_k_plane2 = _lazy("_k_plane2", _k.ray_plane2_v, (_O2, _X2, (-1.0, 0.0), -3.0, _INF))
-_k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_O2, _X2, _P2, (5.0, 0.5), 1.0, _INF))
+_k_circle = _lazy("_k_circle", _k.ray_circle_v, (_R2, _P2, 1.0))
+_k_segment = _lazy("_k_segment", _k.ray_segment_v, (_R2, (3.0, -1.0), (3.0, 1.0)))
+_k_aabb2 = _lazy("_k_aabb2", _k.ray_aabb2_v, (_R2, (2.0, -1.0), (4.0, 1.0)))
+_k_polygon = _lazy("_k_polygon", _k.ray_polygon_v, (_R2, _EXP._corners))
+_k_plane2 = _lazy("_k_plane2", _k.ray_plane2_v, (_R2, (-1.0, 0.0), -3.0))
+_k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_R2, _P2, (5.0, 0.5), 1.0))
 _k_capsule2_entering = _lazy(
-    "_k_capsule2_entering", _k.ray_capsule2_entering_v, (_O2, _X2, _P2, (5.0, 0.5), 1.0, _INF)
+    "_k_capsule2_entering", _k.ray_capsule2_entering_v, (_R2, _P2, (5.0, 0.5), 1.0)
 )
-_k_sphere = _lazy("_k_sphere", _k.ray_sphere_v, (_O3, _X3, _P3, 1.0, _INF))
-_k_aabb3 = _lazy(
-    "_k_aabb3", _k.ray_aabb3_v, (_O3, _X3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0), _INF)
-)
-_k_plane3 = _lazy("_k_plane3", _k.ray_plane3_v, (_O3, _X3, (-1.0, 0.0, 0.0), -3.0, _INF))
-_k_capsule3 = _lazy(
-    "_k_capsule3", _k.ray_capsule3_v, (_O3, _X3, _P3, (5.0, 0.5, 0.0), 1.0, _INF)
-)
+_k_sphere = _lazy("_k_sphere", _k.ray_sphere_v, (_R3, _P3, 1.0))
+_k_aabb3 = _lazy("_k_aabb3", _k.ray_aabb3_v, (_R3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0)))
+_k_plane3 = _lazy("_k_plane3", _k.ray_plane3_v, (_R3, (-1.0, 0.0, 0.0), -3.0))
+_k_capsule3 = _lazy("_k_capsule3", _k.ray_capsule3_v, (_R3, _P3, (5.0, 0.5, 0.0), 1.0))
 _k_capsule3_entering = _lazy(
-    "_k_capsule3_entering", _k.ray_capsule3_entering_v,
-    (_O3, _X3, _P3, (5.0, 0.5, 0.0), 1.0, _INF),
+    "_k_capsule3_entering", _k.ray_capsule3_entering_v, (_R3, _P3, (5.0, 0.5, 0.0), 1.0)
 )
 
 
@@ -239,70 +236,66 @@ def raycast(ray: Ray, shape: Any) -> RayHit | None:
         kind = _KINDS[type(shape)]
     except KeyError:
         kind = _kind_of(ray, shape)
-    o = ray.origin
     try:
         if kind is Circle:
-            hit = _k_circle(o, ray.direction, shape.center, shape.radius, ray.max_distance)
+            hit = _k_circle(ray._args, shape.center, shape.radius)
             if hit is None:
                 return None
             t, px, py, nx, ny, inside = hit
             # starts inside: the point is the origin itself
-            return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
-                                inside))
+            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
+                                _tn(Vec2, (nx, ny)), inside))
         if kind is Segment:
-            hit = _k_segment(o, ray.direction, shape.a, shape.b, ray.max_distance)
+            hit = _k_segment(ray._args, shape.a, shape.b)
             if hit is None:
                 return None
             t, px, py, code, inside = hit
             # the segment's own prebuilt normal, or -direction for a collinear ray
-            return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)),
+            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
                                 shape._normals[code] if code < 2 else -ray.direction, inside))
         if kind is Polygon:
-            hit = _k_polygon(o, ray.direction, shape._corners, ray.max_distance)
+            hit = _k_polygon(ray._args, shape._corners)
             if hit is None:
                 return None
             t, px, py, edge, inside = hit
             # the edge's own outward normal, prebuilt by the polygon
-            return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), shape.normals[edge],
-                                inside))
+            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
+                                shape.normals[edge], inside))
         if kind is AABB:
             if shape.dim == 2:
-                hit = _k_aabb2(o, ray.direction, shape.min, shape.max, ray.max_distance)
+                hit = _k_aabb2(ray._args, shape.min, shape.max)
                 if hit is None:
                     return None
                 t, px, py, face, inside = hit
-                return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)),
+                return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
                                     _AABB2_NORMALS[face], inside))
-            hit = _k_aabb3(o, ray.direction, shape.min, shape.max, ray.max_distance)
+            hit = _k_aabb3(ray._args, shape.min, shape.max)
             if hit is None:
                 return None
             t, px, py, pz, face, inside = hit
-            return _rn(RayHit, (t, o if inside else _tn(Vec3, (px, py, pz)),
+            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)),
                                 _AABB3_NORMALS[face], inside))
         if kind is Plane:
             # the normal is always the plane's own
             if shape.dim == 2:
-                hit = _k_plane2(o, ray.direction, shape.normal, shape.offset, ray.max_distance)
+                hit = _k_plane2(ray._args, shape.normal, shape.offset)
                 if hit is None:
                     return None
                 t, px, py, inside = hit
-                return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), shape.normal,
+                return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normal,
                                     inside))
-            hit = _k_plane3(o, ray.direction, shape.normal, shape.offset, ray.max_distance)
+            hit = _k_plane3(ray._args, shape.normal, shape.offset)
             if hit is None:
                 return None
             t, px, py, pz, inside = hit
-            return _rn(RayHit, (t, o if inside else _tn(Vec3, (px, py, pz)), shape.normal,
+            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)), shape.normal,
                                 inside))
         if kind is Capsule:
             if shape.dim == 2:
-                return _hit2(_k_capsule2(o, ray.direction, shape.a, shape.b, shape.radius,
-                                         ray.max_distance), o)
-            return _hit3(_k_capsule3(o, ray.direction, shape.a, shape.b, shape.radius,
-                                     ray.max_distance), o)
+                return _hit2(_k_capsule2(ray._args, shape.a, shape.b, shape.radius), ray.origin)
+            return _hit3(_k_capsule3(ray._args, shape.a, shape.b, shape.radius), ray.origin)
         # a sphere
-        return _hit3(_k_sphere(o, ray.direction, shape.center, shape.radius,
-                               ray.max_distance), o)
+        return _hit3(_k_sphere(ray._args, shape.center, shape.radius), ray.origin)
     except (ValueError, TypeError):
         raise _dimension_error(ray, shape) from None
 
@@ -356,8 +349,8 @@ def ray_circle(origin: Any, direction: Any, center: Any, radius: float, *,
     c = _like(o, center, "center")
     r = as_finite(radius, "radius", minimum=0.0)
     if len(o) == 2:
-        return _hit2(_k_circle(o, d, c, r, m), o)
-    return _hit3(_k_sphere(o, d, c, r, m), o)
+        return _hit2(_k_circle((*o, *d, m), c, r), o)
+    return _hit3(_k_sphere((*o, *d, m), c, r), o)
 
 
 def ray_box(origin: Any, direction: Any, box_min: Any, box_max: Any, *,
@@ -376,8 +369,8 @@ def ray_box(origin: Any, direction: Any, box_min: Any, box_max: Any, *,
             axis = "xyz"[i]
             raise ValueError(f"box_min.{axis} ({a}) must not exceed box_max.{axis} ({b})")
     if len(o) == 2:
-        return _hit_face(_k_aabb2(o, d, lo, hi, m), o)
-    return _hit_face(_k_aabb3(o, d, lo, hi, m), o)
+        return _hit_face(_k_aabb2((*o, *d, m), lo, hi), o)
+    return _hit_face(_k_aabb3((*o, *d, m), lo, hi), o)
 
 
 def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
@@ -395,7 +388,7 @@ def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
     pb = as_vec2(b, "b")
     if pa == pb:
         raise ValueError(f"b: the segment needs a nonzero length, a and b are both {tuple(pa)}")
-    hit = _k_segment(o, d, pa, pb, m)
+    hit = _k_segment((*o, *d, m), pa, pb)
     if hit is None:
         return None
     t, px, py, code, inside = hit
@@ -421,7 +414,7 @@ def ray_polygon(origin: Any, direction: Any, points: Any, *,
     if len(o) != 2:
         raise ValueError(f"origin must be a 2D vector for ray_polygon, got {len(o)} components")
     poly = points if isinstance(points, Polygon) else Polygon(points)
-    return _hit_edge(_k_polygon(o, d, poly._corners, m), o, poly.normals)
+    return _hit_edge(_k_polygon((*o, *d, m), poly._corners), o, poly.normals)
 
 
 def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,
@@ -440,8 +433,8 @@ def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,
     pb = _like(o, b, "b")
     r = as_finite(radius, "radius", minimum=0.0)
     if len(o) == 2:
-        return _hit2(_k_capsule2_entering(o, d, pa, pb, r, m), o)
-    return _hit3(_k_capsule3_entering(o, d, pa, pb, r, m), o)
+        return _hit2(_k_capsule2_entering((*o, *d, m), pa, pb, r), o)
+    return _hit3(_k_capsule3_entering((*o, *d, m), pa, pb, r), o)
 
 
 #: The rim band of :func:`ray_capsule`, re-exported for documentation.

@@ -590,11 +590,13 @@ class Ray(Shape):
     """A ray: ``origin``, a unit ``direction`` (normalised for you; zero is an error) and
     ``max_distance`` (>= 0, default infinity), in length units along the ray."""
 
-    __slots__ = ("origin", "direction", "max_distance", "dim")
+    __slots__ = ("origin", "direction", "max_distance", "dim", "_args")
     origin: Vec2 | Vec3
     direction: Vec2 | Vec3
     max_distance: float
     dim: int
+    #: origin, direction and max_distance in one flat tuple, as the ray kernels take them
+    _args: tuple[float, ...]
 
     def __init__(self, origin: Any, direction: Any, max_distance: float = _INF) -> None:
         o = as_vector(origin, "origin")
@@ -605,10 +607,12 @@ class Ray(Shape):
         if length == 0.0:
             raise ValueError("direction must not be the zero vector")
         m = as_finite(max_distance, "max_distance", minimum=0.0, allow_inf=True)
+        unit = d / length
         _set(self, "origin", o)
-        _set(self, "direction", d / length)
+        _set(self, "direction", unit)
         _set(self, "max_distance", m)
         _set(self, "dim", len(o))
+        _set(self, "_args", (*o, *unit, m))
 
     @classmethod
     def between(cls, start: Any, end: Any) -> Ray:

@@ -752,22 +752,25 @@ def ray_capsule3_entering(ox: float, oy: float, oz: float, dx: float, dy: float,
 
 # --------------------------------------------------------------------------------------
 # Adapters for the scalar Python API (swept.raycast), no geometry of their own. They take
-# each point or vector as one tuple (a Vec2 / Vec3 is a tuple), return None on a miss (no
-# tuple to build), and give a box face or polygon edge as its index, so that the Python
-# layer can hand out a prebuilt normal instead of building one.
+# the ray packed in one tuple (``Ray._args``: fewer arguments to unbox, about 10 ns a call)
+# and each point or vector of the shape as one tuple (a Vec2 / Vec3 is a tuple), return None
+# on a miss (no tuple to build), and give a box face, polygon edge or segment side as its
+# index, so that the Python layer can hand out a prebuilt normal instead of building one.
 # --------------------------------------------------------------------------------------
 
 Tuple2 = tuple[float, float]
 Tuple3 = tuple[float, float, float]
+#: A ray packed for the entry kernels, as ``Ray._args`` holds it: origin, unit direction, reach.
+Ray2 = tuple[float, float, float, float, float]
+Ray3 = tuple[float, float, float, float, float, float, float]
 Hit2 = tuple[float, float, float, float, float, bool]
 Hit3 = tuple[float, float, float, float, float, float, float, bool]
 
 
 @entry
-def ray_circle_v(o: Tuple2, d: Tuple2, c: Tuple2, r: float, max_distance: float
-                 ) -> Hit2 | None:
+def ray_circle_v(ray: Ray2, c: Tuple2, r: float) -> Hit2 | None:
     """:func:`ray_circle` with tuple arguments; None on a miss."""
-    hit = ray_circle(o[0], o[1], d[0], d[1], c[0], c[1], r, max_distance)
+    hit = ray_circle(ray[0], ray[1], ray[2], ray[3], c[0], c[1], r, ray[4])
     if hit[0] < 0.0:
         return None
     return hit
@@ -791,15 +794,15 @@ SEGMENT_LEFT, SEGMENT_RIGHT, SEGMENT_BACK = 0, 1, 2
 
 
 @entry
-def ray_segment_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, max_distance: float
+def ray_segment_v(ray: Ray2, a: Tuple2, b: Tuple2
                   ) -> tuple[float, float, float, int, bool] | None:
     """:func:`ray_segment` with tuple arguments: ``(t, px, py, code, inside)`` or None.
 
     ``code`` names the normal (``SEGMENT_LEFT``, ``SEGMENT_RIGHT`` or ``SEGMENT_BACK``), so
     that the caller can hand out the segment's prebuilt normal rather than build one.
     """
-    t, px, py, nx, ny, inside = ray_segment(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1],
-                                            max_distance)
+    t, px, py, nx, ny, inside = ray_segment(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1],
+                                            ray[4])
     if t < 0.0:
         return None
     lx, ly, rx, ry = segment_normals2(a[0], a[1], b[0], b[1])
@@ -812,111 +815,107 @@ def ray_segment_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, max_distance: floa
 
 
 @entry
-def ray_aabb2_v(o: Tuple2, d: Tuple2, lo: Tuple2, hi: Tuple2, max_distance: float
+def ray_aabb2_v(ray: Ray2, lo: Tuple2, hi: Tuple2
                 ) -> tuple[float, float, float, int, bool] | None:
     """:func:`ray_aabb2_face` with tuple arguments: ``(t, px, py, face, inside)`` or None."""
-    t, face, inside = ray_aabb2_face(o[0], o[1], d[0], d[1], lo[0], lo[1], hi[0], hi[1],
-                                     max_distance)
+    t, face, inside = ray_aabb2_face(ray[0], ray[1], ray[2], ray[3], lo[0], lo[1], hi[0],
+                                     hi[1], ray[4])
     if t < 0.0:
         return None
-    return t, o[0] + t * d[0], o[1] + t * d[1], face, inside
+    return t, ray[0] + t * ray[2], ray[1] + t * ray[3], face, inside
 
 
 @entry
-def ray_polygon_v(o: Tuple2, d: Tuple2, corners: np.ndarray, max_distance: float
+def ray_polygon_v(ray: Ray2, corners: np.ndarray
                   ) -> tuple[float, float, float, int, bool] | None:
     """:func:`ray_polygon_edge` with tuple arguments: ``(t, px, py, edge, inside)`` or
     None. ``corners`` is ``Polygon._corners``: the vertices and the edge normals stacked,
     shape ``(2, n, 2)`` (one array to unbox rather than two: about 30 ns a call)."""
-    t, edge, inside = ray_polygon_edge(o[0], o[1], d[0], d[1], corners[0], corners[1],
-                                       max_distance)
+    t, edge, inside = ray_polygon_edge(ray[0], ray[1], ray[2], ray[3], corners[0], corners[1],
+                                       ray[4])
     if t < 0.0:
         return None
-    return t, o[0] + t * d[0], o[1] + t * d[1], edge, inside
+    return t, ray[0] + t * ray[2], ray[1] + t * ray[3], edge, inside
 
 
 @entry
-def ray_plane2_v(o: Tuple2, d: Tuple2, n: Tuple2, offset: float, max_distance: float
+def ray_plane2_v(ray: Ray2, n: Tuple2, offset: float
                  ) -> tuple[float, float, float, bool] | None:
     """:func:`ray_plane2` with tuple arguments: ``(t, px, py, inside)`` (the normal is the
     plane's) or None."""
-    t, px, py, _nx, _ny, inside = ray_plane2(o[0], o[1], d[0], d[1], n[0], n[1], offset,
-                                             max_distance)
+    t, px, py, _nx, _ny, inside = ray_plane2(ray[0], ray[1], ray[2], ray[3], n[0], n[1], offset,
+                                             ray[4])
     if t < 0.0:
         return None
     return t, px, py, inside
 
 
 @entry
-def ray_capsule2_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float, max_distance: float
-                   ) -> Hit2 | None:
+def ray_capsule2_v(ray: Ray2, a: Tuple2, b: Tuple2, r: float) -> Hit2 | None:
     """:func:`ray_capsule2` with tuple arguments; None on a miss."""
-    hit = _capsule2(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1], r, max_distance, False)
+    hit = _capsule2(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1], r, ray[4], False)
     if hit[0] < 0.0:
         return None
     return hit
 
 
 @entry
-def ray_capsule2_entering_v(o: Tuple2, d: Tuple2, a: Tuple2, b: Tuple2, r: float,
-                            max_distance: float) -> Hit2 | None:
+def ray_capsule2_entering_v(ray: Ray2, a: Tuple2, b: Tuple2, r: float) -> Hit2 | None:
     """:func:`ray_capsule2_entering` with tuple arguments; None on a miss."""
-    hit = _capsule2(o[0], o[1], d[0], d[1], a[0], a[1], b[0], b[1], r, max_distance, True)
+    hit = _capsule2(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1], r, ray[4], True)
     if hit[0] < 0.0:
         return None
     return hit
 
 
 @entry
-def ray_sphere_v(o: Tuple3, d: Tuple3, c: Tuple3, r: float, max_distance: float
-                 ) -> Hit3 | None:
+def ray_sphere_v(ray: Ray3, c: Tuple3, r: float) -> Hit3 | None:
     """:func:`ray_sphere` with tuple arguments; None on a miss."""
-    hit = ray_sphere(o[0], o[1], o[2], d[0], d[1], d[2], c[0], c[1], c[2], r, max_distance)
+    hit = ray_sphere(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], c[0], c[1], c[2], r, ray[6])
     if hit[0] < 0.0:
         return None
     return hit
 
 
 @entry
-def ray_aabb3_v(o: Tuple3, d: Tuple3, lo: Tuple3, hi: Tuple3, max_distance: float
+def ray_aabb3_v(ray: Ray3, lo: Tuple3, hi: Tuple3
                 ) -> tuple[float, float, float, float, int, bool] | None:
     """:func:`ray_aabb3_face` with tuple arguments: ``(t, px, py, pz, face, inside)`` or
     None."""
-    t, face, inside = ray_aabb3_face(o[0], o[1], o[2], d[0], d[1], d[2], lo[0], lo[1], lo[2],
-                                     hi[0], hi[1], hi[2], max_distance)
+    t, face, inside = ray_aabb3_face(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], lo[0],
+                                     lo[1], lo[2], hi[0], hi[1], hi[2], ray[6])
     if t < 0.0:
         return None
-    return t, o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2], face, inside
+    return t, ray[0] + t * ray[3], ray[1] + t * ray[4], ray[2] + t * ray[5], face, inside
 
 
 @entry
-def ray_plane3_v(o: Tuple3, d: Tuple3, n: Tuple3, offset: float, max_distance: float
+def ray_plane3_v(ray: Ray3, n: Tuple3, offset: float
                  ) -> tuple[float, float, float, float, bool] | None:
     """:func:`ray_plane3` with tuple arguments: ``(t, px, py, pz, inside)`` or None."""
-    t, px, py, pz, _nx, _ny, _nz, inside = ray_plane3(o[0], o[1], o[2], d[0], d[1], d[2],
-                                                      n[0], n[1], n[2], offset, max_distance)
+    t, px, py, pz, _nx, _ny, _nz, inside = ray_plane3(ray[0], ray[1], ray[2], ray[3], ray[4],
+                                                      ray[5], n[0], n[1], n[2], offset,
+                                                      ray[6])
     if t < 0.0:
         return None
     return t, px, py, pz, inside
 
 
 @entry
-def ray_capsule3_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float, max_distance: float
-                   ) -> Hit3 | None:
+def ray_capsule3_v(ray: Ray3, a: Tuple3, b: Tuple3, r: float) -> Hit3 | None:
     """:func:`ray_capsule3` with tuple arguments; None on a miss."""
-    hit = _capsule3(o[0], o[1], o[2], d[0], d[1], d[2], a[0], a[1], a[2], b[0], b[1], b[2],
-                    r, max_distance, False)
+    hit = _capsule3(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], a[0], a[1], a[2], b[0],
+                    b[1], b[2], r, ray[6], False)
     if hit[0] < 0.0:
         return None
     return hit
 
 
 @entry
-def ray_capsule3_entering_v(o: Tuple3, d: Tuple3, a: Tuple3, b: Tuple3, r: float,
-                            max_distance: float) -> Hit3 | None:
+def ray_capsule3_entering_v(ray: Ray3, a: Tuple3, b: Tuple3, r: float) -> Hit3 | None:
     """:func:`ray_capsule3_entering` with tuple arguments; None on a miss."""
-    hit = _capsule3(o[0], o[1], o[2], d[0], d[1], d[2], a[0], a[1], a[2], b[0], b[1], b[2],
-                    r, max_distance, True)
+    hit = _capsule3(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], a[0], a[1], a[2], b[0],
+                    b[1], b[2], r, ray[6], True)
     if hit[0] < 0.0:
         return None
     return hit
