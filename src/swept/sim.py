@@ -50,7 +50,6 @@ from typing import Any
 import numba
 import numpy as np
 
-from ._kernels import bvh as _bvh
 from ._kernels import sim as _k
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vector
@@ -327,28 +326,31 @@ def static_arrays(shapes: Iterable[Shape], dim: int
     return cap_a, cap_b, cap_r, plane_n, plane_o
 
 
-#: The colliders as the kernels take them: the BVH's six arrays, the capsules' boxes (lo, hi),
-#: the capsules (a, b, R) and the planes (normal, offset).
+#: The colliders as the kernels take them: the grid's four arrays (:func:`_k.build_grid`), the
+#: capsules' boxes (lo, hi (m, 3)), the capsules (a, b, R) and the planes (normal, offset).
 StaticArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                   np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                   np.ndarray]
+                   np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class _Statics:
-    """Capsule and plane arrays of the colliders, with the capsules' BVH."""
+    """Capsule and plane arrays of the colliders, with a uniform grid of the capsules' boxes
+    (static colliders: built once; every query of a step looks at a few cells)."""
 
     def __init__(self, shapes: list[Shape], dim: int) -> None:
         self.shapes = shapes
         self.cap_a, self.cap_b, self.cap_r, self.plane_n, self.plane_o = static_arrays(
             shapes, dim)
         r = self.cap_r[:, None]
-        self.lo = np.ascontiguousarray((np.minimum(self.cap_a, self.cap_b) - r)[:, :dim])
-        self.hi = np.ascontiguousarray((np.maximum(self.cap_a, self.cap_b) + r)[:, :dim])
-        self.tree = _bvh.build(self.lo, self.hi)
+        # the capsules' boxes, three columns (z = 0 in 2D: one layer of grid cells)
+        self.lo = np.zeros((len(self.cap_r), 3))
+        self.hi = np.zeros((len(self.cap_r), 3))
+        self.lo[:, :dim] = (np.minimum(self.cap_a, self.cap_b) - r)[:, :dim]
+        self.hi[:, :dim] = (np.maximum(self.cap_a, self.cap_b) + r)[:, :dim]
+        self.grid = _k.build_grid(self.lo, self.hi)
 
     def args(self) -> StaticArgs:
-        """The tree, boxes, capsules and planes, in the kernels' argument order."""
-        return (*self.tree, self.lo, self.hi, self.cap_a, self.cap_b, self.cap_r,
+        """The grid, boxes, capsules and planes, in the kernels' argument order."""
+        return (*self.grid, self.lo, self.hi, self.cap_a, self.cap_b, self.cap_r,
                 self.plane_n, self.plane_o)
 
 
@@ -617,13 +619,13 @@ class Simulation:
         cache = (np.empty((n, _k.CACHE_CAPACITY), np.int64), np.empty(n, np.int64),
                  np.empty((n, 3)), np.empty((n, 3)))
         crossed = np.zeros(n, np.bool_)
+        touching = np.empty(n, np.bool_)
         _k.advance_bodies(self._pos, self._vel, self._radius, self._restitution,
                           self._friction, self._mode, self._gravity, dt, self.max_casts,
-                          *statics, start, responded, crossed, *cache)
+                          *statics, start, responded, crossed, touching, *cache)
         moved = self._pos.copy()
         first, neighbour = _k.find_pairs(self._pos, self._radius, self.dim)
         dpos = np.zeros_like(self._pos)
-        touching = np.zeros(n, np.bool_)
         # on one thread a parallel region only adds its start-up: the serial pass (the same
         # bits) needs no count of the bodies to visit
         one_thread = numba.get_num_threads() == 1
@@ -633,13 +635,13 @@ class Simulation:
                 _k.pair_pass(self._pos, self._vel, self._radius, self._inv_mass,
                              self._restitution, self._friction, first, neighbour, dpos)
             resolve = _k.apply_and_resolve_statics
-            if k > 0 and (one_thread
-                          or np.count_nonzero(touching) + np.count_nonzero(dpos.any(axis=1))
-                          <= _k.SERIAL_PASS_LIMIT):
+            # the first pass stays parallel on several threads: it visits most bodies of a
+            # busy scene (and so any first step, a warm-up's too, compiles the parallel kernel)
+            if one_thread or (k > 0 and np.count_nonzero(touching)
+                              + np.count_nonzero(dpos.any(axis=1)) <= _k.SERIAL_PASS_LIMIT):
                 # few bodies to visit: one thread, no parallel region to start
                 resolve = _k.apply_and_resolve_statics_serial
             resolve(self._pos, self._vel, dpos, self._radius, self._restitution,
-                    self._friction, self._mode, *statics, responded, crossed, touching, k == 0,
-                    *cache)
+                    self._friction, self._mode, *statics, responded, crossed, touching, *cache)
         _k.count_approaches(start, moved, responded, crossed, *statics, self._caught,
                             self._missed, *cache)

@@ -2,7 +2,8 @@
 
 Bodies are circles (2D) or spheres (3D), held as struct-of-arrays with three columns (a 2D
 simulation keeps z = 0). Static colliders are capsules ``(a, b, R)`` (a segment is a capsule of
-radius 0, a circle or sphere one with ``a == b``) in a BVH (:mod:`swept._kernels.bvh`), plus
+radius 0, a circle or sphere one with ``a == b``) binned by their boxes into a uniform grid
+(:func:`build_grid`: the colliders are static, and a body's query looks at a few cells), plus
 half-planes / half-spaces tested by brute force (a scene has few).
 
 A step is a sequence of ``prange`` loops over bodies, each writing only its own rows, and one
@@ -35,7 +36,6 @@ import numba
 import numpy as np
 
 from . import kernel
-from .bvh import STACK_SIZE
 from .contact import contact_circle_capsule, contact_sphere_capsule
 from .geom import segment_segment_params
 from .ray import HEADING_TOLERANCE, ray_capsule2_entering, ray_capsule3_entering
@@ -44,7 +44,7 @@ from .response import respond_velocity
 __all__ = [
     "MODE_DISCRETE", "MODE_SWEPT", "MODE_SPECULATIVE", "advance_bodies", "find_pairs",
     "pair_pass", "apply_and_resolve_statics", "apply_and_resolve_statics_serial",
-    "count_approaches",
+    "count_approaches", "build_grid",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -70,6 +70,13 @@ MODE_SWEPT = 1
 #: Mode code of a body whose velocity is clamped by speculative contacts (seed 002).
 MODE_SPECULATIVE = 2
 
+#: Cells the static colliders' grid has per collider, about (:func:`build_grid`).
+GRID_CELLS_PER_COLLIDER = 4
+#: Grid entries (a collider in a cell) per collider, at most: a scene of long colliders (walls
+#: across the whole scene) gets coarser cells rather than most colliders in most cells.
+GRID_ENTRIES_PER_COLLIDER = 16
+#: Halvings of the cell size that :func:`build_grid` may try, from the colliders' extent.
+GRID_MAX_HALVINGS = 200
 #: Candidate colliders one body's box query holds without growing its buffer.
 CANDIDATE_CAPACITY = 32
 #: Bodies one ``prange`` task handles with one candidate buffer.
@@ -95,102 +102,196 @@ CACHE_MARGIN_FRACTION = 1.0
 DENSE_GRID_FACTOR = 8
 #: Cells a dense table may always have, however few the bodies.
 DENSE_GRID_MINIMUM = 4096
-#: A contact pass after the first runs on one thread while at most this many bodies were
-#: pushed or touching in the pass before (the rest are skipped, so a parallel region would
-#: cost more than it saves); the result is the same either way.
-SERIAL_PASS_LIMIT = 2048
+#: A contact pass runs on one thread while at most this many bodies are pushed or were
+#: touching before it (the rest are skipped, so a parallel region would cost more than it
+#: saves); the result is the same either way. A visited body costs about half a microsecond
+#: (a cast, a path check, a contact test): with 2 threads, the 650 bodies of each later pass
+#: of the benchmark took 0.33 ms on one thread and 0.12 ms on two.
+SERIAL_PASS_LIMIT = 256
 #: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
 MAX_GRID_KEYS = 1 << 60
 #: The direction two bodies with coincident centres are pushed apart (lower index along +x).
 COINCIDENT_X = 1.0
+#: A body-body overlap no deeper than this fraction of the pair's scale (the sum of radii plus
+#: the first body's distance from the origin, coordinate by coordinate) is rounding: a pair
+#: pushed apart to exactly touching reads back a depth of a few ulps of its coordinates, and
+#: pushing it again would only move it by those ulps (and send every such body through a pass
+#: for nothing). Such a pair touches: it still exchanges an impulse when approaching.
+PAIR_PUSH_SLOP = 1e-12
+
+
+@kernel
+def build_grid(lo: np.ndarray, hi: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A uniform grid over the colliders' boxes ``lo`` / ``hi`` (m, 3) (z = 0 in 2D):
+    ``(grid_meta, grid_dims, cell_start, cell_items)``. ``grid_meta`` (4,) float64 is the
+    grid's corner (x, y, z) and its inverse cell size; ``grid_dims`` (3,) int64 the cells along
+    each axis; cell ``(z * gy + y) * gx + x`` holds the colliders
+    ``cell_items[cell_start[cell] : cell_start[cell + 1]]``, by increasing index: every one
+    whose box covers part of the cell (a box on a cell's face is in both cells). The cell size
+    is the largest extent halved until one more halving would give more than
+    :data:`GRID_CELLS_PER_COLLIDER` cells per collider, then doubled while the boxes would
+    fill more than :data:`GRID_ENTRIES_PER_COLLIDER` entries per collider (long colliders
+    across many cells: a coarser grid, down to one cell, a brute-force test)."""
+    m = lo.shape[0]
+    meta = np.zeros(4)
+    dims = np.ones(3, np.int64)
+    meta[3] = 1.0
+    # an empty box (lo > hi on an axis) is in no cell: no query finds it
+    boxed = np.ones(m, np.bool_)
+    for k in range(m):
+        for a in range(3):
+            if not lo[k, a] <= hi[k, a]:
+                boxed[k] = False
+    if m == 0 or not boxed.any():
+        # no colliders: one empty cell
+        return meta, dims, np.zeros(2, np.int64), np.empty(0, np.int64)
+    ext = np.zeros(3)
+    for a in range(3):
+        meta[a] = lo[boxed, a].min()
+        ext[a] = hi[boxed, a].max() - meta[a]
+    size = ext.max()
+    if size > 0.0 and math.isfinite(size):
+        target = float(GRID_CELLS_PER_COLLIDER * m)
+        for _ in range(GRID_MAX_HALVINGS):
+            half = size * 0.5
+            cells = 1.0
+            for a in range(3):
+                cells *= math.floor(ext[a] / half) + 1.0
+            if cells > target:
+                break
+            size = half
+        budget = GRID_ENTRIES_PER_COLLIDER * m
+        for _ in range(GRID_MAX_HALVINGS):
+            # the entries each box would fill at this size (capped: a sum past the budget)
+            entries = 0
+            for k in range(m):
+                if boxed[k] and entries <= budget:
+                    cells_k = 1
+                    for a in range(3):
+                        cells_k *= (_grid_cell(hi[k, a], meta[a], 1.0 / size, 1 << 40)
+                                    - _grid_cell(lo[k, a], meta[a], 1.0 / size, 1 << 40) + 1)
+                    entries += cells_k
+            if entries <= budget or size >= ext.max():
+                break
+            size *= 2.0
+        meta[3] = 1.0 / size
+        for a in range(3):
+            dims[a] = int(math.floor(ext[a] * meta[3])) + 1
+    # else: every box at one point (or beyond float range): one cell holds them all
+    n_cells = dims[0] * dims[1] * dims[2]
+    span = np.zeros((m, 6), np.int64)
+    cell_start = np.zeros(n_cells + 1, np.int64)
+    for k in range(m):
+        if not boxed[k]:
+            continue
+        for a in range(3):
+            span[k, a] = _grid_cell(lo[k, a], meta[a], meta[3], dims[a])
+            span[k, 3 + a] = _grid_cell(hi[k, a], meta[a], meta[3], dims[a])
+        for cz in range(span[k, 2], span[k, 5] + 1):
+            for cy in range(span[k, 1], span[k, 4] + 1):
+                for cx in range(span[k, 0], span[k, 3] + 1):
+                    cell_start[(cz * dims[1] + cy) * dims[0] + cx + 1] += 1
+    for c in range(n_cells):
+        cell_start[c + 1] += cell_start[c]
+    fill = cell_start[:-1].copy()
+    cell_items = np.empty(cell_start[n_cells], np.int64)
+    for k in range(m):
+        if not boxed[k]:
+            continue
+        # by increasing k: each cell's colliders by index
+        for cz in range(span[k, 2], span[k, 5] + 1):
+            for cy in range(span[k, 1], span[k, 4] + 1):
+                for cx in range(span[k, 0], span[k, 3] + 1):
+                    c = (cz * dims[1] + cy) * dims[0] + cx
+                    cell_items[fill[c]] = k
+                    fill[c] += 1
+    return meta, dims, cell_start, cell_items
 
 
 @_inline_kernel
-def _query_into(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
-                buf: np.ndarray, stack: np.ndarray) -> int:
-    """:func:`swept._kernels.bvh.query_aabb`, the same traversal and the same order, with the
-    caller's ``stack`` (STACK_SIZE,) int64 rather than a new one per query, and the box tests
-    unrolled: the colliders whose boxes touch [qlo, qhi] (the first ``len(buf)`` in ``buf``);
-    returns how many."""
-    m = node_lo.shape[0]
-    if m == 0:
+def _grid_cell(x: float, origin: float, inv: float, count: int) -> int:
+    """The grid cell along one axis that holds coordinate x, clamped to 0 .. count-1
+    (monotone in x: a box's cells are those from its lo's cell to its hi's)."""
+    f = (x - origin) * inv
+    if not f >= 0.0:
+        # below the grid (or NaN): the first cell
         return 0
-    d = lo.shape[1]
+    if f >= count - 1:
+        # in the last cell or beyond the grid
+        return count - 1
+    return int(f)
+
+
+@_inline_kernel
+def _query_into(grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
+                cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
+                qhi: np.ndarray, buf: np.ndarray) -> int:
+    """The colliders whose boxes (``lo`` / ``hi`` (m, 3), z = 0 in 2D) touch the box
+    [qlo, qhi] (sharing a face counts; ``qlo <= qhi``, as every caller's box around a point
+    or a path is), from the grid of :func:`build_grid`: the query's cells in key order, each
+    collider reported in the first of them that holds it (the first ``len(buf)`` in ``buf``);
+    returns how many. The same set as a BVH or brute-force box query."""
     x0 = qlo[0]
     x1 = qhi[0]
     y0 = qlo[1]
     y1 = qhi[1]
-    z0 = qlo[2] if d == 3 else 0.0
-    z1 = qhi[2] if d == 3 else 0.0
-    if x0 > x1 or y0 > y1 or (d == 3 and z0 > z1):
-        # an empty query box touches nothing
-        return 0
+    z0 = qlo[2]
+    z1 = qhi[2]
     cap = buf.shape[0]
     found = 0
-    stack[0] = 0
-    sp = 1
-    # every node is pushed at most once: m pops at most
-    for _ in range(m):
-        if sp == 0:
-            break
-        sp -= 1
-        node = stack[sp]
-        # separated along an axis (sharing a face still touches), or an empty box
-        blo = node_lo[node, 0]
-        bhi = node_hi[node, 0]
-        if blo > x1 or bhi < x0 or blo > bhi:
-            continue
-        blo = node_lo[node, 1]
-        bhi = node_hi[node, 1]
-        if blo > y1 or bhi < y0 or blo > bhi:
-            continue
-        if d == 3:
-            blo = node_lo[node, 2]
-            bhi = node_hi[node, 2]
-            if blo > z1 or bhi < z0 or blo > bhi:
-                continue
-        child = node_child[node]
-        if child >= 0:
-            stack[sp] = child + 1
-            stack[sp + 1] = child
-            sp += 2
-            continue
-        for j in range(node_start[node], node_start[node] + node_count[node]):
-            p = order[j]
-            blo = lo[p, 0]
-            bhi = hi[p, 0]
-            if blo > x1 or bhi < x0 or blo > bhi:
-                continue
-            blo = lo[p, 1]
-            bhi = hi[p, 1]
-            if blo > y1 or bhi < y0 or blo > bhi:
-                continue
-            if d == 3:
-                blo = lo[p, 2]
-                bhi = hi[p, 2]
-                if blo > z1 or bhi < z0 or blo > bhi:
-                    continue
-            if found < cap:
-                buf[found] = p
-            found += 1
+    gx = grid_dims[0]
+    gy = grid_dims[1]
+    inv = grid_meta[3]
+    ox = grid_meta[0]
+    oy = grid_meta[1]
+    oz = grid_meta[2]
+    cx0 = _grid_cell(x0, ox, inv, gx)
+    cx1 = _grid_cell(x1, ox, inv, gx)
+    cy0 = _grid_cell(y0, oy, inv, gy)
+    cy1 = _grid_cell(y1, oy, inv, gy)
+    cz0 = _grid_cell(z0, oz, inv, grid_dims[2])
+    cz1 = _grid_cell(z1, oz, inv, grid_dims[2])
+    # one loop nest for 2D and 3D (a 2D grid has one layer): a second nest for the plane, or
+    # a test of the query's emptiness, made the compiler spill this one (twice as slow)
+    for cz in range(cz0, cz1 + 1):
+        # a collider is reported in the first cell of the query that holds it: along each
+        # axis, in the query's first cell, or in its own first cell (the one its lo is in:
+        # the scaled (lo - corner) >= the cell's index exactly when _grid_cell(lo) >= it)
+        fz = -math.inf if cz == cz0 else float(cz)
+        for cy in range(cy0, cy1 + 1):
+            row = (cz * gy + cy) * gx
+            fy = -math.inf if cy == cy0 else float(cy)
+            for cx in range(cx0, cx1 + 1):
+                fx = -math.inf if cx == cx0 else float(cx)
+                for j in range(cell_start[row + cx], cell_start[row + cx + 1]):
+                    p = cell_items[j]
+                    blx = lo[p, 0]
+                    bly = lo[p, 1]
+                    blz = lo[p, 2]
+                    # without branches (each would be a coin toss): its box touches the
+                    # query's along every axis, and this is its first cell of the query
+                    ok = ((blx <= x1) & (hi[p, 0] >= x0) & (bly <= y1) & (hi[p, 1] >= y0)
+                          & (blz <= z1) & (hi[p, 2] >= z0) & ((blx - ox) * inv >= fx)
+                          & ((bly - oy) * inv >= fy) & ((blz - oz) * inv >= fz))
+                    if found < cap:
+                        # kept only when ok: otherwise the next one overwrites it
+                        buf[found] = p
+                    found += ok
     return found
 
 
 @_inline_kernel
-def _query(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-           node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
-           hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray, buf: np.ndarray,
-           stack: np.ndarray) -> tuple[np.ndarray, int]:
+def _query(grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
+           cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
+           qhi: np.ndarray, buf: np.ndarray) -> tuple[np.ndarray, int]:
     """The colliders whose boxes touch [qlo, qhi], in ``buf`` (grown when too small)."""
-    count = _query_into(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                        qlo, qhi, buf, stack)
+    count = _query_into(grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo, qhi, buf)
     if count > buf.shape[0]:
         # more candidates than the buffer holds: query again into one that fits
         buf = np.empty(count, np.int64)
-        count = _query_into(node_lo, node_hi, node_child, node_start, node_count, order, lo,
-                            hi, qlo, qhi, buf, stack)
+        count = _query_into(grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo, qhi,
+                            buf)
     return buf, count
 
 
@@ -227,15 +328,14 @@ def capsule_contact(px: float, py: float, pz: float, r: float, ax: float, ay: fl
 
 
 @_inline_kernel
-def _fill_cache(i: int, node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
-                stack: np.ndarray, cache: np.ndarray, cache_count: np.ndarray,
-                cache_lo: np.ndarray, cache_hi: np.ndarray) -> tuple[np.ndarray, int]:
+def _fill_cache(i: int, grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
+                cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
+                qhi: np.ndarray, cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
+                cache_hi: np.ndarray) -> tuple[np.ndarray, int]:
     """Cache body i's colliders whose boxes touch [qlo, qhi] (a count of -1 when they do not
-    fit: the passes then query the tree themselves); returns them and how many."""
-    cands, count = _query(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                          qlo, qhi, cache[i], stack)
+    fit: the passes then query the grid themselves); returns them and how many."""
+    cands, count = _query(grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo, qhi,
+                          cache[i])
     # too many for the cache: they are in a grown array, for this move only
     cache_count[i] = count if count <= cache.shape[1] else -1
     for a in range(3):
@@ -319,25 +419,26 @@ def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: flo
 
 
 @kernel
-def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
-                   restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
-                   gravity: np.ndarray, dt: float, max_casts: int, node_lo: np.ndarray,
-                   node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,
-                   node_count: np.ndarray, order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
-                   plane_n: np.ndarray, plane_o: np.ndarray, start: np.ndarray,
-                   responded: np.ndarray, crossed: np.ndarray, cache: np.ndarray,
-                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray,
-                   first: int, stop: int) -> None:
+def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitution: np.ndarray,
+                   friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
+                   max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
+                   cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                   plane_o: np.ndarray, start: np.ndarray, responded: np.ndarray,
+                   crossed: np.ndarray, touching: np.ndarray, cache: np.ndarray,
+                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray, first: int,
+                   stop: int) -> None:
     """:func:`advance_bodies` for bodies ``first .. stop-1``."""
     qlo = np.empty(3)
     qhi = np.empty(3)
-    stack = np.empty(STACK_SIZE, np.int64)
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
         start[i, 1] = pos[i, 1]
         start[i, 2] = pos[i, 2]
         responded[i] = False
+        # the first contact pass looks for this body's overlaps (unless its cast proves it
+        # clear)
+        touching[i] = True
         # semi-implicit Euler: the velocity first, then the move with the new velocity
         vx = vel[i, 0] + gravity[0] * dt
         vy = vel[i, 1] + gravity[1] * dt
@@ -353,9 +454,8 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
             # every cast stays within speed * dt of the start (a response never speeds up);
             # the box also covers what the passes and the bookkeeping look at afterwards
             _box_around(px, py, pz, speed * dt + r * (1.0 + CACHE_MARGIN_FRACTION), qlo, qhi)
-            cands, count = _fill_cache(i, node_lo, node_hi, node_child, node_start,
-                                       node_count, order, lo, hi, qlo, qhi, stack, cache,
-                                       cache_count, cache_lo, cache_hi)
+            cands, count = _fill_cache(i, grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo,
+                                       qhi, cache, cache_count, cache_lo, cache_hi)
             remaining = dt
             for _ in range(max_casts):
                 mx = vx * remaining
@@ -384,12 +484,14 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
                 remaining -= remaining * fraction
                 responded[i] = True
             # past the cap of casts the body stays at its last contact
+            # a clear first cast proves the whole move clear of every collider: the first
+            # contact pass need not look for overlaps of a body no other body pushes
+            touching[i] = responded[i]
         elif mode[i] == MODE_SPECULATIVE and speed > 0.0:
             reach = speed * dt + SPECULATIVE_MARGIN_FRACTION * r
             _box_around(px, py, pz, speed * dt + r * (1.0 + CACHE_MARGIN_FRACTION), qlo, qhi)
-            cands, count = _fill_cache(i, node_lo, node_hi, node_child, node_start,
-                                       node_count, order, lo, hi, qlo, qhi, stack, cache,
-                                       cache_count, cache_lo, cache_hi)
+            cands, count = _fill_cache(i, grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo,
+                                       qhi, cache, cache_count, cache_lo, cache_hi)
             ux = vx
             uy = vy
             uz = vz
@@ -439,8 +541,8 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
             qhi[0] = max(start[i, 0], px) + grow
             qhi[1] = max(start[i, 1], py) + grow
             qhi[2] = max(start[i, 2], pz) + grow
-            _fill_cache(i, node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                        qlo, qhi, stack, cache, cache_count, cache_lo, cache_hi)
+            _fill_cache(i, grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo, qhi, cache,
+                        cache_count, cache_lo, cache_hi)
         pos[i, 0] = px
         pos[i, 1] = py
         pos[i, 2] = pz
@@ -451,28 +553,27 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
 
 
 @_batch_kernel
-def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
-                   restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
-                   gravity: np.ndarray, dt: float, max_casts: int, node_lo: np.ndarray,
-                   node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,
-                   node_count: np.ndarray, order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
-                   plane_n: np.ndarray, plane_o: np.ndarray, start: np.ndarray,
-                   responded: np.ndarray, crossed: np.ndarray, cache: np.ndarray,
-                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray
-                   ) -> None:
+def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitution: np.ndarray,
+                   friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
+                   max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
+                   cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                   plane_o: np.ndarray, start: np.ndarray, responded: np.ndarray,
+                   crossed: np.ndarray, touching: np.ndarray, cache: np.ndarray,
+                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
     """Gravity and each body's move for one step, in place; ``start`` gets the positions
-    before it, ``responded`` whether the move met a collider (``crossed`` is cleared). Each
+    before it, ``responded`` whether the move met a collider (``crossed`` is cleared),
+    ``touching`` whether the first contact pass must look for its overlaps (False only for a
+    swept body whose first cast was clear: it ends clear of every collider). Each
     body's colliders near its new place are cached for the passes: ``cache``
     (n, CACHE_CAPACITY) int64, its ``cache_count`` (n,) and the box they cover, ``cache_lo``
     / ``cache_hi`` (n, 3)."""
     n = pos.shape[0]
     for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
         _advance_range(pos, vel, radius, restitution, friction, mode, gravity, dt, max_casts,
-                       node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                       cap_a, cap_b, cap_r, plane_n, plane_o, start, responded, crossed,
-                       cache, cache_count, cache_lo, cache_hi,
-                       k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
+                       grid_meta, grid_dims, cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r,
+                       plane_n, plane_o, start, responded, crossed, touching, cache, cache_count,
+                       cache_lo, cache_hi, k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
 
 
 @kernel
@@ -553,16 +654,16 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
                 e = _lower_bound(sorted_keys, key + 3)
             for q in range(s, e):
                 j = order[q]
-                if j == i:
-                    continue
                 dx = pix - pos[j, 0]
                 dy = piy - pos[j, 1]
                 dz = piz - pos[j, 2]
                 reach = (ri + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
-                if dx * dx + dy * dy + dz * dz <= reach * reach:
-                    if write and found < out.shape[0]:
-                        out[found] = j
-                    found += 1
+                # without a branch (a coin toss each): within reach, and not body i itself
+                ok = (dx * dx + dy * dy + dz * dz <= reach * reach) & (j != i)
+                if write and found < out.shape[0]:
+                    # kept only when ok: otherwise the next one overwrites it
+                    out[found] = j
+                found += ok
     return found
 
 
@@ -617,8 +718,17 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
         else:
             _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy, dim,
                         row, True)
-        if row.shape[0] > 1:
-            row.sort()
+        # insertion sort by index: a row holds a few neighbours (np.sort costs more to call
+        # than this takes), each moved at most len(row) places
+        for a in range(1, row.shape[0]):
+            v = row[a]
+            b = a
+            for _ in range(a):
+                if row[b - 1] <= v:
+                    break
+                row[b] = row[b - 1]
+                b -= 1
+            row[b] = v
     return first, neighbour
 
 
@@ -663,14 +773,18 @@ def pair_pass(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, inv_mass: np
                 ny = 0.0
                 nz = 0.0
             total = inv_mass[i] + inv_mass[j]
-            share_i = inv_mass[i] / total
-            share_j = inv_mass[j] / total
-            dpos[i, 0] += nx * depth * share_i
-            dpos[i, 1] += ny * depth * share_i
-            dpos[i, 2] += nz * depth * share_i
-            dpos[j, 0] -= nx * depth * share_j
-            dpos[j, 1] -= ny * depth * share_j
-            dpos[j, 2] -= nz * depth * share_j
+            slop = PAIR_PUSH_SLOP * (radius[i] + radius[j] + abs(pos[i, 0]) + abs(pos[i, 1])
+                                     + abs(pos[i, 2]))
+            if depth > slop:
+                # overlapping deeper than rounding: each body moves by its share of the depth
+                share_i = inv_mass[i] / total
+                share_j = inv_mass[j] / total
+                dpos[i, 0] += nx * depth * share_i
+                dpos[i, 1] += ny * depth * share_i
+                dpos[i, 2] += nz * depth * share_i
+                dpos[j, 0] -= nx * depth * share_j
+                dpos[j, 1] -= ny * depth * share_j
+                dpos[j, 2] -= nz * depth * share_j
             rvx = vel[i, 0] - vel[j, 0]
             rvy = vel[i, 1] - vel[j, 1]
             rvz = vel[i, 2] - vel[j, 2]
@@ -694,21 +808,18 @@ def pair_pass(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, inv_mass: np
 
 
 @kernel
-def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
-                   radius: np.ndarray, restitution: np.ndarray, friction: np.ndarray,
-                   mode: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
-                   node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
-                   order: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
-                   cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
-                   plane_o: np.ndarray, responded: np.ndarray, crossed: np.ndarray,
-                   touching: np.ndarray, first_pass: bool, cache: np.ndarray,
-                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray,
-                   first: int, stop: int) -> None:
+def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: np.ndarray,
+                   restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
+                   grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
+                   cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
+                   cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+                   responded: np.ndarray, crossed: np.ndarray, touching: np.ndarray,
+                   cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
+                   cache_hi: np.ndarray, first: int, stop: int) -> None:
     """:func:`apply_and_resolve_statics` for bodies ``first .. stop-1``."""
     buf = np.empty(CANDIDATE_CAPACITY, np.int64)
     qlo = np.empty(3)
     qhi = np.empty(3)
-    stack = np.empty(STACK_SIZE, np.int64)
     for i in range(first, stop):
         px = pos[i, 0]
         py = pos[i, 1]
@@ -718,8 +829,9 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
         my = dpos[i, 1]
         mz = dpos[i, 2]
         push = math.sqrt(mx * mx + my * my + mz * mz)
-        if not first_pass and push == 0.0 and not touching[i]:
-            # unmoved since a pass that found it clear of every collider: still clear
+        if push == 0.0 and not touching[i]:
+            # unmoved since a pass (or a cast) that found it clear of every collider: still
+            # clear
             continue
         if push > 0.0 and mode[i] != MODE_DISCRETE:
             # a body with continuous collision is never pushed through a collider by another
@@ -731,8 +843,8 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
                 cands = cache[i]
                 count = cache_count[i]
             else:
-                buf, count = _query(node_lo, node_hi, node_child, node_start, node_count,
-                                    order, lo, hi, qlo, qhi, buf, stack)
+                buf, count = _query(grid_meta, grid_dims, cell_start, cell_items, lo, hi,
+                                    qlo, qhi, buf)
                 cands = buf
             t, _nx, _ny, _nz, k = _cast_statics(px, py, pz, mx / push, my / push, mz / push,
                                                 push, r, cands, count, lo, hi, cap_a, cap_b,
@@ -744,10 +856,9 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
                 mz *= scale
         if push > 0.0 and not crossed[i]:
             # the bookkeeping follows the real path: does this push cross a collider?
-            crossed[i] = _path_hits(px, py, pz, px + mx, py + my, pz + mz, i, node_lo,
-                                    node_hi, node_child, node_start, node_count, order, lo,
-                                    hi, cap_a, cap_b, cap_r, plane_n, plane_o, qlo, qhi, buf,
-                                    stack, cache, cache_count, cache_lo, cache_hi)
+            crossed[i] = _path_hits(px, py, pz, px + mx, py + my, pz + mz, i, grid_meta, grid_dims,
+                                    cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, plane_n,
+                                    plane_o, qlo, qhi, buf, cache, cache_count, cache_lo, cache_hi)
         px += mx
         py += my
         pz += mz
@@ -757,8 +868,8 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
             cands = cache[i]
             count = cache_count[i]
         else:
-            buf, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
-                                lo, hi, qlo, qhi, buf, stack)
+            buf, count = _query(grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo,
+                                qhi, buf)
             cands = buf
         touching[i] = False
         for c in range(count + plane_o.shape[0]):
@@ -797,50 +908,44 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
 
 @_batch_kernel
 def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
-                              radius: np.ndarray, restitution: np.ndarray,
-                              friction: np.ndarray, mode: np.ndarray, node_lo: np.ndarray,
-                              node_hi: np.ndarray, node_child: np.ndarray,
-                              node_start: np.ndarray, node_count: np.ndarray,
-                              order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                              cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
-                              plane_n: np.ndarray, plane_o: np.ndarray,
-                              responded: np.ndarray, crossed: np.ndarray,
-                              touching: np.ndarray, first_pass: bool,
-                              cache: np.ndarray, cache_count: np.ndarray,
-                              cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+                              radius: np.ndarray, restitution: np.ndarray, friction: np.ndarray,
+                              mode: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
+                              cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray,
+                              hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
+                              cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+                              responded: np.ndarray, crossed: np.ndarray, touching: np.ndarray,
+                              cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
+                              cache_hi: np.ndarray) -> None:
     """Apply one pass's body-body corrections (cast first for swept and speculative bodies),
     then push each body out of the colliders it overlaps, answering its velocity.
-    ``touching`` (n,) records which bodies met a collider in this pass; after the
-    ``first_pass``, a body that was clear and has not moved is skipped."""
+    ``touching`` (n,) records which bodies met a collider in this pass (before the first,
+    :func:`advance_bodies` sets it): a body that was clear and has not moved is skipped."""
     n = pos.shape[0]
     for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
-        _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, node_lo,
-                       node_hi, node_child, node_start, node_count, order, lo, hi, cap_a,
-                       cap_b, cap_r, plane_n, plane_o, responded, crossed, touching,
-                       first_pass, cache, cache_count, cache_lo, cache_hi, k * BODY_CHUNK,
-                       min(n, (k + 1) * BODY_CHUNK))
+        _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
+                       cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, plane_n, plane_o,
+                       responded, crossed, touching, cache, cache_count, cache_lo, cache_hi,
+                       k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
 
 
 @kernel
 def apply_and_resolve_statics_serial(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
-                              radius: np.ndarray, restitution: np.ndarray,
-                              friction: np.ndarray, mode: np.ndarray, node_lo: np.ndarray,
-                              node_hi: np.ndarray, node_child: np.ndarray,
-                              node_start: np.ndarray, node_count: np.ndarray,
-                              order: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                              cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
-                              plane_n: np.ndarray, plane_o: np.ndarray,
-                              responded: np.ndarray, crossed: np.ndarray,
-                              touching: np.ndarray, first_pass: bool,
-                              cache: np.ndarray, cache_count: np.ndarray,
-                              cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+                                     radius: np.ndarray, restitution: np.ndarray,
+                                     friction: np.ndarray, mode: np.ndarray, grid_meta: np.ndarray,
+                                     grid_dims: np.ndarray, cell_start: np.ndarray,
+                                     cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                                     cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                                     plane_n: np.ndarray, plane_o: np.ndarray,
+                                     responded: np.ndarray, crossed: np.ndarray,
+                                     touching: np.ndarray, cache: np.ndarray,
+                                     cache_count: np.ndarray, cache_lo: np.ndarray,
+                                     cache_hi: np.ndarray) -> None:
     """:func:`apply_and_resolve_statics` on one thread, for a pass in which few bodies move
     or touch anything: no parallel region to start, and the very same result (all bodies in
     one range: one set of scratch buffers)."""
-    _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, node_lo, node_hi,
-                   node_child, node_start, node_count, order, lo, hi, cap_a, cap_b, cap_r,
-                   plane_n, plane_o, responded, crossed, touching, first_pass, cache,
-                   cache_count, cache_lo, cache_hi, 0, pos.shape[0])
+    _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
+                   cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, plane_n, plane_o, responded,
+                   crossed, touching, cache, cache_count, cache_lo, cache_hi, 0, pos.shape[0])
 
 
 @kernel
@@ -877,14 +982,13 @@ def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: floa
 
 @_inline_kernel
 def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float, i: int,
-               node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-               node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-               lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
-               cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray, qlo: np.ndarray,
-               qhi: np.ndarray, buf: np.ndarray, stack: np.ndarray, cache: np.ndarray,
+               grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
+               cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
+               cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+               qlo: np.ndarray, qhi: np.ndarray, buf: np.ndarray, cache: np.ndarray,
                cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
     """Whether the straight path p -> q of body i's centre reaches a collider (its cached
-    colliders when they cover the path, else a query of the tree)."""
+    colliders when they cover the path, else a query of the grid)."""
     qlo[0] = min(px, qx)
     qlo[1] = min(py, qy)
     qlo[2] = min(pz, qz)
@@ -895,8 +999,8 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
         cands = cache[i]
         count = cache_count[i]
     else:
-        cands, count = _query(node_lo, node_hi, node_child, node_start, node_count, order,
-                              lo, hi, qlo, qhi, buf, stack)
+        cands, count = _query(grid_meta, grid_dims, cell_start, cell_items, lo, hi, qlo, qhi,
+                              buf)
     for c in range(count):
         j = cands[c]
         if path_crosses(px, py, pz, qx, qy, qz, cap_a[j, 0], cap_a[j, 1], cap_a[j, 2],
@@ -913,13 +1017,11 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
 
 @_batch_kernel
 def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray,
-                     crossed: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
-                     node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
-                     order: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
-                     cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
-                     plane_o: np.ndarray, caught: np.ndarray, missed: np.ndarray,
-                     cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
-                     cache_hi: np.ndarray) -> None:
+                     crossed: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
+                     cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                     cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                     plane_o: np.ndarray, caught: np.ndarray, missed: np.ndarray, cache: np.ndarray,
+                     cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
     """Bullet Time's bookkeeping for one step: a body that responded to a collider caught an
     approach; one that did not, but whose centre's path reached a collider (crossed a thin
     wall, entered a capsule, or went into a plane's solid side), missed one. The path is the
@@ -932,13 +1034,12 @@ def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray
         buf = np.empty(CANDIDATE_CAPACITY, np.int64)
         qlo = np.empty(3)
         qhi = np.empty(3)
-        stack = np.empty(STACK_SIZE, np.int64)
         for i in range(k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK)):
             if responded[i]:
                 caught[i] += 1
             elif crossed[i] or _path_hits(start[i, 0], start[i, 1], start[i, 2], moved[i, 0],
-                                          moved[i, 1], moved[i, 2], i, node_lo, node_hi,
-                                          node_child, node_start, node_count, order, lo, hi,
-                                          cap_a, cap_b, cap_r, plane_n, plane_o, qlo, qhi,
-                                          buf, stack, cache, cache_count, cache_lo, cache_hi):
+                                          moved[i, 1], moved[i, 2], i, grid_meta, grid_dims,
+                                          cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r,
+                                          plane_n, plane_o, qlo, qhi, buf, cache, cache_count,
+                                          cache_lo, cache_hi):
                 missed[i] += 1
