@@ -115,6 +115,8 @@ CANDIDATE_MARGIN = 1e-6
 BOX_MARGIN = 1e-9
 
 _tn = tuple.__new__
+#: builds a result record from the tuple of its fields (untyped: mypy sees a dataclass)
+_rn: Any = tuple.__new__
 #: The world kernels, untyped for mypy: they take the scene as a splatted tuple of arrays.
 _kw: Any = _world_kernels
 
@@ -237,6 +239,9 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
 
 def _mask(mask: Any) -> int:
     """A layer mask checked to be an unsigned 32-bit integer."""
+    if type(mask) is int and 0 <= mask <= ALL_LAYERS:
+        # the common case, checked first: every scalar query passes here
+        return mask
     if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)):
         raise TypeError(f"mask must be an int, not {type(mask).__name__}")
     m = int(mask)
@@ -287,7 +292,7 @@ def _scale(*values: Iterable[float]) -> float:
 
 
 #: The compiled entry point of the scalar path's kernel, once resolved (see _entry_point).
-_fast_cast_range: Any = None
+_fast_cast_one: Any = None
 
 
 def _entry_point(dispatcher: Any, call: tuple[Any, ...]) -> Any:
@@ -381,7 +386,8 @@ class World:
         self._planes_dirty = False
         self._dynamic_refit = False
         self._args: Any = None
-        self._buffers: dict[int, tuple[np.ndarray, ...]] = {}
+        #: the traversal stacks of the scalar queries, reused
+        self._stacks = (np.empty(_bvh.STACK_SIZE, np.int64), np.empty(_bvh.STACK_SIZE))
 
     # ------------------------------------------------------------------ collider management
 
@@ -695,43 +701,35 @@ class World:
 
     # ------------------------------------------------------------------ scalar queries
 
-    def _one_buffers(self, d: int) -> tuple[np.ndarray, ...]:
-        """The reusable one-row inputs and outputs of the scalar path (per dimension)."""
-        bufs = self._buffers.get(d)
-        if bufs is None:
-            bufs = (np.zeros((1, d)), np.zeros((1, d)), np.zeros(1), np.zeros(1),
-                    np.empty(_bvh.STACK_SIZE, np.int64), np.empty(_bvh.STACK_SIZE),
-                    np.empty(1, np.int64), np.empty(1), np.zeros((1, d)), np.zeros((1, d)),
-                    np.zeros(1, np.bool_))
-            self._buffers[d] = bufs
-        return bufs
-
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
                   ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool]:
         """One ray (or ball) through the kernels: (handle, t, point, normal, inside)."""
-        global _fast_cast_range
+        global _fast_cast_one
         args = self._sync()
-        o, v, tm, rad, stack_node, stack_t, out_h, out_t, out_p, out_n, out_i = \
-            self._one_buffers(len(origin))
-        o[0] = origin
-        v[0] = direction
-        tm[0] = tmax
-        rad[0] = radius
+        stack_node, stack_t = self._stacks
+        if len(origin) == 2:
+            (ox, oy), (dx, dy) = origin, direction
+            oz = dz = 0.0
+            d = 2
+        else:
+            (ox, oy, oz), (dx, dy, dz) = origin, direction
+            d = 3
         marked = self._set_skip(ignore) if ignore else []
-        call = (*args, self._skip, mask, o, v, tm, rad, grown, 0, 1, stack_node, stack_t,
-                out_h, out_t, out_p, out_n, out_i)
+        call = (*args, self._skip, mask, d, ox, oy, oz, dx, dy, dz, tmax, radius, grown,
+                stack_node, stack_t)
         try:
-            if _fast_cast_range is not None:
-                _fast_cast_range(*call)
+            if _fast_cast_one is not None:
+                h, t, px, py, pz, nx, ny, nz, inside = _fast_cast_one(*call)
             else:
-                _kw.cast_range(*call)
-                _fast_cast_range = _entry_point(_kw.cast_range, call)
+                h, t, px, py, pz, nx, ny, nz, inside = _kw.cast_one(*call)
+                _fast_cast_one = _entry_point(_kw.cast_one, call)
         finally:
-            for h in marked:
-                self._skip[h] = False
-        return (int(out_h[0]), float(out_t[0]), tuple(out_p[0].tolist()),
-                tuple(out_n[0].tolist()), bool(out_i[0]))
+            for g in marked:
+                self._skip[g] = False
+        if d == 2:
+            return h, t, (px, py), (nx, ny), inside
+        return h, t, (px, py, pz), (nx, ny, nz), inside
 
     def raycast(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
                 ) -> WorldRayHit | None:
@@ -749,8 +747,8 @@ class World:
             return None
         vec = Vec2 if self._dim == 2 else Vec3
         point: Any = ray.origin if inside else _tn(vec, p)
-        normal: Any = _tn(vec, n)
-        return WorldRayHit(t, point, normal, inside, h, self._data[h])
+        hit: WorldRayHit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, h, self._data[h]))
+        return hit
 
     def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
                     ) -> list[WorldRayHit]:

@@ -736,6 +736,51 @@ def _cast_rows(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start:
 
 
 @_serial
+def cast_one(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
+             s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
+             s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
+             m_child: np.ndarray, m_start: np.ndarray, m_count: np.ndarray,
+             m_order: np.ndarray, m_handles: np.ndarray, m_blo: np.ndarray,
+             m_bhi: np.ndarray, planes: np.ndarray, kind: np.ndarray, params: np.ndarray,
+             poly: np.ndarray, verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+             grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+             grid_items: np.ndarray, grid_boxes: np.ndarray, skip: np.ndarray, mask: int,
+             d: int, ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
+             tmax: float, radius: float, grown: bool, stack_node: np.ndarray,
+             stack_t: np.ndarray
+             ) -> tuple[int, float, float, float, float, float, float, float, bool]:
+    """:func:`cast_range` for one ray (or ball) given as numbers, for the scalar World
+    queries: ``(handle, t, px, py, pz, nx, ny, nz, inside)`` (z is 0 in 2D).
+
+    Its inputs and outputs are numbers, not one-row arrays filled and read from Python
+    (each such access costs more than the ray's whole traversal)."""
+    origins = np.empty((1, d))
+    directions = np.empty((1, d))
+    origins[0, 0] = ox
+    origins[0, 1] = oy
+    directions[0, 0] = dx
+    directions[0, 1] = dy
+    if d == 3:
+        origins[0, 2] = oz
+        directions[0, 2] = dz
+    limits = np.full(1, tmax)
+    radii = np.full(1, radius)
+    out_handle = np.empty(1, np.int64)
+    out_t = np.empty(1)
+    out_point = np.zeros((1, 3))
+    out_normal = np.zeros((1, 3))
+    out_inside = np.zeros(1, np.bool_)
+    _cast_rows(s_lo, s_hi, s_child, s_start, s_count, s_order, s_handles, s_blo, s_bhi,
+               m_lo, m_hi, m_child, m_start, m_count, m_order, m_handles, m_blo, m_bhi,
+               planes, kind, params, poly, verts, norms, layer, grid_f, grid_i,
+               grid_start, grid_items, grid_boxes, skip, mask, origins, directions, limits,
+               radii, grown, 0, 1, stack_node, stack_t, out_handle, out_t,
+               out_point, out_normal, out_inside, False)
+    return (out_handle[0], out_t[0], out_point[0, 0], out_point[0, 1], out_point[0, 2],
+            out_normal[0, 0], out_normal[0, 1], out_normal[0, 2], out_inside[0])
+
+
+@_serial
 def _all_visible_segments(s_handles: np.ndarray, kind: np.ndarray, layer: np.ndarray,
                           skip: np.ndarray, mask: int, grid_i: np.ndarray, d: int,
                           grown: bool) -> bool:
