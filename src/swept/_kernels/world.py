@@ -456,6 +456,62 @@ def _box_missed(boxes: np.ndarray, j: int, ox: float, oy: float, ix: float, iy: 
 
 
 @_inline
+def _dda_start(grid_f: np.ndarray, grid_i: np.ndarray, ox: float, oy: float, dx: float,
+               dy: float, ix: float, iy: float, limit: float
+               ) -> tuple[bool, int, int, int, int, float, float, float, float]:
+    """Where the 2D ray segment [0, limit] enters the grid, to walk its cells in the order it
+    crosses them (2D DDA): ``(entered, cx, cy, step_x, step_y, next_x, next_y, delta_x,
+    delta_y)``: the first cell, the step along each axis, t at the next vertical and
+    horizontal cell lines and between successive ones. ``entered`` is False (and the rest
+    meaningless) when the segment misses the grid's box.
+
+    ``grid_f`` = (x0, y0, cell) float64, ``grid_i`` = (nx, ny) int64."""
+    x0 = grid_f[0]
+    y0 = grid_f[1]
+    cell = grid_f[2]
+    gnx = grid_i[0]
+    gny = grid_i[1]
+    # clip the ray segment to the grid's box
+    t0, t1 = _clip_slab(ox, ix, x0, x0 + gnx * cell, 0.0, limit)
+    t0, t1 = _clip_slab(oy, iy, y0, y0 + gny * cell, t0, t1)
+    if t0 > t1:
+        return False, 0, 0, 0, 0, math.inf, math.inf, math.inf, math.inf
+    cx = min(max(int(math.floor((ox + t0 * dx - x0) / cell)), 0), gnx - 1)
+    cy = min(max(int(math.floor((oy + t0 * dy - y0) / cell)), 0), gny - 1)
+    step_x = 1 if dx > 0.0 else -1
+    step_y = 1 if dy > 0.0 else -1
+    if math.isinf(ix):
+        next_x = math.inf
+        delta_x = math.inf
+    else:
+        next_x = (x0 + (cx + (1 if dx > 0.0 else 0)) * cell - ox) * ix
+        delta_x = cell * abs(ix)
+    if math.isinf(iy):
+        next_y = math.inf
+        delta_y = math.inf
+    else:
+        next_y = (y0 + (cy + (1 if dy > 0.0 else 0)) * cell - oy) * iy
+        delta_y = cell * abs(iy)
+    return True, cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y
+
+
+@_inline
+def _dda_step(grid_i: np.ndarray, cx: int, cy: int, step_x: int, step_y: int, next_x: float,
+              next_y: float, delta_x: float, delta_y: float
+              ) -> tuple[bool, int, int, float, float]:
+    """The next cell of a DDA walk (:func:`_dda_start`): ``(in_grid, cx, cy, next_x,
+    next_y)``, across the nearer of the next vertical and horizontal cell lines."""
+    if next_x < next_y:
+        cx += step_x
+        next_x += delta_x
+    else:
+        cy += step_y
+        next_y += delta_y
+    in_grid = 0 <= cx < grid_i[0] and 0 <= cy < grid_i[1]
+    return in_grid, cx, cy, next_x, next_y
+
+
+@_inline
 def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
               grid_items: np.ndarray, grid_boxes: np.ndarray, kind: np.ndarray,
               params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
@@ -478,41 +534,20 @@ def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
     (:data:`GRID_PREFILTER_MAX_FILL`); in a denser one the boxes span several cells and the
     test rejects too few candidates to pay for itself.
     """
-    x0 = grid_f[0]
-    y0 = grid_f[1]
-    cell = grid_f[2]
     gnx = grid_i[0]
     gny = grid_i[1]
     px = py = nx = ny = 0.0
     inside = False
     improved = False
-    # clip the ray segment to the grid's box
-    t0, t1 = _clip_slab(ox, ix, x0, x0 + gnx * cell, 0.0, limit)
-    t0, t1 = _clip_slab(oy, iy, y0, y0 + gny * cell, t0, t1)
-    if t0 > t1:
+    entered, cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y = _dda_start(
+        grid_f, grid_i, ox, oy, dx, dy, ix, iy, limit)
+    if not entered:
         return limit, best_h, best_t, px, py, nx, ny, inside, improved
     prefilter = grid_items.shape[0] <= GRID_PREFILTER_MAX_FILL * gnx * gny
     # the per-ray box test needs both slabs crossed; an axis-parallel ray uses the general one
     signed = not (math.isinf(ix) or math.isinf(iy))
     near_x = 0 if ix >= 0.0 else 2
     near_y = 1 if iy >= 0.0 else 3
-    cx = min(max(int(math.floor((ox + t0 * dx - x0) / cell)), 0), gnx - 1)
-    cy = min(max(int(math.floor((oy + t0 * dy - y0) / cell)), 0), gny - 1)
-    step_x = 1 if dx > 0.0 else -1
-    step_y = 1 if dy > 0.0 else -1
-    # t at the next vertical and horizontal cell lines, and between successive ones
-    if math.isinf(ix):
-        next_x = math.inf
-        delta_x = math.inf
-    else:
-        next_x = (x0 + (cx + (1 if dx > 0.0 else 0)) * cell - ox) * ix
-        delta_x = cell * abs(ix)
-    if math.isinf(iy):
-        next_y = math.inf
-        delta_y = math.inf
-    else:
-        next_y = (y0 + (cy + (1 if dy > 0.0 else 0)) * cell - oy) * iy
-        delta_y = cell * abs(iy)
     # a ray crosses at most gnx + gny cells
     for _ in range(gnx + gny + 2):
         c = cx + gnx * cy
@@ -542,18 +577,12 @@ def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                 limit = t
                 px, py, nx, ny, inside = hx, hy, hnx, hny, hin
                 improved = True
-        cell_exit = min(next_x, next_y)
-        if limit <= cell_exit:
+        if limit <= min(next_x, next_y):
             # the best hit (or the end of the ray) lies in this cell
             break
-        if next_x < next_y:
-            cx += step_x
-            next_x += delta_x
-        else:
-            cy += step_y
-            next_y += delta_y
-        if cx < 0 or cy < 0 or cx >= gnx or cy >= gny:
-            # out of the grid
+        in_grid, cx, cy, next_x, next_y = _dda_step(grid_i, cx, cy, step_x, step_y, next_x,
+                                                    next_y, delta_x, delta_y)
+        if not in_grid:
             break
     return limit, best_h, best_t, px, py, nx, ny, inside, improved
 
@@ -919,37 +948,16 @@ def _segment_walk(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray
     and the best updated by selects rather than branches (a ray's candidates hit or miss at
     random, which a branch predictor cannot learn). A ray (nearly) parallel to a segment, or
     a segment of zero length, goes to ``ray_segment`` itself."""
-    x0 = grid_f[0]
-    y0 = grid_f[1]
-    cell = grid_f[2]
     gnx = grid_i[0]
     gny = grid_i[1]
     ix = inverse_direction(dx)
     iy = inverse_direction(dy)
     best_h = -1.0
     best_t = math.inf
-    # clip the ray segment to the grid's box
-    t0, t1 = _clip_slab(ox, ix, x0, x0 + gnx * cell, 0.0, limit)
-    t0, t1 = _clip_slab(oy, iy, y0, y0 + gny * cell, t0, t1)
-    if t0 > t1:
+    entered, cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y = _dda_start(
+        grid_f, grid_i, ox, oy, dx, dy, ix, iy, limit)
+    if not entered:
         return -1, math.inf
-    cx = min(max(int(math.floor((ox + t0 * dx - x0) / cell)), 0), gnx - 1)
-    cy = min(max(int(math.floor((oy + t0 * dy - y0) / cell)), 0), gny - 1)
-    step_x = 1 if dx > 0.0 else -1
-    step_y = 1 if dy > 0.0 else -1
-    # t at the next vertical and horizontal cell lines, and between successive ones
-    if math.isinf(ix):
-        next_x = math.inf
-        delta_x = math.inf
-    else:
-        next_x = (x0 + (cx + (1 if dx > 0.0 else 0)) * cell - ox) * ix
-        delta_x = cell * abs(ix)
-    if math.isinf(iy):
-        next_y = math.inf
-        delta_y = math.inf
-    else:
-        next_y = (y0 + (cy + (1 if dy > 0.0 else 0)) * cell - oy) * iy
-        delta_y = cell * abs(iy)
     # a ray crosses at most gnx + gny cells
     for _ in range(gnx + gny + 2):
         c = cx + gnx * cy
@@ -978,14 +986,9 @@ def _segment_walk(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray
         if limit <= min(next_x, next_y):
             # the best hit (or the end of the ray) lies in this cell
             break
-        if next_x < next_y:
-            cx += step_x
-            next_x += delta_x
-        else:
-            cy += step_y
-            next_y += delta_y
-        if cx < 0 or cy < 0 or cx >= gnx or cy >= gny:
-            # out of the grid
+        in_grid, cx, cy, next_x, next_y = _dda_step(grid_i, cx, cy, step_x, step_y, next_x,
+                                                    next_y, delta_x, delta_y)
+        if not in_grid:
             break
     return int(best_h), best_t
 
