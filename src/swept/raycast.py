@@ -1,7 +1,7 @@
 """Ray casts: where a ray first meets a shape, in 2D and 3D (seed 000).
 
-:func:`raycast` takes a :class:`~swept.shapes.Ray` and a shape and dispatches on the shape's
-type through one table; the seed's own functions (:func:`ray_circle`, :func:`ray_box`,
+:func:`raycast` takes a :class:`~swept.shapes.Ray` and a shape and branches on the shape's
+type in one function; the seed's own functions (:func:`ray_circle`, :func:`ray_box`,
 :func:`ray_segment`, :func:`ray_polygon`, :func:`ray_capsule`) take raw vectors. All of them
 call the compiled kernels in :mod:`swept._kernels.ray`, the single source of the geometry.
 
