@@ -293,6 +293,8 @@ def _scale(*values: Iterable[float]) -> float:
 
 #: The compiled entry point of the scalar path's kernel, once resolved (see _entry_point).
 _fast_cast_one: Any = None
+#: The same for the segments-only scalar kernel.
+_fast_cast_segments_one: Any = None
 
 
 def _entry_point(dispatcher: Any, call: tuple[Any, ...]) -> Any:
@@ -669,7 +671,9 @@ class World:
         if seen is None:
             seen = bool(((self._layer[handles] & mask) != 0).all())
             self._segments_seen[mask] = seen
-        return self._segments if seen and not self._skip.any() else None
+        # (no handle is skipped here: _skip marks a scalar query's ignore set only while it
+        # runs, and that query does not come here)
+        return self._segments if seen else None
 
     def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
         return (int(self._layer[h]) & mask) != 0 and h not in ignore
@@ -705,13 +709,26 @@ class World:
                   mask: int, ignore: Iterable[int]
                   ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool]:
         """One ray (or ball) through the kernels: (handle, t, point, normal, inside)."""
-        global _fast_cast_one
+        global _fast_cast_one, _fast_cast_segments_one
         args = self._sync()
         stack_node, stack_t = self._stacks
         if len(origin) == 2:
             (ox, oy), (dx, dy) = origin, direction
             oz = dz = 0.0
             d = 2
+            grid = None if grown or ignore else self._segment_grid(mask)
+            if grid is not None:
+                # a ray over static segments only, all seen, nothing moving: the segments-only
+                # walk, as raycast_many takes it (the same answers, half the arrays to unbox)
+                seg_call = (*grid, self._planes, self._kind, self._params, self._poly,
+                            self._verts, self._norms, self._layer, self._skip, mask, ox, oy,
+                            dx, dy, tmax)
+                if _fast_cast_segments_one is not None:
+                    h, t, px, py, nx, ny, inside = _fast_cast_segments_one(*seg_call)
+                else:
+                    h, t, px, py, nx, ny, inside = _kw.cast_segments_one(*seg_call)
+                    _fast_cast_segments_one = _entry_point(_kw.cast_segments_one, seg_call)
+                return h, t, (px, py), (nx, ny), inside
         else:
             (ox, oy, oz), (dx, dy, dz) = origin, direction
             d = 3

@@ -994,6 +994,57 @@ def _segment_walk(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray
 
 
 @_inline
+def _segment_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+                 segs: np.ndarray, units: np.ndarray, planes: np.ndarray, kind: np.ndarray,
+                 params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
+                 layer: np.ndarray, skip: np.ndarray, mask: int, ox: float, oy: float,
+                 dx: float, dy: float, limit: float
+                 ) -> tuple[int, float, float, float, float, float, bool]:
+    """One ray (unit direction) against a grid of segments (:func:`_segment_walk`) and the
+    planes: ``(handle, t, px, py, nx, ny, inside)`` as :func:`_cast_rows` finds them
+    (``(-1, inf, 0, 0, 0, 0, False)`` on a miss). The hit segment's point and normal are
+    ``ray_segment``'s, finished once after the walk from the segment's unit direction
+    (``units``, :func:`grid_segments`)."""
+    best_h, best_t = _segment_walk(grid_f, grid_i, grid_start, segs, params, ox, oy, dx, dy,
+                                   limit)
+    px = py = nx = ny = 0.0
+    inside = False
+    if best_h >= 0:
+        limit = best_t
+        # ray_segment starts on the segment exactly when it hits at 0
+        inside = best_t == 0.0
+        ex = params[best_h, 2] - params[best_h, 0]
+        ey = params[best_h, 3] - params[best_h, 1]
+        if abs(dx * ey - dy * ex) <= units[best_h, 2]:
+            # parallel (or a point): ray_segment's collinear answer
+            _t, px, py, nx, ny, _in = ray_segment(ox, oy, dx, dy, params[best_h, 0],
+                                                  params[best_h, 1], params[best_h, 2],
+                                                  params[best_h, 3], limit)
+        else:
+            # ray_segment's crossing: the perpendicular turned to face the ray, at the
+            # origin when the ray starts on the segment
+            nx = 0.0 - units[best_h, 1]
+            ny = units[best_h, 0]
+            if nx * dx + ny * dy > 0.0:
+                nx = 0.0 - nx
+                ny = 0.0 - ny
+            px = ox + best_t * dx if best_t != 0.0 else ox
+            py = oy + best_t * dy if best_t != 0.0 else oy
+    for j in range(planes.shape[0]):
+        h = planes[j]
+        if not _visible(layer, skip, h, mask):
+            continue
+        t, ax, ay, _az, anx, any_, _anz, ains = cast_collider(
+            kind, params, poly, verts, norms, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
+        if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+            best_t = t
+            best_h = h
+            limit = t
+            px, py, nx, ny, inside = ax, ay, anx, any_, ains
+    return best_h, best_t, px, py, nx, ny, inside
+
+
+@_inline
 def _segment_rows(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                   segs: np.ndarray, units: np.ndarray, planes: np.ndarray, kind: np.ndarray,
                   params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
@@ -1001,60 +1052,37 @@ def _segment_rows(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray
                   directions: np.ndarray, tmax: np.ndarray, order: np.ndarray, first: int,
                   stop: int, out_handle: np.ndarray, out_t: np.ndarray, out_point: np.ndarray,
                   out_normal: np.ndarray) -> None:
-    """Rays ``order[first .. stop-1]`` against a grid of segments (:func:`_segment_walk`) and
-    the planes: their rows of ``out_*`` as :func:`_cast_rows` writes them; the hit segment's
-    point and normal are ``ray_segment``'s, finished once after the walk from the segment's
-    unit direction (``units``, :func:`grid_segments`). ``directions`` need not be unit: each
-    is divided by its ``hypot`` here, as the World divides them for the other kernels (the
-    same values); none may be zero."""
+    """Rays ``order[first .. stop-1]`` through :func:`_segment_ray`: their rows of ``out_*``
+    as :func:`_cast_rows` writes them. ``directions`` need not be unit: each is divided by
+    its ``hypot`` here, as the World divides them for the other kernels (the same values);
+    none may be zero."""
     for k in range(first, stop):
         i = order[k]
-        ox = origins[i, 0]
-        oy = origins[i, 1]
         length = math.hypot(directions[i, 0], directions[i, 1])
-        dx = directions[i, 0] / length
-        dy = directions[i, 1] / length
-        limit = tmax[i]
-        best_h, best_t = _segment_walk(grid_f, grid_i, grid_start, segs, params, ox, oy, dx,
-                                       dy, limit)
-        px = py = nx = ny = 0.0
-        if best_h >= 0:
-            limit = best_t
-            ex = params[best_h, 2] - params[best_h, 0]
-            ey = params[best_h, 3] - params[best_h, 1]
-            if abs(dx * ey - dy * ex) <= units[best_h, 2]:
-                # parallel (or a point): ray_segment's collinear answer
-                _t, px, py, nx, ny, _in = ray_segment(ox, oy, dx, dy, params[best_h, 0],
-                                                      params[best_h, 1], params[best_h, 2],
-                                                      params[best_h, 3], limit)
-            else:
-                # ray_segment's crossing: the perpendicular turned to face the ray, at the
-                # origin when the ray starts on the segment
-                nx = 0.0 - units[best_h, 1]
-                ny = units[best_h, 0]
-                if nx * dx + ny * dy > 0.0:
-                    nx = 0.0 - nx
-                    ny = 0.0 - ny
-                px = ox + best_t * dx if best_t != 0.0 else ox
-                py = oy + best_t * dy if best_t != 0.0 else oy
-        for j in range(planes.shape[0]):
-            h = planes[j]
-            if not _visible(layer, skip, h, mask):
-                continue
-            t, ax, ay, _az, anx, any_, _anz, _ains = cast_collider(
-                kind, params, poly, verts, norms, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit,
-                False)
-            if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
-                best_t = t
-                best_h = h
-                limit = t
-                px, py, nx, ny = ax, ay, anx, any_
-        out_handle[i] = best_h
-        out_t[i] = best_t
+        h, t, px, py, nx, ny, _inside = _segment_ray(
+            grid_f, grid_i, grid_start, segs, units, planes, kind, params, poly, verts, norms,
+            layer, skip, mask, origins[i, 0], origins[i, 1], directions[i, 0] / length,
+            directions[i, 1] / length, tmax[i])
+        out_handle[i] = h
+        out_t[i] = t
         out_point[i, 0] = px
         out_point[i, 1] = py
         out_normal[i, 0] = nx
         out_normal[i, 1] = ny
+
+
+@_serial
+def cast_segments_one(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
+                      segs: np.ndarray, units: np.ndarray, planes: np.ndarray,
+                      kind: np.ndarray, params: np.ndarray, poly: np.ndarray,
+                      verts: np.ndarray, norms: np.ndarray, layer: np.ndarray,
+                      skip: np.ndarray, mask: int, ox: float, oy: float, dx: float, dy: float,
+                      limit: float) -> tuple[int, float, float, float, float, float, bool]:
+    """:func:`cast_one` for a 2D ray (unit direction, used as given) when the conditions of
+    :func:`cast_segments_many` hold: ``(handle, t, px, py, nx, ny, inside)``. Half the arrays
+    of the general kernel to unbox, and the segments-only walk."""
+    return _segment_ray(grid_f, grid_i, grid_start, segs, units, planes, kind, params, poly,
+                        verts, norms, layer, skip, mask, ox, oy, dx, dy, limit)
 
 
 @_serial
