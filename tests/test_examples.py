@@ -63,3 +63,15 @@ def test_each_example_scene_runs(scene: Path) -> None:
     done = _run([sys.executable, "-m", "swept.cli", "scene", str(scene)])
     assert done.returncode == 0, done.stderr
     assert "time of impact" in done.stdout
+
+
+def test_the_many_balls_example_tunnels_none_in_swept_mode_and_many_in_discrete() -> None:
+    # the example's point: the same balls among the same walls, with and without the time
+    # of impact of each move
+    done = _run([sys.executable, str(EXAMPLES / "many_balls.py")])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    swept = next(line for line in lines if "ccd='swept'" in line)
+    discrete = next(line for line in lines if "ccd='discrete'" in line)
+    assert ": 0 balls tunneled" in swept
+    assert int(discrete.split(": ")[1].split(" balls")[0]) > 100
