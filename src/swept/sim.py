@@ -31,11 +31,13 @@ One step (numba ``prange`` loops over bodies, and one serial loop over body pair
    of the passes) reached a collider (for a thin wall: crossed or touched the segment),
    *missed* one.
 
-Static colliders: segments, circles, capsules, boxes and convex polygons (2D; a box or
-polygon is its outline of edges: a body is kept out of it, but one placed inside its outline is
-not pushed out), spheres and capsules (3D), and half-planes / half-spaces (both). Layers and
-masks are not used: a body meets every collider. Body-body contacts are discrete (continuous
-collision is against the static colliders, as Box2D's default).
+Static colliders: segments, circles and convex polygons (2D; a polygon is its outline of edges:
+a body is kept out of it, but one placed inside its outline is not pushed out), spheres (3D),
+and capsules, solid axis-aligned boxes and half-planes / half-spaces (both). A moving body is
+cast against a box grown by its radius with rounded edges and corners, and a body inside a box
+leaves through the nearest face. Layers and masks are not used: a body meets every collider.
+Body-body contacts are discrete (continuous collision is against the static colliders, as
+Box2D's default).
 
 The same inputs give bit-identical results on every run, whatever the thread count: every
 parallel loop writes only its own body's rows, and the pairs are visited in a fixed order.
@@ -285,10 +287,13 @@ def _world_shapes(world: Any) -> list[Shape]:
 
 
 def static_arrays(shapes: Iterable[Shape], dim: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Static colliders as the kernels take them: capsules ``(a (m,3), b (m,3), R (m,))`` and
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                             np.ndarray]:
+    """Static colliders as the kernels take them: capsules ``(a (m,3), b (m,3), R (m,))``,
+    a flag per row ``box (m,)`` (True: the row is a solid box from ``a`` to ``b``, R = 0) and
     planes ``(normal (k,3), offset (k,))``; 2D points get z = 0."""
     caps: list[tuple[tuple[float, ...], tuple[float, ...], float]] = []
+    boxes: list[bool] = []
     planes: list[tuple[tuple[float, ...], float]] = []
 
     def pad(p: Sequence[float]) -> tuple[float, ...]:
@@ -297,6 +302,7 @@ def static_arrays(shapes: Iterable[Shape], dim: int
     for shape in shapes:
         if shape.dim != dim:
             raise ValueError(f"a {dim}D simulation cannot hold the {shape.dim}D collider {shape!r}")
+        n_caps = len(caps)
         if isinstance(shape, Segment):
             caps.append((pad(shape.a), pad(shape.b), 0.0))
         elif isinstance(shape, (Circle, Sphere)):
@@ -306,11 +312,11 @@ def static_arrays(shapes: Iterable[Shape], dim: int
             caps.append((pad(shape.a), pad(shape.b), shape.radius))
         elif isinstance(shape, Plane):
             planes.append((pad(shape.normal), shape.offset))
-        elif isinstance(shape, AABB) and dim == 2:
-            # a box as its outline: four edges
-            (x0, y0), (x1, y1) = shape.min, shape.max
-            ring = [(x0, y0, 0.0), (x1, y0, 0.0), (x1, y1, 0.0), (x0, y1, 0.0)]
-            caps.extend((ring[i], ring[(i + 1) % 4], 0.0) for i in range(4))
+        elif isinstance(shape, AABB):
+            # a solid box (2D or 3D), one row from its min to its max corner
+            caps.append((pad(shape.min), pad(shape.max), 0.0))
+            boxes.append(True)
+            continue
         elif isinstance(shape, Polygon):
             pts = [pad(p) for p in shape.points]
             caps.extend((pts[i], pts[(i + 1) % len(pts)], 0.0) for i in range(len(pts)))
@@ -318,18 +324,21 @@ def static_arrays(shapes: Iterable[Shape], dim: int
             raise TypeError(f"a simulation cannot collide with a {type(shape).__name__} "
                             f"({dim}D): use segments, circles, capsules, boxes, polygons, "
                             f"spheres or planes")
+        boxes.extend(False for _ in range(len(caps) - n_caps))
     cap_a = np.array([c[0] for c in caps], np.float64).reshape(-1, 3)
     cap_b = np.array([c[1] for c in caps], np.float64).reshape(-1, 3)
     cap_r = np.array([c[2] for c in caps], np.float64)
+    box = np.array(boxes, np.bool_)
     plane_n = np.array([p[0] for p in planes], np.float64).reshape(-1, 3)
     plane_o = np.array([p[1] for p in planes], np.float64)
-    return cap_a, cap_b, cap_r, plane_n, plane_o
+    return cap_a, cap_b, cap_r, box, plane_n, plane_o
 
 
 #: The colliders as the kernels take them: the grid's four arrays (:func:`_k.build_grid`), the
-#: capsules' boxes (lo, hi (m, 3)), the capsules (a, b, R) and the planes (normal, offset).
+#: rows' bounding boxes (lo, hi (m, 3)), the rows (a, b, R, box: a capsule, or a solid box from a
+#: to b) and the planes (normal, offset).
 StaticArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                   np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                   np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class _Statics:
@@ -338,8 +347,8 @@ class _Statics:
 
     def __init__(self, shapes: list[Shape], dim: int) -> None:
         self.shapes = shapes
-        self.cap_a, self.cap_b, self.cap_r, self.plane_n, self.plane_o = static_arrays(
-            shapes, dim)
+        self.cap_a, self.cap_b, self.cap_r, self.box, self.plane_n, self.plane_o = \
+            static_arrays(shapes, dim)
         r = self.cap_r[:, None]
         # the capsules' boxes, three columns (z = 0 in 2D: one layer of grid cells)
         self.lo = np.zeros((len(self.cap_r), 3))
@@ -350,7 +359,7 @@ class _Statics:
 
     def args(self) -> StaticArgs:
         """The grid, boxes, capsules and planes, in the kernels' argument order."""
-        return (*self.grid, self.lo, self.hi, self.cap_a, self.cap_b, self.cap_r,
+        return (*self.grid, self.lo, self.hi, self.cap_a, self.cap_b, self.cap_r, self.box,
                 self.plane_n, self.plane_o)
 
 

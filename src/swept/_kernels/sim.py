@@ -36,10 +36,17 @@ import numba
 import numpy as np
 
 from . import kernel
-from .contact import contact_circle_capsule, contact_sphere_capsule
+from .bvh import inverse_direction, ray_box_entry3
+from .contact import (
+    contact_circle_aabb,
+    contact_circle_capsule,
+    contact_sphere_aabb,
+    contact_sphere_capsule,
+)
 from .geom import segment_segment_params
 from .ray import HEADING_TOLERANCE, ray_capsule2_entering, ray_capsule3_entering
 from .response import respond_velocity
+from .sweep import ray_rounded_aabb2, ray_rounded_aabb3
 
 __all__ = [
     "MODE_DISCRETE", "MODE_SWEPT", "MODE_SPECULATIVE", "advance_bodies", "find_pairs",
@@ -354,10 +361,73 @@ def _cached(i: int, qlo: np.ndarray, qhi: np.ndarray, cache_count: np.ndarray,
     return inside
 
 
+@kernel
+def box_contact(px: float, py: float, pz: float, r: float, lox: float, loy: float,
+                loz: float, hix: float, hiy: float, hiz: float, beyond: float
+                ) -> tuple[float, float, float, float]:
+    """:func:`capsule_contact` for a solid box ``lo .. hi`` (z = 0 .. 0 in 2D): gap and unit
+    normal out of the box toward the ball, by the library's contact kernels (a centre inside
+    leaves through the nearest face). A gap over ``beyond`` is reported as +inf."""
+    if pz == 0.0 and loz == 0.0 and hiz == 0.0:
+        # in the plane: circle against a 2D box
+        hit, nx, ny, depth, _x, _y = contact_circle_aabb(px, py, r + beyond, lox, loy, hix,
+                                                         hiy)
+        nz = 0.0
+    else:
+        hit, nx, ny, nz, depth, _x, _y, _z = contact_sphere_aabb(px, py, pz, r + beyond, lox,
+                                                                  loy, loz, hix, hiy, hiz)
+    if not hit:
+        return math.inf, 0.0, 0.0, 0.0
+    return beyond - depth, nx, ny, nz
+
+
+@kernel
+def box_cast(px: float, py: float, pz: float, dx: float, dy: float, dz: float, length: float,
+             r: float, lox: float, loy: float, loz: float, hix: float, hiy: float, hiz: float,
+             flat: bool) -> tuple[float, float, float, float]:
+    """Where a ball of radius r moving from p along unit d first heads into a solid box (the
+    box grown by r, rounded at its edges and corners), within ``length``: ``(t, normal)``, t
+    < 0 for none. As for capsules, only a contact the ball moves into counts: a ball resting
+    on the box and sliding along it, or leaving it, is not stopped."""
+    if flat:
+        t, _x, _y, nx, ny, _inside = ray_rounded_aabb2(px, py, dx, dy, lox, loy, hix, hiy, r,
+                                                       length, True)
+        return t, nx, ny, 0.0
+    t, _x, _y, _z, nx, ny, nz, inside = ray_rounded_aabb3(px, py, pz, dx, dy, dz, lox, loy,
+                                                          loz, hix, hiy, hiz, r, length)
+    if inside and dx * nx + dy * ny + dz * nz >= -HEADING_TOLERANCE:
+        # starts touching (or inside) and moves along or out of it: no entering contact
+        return -1.0, 0.0, 0.0, 0.0
+    return t, nx, ny, nz
+
+
+@kernel
+def path_enters_box(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
+                    lox: float, loy: float, loz: float, hix: float, hiy: float, hiz: float
+                    ) -> bool:
+    """Whether the centre's path p -> q reaches a solid box (touching counts)."""
+    return ray_box_entry3(px, py, pz, inverse_direction(qx - px), inverse_direction(qy - py),
+                          inverse_direction(qz - pz), 1.0, lox, loy, loz, hix, hiy,
+                          hiz) != math.inf
+
+
+@_inline_kernel
+def _static_contact(px: float, py: float, pz: float, r: float, k: int, cap_a: np.ndarray,
+                    cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray, beyond: float
+                    ) -> tuple[float, float, float, float]:
+    """:func:`capsule_contact` or :func:`box_contact` (by ``box[k]``) with static collider k."""
+    if box[k]:
+        return box_contact(px, py, pz, r, cap_a[k, 0], cap_a[k, 1], cap_a[k, 2], cap_b[k, 0],
+                           cap_b[k, 1], cap_b[k, 2], beyond)
+    return capsule_contact(px, py, pz, r, cap_a[k, 0], cap_a[k, 1], cap_a[k, 2], cap_b[k, 0],
+                           cap_b[k, 1], cap_b[k, 2], cap_r[k], beyond)
+
+
 @_inline_kernel
 def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: float,
                   length: float, r: float, cands: np.ndarray, count: int, lo: np.ndarray,
                   hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                  box: np.ndarray,
                   plane_n: np.ndarray, plane_o: np.ndarray
                   ) -> tuple[float, float, float, float, int]:
     """First entering contact of a ball moving from p along unit d for ``length``: (distance,
@@ -378,8 +448,13 @@ def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: flo
         if lo[k, 0] > x1 or hi[k, 0] < x0 or lo[k, 1] > y1 or hi[k, 1] < y0:
             # the swept box misses the collider's box
             continue
-        # the ball's centre as a ray against the capsule grown by the ball's radius
-        if flat and cap_a[k, 2] == 0.0 and cap_b[k, 2] == 0.0:
+        # the ball's centre as a ray against the capsule (or box) grown by the ball's radius
+        if box[k]:
+            t, nx, ny, nz = box_cast(px, py, pz, dx, dy, dz, length, r, cap_a[k, 0],
+                                     cap_a[k, 1], cap_a[k, 2], cap_b[k, 0], cap_b[k, 1],
+                                     cap_b[k, 2], flat and cap_a[k, 2] == 0.0
+                                     and cap_b[k, 2] == 0.0)
+        elif flat and cap_a[k, 2] == 0.0 and cap_b[k, 2] == 0.0:
             # in the plane: the 2D capsule kernel
             t, _x, _y, nx, ny, _inside = ray_capsule2_entering(
                 px, py, dx, dy, cap_a[k, 0], cap_a[k, 1], cap_b[k, 0], cap_b[k, 1],
@@ -423,7 +498,8 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
                    friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
                    max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
                    cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray,
+                   plane_n: np.ndarray,
                    plane_o: np.ndarray, start: np.ndarray, responded: np.ndarray,
                    crossed: np.ndarray, touching: np.ndarray, cache: np.ndarray,
                    cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray, first: int,
@@ -467,7 +543,7 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
                     break
                 t, nx, ny, nz, k = _cast_statics(px, py, pz, mx / length, my / length,
                                                  mz / length, length, r, cands, count, lo,
-                                                 hi, cap_a, cap_b, cap_r, plane_n, plane_o)
+                                                 hi, cap_a, cap_b, cap_r, box, plane_n, plane_o)
                 if k < 0:
                     # a clear move: spend the rest of the step
                     px += mx
@@ -500,9 +576,8 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
                 for c in range(count + plane_o.shape[0]):
                     if c < count:
                         k = cands[c]
-                        gap, nx, ny, nz = capsule_contact(
-                            px, py, pz, r, cap_a[k, 0], cap_a[k, 1], cap_a[k, 2],
-                            cap_b[k, 0], cap_b[k, 1], cap_b[k, 2], cap_r[k], reach)
+                        gap, nx, ny, nz = _static_contact(px, py, pz, r, k, cap_a, cap_b,
+                                                          cap_r, box, reach)
                     else:
                         k = c - count
                         nx = plane_n[k, 0]
@@ -557,7 +632,8 @@ def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
                    friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
                    max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
                    cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray,
+                   plane_n: np.ndarray,
                    plane_o: np.ndarray, start: np.ndarray, responded: np.ndarray,
                    crossed: np.ndarray, touching: np.ndarray, cache: np.ndarray,
                    cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
@@ -572,6 +648,7 @@ def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
     for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
         _advance_range(pos, vel, radius, restitution, friction, mode, gravity, dt, max_casts,
                        grid_meta, grid_dims, cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r,
+                       box,
                        plane_n, plane_o, start, responded, crossed, touching, cache, cache_count,
                        cache_lo, cache_hi, k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
 
@@ -812,7 +889,8 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: n
                    restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
                    grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
                    cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
-                   cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+                   cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray, plane_n: np.ndarray,
+                   plane_o: np.ndarray,
                    responded: np.ndarray, crossed: np.ndarray, touching: np.ndarray,
                    cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
                    cache_hi: np.ndarray, first: int, stop: int) -> None:
@@ -848,7 +926,7 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: n
                 cands = buf
             t, _nx, _ny, _nz, k = _cast_statics(px, py, pz, mx / push, my / push, mz / push,
                                                 push, r, cands, count, lo, hi, cap_a, cap_b,
-                                                cap_r, plane_n, plane_o)
+                                                cap_r, box, plane_n, plane_o)
             if k >= 0:
                 scale = min(t / push, 1.0)
                 mx *= scale
@@ -857,7 +935,8 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: n
         if push > 0.0 and not crossed[i]:
             # the bookkeeping follows the real path: does this push cross a collider?
             crossed[i] = _path_hits(px, py, pz, px + mx, py + my, pz + mz, i, grid_meta, grid_dims,
-                                    cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, plane_n,
+                                    cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box,
+                                    plane_n,
                                     plane_o, qlo, qhi, buf, cache, cache_count, cache_lo, cache_hi)
         px += mx
         py += my
@@ -879,9 +958,8 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: n
                         or hi[k, 1] < py - r):
                     # the ball's box misses the collider's box
                     continue
-                gap, nx, ny, nz = capsule_contact(px, py, pz, r, cap_a[k, 0], cap_a[k, 1],
-                                                  cap_a[k, 2], cap_b[k, 0], cap_b[k, 1],
-                                                  cap_b[k, 2], cap_r[k], 0.0)
+                gap, nx, ny, nz = _static_contact(px, py, pz, r, k, cap_a, cap_b, cap_r, box,
+                                                  0.0)
             else:
                 k = c - count
                 nx = plane_n[k, 0]
@@ -912,7 +990,8 @@ def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray
                               mode: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
                               cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray,
                               hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
-                              cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+                              cap_r: np.ndarray, box: np.ndarray, plane_n: np.ndarray,
+                              plane_o: np.ndarray,
                               responded: np.ndarray, crossed: np.ndarray, touching: np.ndarray,
                               cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
                               cache_hi: np.ndarray) -> None:
@@ -923,7 +1002,7 @@ def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray
     n = pos.shape[0]
     for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
         _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
-                       cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, plane_n, plane_o,
+                       cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box, plane_n, plane_o,
                        responded, crossed, touching, cache, cache_count, cache_lo, cache_hi,
                        k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
 
@@ -935,6 +1014,7 @@ def apply_and_resolve_statics_serial(pos: np.ndarray, vel: np.ndarray, dpos: np.
                                      grid_dims: np.ndarray, cell_start: np.ndarray,
                                      cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                                      cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
+                                     box: np.ndarray,
                                      plane_n: np.ndarray, plane_o: np.ndarray,
                                      responded: np.ndarray, crossed: np.ndarray,
                                      touching: np.ndarray, cache: np.ndarray,
@@ -944,7 +1024,8 @@ def apply_and_resolve_statics_serial(pos: np.ndarray, vel: np.ndarray, dpos: np.
     or touch anything: no parallel region to start, and the very same result (all bodies in
     one range: one set of scratch buffers)."""
     _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
-                   cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, plane_n, plane_o, responded,
+                   cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box, plane_n, plane_o,
+                   responded,
                    crossed, touching, cache, cache_count, cache_lo, cache_hi, 0, pos.shape[0])
 
 
@@ -984,7 +1065,8 @@ def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: floa
 def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float, i: int,
                grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
                cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
-               cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+               cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray, plane_n: np.ndarray,
+               plane_o: np.ndarray,
                qlo: np.ndarray, qhi: np.ndarray, buf: np.ndarray, cache: np.ndarray,
                cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
     """Whether the straight path p -> q of body i's centre reaches a collider (its cached
@@ -1003,8 +1085,12 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
                               buf)
     for c in range(count):
         j = cands[c]
-        if path_crosses(px, py, pz, qx, qy, qz, cap_a[j, 0], cap_a[j, 1], cap_a[j, 2],
-                        cap_b[j, 0], cap_b[j, 1], cap_b[j, 2], cap_r[j]):
+        if box[j]:
+            if path_enters_box(px, py, pz, qx, qy, qz, cap_a[j, 0], cap_a[j, 1], cap_a[j, 2],
+                               cap_b[j, 0], cap_b[j, 1], cap_b[j, 2]):
+                return True
+        elif path_crosses(px, py, pz, qx, qy, qz, cap_a[j, 0], cap_a[j, 1], cap_a[j, 2],
+                          cap_b[j, 0], cap_b[j, 1], cap_b[j, 2], cap_r[j]):
             return True
     for j in range(plane_o.shape[0]):
         s0 = px * plane_n[j, 0] + py * plane_n[j, 1] + pz * plane_n[j, 2]
@@ -1019,7 +1105,8 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
 def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray,
                      crossed: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
                      cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                     cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, plane_n: np.ndarray,
+                     cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray,
+                     plane_n: np.ndarray,
                      plane_o: np.ndarray, caught: np.ndarray, missed: np.ndarray, cache: np.ndarray,
                      cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
     """Bullet Time's bookkeeping for one step: a body that responded to a collider caught an
@@ -1039,7 +1126,7 @@ def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray
                 caught[i] += 1
             elif crossed[i] or _path_hits(start[i, 0], start[i, 1], start[i, 2], moved[i, 0],
                                           moved[i, 1], moved[i, 2], i, grid_meta, grid_dims,
-                                          cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r,
+                                          cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box,
                                           plane_n, plane_o, qlo, qhi, buf, cache, cache_count,
                                           cache_lo, cache_hi):
                 missed[i] += 1
