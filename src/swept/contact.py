@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._kernels import contact as _k
+from .dispatch import CONTACT, UNSUPPORTED, type_name
 from .results import Contact, make_contact
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from .vec import Vec2, Vec3
@@ -40,21 +41,9 @@ _flip2 = _k.flip_contact2
 _flip3 = _k.flip_contact3
 
 # A pair handler takes the two shapes in the table's order and returns the kernel's flat
-# tuple, or None when the shapes' dimensions do not fit the pair (then contact() raises).
+# tuple, or UNSUPPORTED when the shapes' dimensions do not fit the pair (then contact() raises).
 _Raw = tuple[Any, ...]
-_Handler = Callable[[Any, Any], _Raw | None]
-
-
-def _name(shape: Any) -> str:
-    """A shape's type name, with its dimension where the type comes in both."""
-    name = type(shape).__name__
-    if isinstance(shape, (AABB, Capsule, Plane)):
-        return f"{name} ({shape.dim}D)"
-    return name
-
-
-def _unsupported(a: Any, b: Any) -> TypeError:
-    return TypeError(f"contact() does not support {_name(a)} and {_name(b)}")
+_Handler = Callable[[Any, Any], _Raw]
 
 
 # ----------------------------------------------------------------------------- pair handlers
@@ -69,16 +58,16 @@ def _circle_segment(a: Circle, b: Segment) -> _Raw:
     return _k.contact_circle_capsule(cx, cy, a.radius, ax, ay, bx, by, 0.0)
 
 
-def _circle_capsule(a: Circle, b: Capsule) -> _Raw | None:
+def _circle_capsule(a: Circle, b: Capsule) -> _Raw:
     if b.dim != 2:
-        return None
+        return UNSUPPORTED
     (cx, cy), (ax, ay), (bx, by) = a.center, b.a, b.b
     return _k.contact_circle_capsule(cx, cy, a.radius, ax, ay, bx, by, b.radius)
 
 
-def _circle_aabb(a: Circle, b: AABB) -> _Raw | None:
+def _circle_aabb(a: Circle, b: AABB) -> _Raw:
     if b.dim != 2:
-        return None
+        return UNSUPPORTED
     (cx, cy), (x0, y0), (x1, y1) = a.center, b.min, b.max
     return _k.contact_circle_aabb(cx, cy, a.radius, x0, y0, x1, y1)
 
@@ -88,9 +77,9 @@ def _circle_polygon(a: Circle, b: Polygon) -> _Raw:
     return _k.contact_circle_polygon(cx, cy, a.radius, b._verts, b._norms)
 
 
-def _circle_plane(a: Circle, b: Plane) -> _Raw | None:
+def _circle_plane(a: Circle, b: Plane) -> _Raw:
     if b.dim != 2:
-        return None
+        return UNSUPPORTED
     (cx, cy), (nx, ny) = a.center, b.normal
     return _k.contact_circle_plane(cx, cy, a.radius, nx, ny, b.offset)
 
@@ -101,9 +90,9 @@ def _core2(shape: Segment | Capsule) -> tuple[float, float, float, float, float]
     return ax, ay, bx, by, (shape.radius if isinstance(shape, Capsule) else 0.0)
 
 
-def _core_core(a: Segment | Capsule, b: Segment | Capsule) -> _Raw | None:
+def _core_core(a: Segment | Capsule, b: Segment | Capsule) -> _Raw:
     if a.dim != b.dim:
-        return None
+        return UNSUPPORTED
     if a.dim == 3:
         assert isinstance(a, Capsule) and isinstance(b, Capsule)
         (a0x, a0y, a0z), (a1x, a1y, a1z) = a.a, a.b
@@ -113,9 +102,9 @@ def _core_core(a: Segment | Capsule, b: Segment | Capsule) -> _Raw | None:
     return _k.contact_capsule_capsule(*_core2(a), *_core2(b))
 
 
-def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw | None:
+def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw:
     if a.dim != b.dim:
-        return None
+        return UNSUPPORTED
     if b.dim == 3:
         assert isinstance(a, Capsule)
         (a0x, a0y, a0z), (a1x, a1y, a1z) = a.a, a.b
@@ -126,15 +115,15 @@ def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw | None:
     return _k.contact_capsule_aabb(*_core2(a), x0, y0, x1, y1)
 
 
-def _core_polygon(a: Segment | Capsule, b: Polygon) -> _Raw | None:
+def _core_polygon(a: Segment | Capsule, b: Polygon) -> _Raw:
     if a.dim != 2:
-        return None
+        return UNSUPPORTED
     return _k.contact_capsule_polygon(*_core2(a), b._verts, b._norms)
 
 
-def _core_plane(a: Segment | Capsule, b: Plane) -> _Raw | None:
+def _core_plane(a: Segment | Capsule, b: Plane) -> _Raw:
     if a.dim != b.dim:
-        return None
+        return UNSUPPORTED
     if b.dim == 3:
         assert isinstance(a, Capsule)
         (a0x, a0y, a0z), (a1x, a1y, a1z) = a.a, a.b
@@ -149,31 +138,31 @@ def _polygon_polygon(a: Polygon, b: Polygon) -> _Raw:
     return _k.contact_polygon_polygon(a._verts, a._norms, b._verts, b._norms)
 
 
-def _polygon_plane(a: Polygon, b: Plane) -> _Raw | None:
+def _polygon_plane(a: Polygon, b: Plane) -> _Raw:
     if b.dim != 2:
-        return None
+        return UNSUPPORTED
     nx, ny = b.normal
     return _k.contact_polygon_plane(a._verts, nx, ny, b.offset)
 
 
-def _aabb_aabb(a: AABB, b: AABB) -> _Raw | None:
+def _aabb_aabb(a: AABB, b: AABB) -> _Raw:
     if a.dim != b.dim:
-        return None
+        return UNSUPPORTED
     if a.dim == 3:
         return _k.contact_aabb_aabb3(*a.min, *a.max, *b.min, *b.max)
     return _k.contact_aabb_aabb(*a.min, *a.max, *b.min, *b.max)
 
 
-def _aabb_polygon(a: AABB, b: Polygon) -> _Raw | None:
+def _aabb_polygon(a: AABB, b: Polygon) -> _Raw:
     if a.dim != 2:
-        return None
+        return UNSUPPORTED
     (x0, y0), (x1, y1) = a.min, a.max
     return _k.contact_aabb_polygon(x0, y0, x1, y1, b._verts, b._norms)
 
 
-def _aabb_plane(a: AABB, b: Plane) -> _Raw | None:
+def _aabb_plane(a: AABB, b: Plane) -> _Raw:
     if a.dim != b.dim:
-        return None
+        return UNSUPPORTED
     if a.dim == 3:
         (x0, y0, z0), (x1, y1, z1), (nx, ny, nz) = a.min, a.max, b.normal
         return _k.contact_aabb_plane3(x0, y0, z0, x1, y1, z1, nx, ny, nz, b.offset)
@@ -186,39 +175,30 @@ def _sphere_sphere(a: Sphere, b: Sphere) -> _Raw:
     return _k.contact_sphere_sphere(ax, ay, az, a.radius, bx, by, bz, b.radius)
 
 
-def _sphere_capsule(a: Sphere, b: Capsule) -> _Raw | None:
+def _sphere_capsule(a: Sphere, b: Capsule) -> _Raw:
     if b.dim != 3:
-        return None
+        return UNSUPPORTED
     (cx, cy, cz), (ax, ay, az), (bx, by, bz) = a.center, b.a, b.b
     return _k.contact_sphere_capsule(cx, cy, cz, a.radius, ax, ay, az, bx, by, bz, b.radius)
 
 
-def _sphere_aabb(a: Sphere, b: AABB) -> _Raw | None:
+def _sphere_aabb(a: Sphere, b: AABB) -> _Raw:
     if b.dim != 3:
-        return None
+        return UNSUPPORTED
     (cx, cy, cz), (x0, y0, z0), (x1, y1, z1) = a.center, b.min, b.max
     return _k.contact_sphere_aabb(cx, cy, cz, a.radius, x0, y0, z0, x1, y1, z1)
 
 
-def _sphere_plane(a: Sphere, b: Plane) -> _Raw | None:
+def _sphere_plane(a: Sphere, b: Plane) -> _Raw:
     if b.dim != 3:
-        return None
+        return UNSUPPORTED
     (cx, cy, cz), (nx, ny, nz) = a.center, b.normal
     return _k.contact_sphere_plane(cx, cy, cz, a.radius, nx, ny, nz, b.offset)
 
 
 # ----------------------------------------------------------------------------- dispatch
-
-#: (type(a), type(b)) -> (handler, reversed): a reversed entry calls the handler with the
-#: shapes swapped and flips its result.
-_TABLE: dict[tuple[type, type], tuple[_Handler, bool]] = {}
-
-
-def _register(ta: type, tb: type, handler: _Handler) -> None:
-    _TABLE[(ta, tb)] = (handler, False)
-    if ta is not tb:
-        _TABLE[(tb, ta)] = (handler, True)
-
+# Each pair is registered once; the reversed order is served by the same handler and its
+# result flipped (see swept.dispatch).
 
 for _ta, _tb, _h in (
     (Circle, Circle, _circle_circle),
@@ -246,20 +226,9 @@ for _ta, _tb, _h in (
     (Sphere, AABB, _sphere_aabb),
     (Sphere, Plane, _sphere_plane),
 ):
-    _register(_ta, _tb, _h)
+    CONTACT.register((_ta, _tb), _h, flip=True)
 
-
-def _lookup(ta: type, tb: type) -> tuple[_Handler, bool] | None:
-    """The table entry for two shape types, or for their nearest registered base types."""
-    entry = _TABLE.get((ta, tb))
-    if entry is not None:
-        return entry
-    for base_a in ta.__mro__:
-        for base_b in tb.__mro__:
-            entry = _TABLE.get((base_a, base_b))
-            if entry is not None:
-                return entry
-    return None
+_TABLE = CONTACT.table
 
 
 def contact(a: Any, b: Any) -> Contact | None:
@@ -274,13 +243,11 @@ def contact(a: Any, b: Any) -> Contact | None:
     """
     entry = _TABLE.get((type(a), type(b)))
     if entry is None:
-        entry = _lookup(type(a), type(b))
-        if entry is None:
-            raise _unsupported(a, b)
+        entry = CONTACT.lookup(a, b)
     handler, swapped = entry
     raw = handler(b, a) if swapped else handler(a, b)
-    if raw is None:
-        raise _unsupported(a, b)
+    if raw is UNSUPPORTED:
+        raise CONTACT.unsupported(a, b)
     if not raw[0]:
         return None
     # (+ 0.0 turns a -0.0 normal component into 0.0)
@@ -300,8 +267,8 @@ def axis_overlaps(a: AABB, b: AABB) -> Vec2 | Vec3:
     negative where the axis is already clear (by the gap). Seed 002's helper; the boxes
     overlap (or touch) exactly when no entry is negative."""
     if not isinstance(a, AABB) or not isinstance(b, AABB) or a.dim != b.dim:
-        raise TypeError(f"axis_overlaps() needs two boxes of one dimension, got {_name(a)} "
-                        f"and {_name(b)}")
+        raise TypeError(f"axis_overlaps() needs two boxes of one dimension, got {type_name(a)} "
+                        f"and {type_name(b)}")
     if a.dim == 3:
         return _tuple_new(Vec3, _k.aabb_axis_overlaps3(*a.min, *a.max, *b.min, *b.max))
     return _tuple_new(Vec2, _k.aabb_axis_overlaps(*a.min, *a.max, *b.min, *b.max))

@@ -20,7 +20,6 @@ results are within ``GJK_TOLERANCE`` (1e-10, relative) of the true distance.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,8 +31,11 @@ from ._kernels.geom import (
     closest_on_polygon,
     closest_on_segment2,
 )
+from ._kernels.world import KIND_EMPTY
+from .dispatch import CLOSEST_POINT, CLOSEST_POINTS
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
+from .views import ShapeView, readonly, register_view, view
 
 __all__ = ["closest_point", "distance", "closest_points"]
 
@@ -45,6 +47,80 @@ def _vec(dim: int, x: float, y: float, z: float) -> Vec2 | Vec3:
     if dim == 2:
         return _tuple_new(Vec2, (x, y))
     return _tuple_new(Vec3, (x, y, z))
+
+
+def _closest_on_circle(shape: Circle, p: Any) -> Vec2 | Vec3:
+    px, py = as_vec2(p, "p")
+    cx, cy = shape.center
+    x, y, _inside = _k.closest_on_circle(px, py, cx, cy, shape.radius)
+    return _tuple_new(Vec2, (x, y))
+
+
+def _closest_on_sphere(shape: Sphere, p: Any) -> Vec2 | Vec3:
+    px, py, pz = as_vec3(p, "p")
+    cx, cy, cz = shape.center
+    x, y, z, _inside = _k.closest_on_sphere(px, py, pz, cx, cy, cz, shape.radius)
+    return _tuple_new(Vec3, (x, y, z))
+
+
+def _closest_on_segment(shape: Segment, p: Any) -> Vec2 | Vec3:
+    px, py = as_vec2(p, "p")
+    (ax, ay), (bx, by) = shape.a, shape.b
+    x, y, _t = closest_on_segment2(px, py, ax, ay, bx, by)
+    return _tuple_new(Vec2, (x, y))
+
+
+def _closest_on_polygon(shape: Polygon, p: Any) -> Vec2 | Vec3:
+    px, py = as_vec2(p, "p")
+    v = view(shape)
+    assert v.normals is not None
+    x, y, _nx, _ny, _inside = closest_on_polygon(v.core, v.normals, px, py)
+    return _tuple_new(Vec2, (x, y))
+
+
+def _closest_on_aabb(shape: AABB, p: Any) -> Vec2 | Vec3:
+    if shape.dim == 2:
+        px, py = as_vec2(p, "p")
+        lx, ly = shape.min
+        hx, hy = shape.max
+        x, y, _nx, _ny, _inside = closest_on_aabb2(px, py, lx, ly, hx, hy)
+        return _tuple_new(Vec2, (x, y))
+    px, py, pz = as_vec3(p, "p")
+    lx, ly, lz = shape.min
+    hx, hy, hz = shape.max
+    x, y, z, _nx, _ny, _nz, _inside = closest_on_aabb3(px, py, pz, lx, ly, lz, hx, hy, hz)
+    return _tuple_new(Vec3, (x, y, z))
+
+
+def _closest_on_capsule(shape: Capsule, p: Any) -> Vec2 | Vec3:
+    r = shape.radius
+    if shape.dim == 2:
+        px, py = as_vec2(p, "p")
+        ax, ay = shape.a
+        bx, by = shape.b
+        x, y, _inside = _k.closest_on_capsule2(px, py, ax, ay, bx, by, r)
+        return _tuple_new(Vec2, (x, y))
+    px, py, pz = as_vec3(p, "p")
+    ax, ay, az = shape.a
+    bx, by, bz = shape.b
+    x, y, z, _inside = _k.closest_on_capsule3(px, py, pz, ax, ay, az, bx, by, bz, r)
+    return _tuple_new(Vec3, (x, y, z))
+
+
+def _closest_on_plane(shape: Plane, p: Any) -> Vec2 | Vec3:
+    n = shape.normal
+    q = as_vec2(p, "p") if shape.dim == 2 else as_vec3(p, "p")
+    qz = q[2] if len(q) == 3 else 0.0
+    nz = n[2] if len(n) == 3 else 0.0
+    x, y, z, _inside = _k.closest_on_plane(q[0], q[1], qz, n[0], n[1], nz, shape.offset)
+    return _vec(shape.dim, x, y, z)
+
+
+for _cls, _handler in ((Circle, _closest_on_circle), (Sphere, _closest_on_sphere),
+                       (Segment, _closest_on_segment), (Polygon, _closest_on_polygon),
+                       (AABB, _closest_on_aabb), (Capsule, _closest_on_capsule),
+                       (Plane, _closest_on_plane)):
+    CLOSEST_POINT.register(_cls, _handler)
 
 
 def closest_point(shape: Shape, p: Any) -> Vec2 | Vec3:
@@ -60,213 +136,155 @@ def closest_point(shape: Shape, p: Any) -> Vec2 | Vec3:
     ``p`` is any 2- or 3-vector matching the shape's dimension (``ValueError`` naming ``p``
     otherwise, or when it is not finite); an unsupported shape raises ``TypeError``.
     """
-    if isinstance(shape, Circle):
-        px, py = as_vec2(p, "p")
-        cx, cy = shape.center
-        x, y, _inside = _k.closest_on_circle(px, py, cx, cy, shape.radius)
-        return _tuple_new(Vec2, (x, y))
-    if isinstance(shape, Sphere):
-        px, py, pz = as_vec3(p, "p")
-        cx, cy, cz = shape.center
-        x, y, z, _inside = _k.closest_on_sphere(px, py, pz, cx, cy, cz, shape.radius)
-        return _tuple_new(Vec3, (x, y, z))
-    if isinstance(shape, Segment):
-        px, py = as_vec2(p, "p")
-        (ax, ay), (bx, by) = shape.a, shape.b
-        x, y, _t = closest_on_segment2(px, py, ax, ay, bx, by)
-        return _tuple_new(Vec2, (x, y))
-    if isinstance(shape, Polygon):
-        px, py = as_vec2(p, "p")
-        x, y, _nx, _ny, _inside = closest_on_polygon(shape._verts, shape._norms, px, py)
-        return _tuple_new(Vec2, (x, y))
-    if isinstance(shape, AABB):
-        if shape.dim == 2:
-            px, py = as_vec2(p, "p")
-            lx, ly = shape.min
-            hx, hy = shape.max
-            x, y, _nx, _ny, _inside = closest_on_aabb2(px, py, lx, ly, hx, hy)
-            return _tuple_new(Vec2, (x, y))
-        px, py, pz = as_vec3(p, "p")
-        lx, ly, lz = shape.min
-        hx, hy, hz = shape.max
-        x, y, z, _nx, _ny, _nz, _inside = closest_on_aabb3(px, py, pz, lx, ly, lz, hx, hy,
-                                                              hz)
-        return _tuple_new(Vec3, (x, y, z))
-    if isinstance(shape, Capsule):
-        r = shape.radius
-        if shape.dim == 2:
-            px, py = as_vec2(p, "p")
-            ax, ay = shape.a
-            bx, by = shape.b
-            x, y, _inside = _k.closest_on_capsule2(px, py, ax, ay, bx, by, r)
-            return _tuple_new(Vec2, (x, y))
-        px, py, pz = as_vec3(p, "p")
-        ax, ay, az = shape.a
-        bx, by, bz = shape.b
-        x, y, z, _inside = _k.closest_on_capsule3(px, py, pz, ax, ay, az, bx, by, bz, r)
-        return _tuple_new(Vec3, (x, y, z))
-    if isinstance(shape, Plane):
-        n = shape.normal
-        q = as_vec2(p, "p") if shape.dim == 2 else as_vec3(p, "p")
-        qz = q[2] if len(q) == 3 else 0.0
-        nz = n[2] if len(n) == 3 else 0.0
-        x, y, z, _inside = _k.closest_on_plane(q[0], q[1], qz, n[0], n[1], nz, shape.offset)
-        return _vec(shape.dim, x, y, z)
-    raise TypeError(f"closest_point: unsupported shape type {type(shape).__name__}")
+    entry = CLOSEST_POINT.table.get((type(shape),))
+    if entry is None:
+        entry = CLOSEST_POINT.lookup(shape)
+    point: Vec2 | Vec3 = entry[0](shape, p)
+    return point
 
 
 # ---------------------------------------------------------------------------------------------
-# pairs: each operand becomes a proxy (kind, dim, order key, payload)
+# pairs: each operand is a shape or a point; the handlers read the operands' kernel views
 
-# kinds, in the order a pair is put in before dispatch (the lower kind first)
-_CAPSULE = 0  # capsule-like core a-b grown by a radius: points, circles, spheres, segments
-_POLYGON = 1
-_BOX = 2
-_PLANE = 3
+class _Point:
+    """A bare point given to :func:`distance` or :func:`closest_points`, as an operand."""
 
-_Proxy = tuple[int, int, tuple[Any, ...], Any]
+    __slots__ = ("center", "dim")
 
+    def __init__(self, p: Vec2 | Vec3) -> None:
+        self.center = p
+        self.dim = len(p)
 
-def _proxy(obj: Any, name: str) -> _Proxy | None:
-    """The proxy of a shape or point, or None when it is neither (unsupported)."""
-    t = type(obj)
-    if t is Circle or t is Sphere:
-        c = obj.center
-        x, y, z = (c[0], c[1], 0.0) if t is Circle else c
-        return (_CAPSULE, obj.dim, (t.__name__, obj._key()), (x, y, z, x, y, z, obj.radius))
-    if t is Segment or t is Capsule:
-        a, b = obj.a, obj.b
-        r = obj.radius if t is Capsule else 0.0
-        if obj.dim == 2:
-            payload = (a[0], a[1], 0.0, b[0], b[1], 0.0, r)
-        else:
-            payload = (a[0], a[1], a[2], b[0], b[1], b[2], r)
-        return (_CAPSULE, obj.dim, (t.__name__, obj._key()), payload)
-    if t is Polygon:
-        return (_POLYGON, 2, ("Polygon", obj._key()), obj)
-    if t is AABB:
-        lo, hi = obj.min, obj.max
-        if obj.dim == 2:
-            box = (lo[0], lo[1], 0.0, hi[0], hi[1], 0.0)
-        else:
-            box = (lo[0], lo[1], lo[2], hi[0], hi[1], hi[2])
-        return (_BOX, obj.dim, ("AABB", obj._key()), box)
-    if t is Plane:
-        n = obj.normal
-        nz = n[2] if obj.dim == 3 else 0.0
-        return (_PLANE, obj.dim, ("Plane", obj._key()), (n[0], n[1], nz, obj.offset))
-    if isinstance(obj, Shape):
-        return None
-    try:
-        p = as_vector(obj, name)
-    except TypeError:
-        return None
-    x, y, z = (p[0], p[1], 0.0) if len(p) == 2 else p
-    return (_CAPSULE, len(p), ("", tuple(p)), (x, y, z, x, y, z, 0.0))
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(self.center)
 
 
-def _readonly(rows: list[tuple[float, ...]] | np.ndarray) -> np.ndarray:
-    """A read-only float64 core array (the same numba type as ``Polygon._verts``, so one
-    compiled GJK serves every pair)."""
-    arr = np.array(rows, dtype=np.float64)
-    arr.setflags(write=False)
-    return arr
-
-
-def _core(proxy: _Proxy) -> tuple[np.ndarray, float]:
-    """A proxy's core points (n, dim) and radius, for GJK."""
-    kind, dim, _key, data = proxy
-    if kind == _CAPSULE:
-        ax, ay, az, bx, by, bz, r = data
-        if dim == 2:
-            return _readonly([(ax, ay), (bx, by)]), r
-        return _readonly([(ax, ay, az), (bx, by, bz)]), r
-    if kind == _POLYGON:
-        return data._verts, 0.0
-    lx, ly, lz, hx, hy, hz = data
-    if dim == 2:
-        return _readonly([(lx, ly), (hx, ly), (hx, hy), (lx, hy)]), 0.0
-    return _readonly([(x, y, z) for x in (lx, hx) for y in (ly, hy) for z in (lz, hz)]), 0.0
-
+register_view(_Point, lambda p: ShapeView(KIND_EMPTY, p.dim, (*p.center, 0.0),
+                                          readonly([p.center], p.dim), 0.0))
 
 _PairResult = tuple[float, float, float, float, float, float, float]
 
 
-def _gjk(a: _Proxy, b: _Proxy) -> _PairResult:
+def _padded(x: Any) -> tuple[float, ...]:
+    """A point's coordinates as three floats (z = 0 in 2D)."""
+    return (x[0], x[1], x[2]) if len(x) == 3 else (x[0], x[1], 0.0)
+
+
+def _segment_of(v: ShapeView) -> tuple[float, ...]:
+    """A capsule-like view as its core's ends (padded to 3D) and its radius."""
+    a = v.core[0]
+    b = v.core[-1]
+    return (*_padded(a), *_padded(b), v.radius)
+
+
+def _ball_center(v: ShapeView) -> tuple[float, ...] | None:
+    """The centre of a capsule-like view whose core is one point (a ball), else None."""
+    a, b = v.core[0], v.core[-1]
+    if all(a == b):
+        return _padded(a)
+    return None
+
+
+def _gjk(a: Any, b: Any) -> _PairResult:
     """Any two cores, by GJK."""
-    va, ra = _core(a)
-    vb, rb = _core(b)
+    va, vb = view(a), view(b)
     cache = np.zeros(_k.GJK_CACHE_SIZE, np.int64)
-    out = _k.shape_distance(va, ra, vb, rb, cache)
+    out = _k.shape_distance(va.core, va.radius, vb.core, vb.radius, cache)
     return out[0], out[1], out[2], out[3], out[4], out[5], out[6]
 
 
-def _capsule_capsule(a: _Proxy, b: _Proxy) -> _PairResult:
-    return _k.closest_points_capsule_capsule(*a[3], *b[3])
+def _capsule_capsule(a: Any, b: Any) -> _PairResult:
+    return _k.closest_points_capsule_capsule(*_segment_of(view(a)), *_segment_of(view(b)))
 
 
-def _capsule_polygon(a: _Proxy, b: _Proxy) -> _PairResult:
-    ax, ay, _az, bx, by, _bz, r = a[3]
-    if ax == bx and ay == by:
+def _capsule_polygon(a: Any, b: Any) -> _PairResult:
+    va = view(a)
+    c = _ball_center(va)
+    if c is not None:
         # a ball: closed form from its centre
-        poly = b[3]
-        return _k.closest_points_ball_polygon(ax, ay, r, poly._verts, poly._norms)
+        vb = view(b)
+        assert vb.normals is not None
+        return _k.closest_points_ball_polygon(c[0], c[1], va.radius, vb.core, vb.normals)
     return _gjk(a, b)
 
 
-def _capsule_box(a: _Proxy, b: _Proxy) -> _PairResult:
-    ax, ay, az, bx, by, bz, r = a[3]
-    if ax == bx and ay == by and az == bz:
+def _capsule_box(a: Any, b: Any) -> _PairResult:
+    va, vb = view(a), view(b)
+    c = _ball_center(va)
+    if c is not None:
         # a ball: closed form from its centre
-        return _k.closest_points_ball_aabb(ax, ay, az, r, *b[3])
+        (lx, ly, lz), (hx, hy, hz) = _padded(vb.params[:vb.dim]), _padded(vb.params[vb.dim:])
+        return _k.closest_points_ball_aabb(c[0], c[1], c[2], va.radius, lx, ly, lz, hx, hy, hz)
     return _gjk(a, b)
 
 
-def _box_box(a: _Proxy, b: _Proxy) -> _PairResult:
-    return _k.closest_points_aabb_aabb(*a[3], *b[3])
+def _box_box(a: Any, b: Any) -> _PairResult:
+    pa, pb = view(a).params, view(b).params
+    d = len(pa) // 2
+    return _k.closest_points_aabb_aabb(*_padded(pa[:d]), *_padded(pa[d:]),
+                                       *_padded(pb[:d]), *_padded(pb[d:]))
 
 
-def _any_plane(a: _Proxy, b: _Proxy) -> _PairResult:
-    verts, r = _core(a)
-    return _k.closest_points_core_plane(verts, r, *b[3])
+def _plane_params(v: ShapeView) -> tuple[float, ...]:
+    return (*_padded(v.params[:v.dim]), v.params[v.dim])
 
 
-def _plane_plane(a: _Proxy, b: _Proxy) -> _PairResult:
-    return _k.closest_points_plane_plane(*a[3], *b[3])
+def _any_plane(a: Any, b: Any) -> _PairResult:
+    va = view(a)
+    return _k.closest_points_core_plane(va.core, va.radius, *_plane_params(view(b)))
 
 
-# the pair table, by (kind of a, kind of b) with a's kind <= b's
-_PAIRS: dict[tuple[int, int], Callable[[_Proxy, _Proxy], _PairResult]] = {
-    (_CAPSULE, _CAPSULE): _capsule_capsule,
-    (_CAPSULE, _POLYGON): _capsule_polygon,
-    (_CAPSULE, _BOX): _capsule_box,
-    (_CAPSULE, _PLANE): _any_plane,
-    (_POLYGON, _POLYGON): _gjk,
-    (_POLYGON, _BOX): _gjk,
-    (_POLYGON, _PLANE): _any_plane,
-    (_BOX, _BOX): _box_box,
-    (_BOX, _PLANE): _any_plane,
-    (_PLANE, _PLANE): _plane_plane,
-}
+def _plane_plane(a: Any, b: Any) -> _PairResult:
+    return _k.closest_points_plane_plane(*_plane_params(view(a)), *_plane_params(view(b)))
+
+
+_ROUND = (_Point, Circle, Sphere, Segment, Capsule)
+for _i, _ta in enumerate(_ROUND):
+    for _tb in _ROUND[_i:]:
+        CLOSEST_POINTS.register((_ta, _tb), _capsule_capsule, flip=True)
+    CLOSEST_POINTS.register((_ta, Polygon), _capsule_polygon, flip=True)
+    CLOSEST_POINTS.register((_ta, AABB), _capsule_box, flip=True)
+    CLOSEST_POINTS.register((_ta, Plane), _any_plane, flip=True)
+CLOSEST_POINTS.register((Polygon, Polygon), _gjk)
+CLOSEST_POINTS.register((Polygon, AABB), _gjk, flip=True)
+CLOSEST_POINTS.register((Polygon, Plane), _any_plane, flip=True)
+CLOSEST_POINTS.register((AABB, AABB), _box_box)
+CLOSEST_POINTS.register((AABB, Plane), _any_plane, flip=True)
+CLOSEST_POINTS.register((Plane, Plane), _plane_plane)
+
+
+def _operand(obj: Any, name: str) -> Any:
+    """A shape as it is, a 2- or 3-vector as a :class:`_Point`; None for anything else."""
+    if isinstance(obj, Shape) or hasattr(obj, "_key") and hasattr(obj, "dim"):
+        return obj
+    try:
+        return _Point(as_vector(obj, name))
+    except TypeError:
+        return None
 
 
 def _pair(a: Any, b: Any, fname: str) -> tuple[int, _PairResult]:
     """The dimension and pair result of (a, b), in that order."""
-    pa = _proxy(a, "a")
-    pb = _proxy(b, "b")
-    if pa is None or pb is None or pa[1] != pb[1]:
-        da = f" ({pa[1]}D)" if pa is not None else ""
-        db = f" ({pb[1]}D)" if pb is not None else ""
+    oa = _operand(a, "a")
+    ob = _operand(b, "b")
+    entry = None
+    if oa is not None and ob is not None and oa.dim == ob.dim:
+        entry = CLOSEST_POINTS.table.get((type(oa), type(ob)))
+        if entry is None and CLOSEST_POINTS.supports(type(oa), type(ob)):
+            entry = CLOSEST_POINTS.lookup(oa, ob)
+    if entry is None:
+        da = f" ({oa.dim}D)" if oa is not None else ""
+        db = f" ({ob.dim}D)" if ob is not None else ""
         raise TypeError(f"{fname}: unsupported pair {type(a).__name__}{da} and "
                         f"{type(b).__name__}{db}")
-    # one canonical order per pair, so that (a, b) and (b, a) compute the very same thing
-    swap = pa[0] > pb[0] or (pa[0] == pb[0] and pa[2] > pb[2])
+    handler, swap = entry
+    if not swap and type(oa) is type(ob):
+        # one canonical order per pair, so that (a, b) and (b, a) compute the very same thing
+        swap = oa._key() > ob._key()
+    r = handler(ob, oa) if swap else handler(oa, ob)
     if swap:
-        pa, pb = pb, pa
-    r = _PAIRS[(pa[0], pb[0])](pa, pb)
-    if swap:
-        return pa[1], (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
-    return pa[1], r
+        return oa.dim, (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+    return oa.dim, r
 
 
 def distance(a: Any, b: Any) -> float:

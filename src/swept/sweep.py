@@ -32,34 +32,21 @@ from ._kernels.sweep import (
     ray_rounded_aabb3,
     ray_rounded_polygon,
 )
+from .dispatch import SWEEP
 from .distance import closest_point
 from .results import SweepHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+from .views import view
 
 __all__ = ["sweep", "shape_core", "reference_point"]
 
-_MOVERS = (Circle, Sphere, Segment, Capsule, AABB, Polygon)
-
-
 def shape_core(shape: Shape) -> tuple[np.ndarray, float]:
     """A convex shape as its core points (an (n, d) float64 array) grown by a radius."""
-    if isinstance(shape, (Circle, Sphere)):
-        return np.array([shape.center], dtype=np.float64), shape.radius
-    if isinstance(shape, Segment):
-        return np.array([shape.a, shape.b], dtype=np.float64), 0.0
-    if isinstance(shape, Capsule):
-        return np.array([shape.a, shape.b], dtype=np.float64), shape.radius
-    if isinstance(shape, Polygon):
-        return shape._verts, 0.0
-    if isinstance(shape, AABB):
-        lo, hi = shape.min, shape.max
-        if shape.dim == 2:
-            return np.array([(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])],
-                            dtype=np.float64), 0.0
-        return np.array([(x, y, z) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
-                         for z in (lo[2], hi[2])], dtype=np.float64), 0.0
-    raise TypeError(f"{type(shape).__name__} has no convex core")
+    v = view(shape)
+    if v.core.shape[0] == 0:
+        raise TypeError(f"{type(shape).__name__} has no convex core")
+    return v.core, v.radius
 
 
 def reference_point(shape: Shape) -> Vec2 | Vec3:
@@ -163,18 +150,6 @@ _GROWN: dict[type, Any] = {
 }
 
 
-def _check_pair(shape: Any, target: Any) -> None:
-    if not isinstance(shape, _MOVERS):
-        raise TypeError(f"sweep does not support moving a {type(shape).__name__} "
-                        f"(against {type(target).__name__})")
-    if type(target) not in _GROWN:
-        raise TypeError(f"sweep does not support {type(shape).__name__} against "
-                        f"{type(target).__name__}")
-    if shape.dim != target.dim:
-        raise TypeError(f"sweep: a {shape.dim}D {type(shape).__name__} cannot meet a "
-                        f"{target.dim}D {type(target).__name__}")
-
-
 def _unit(v: Vec2 | Vec3) -> tuple[tuple[float, ...], float]:
     length = v.length()
     if length == 0.0:
@@ -189,8 +164,11 @@ def _ball_cast(center: Vec2 | Vec3, radius: float, rel: Vec2 | Vec3, target: Sha
     """Cast a ball (circle or sphere) by ``rel`` against a static target: (fraction, normal,
     point on the target, started inside), in the target's frame."""
     direction, length = _unit(rel)
-    res = _GROWN[type(target)](center, direction, radius + target_distance,
-                               length * max_fraction, target)
+    grown = _GROWN.get(type(target))
+    if grown is None:
+        # a subclass of a supported target: cast against its base type
+        grown = next(g for cls, g in _GROWN.items() if isinstance(target, cls))
+    res = grown(center, direction, radius + target_distance, length * max_fraction, target)
     if res is None:
         return None
     t, n, inside = res
@@ -251,6 +229,49 @@ def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: f
     return None
 
 
+# ---------------------------------------------------------------------------------------------
+# the handlers, one per kind of pair: (shape, rel, target, target_distance, max_fraction) ->
+# (fraction, normal out of the target, point on the target, started inside) in the target's
+# frame, or None
+
+def _sweep_ball(shape: Any, rel: Vec2 | Vec3, target: Shape, td: float, mf: float
+                ) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
+    """A moving circle or sphere: a ray from its centre against the target grown by it."""
+    return _ball_cast(shape.center, shape.radius, rel, target, td, mf)
+
+
+def _sweep_at_ball(shape: Shape, rel: Vec2 | Vec3, target: Any, td: float, mf: float
+                   ) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
+    """A shape moving against a circle or sphere: the same closed form, seen from the ball,
+    which moves by ``-rel`` against the shape."""
+    found = _ball_cast(target.center, target.radius, -rel, shape, td, mf)
+    if found is None:
+        return None
+    fraction, normal, point, inside = found
+    # the ball's cast gives the normal out of `shape` and a point on its surface: turn both
+    # around, onto the target's surface, back in the target's frame
+    normal = -normal
+    if inside:
+        point = target.center + normal * target.radius
+    else:
+        point = point - normal * td + rel * fraction
+    return fraction, normal, point, inside
+
+
+_BALLS: tuple[type, ...] = (Circle, Sphere)
+_SHAPES: tuple[type, ...] = (Segment, Capsule, AABB, Polygon)
+
+for _ball in _BALLS:
+    for _target in (*_BALLS, *_SHAPES, Plane):
+        SWEEP.register((_ball, _target), _sweep_ball)
+for _mover in _SHAPES:
+    SWEEP.register((_mover, Plane), _plane_cast)
+    for _target in _BALLS:
+        SWEEP.register((_mover, _target), _sweep_at_ball)
+    for _target in _SHAPES:
+        SWEEP.register((_mover, _target), _core_cast)
+
+
 def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: Any = None, *,
           target_distance: float = 0.0, max_fraction: float = 1.0) -> SweepHit | None:
     """The first moment ``shape``, moved by ``displacement`` over a step, touches ``target``
@@ -264,7 +285,12 @@ def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: A
     normal of the shortest way out. Movers: Circle, Sphere, Segment, Capsule, AABB, Polygon;
     targets: those and Plane. An unsupported pair raises ``TypeError``.
     """
-    _check_pair(shape, target)
+    entry = SWEEP.table.get((type(shape), type(target)))
+    if entry is None:
+        entry = SWEEP.lookup(shape, target)
+    if shape.dim != target.dim:
+        raise TypeError(f"sweep: a {shape.dim}D {type(shape).__name__} cannot meet a "
+                        f"{target.dim}D {type(target).__name__}")
     dim = shape.dim
     coerce = as_vec2 if dim == 2 else as_vec3
     disp = coerce(displacement, "displacement")
@@ -275,29 +301,10 @@ def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: A
     if mf > 1.0:
         raise ValueError(f"max_fraction must be in [0, 1], got {max_fraction!r}")
     rel = disp - tdisp if tdisp is not None else disp
-    found: tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None
-    flip = False
-    if isinstance(shape, (Circle, Sphere)):
-        found = _ball_cast(shape.center, shape.radius, rel, target, td, mf)
-    elif isinstance(target, Plane):
-        found = _plane_cast(shape, rel, target, td, mf)
-    elif isinstance(target, (Circle, Sphere)):
-        # the same closed form, seen from the ball: it moves by -rel against the shape
-        found = _ball_cast(target.center, target.radius, -rel, shape, td, mf)
-        flip = True
-    else:
-        found = _core_cast(shape, rel, target, td, mf)
+    found = entry[0](shape, rel, target, td, mf)
     if found is None:
         return None
     fraction, normal, point, inside = found
-    if flip:
-        # the ball's cast gives the normal out of `shape` and a point on its surface: turn
-        # both around, onto the target's surface, back in the target's frame
-        normal = -normal
-        if inside:
-            point = target.center + normal * target.radius  # type: ignore[attr-defined]
-        else:
-            point = point - normal * td + rel * fraction
     if tdisp is not None:
         point = point + tdisp * fraction
     position = reference_point(shape) + disp * fraction

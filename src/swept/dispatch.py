@@ -1,0 +1,152 @@
+"""The one dispatch of every query family: (family, shape types) -> handler.
+
+Each query family (``raycast``, ``closest_point``, ``contact``, ``distance``,
+``closest_points``, ``sweep``, ``time_of_impact``, ``manifold``) owns one :class:`Family`: a
+table from the query's shape types to the handler that answers it. The family modules register
+the built-in shapes' handlers beside the handlers themselves; a new shape registers its handlers
+for every family it joins from its own module (``swept.chain`` does so for :class:`~swept.Chain`),
+so adding a shape means writing its kernels and registering them in one place.
+
+Rules, decided once here for every family:
+
+- **Exact type first**, then the nearest registered base types along each argument's method
+  resolution order, so that a user's subclass of a shape is served as its base. The result of
+  that search is remembered in the table (the next call is one dict lookup).
+- **Both orders from one handler.** A pair family registered with ``flip=True`` serves the
+  reversed pair through the same handler: :meth:`Family.lookup` returns ``swapped=True`` and the
+  family module calls the handler with the arguments in the registered order, then turns the
+  result around (a contact's normal reversed, closest points swapped).
+- **Unsupported** types raise ``TypeError`` naming the family and every type (with its dimension
+  where the type exists in both 2D and 3D). A handler may also return :data:`UNSUPPORTED` when the
+  types are registered but the dimensions do not fit (a 2D circle against a 3D box); the family
+  module raises the same error for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "Family", "UNSUPPORTED", "type_name", "RAYCAST", "CLOSEST_POINT", "CONTACT", "CLOSEST_POINTS",
+    "SWEEP", "TIME_OF_IMPACT", "MANIFOLD",
+]
+
+#: What a handler returns when its types are registered but the shapes' dimensions do not fit.
+UNSUPPORTED: Any = NotImplemented
+
+Handler = Callable[..., Any]
+
+
+def type_name(obj: Any) -> str:
+    """An argument's type name, with its dimension where the type has one (``AABB (3D)``)."""
+    name = type(obj).__name__
+    dim = getattr(obj, "dim", None)
+    if isinstance(dim, int) and not isinstance(obj, type):
+        return f"{name} ({dim}D)"
+    return name
+
+
+class Family:
+    """One query family's table: shape types -> ``(handler, swapped)``.
+
+    ``arity`` is the number of shape arguments the table is keyed on (1 for ``raycast`` and
+    ``closest_point``, 2 for the pair queries).
+    """
+
+    __slots__ = ("name", "arity", "table", "_registered")
+
+    def __init__(self, name: str, arity: int) -> None:
+        if arity not in (1, 2):
+            raise ValueError(f"arity must be 1 or 2, got {arity!r}")
+        #: the query's public name, used in error messages
+        self.name = name
+        #: how many leading shape arguments key the table
+        self.arity = arity
+        #: types -> (handler, swapped); read directly by hot paths (one dict lookup)
+        self.table: dict[tuple[type, ...], tuple[Handler, bool]] = {}
+        # what was registered (not the remembered subclass lookups), for the documentation
+        self._registered: dict[tuple[type, ...], tuple[Handler, bool]] = {}
+
+    def register(self, types: type | tuple[type, ...], handler: Handler, *,
+                 flip: bool = False) -> None:
+        """Register ``handler`` for ``types`` (one type, or a pair for a pair family).
+
+        With ``flip=True`` the reversed pair is served by the same handler, looked up with
+        ``swapped=True``. A pair registered on its own (both orders explicitly) wins over a
+        flipped registration of the other order.
+        """
+        key = types if isinstance(types, tuple) else (types,)
+        if len(key) != self.arity:
+            raise ValueError(f"{self.name}: register needs {self.arity} type(s), got {key!r}")
+        self.table[key] = self._registered[key] = (handler, False)
+        if flip and self.arity == 2 and key[0] is not key[1]:
+            rev = (key[1], key[0])
+            if self._registered.get(rev, (None, True))[1]:
+                self.table[rev] = self._registered[rev] = (handler, True)
+
+    def supports(self, *types: type) -> bool:
+        """Whether the table serves these types (directly or through base types)."""
+        return self._search(types) is not None
+
+    def registered(self) -> list[tuple[type, ...]]:
+        """The type keys registered (not counting reversed and remembered entries)."""
+        return [k for k, (_h, swapped) in self._registered.items() if not swapped]
+
+    def _search(self, types: tuple[type, ...]) -> tuple[Handler, bool] | None:
+        entry = self.table.get(types)
+        if entry is not None:
+            return entry
+        if self.arity == 1:
+            for base in types[0].__mro__:
+                entry = self._registered.get((base,))
+                if entry is not None:
+                    return entry
+            return None
+        for base_a in types[0].__mro__:
+            for base_b in types[1].__mro__:
+                entry = self._registered.get((base_a, base_b))
+                if entry is not None:
+                    return entry
+        return None
+
+    def lookup(self, *shapes: Any) -> tuple[Handler, bool]:
+        """The ``(handler, swapped)`` for these shapes, or ``TypeError`` naming their types."""
+        types = tuple(type(s) for s in shapes)
+        entry = self.table.get(types)
+        if entry is None:
+            entry = self._search(types)
+            if entry is None:
+                raise self.unsupported(*shapes)
+            # remember a subclass's entry, so its next call is one lookup
+            self.table[types] = entry
+        return entry
+
+    def unsupported(self, *shapes: Any) -> TypeError:
+        """The error for shapes this family does not serve (or whose dimensions differ)."""
+        names = " and ".join(type_name(s) for s in shapes)
+        return TypeError(f"{self.name}() does not support {names}")
+
+    def __repr__(self) -> str:
+        return f"Family({self.name!r}, {len(self.registered())} entries)"
+
+
+# ------------------------------------------------------------------------------ the families
+# Each is filled by its own module (handlers beside their kernels' calls) and by the modules
+# of shapes that join it later (swept.chain).
+
+#: ``raycast(ray, shape)``: keyed on the shape's type; handler ``(ray, shape) -> RayHit | None``.
+RAYCAST = Family("raycast", 1)
+#: ``closest_point(shape, p)``: handler ``(shape, p) -> Vec2 | Vec3``.
+CLOSEST_POINT = Family("closest_point", 1)
+#: ``contact(a, b)``: handler ``(a, b) -> flat kernel tuple | UNSUPPORTED``; flips reverse it.
+CONTACT = Family("contact", 2)
+#: ``distance`` and ``closest_points``: handler ``(a, b) -> (dim, (d, ax, ay, az, bx, by, bz))``.
+CLOSEST_POINTS = Family("closest_points", 2)
+#: ``sweep(shape, displacement, target)``: handler ``(shape, rel, target, target_distance,
+#: max_fraction) -> (fraction, normal, point, started_inside) | None``.
+SWEEP = Family("sweep", 2)
+#: ``time_of_impact(a, motion_a, b, motion_b)``: handler ``(a, b) -> the kernel's view pair``.
+TIME_OF_IMPACT = Family("time_of_impact", 2)
+#: ``manifold(a, b)``: handler ``(a, b) -> Manifold | None | UNSUPPORTED``.
+MANIFOLD = Family("manifold", 2)
