@@ -28,11 +28,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ._kernels import contact as _k
 from .dispatch import CONTACT, UNSUPPORTED, type_name
 from .results import Contact, make_contact
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from .vec import Vec2, Vec3
+from .views import view
 
 __all__ = ["contact", "axis_overlaps"]
 
@@ -47,6 +50,13 @@ _Handler = Callable[[Any, Any], _Raw]
 
 
 # ----------------------------------------------------------------------------- pair handlers
+
+def _polygon(p: Polygon) -> tuple[np.ndarray, np.ndarray]:
+    """A polygon's corners and outward edge normals, from its kernel view."""
+    v = view(p)
+    assert v.normals is not None
+    return v.core, v.normals
+
 
 def _circle_circle(a: Circle, b: Circle) -> _Raw:
     (ax, ay), (bx, by) = a.center, b.center
@@ -74,7 +84,7 @@ def _circle_aabb(a: Circle, b: AABB) -> _Raw:
 
 def _circle_polygon(a: Circle, b: Polygon) -> _Raw:
     cx, cy = a.center
-    return _k.contact_circle_polygon(cx, cy, a.radius, b._verts, b._norms)
+    return _k.contact_circle_polygon(cx, cy, a.radius, *_polygon(b))
 
 
 def _circle_plane(a: Circle, b: Plane) -> _Raw:
@@ -118,7 +128,7 @@ def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw:
 def _core_polygon(a: Segment | Capsule, b: Polygon) -> _Raw:
     if a.dim != 2:
         return UNSUPPORTED
-    return _k.contact_capsule_polygon(*_core2(a), b._verts, b._norms)
+    return _k.contact_capsule_polygon(*_core2(a), *_polygon(b))
 
 
 def _core_plane(a: Segment | Capsule, b: Plane) -> _Raw:
@@ -135,14 +145,14 @@ def _core_plane(a: Segment | Capsule, b: Plane) -> _Raw:
 
 
 def _polygon_polygon(a: Polygon, b: Polygon) -> _Raw:
-    return _k.contact_polygon_polygon(a._verts, a._norms, b._verts, b._norms)
+    return _k.contact_polygon_polygon(*_polygon(a), *_polygon(b))
 
 
 def _polygon_plane(a: Polygon, b: Plane) -> _Raw:
     if b.dim != 2:
         return UNSUPPORTED
     nx, ny = b.normal
-    return _k.contact_polygon_plane(a._verts, nx, ny, b.offset)
+    return _k.contact_polygon_plane(_polygon(a)[0], nx, ny, b.offset)
 
 
 def _aabb_aabb(a: AABB, b: AABB) -> _Raw:
@@ -157,7 +167,7 @@ def _aabb_polygon(a: AABB, b: Polygon) -> _Raw:
     if a.dim != 2:
         return UNSUPPORTED
     (x0, y0), (x1, y1) = a.min, a.max
-    return _k.contact_aabb_polygon(x0, y0, x1, y1, b._verts, b._norms)
+    return _k.contact_aabb_polygon(x0, y0, x1, y1, *_polygon(b))
 
 
 def _aabb_plane(a: AABB, b: Plane) -> _Raw:

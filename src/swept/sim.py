@@ -53,8 +53,25 @@ import numba
 import numpy as np
 
 from ._kernels import sim as _k
-from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
+from ._kernels.world import (
+    KIND_AABB2,
+    KIND_AABB3,
+    KIND_CAPSULE2,
+    KIND_CAPSULE3,
+    KIND_CIRCLE,
+    KIND_PLANE2,
+    KIND_PLANE3,
+    KIND_POLYGON,
+    KIND_SEGMENT,
+    KIND_SPHERE,
+)
+from .shapes import Circle, Shape, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vector
+from .views import VIEW, view
+
+#: the collider kinds a simulation's statics may have
+_SIM_KINDS = (KIND_SEGMENT, KIND_CIRCLE, KIND_SPHERE, KIND_CAPSULE2, KIND_CAPSULE3, KIND_PLANE2,
+              KIND_PLANE3, KIND_AABB2, KIND_AABB3, KIND_POLYGON)
 
 __all__ = [
     "Body", "Simulation", "CCD_MODES", "DEFAULT_STEP", "DEFAULT_PASSES",
@@ -303,27 +320,25 @@ def static_arrays(shapes: Iterable[Shape], dim: int
         if shape.dim != dim:
             raise ValueError(f"a {dim}D simulation cannot hold the {shape.dim}D collider {shape!r}")
         n_caps = len(caps)
-        if isinstance(shape, Segment):
-            caps.append((pad(shape.a), pad(shape.b), 0.0))
-        elif isinstance(shape, (Circle, Sphere)):
-            c = pad(shape.center)
-            caps.append((c, c, shape.radius))
-        elif isinstance(shape, Capsule):
-            caps.append((pad(shape.a), pad(shape.b), shape.radius))
-        elif isinstance(shape, Plane):
-            planes.append((pad(shape.normal), shape.offset))
-        elif isinstance(shape, AABB):
-            # a solid box (2D or 3D), one row from its min to its max corner
-            caps.append((pad(shape.min), pad(shape.max), 0.0))
-            boxes.append(True)
-            continue
-        elif isinstance(shape, Polygon):
-            pts = [pad(p) for p in shape.points]
-            caps.extend((pts[i], pts[(i + 1) % len(pts)], 0.0) for i in range(len(pts)))
-        else:
+        v = view(shape) if VIEW.supports(type(shape)) else None
+        if v is None or v.kind not in _SIM_KINDS:
             raise TypeError(f"a simulation cannot collide with a {type(shape).__name__} "
                             f"({dim}D): use segments, circles, capsules, boxes, polygons, "
                             f"spheres or planes")
+        p = v.params
+        if v.kind in (KIND_SEGMENT, KIND_CIRCLE, KIND_SPHERE, KIND_CAPSULE2, KIND_CAPSULE3):
+            # a capsule-like row: its core's ends grown by its radius
+            caps.append((pad(v.core[0]), pad(v.core[-1]), v.radius))
+        elif v.kind in (KIND_PLANE2, KIND_PLANE3):
+            planes.append((pad(p[:dim]), p[dim]))
+        elif v.kind in (KIND_AABB2, KIND_AABB3):
+            # a solid box (2D or 3D), one row from its min to its max corner
+            caps.append((pad(p[:dim]), pad(p[dim:]), 0.0))
+            boxes.append(True)
+            continue
+        elif v.kind == KIND_POLYGON:
+            pts = [pad(q) for q in v.core]
+            caps.extend((pts[i], pts[(i + 1) % len(pts)], 0.0) for i in range(len(pts)))
         boxes.extend(False for _ in range(len(caps) - n_caps))
     cap_a = np.array([c[0] for c in caps], np.float64).reshape(-1, 3)
     cap_b = np.array([c[1] for c in caps], np.float64).reshape(-1, 3)

@@ -29,9 +29,11 @@ from ._kernels.sweep import (
     rotating_time_of_impact,
 )
 from .constants import HEADING_TOLERANCE
+from .dispatch import TIME_OF_IMPACT
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape
 from .sweep import sweep
 from .vec import Vec2, as_finite, as_vec2
+from .views import view
 
 __all__ = [
     "toi_plane",
@@ -253,16 +255,14 @@ _STATUS = {CAST_HIT: TOIStatus.HIT, CAST_SEPARATED: TOIStatus.SEPARATED,
 
 
 def _local_core(shape: Any, name: str) -> tuple[np.ndarray, float]:
-    if isinstance(shape, Circle):
-        return np.array([shape.center], dtype=np.float64), shape.radius
-    if isinstance(shape, Capsule) and shape.dim == 2:
-        return np.array([shape.a, shape.b], dtype=np.float64), shape.radius
-    if isinstance(shape, Segment):
-        return np.array([shape.a, shape.b], dtype=np.float64), 0.0
-    if isinstance(shape, Polygon):
-        return shape._verts, 0.0
-    raise TypeError(f"{name}: time_of_impact takes a Circle, Capsule, Segment or Polygon, not "
-                    f"{type(shape).__name__}")
+    """A shape's core points and radius in its local frame (2D shapes with a convex core)."""
+    v = view(shape)
+    return v.core, v.radius
+
+
+for _ta in (Circle, Capsule, Segment, Polygon):
+    for _tb in (Circle, Capsule, Segment, Polygon):
+        TIME_OF_IMPACT.register((_ta, _tb), _local_core)
 
 
 def _motion(m: Any, name: str) -> tuple[Vec2, float, Vec2, float]:
@@ -285,8 +285,13 @@ def time_of_impact(shape_a: Shape, motion_a: Motion, shape_b: Shape, motion_b: M
     reported only when the shapes stay apart, at any rotation per step. The touching gap is
     within ``CAST_TOLERANCE`` times the scene's scale of ``target_distance``.
     """
-    core_a, ra = _local_core(shape_a, "shape_a")
-    core_b, rb = _local_core(shape_b, "shape_b")
+    entry = TIME_OF_IMPACT.table.get((type(shape_a), type(shape_b)))
+    if entry is None:
+        entry = TIME_OF_IMPACT.lookup(shape_a, shape_b)
+    if shape_a.dim != 2 or shape_b.dim != 2:
+        raise TIME_OF_IMPACT.unsupported(shape_a, shape_b)
+    core_a, ra = entry[0](shape_a, "shape_a")
+    core_b, rb = entry[0](shape_b, "shape_b")
     pa, aa, va, wa = _motion(motion_a, "motion_a")
     pb, ab, vb, wb = _motion(motion_b, "motion_b")
     td = as_finite(target_distance, "target_distance", minimum=0.0)

@@ -64,9 +64,10 @@ from ._kernels import world as _world_kernels
 from .contact import contact
 from .raycast import raycast
 from .results import Contact, RayHit, SweepHit, record
-from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .shapes import AABB, Circle, Plane, Polygon, Ray, Shape, Sphere
 from .sweep import sweep as _sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+from .views import ShapeView, view
 
 __all__ = [
     "ALL_LAYERS",
@@ -257,28 +258,17 @@ def _lengths(v: np.ndarray) -> np.ndarray:
     return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
 
 
-def _encode(shape: Shape) -> tuple[int, list[float], Polygon | None]:
-    """A shape as its kind code and parameter row (a polygon also returns itself)."""
-    t = type(shape)
-    if t is Circle or isinstance(shape, Circle):
-        return _kw.KIND_CIRCLE, [*shape.center, shape.radius], None  # type: ignore[attr-defined]
-    if isinstance(shape, Sphere):
-        return _kw.KIND_SPHERE, [*shape.center, shape.radius], None
-    if isinstance(shape, Segment):
-        return _kw.KIND_SEGMENT, [*shape.a, *shape.b], None
-    if isinstance(shape, Polygon):
-        return _kw.KIND_POLYGON, [], shape
-    if isinstance(shape, AABB):
-        kind = _kw.KIND_AABB2 if shape.dim == 2 else _kw.KIND_AABB3
-        return kind, [*shape.min, *shape.max], None
-    if isinstance(shape, Capsule):
-        kind = _kw.KIND_CAPSULE2 if shape.dim == 2 else _kw.KIND_CAPSULE3
-        return kind, [*shape.a, *shape.b, shape.radius], None
-    if isinstance(shape, Plane):
-        kind = _kw.KIND_PLANE2 if shape.dim == 2 else _kw.KIND_PLANE3
-        return kind, [*shape.normal, shape.offset], None
-    raise TypeError(f"a World cannot hold a {type(shape).__name__}: use Circle, Segment, AABB, "
-                    f"Polygon, Capsule, Plane (2D) or Sphere, AABB, Capsule, Plane (3D)")
+def _encode(shape: Shape) -> ShapeView:
+    """A shape's kernel view, for its row in the collider table (TypeError for a shape the
+    World cannot hold)."""
+    try:
+        v = view(shape)
+    except TypeError:
+        v = None
+    if v is None or v.kind < 0:
+        raise TypeError(f"a World cannot hold a {type(shape).__name__}: use Circle, Segment, "
+                        f"AABB, Polygon, Capsule, Plane (2D) or Sphere, AABB, Capsule, Plane (3D)")
+    return v
 
 
 def _scale(*values: Iterable[float]) -> float:
@@ -456,9 +446,9 @@ class World:
         self._lo = grown(self._lo, 0.0)
         self._hi = grown(self._hi, 0.0)
 
-    def _pool_add(self, poly: Polygon) -> tuple[int, int]:
+    def _pool_add(self, poly: ShapeView) -> tuple[int, int]:
         """Copy a polygon's corners and normals into the pool: (first row, count)."""
-        n = poly._verts.shape[0]
+        n = poly.core.shape[0]
         if self._pool_used + n > self._verts.shape[0]:
             size = max(2 * self._verts.shape[0], self._pool_used + n)
             for name in ("_verts", "_norms"):
@@ -467,8 +457,8 @@ class World:
                 new[: self._pool_used] = old[: self._pool_used]
                 setattr(self, name, new)
         s = self._pool_used
-        self._verts[s:s + n] = poly._verts
-        self._norms[s:s + n] = poly._norms
+        self._verts[s:s + n] = poly.core
+        self._norms[s:s + n] = poly.normals
         self._pool_used += n
         self._pool_live += n
         return s, n
@@ -482,16 +472,16 @@ class World:
             self._pool_live = 0
             for g, s in enumerate(self._shapes):
                 if g != h and isinstance(s, Polygon) and self._kind[g] == _kw.KIND_POLYGON:
-                    self._poly[g] = self._pool_add(s)
+                    self._poly[g] = self._pool_add(view(s))
 
     def _store(self, h: int, shape: Shape) -> None:
         """Write collider h's kind, parameters and box."""
-        kind, params, poly = _encode(shape)
-        self._kind[h] = kind
+        v = _encode(shape)
+        self._kind[h] = v.kind
         self._params[h] = 0.0
-        self._params[h, : len(params)] = params
-        if poly is not None:
-            self._poly[h] = self._pool_add(poly)
+        self._params[h, : len(v.params)] = v.params
+        if v.normals is not None:
+            self._poly[h] = self._pool_add(v)
         box = shape.aabb
         grow = BOX_MARGIN * _scale(box.min, box.max)
         self._lo[h] = np.subtract(box.min, grow)
