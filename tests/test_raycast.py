@@ -1004,10 +1004,11 @@ class TestKernelBinding:
         assert type(rc._k_polygon).__name__ == "builtin_function_or_method"
 
     def test_fallback_gives_the_same_answers_and_rejects_wrong_sizes(self) -> None:
-        rc = importlib.import_module("swept.raycast")
+        fast = importlib.import_module("swept._fast")
 
         example = ((0.0, 0.0, 1.0, 0.0, INF), (3.0, 0.5), 1.0)
-        fallback = rc._resolve(K.ray_circle_v.py_func, example)  # a plain function: no JIT
+        # a plain function: no JIT
+        fallback = fast.checked_entry_point(K.ray_circle_v.py_func, example)
         assert type(fallback).__name__ == "function"
         args = ((0.0, 0.0, 1.0, 0.0, INF), Vec2(5.0, 1.0), 1.5)
         assert fallback(*args) == K.ray_circle_v(*(tuple(a) if isinstance(a, tuple) else a

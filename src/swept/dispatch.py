@@ -51,7 +51,9 @@ class Family:
     """One query family's table: shape types -> ``(handler, swapped)``.
 
     ``arity`` is the number of shape arguments the table is keyed on (1 for ``raycast`` and
-    ``closest_point``, 2 for the pair queries).
+    ``closest_point``, 2 for the pair queries). A one-shape table is keyed by the type itself
+    and a pair table by the tuple of both types, so that a hot path looks its handler up with
+    ``table.get(type(shape))`` or ``table.get((type(a), type(b)))``, building nothing.
     """
 
     __slots__ = ("name", "arity", "table", "_registered")
@@ -63,10 +65,10 @@ class Family:
         self.name = name
         #: how many leading shape arguments key the table
         self.arity = arity
-        #: types -> (handler, swapped); read directly by hot paths (one dict lookup)
-        self.table: dict[tuple[type, ...], tuple[Handler, bool]] = {}
-        # what was registered (not the remembered subclass lookups), for the documentation
-        self._registered: dict[tuple[type, ...], tuple[Handler, bool]] = {}
+        #: type (or pair of types) -> (handler, swapped); read directly by hot paths
+        self.table: dict[Any, tuple[Handler, bool]] = {}
+        # what was registered (not the remembered subclass lookups)
+        self._registered: dict[Any, tuple[Handler, bool]] = {}
 
     def register(self, types: type | tuple[type, ...], handler: Handler, *,
                  flip: bool = False) -> None:
@@ -79,8 +81,11 @@ class Family:
         key = types if isinstance(types, tuple) else (types,)
         if len(key) != self.arity:
             raise ValueError(f"{self.name}: register needs {self.arity} type(s), got {key!r}")
+        if self.arity == 1:
+            self.table[key[0]] = self._registered[key[0]] = (handler, False)
+            return
         self.table[key] = self._registered[key] = (handler, False)
-        if flip and self.arity == 2 and key[0] is not key[1]:
+        if flip and key[0] is not key[1]:
             rev = (key[1], key[0])
             if self._registered.get(rev, (None, True))[1]:
                 self.table[rev] = self._registered[rev] = (handler, True)
@@ -89,20 +94,20 @@ class Family:
         """Whether the table serves these types (directly or through base types)."""
         return self._search(types) is not None
 
-    def registered(self) -> list[tuple[type, ...]]:
-        """The type keys registered (not counting reversed and remembered entries)."""
+    def registered(self) -> list[Any]:
+        """The keys registered: types, or pairs of types (not counting reversed entries)."""
         return [k for k, (_h, swapped) in self._registered.items() if not swapped]
 
     def _search(self, types: tuple[type, ...]) -> tuple[Handler, bool] | None:
-        entry = self.table.get(types)
-        if entry is not None:
-            return entry
         if self.arity == 1:
             for base in types[0].__mro__:
-                entry = self._registered.get((base,))
+                entry = self._registered.get(base)
                 if entry is not None:
                     return entry
             return None
+        entry = self.table.get(types)
+        if entry is not None:
+            return entry
         for base_a in types[0].__mro__:
             for base_b in types[1].__mro__:
                 entry = self._registered.get((base_a, base_b))
@@ -112,14 +117,17 @@ class Family:
 
     def lookup(self, *shapes: Any) -> tuple[Handler, bool]:
         """The ``(handler, swapped)`` for these shapes, or ``TypeError`` naming their types."""
+        if len(shapes) != self.arity:
+            raise TypeError(f"{self.name}: lookup needs {self.arity} shape(s)")
         types = tuple(type(s) for s in shapes)
-        entry = self.table.get(types)
+        key = types[0] if self.arity == 1 else types
+        entry = self.table.get(key)
         if entry is None:
             entry = self._search(types)
             if entry is None:
                 raise self.unsupported(*shapes)
             # remember a subclass's entry, so its next call is one lookup
-            self.table[types] = entry
+            self.table[key] = entry
         return entry
 
     def unsupported(self, *shapes: Any) -> TypeError:

@@ -136,7 +136,7 @@ def closest_point(shape: Shape, p: Any) -> Vec2 | Vec3:
     ``p`` is any 2- or 3-vector matching the shape's dimension (``ValueError`` naming ``p``
     otherwise, or when it is not finite); an unsupported shape raises ``TypeError``.
     """
-    entry = CLOSEST_POINT.table.get((type(shape),))
+    entry = CLOSEST_POINT.table.get(type(shape))
     if entry is None:
         entry = CLOSEST_POINT.lookup(shape)
     point: Vec2 | Vec3 = entry[0](shape, p)

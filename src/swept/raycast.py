@@ -36,7 +36,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ._fast import lazy_entry
 from ._kernels import ray as _k
+from .dispatch import RAYCAST
 from .results import RayHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
@@ -58,58 +60,12 @@ KernelCall = Callable[..., Any]
 
 # --------------------------------------------------------------------------------------
 # Kernel binding: each adapter is compiled (or loaded from numba's cache) on first use, and
-# then called through its compiled entry point, skipping the dispatcher's type resolution.
+# then called through its compiled entry point (see swept._fast).
 # --------------------------------------------------------------------------------------
 
-def _resolve(adapter: Any, example: tuple[Any, ...]) -> KernelCall:
-    """The fastest safe way to call ``adapter`` with arguments shaped like ``example``.
-
-    That is the compiled entry point for ``example``'s types, once it is checked to give
-    the same answer for Vec2 / Vec3 arguments as for plain tuples. Otherwise (numba
-    internals changed, or JIT disabled) a wrapper that passes plain tuples to the
-    dispatcher, rejecting a tuple of the wrong size as the entry point does.
-    """
-    sizes = tuple(len(a) if isinstance(a, tuple) else -1 for a in example)
-
-    def checked(*args: Any) -> Any:
-        plain = []
-        for a, n in zip(args, sizes):
-            if n >= 0:
-                if len(a) != n:
-                    raise ValueError(f"size mismatch for tuple, expected {n} elements")
-                a = tuple(a)
-            plain.append(a)
-        return adapter(*plain)
-
-    # the points and vectors as Vec2 / Vec3, as the shapes hold them (the packed ray stays a
-    # plain tuple, as Ray._args is one)
-    vectors = tuple(
-        _tn(Vec2 if len(a) == 2 else Vec3, a) if isinstance(a, tuple) and len(a) in (2, 3)
-        else a for a in example
-    )
-    try:
-        import numba
-
-        expected = adapter(*example)
-        signature = tuple(numba.typeof(a) for a in example)
-        fast = adapter.overloads[signature].entry_point
-        if fast(*vectors) != expected:
-            return checked  # pragma: no cover - a numba that unboxes tuple subclasses oddly
-    except Exception:  # pragma: no cover - JIT disabled, or numba internals changed
-        return checked
-    return fast
-
-
 def _lazy(name: str, adapter: Any, example: tuple[Any, ...]) -> KernelCall:
-    """A stand-in for the module global ``name`` that resolves the kernel on first call and
-    puts the resolved callable in its place."""
-
-    def first_call(*args: Any) -> Any:
-        fn = _resolve(adapter, example)
-        globals()[name] = fn
-        return fn(*args)
-
-    return first_call
+    """A stand-in for this module's global ``name``, bound to its kernel on first call."""
+    return lazy_entry(globals(), name, adapter, example)
 
 
 def _example_polygon() -> Polygon:
@@ -200,115 +156,127 @@ def _dimension_error(ray: Any, shape: Any) -> TypeError:
 
 
 # --------------------------------------------------------------------------------------
-# raycast: one branch per shape type, in one function (a switch, as Box2D's b2RayCast has):
-# a handler function per type would cost one more Python call, a tenth of a ray cast. Each
-# branch calls its kernel and builds the RayHit in place. A 2D ray at a 3D shape (or the
-# reverse) reaches the kernel with tuples of the wrong size, which its entry point rejects
-# (ValueError for a longer tuple, TypeError for a shorter one): that is the dimension check,
-# at no cost on the good path.
+# raycast: one handler per shape type, registered in the RAYCAST family (swept.dispatch).
+# Each calls its kernel and builds the RayHit in place (this is the hot path of every ray
+# cast). A 2D ray at a 3D shape (or the reverse) reaches the kernel with tuples of the wrong
+# size, which its entry point rejects (ValueError for a longer tuple, TypeError for a shorter
+# one): that is the dimension check, at no cost on the good path.
 # --------------------------------------------------------------------------------------
 
-#: The supported shape types: each type, or a user subclass of one (added on first use), to
-#: the type whose branch casts it. The one place raycast learns of a shape type, with the
-#: branches in :func:`raycast`.
-_KINDS: dict[type, type] = {
-    Circle: Circle, Segment: Segment, Polygon: Polygon, AABB: AABB, Capsule: Capsule,
-    Plane: Plane, Sphere: Sphere,
-}
-_SUPPORTED = tuple(_KINDS)
+def _ray_circle(ray: Ray, shape: Circle) -> RayHit | None:
+    hit = _k_circle(ray._args, shape.center, shape.radius)
+    if hit is None:
+        return None
+    t, px, py, nx, ny, inside = hit
+    # starts inside: the point is the origin itself
+    return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
+                        inside))
+
+
+def _ray_segment(ray: Ray, shape: Segment) -> RayHit | None:
+    hit = _k_segment(ray._args, shape.a, shape.b)
+    if hit is None:
+        return None
+    t, px, py, code, inside = hit
+    # the segment's own prebuilt normal, or -direction for a collinear ray
+    return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
+                        shape._normals[code] if code < 2 else -ray.direction, inside))
+
+
+def _ray_polygon(ray: Ray, shape: Polygon) -> RayHit | None:
+    hit = _k_polygon(ray._args, shape._corners)
+    if hit is None:
+        return None
+    t, px, py, edge, inside = hit
+    # the edge's own outward normal, prebuilt by the polygon
+    return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normals[edge],
+                        inside))
+
+
+def _ray_aabb(ray: Ray, shape: AABB) -> RayHit | None:
+    if shape.dim == 2:
+        hit = _k_aabb2(ray._args, shape.min, shape.max)
+        if hit is None:
+            return None
+        t, px, py, face, inside = hit
+        return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
+                            _AABB2_NORMALS[face], inside))
+    hit = _k_aabb3(ray._args, shape.min, shape.max)
+    if hit is None:
+        return None
+    t, px, py, pz, face, inside = hit
+    return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)),
+                        _AABB3_NORMALS[face], inside))
+
+
+def _ray_plane(ray: Ray, shape: Plane) -> RayHit | None:
+    # the normal is always the plane's own
+    if shape.dim == 2:
+        hit = _k_plane2(ray._args, shape.normal, shape.offset)
+        if hit is None:
+            return None
+        t, px, py, inside = hit
+        return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normal,
+                            inside))
+    hit = _k_plane3(ray._args, shape.normal, shape.offset)
+    if hit is None:
+        return None
+    t, px, py, pz, inside = hit
+    return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)), shape.normal,
+                        inside))
+
+
+def _ray_capsule(ray: Ray, shape: Capsule) -> RayHit | None:
+    if shape.dim == 2:
+        return _hit2(_k_capsule2(ray._args, shape.a, shape.b, shape.radius), ray.origin)
+    return _hit3(_k_capsule3(ray._args, shape.a, shape.b, shape.radius), ray.origin)
+
+
+def _ray_sphere(ray: Ray, shape: Sphere) -> RayHit | None:
+    return _hit3(_k_sphere(ray._args, shape.center, shape.radius), ray.origin)
+
+
+for _cls, _handler in ((Circle, _ray_circle), (Segment, _ray_segment), (Polygon, _ray_polygon),
+                       (AABB, _ray_aabb), (Plane, _ray_plane), (Capsule, _ray_capsule),
+                       (Sphere, _ray_sphere)):
+    RAYCAST.register(_cls, _handler)
+
+#: type -> (handler, swapped): the family's table, read directly (one dict lookup a call)
+_TABLE = RAYCAST.table
 
 
 def raycast(ray: Ray, shape: Any) -> RayHit | None:
     """Where ``ray`` first meets ``shape`` (within ``ray.max_distance``), or None.
 
-    Supports Circle, Segment, AABB (2D, 3D), Polygon, Capsule (2D, 3D), Plane (2D, 3D) and
-    Sphere. A shape of another type, or of the other dimension than the ray, raises
-    ``TypeError`` naming both types. A ray that starts inside or on the shape hits at 0 with
-    ``started_inside=True`` and the normal of the shortest way out (see the module's
-    conventions).
+    Supports Circle, Segment, AABB (2D, 3D), Polygon, Capsule (2D, 3D), Plane (2D, 3D),
+    Sphere, and every shape registered in :data:`swept.dispatch.RAYCAST` (Chain). A shape of
+    another type, or of the other dimension than the ray, raises ``TypeError`` naming both
+    types. A ray that starts inside or on the shape hits at 0 with ``started_inside=True`` and
+    the normal of the shortest way out (see the module's conventions).
     """
     if type(ray) is not Ray and not isinstance(ray, Ray):
         raise TypeError(
             f"raycast needs a Ray as its first argument: raycast({type(ray).__name__}, "
             f"{type(shape).__name__}) is not supported"
         )
+    entry = _TABLE.get(type(shape))
+    if entry is None:
+        entry = _entry_of(ray, shape)
     try:
-        kind = _KINDS[type(shape)]
-    except KeyError:
-        kind = _kind_of(ray, shape)
-    try:
-        if kind is Circle:
-            hit = _k_circle(ray._args, shape.center, shape.radius)
-            if hit is None:
-                return None
-            t, px, py, nx, ny, inside = hit
-            # starts inside: the point is the origin itself
-            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                _tn(Vec2, (nx, ny)), inside))
-        if kind is Segment:
-            hit = _k_segment(ray._args, shape.a, shape.b)
-            if hit is None:
-                return None
-            t, px, py, code, inside = hit
-            # the segment's own prebuilt normal, or -direction for a collinear ray
-            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                shape._normals[code] if code < 2 else -ray.direction, inside))
-        if kind is Polygon:
-            hit = _k_polygon(ray._args, shape._corners)
-            if hit is None:
-                return None
-            t, px, py, edge, inside = hit
-            # the edge's own outward normal, prebuilt by the polygon
-            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                shape.normals[edge], inside))
-        if kind is AABB:
-            if shape.dim == 2:
-                hit = _k_aabb2(ray._args, shape.min, shape.max)
-                if hit is None:
-                    return None
-                t, px, py, face, inside = hit
-                return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                    _AABB2_NORMALS[face], inside))
-            hit = _k_aabb3(ray._args, shape.min, shape.max)
-            if hit is None:
-                return None
-            t, px, py, pz, face, inside = hit
-            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)),
-                                _AABB3_NORMALS[face], inside))
-        if kind is Plane:
-            # the normal is always the plane's own
-            if shape.dim == 2:
-                hit = _k_plane2(ray._args, shape.normal, shape.offset)
-                if hit is None:
-                    return None
-                t, px, py, inside = hit
-                return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normal,
-                                    inside))
-            hit = _k_plane3(ray._args, shape.normal, shape.offset)
-            if hit is None:
-                return None
-            t, px, py, pz, inside = hit
-            return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)), shape.normal,
-                                inside))
-        if kind is Capsule:
-            if shape.dim == 2:
-                return _hit2(_k_capsule2(ray._args, shape.a, shape.b, shape.radius), ray.origin)
-            return _hit3(_k_capsule3(ray._args, shape.a, shape.b, shape.radius), ray.origin)
-        # a sphere
-        return _hit3(_k_sphere(ray._args, shape.center, shape.radius), ray.origin)
+        hit: RayHit | None = entry[0](ray, shape)
     except (ValueError, TypeError):
         raise _dimension_error(ray, shape) from None
+    return hit
 
 
-def _kind_of(ray: Ray, shape: Any) -> type:
-    """The supported type ``shape`` is an instance of (remembered), or TypeError."""
-    for cls in _SUPPORTED:
-        if isinstance(shape, cls):
-            _KINDS[type(shape)] = cls
-            return cls
+def _entry_of(ray: Ray, shape: Any) -> tuple[Any, bool]:
+    """The handler of a subclass of a supported type (remembered), or TypeError."""
+    if RAYCAST.supports(type(shape)):
+        return RAYCAST.lookup(shape)
+    names = ", ".join(t.__name__ for t in RAYCAST.registered())
     raise TypeError(
         f"raycast({type(ray).__name__}, {type(shape).__name__}) is not supported: the shape "
-        f"must be one of {', '.join(c.__name__ for c in _SUPPORTED)}"
+        f"must be one of {names}"
     )
 
 

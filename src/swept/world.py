@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from ._fast import entry_point
 from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
 from .contact import contact
@@ -281,24 +282,12 @@ def _scale(*values: Iterable[float]) -> float:
     return s
 
 
-#: The compiled entry point of the scalar path's kernel, once resolved (see _entry_point).
+#: The compiled entry point of the scalar path's kernel, once resolved (see
+#: swept._fast.entry_point: it skips the dispatcher's type resolution of some fifty arguments,
+#: most of the scalar path's cost).
 _fast_cast_one: Any = None
 #: The same for the segments-only scalar kernel.
 _fast_cast_segments_one: Any = None
-
-
-def _entry_point(dispatcher: Any, call: tuple[Any, ...]) -> Any:
-    """The compiled entry point of ``dispatcher`` for the argument types of ``call``: calling
-    it skips the dispatcher's type resolution of some fifty arguments (most of the scalar
-    path's cost). The World always passes arrays of the same dtypes and layouts. None when
-    numba's internals do not offer it (then the dispatcher is called as usual)."""
-    try:
-        import numba
-
-        signature = tuple(numba.typeof(a) for a in call)
-        return dispatcher.overloads[signature].entry_point
-    except Exception:  # pragma: no cover - JIT disabled, or numba internals changed
-        return None
 
 
 class _Tree:
@@ -717,7 +706,7 @@ class World:
                     h, t, px, py, nx, ny, inside = _fast_cast_segments_one(*seg_call)
                 else:
                     h, t, px, py, nx, ny, inside = _kw.cast_segments_one(*seg_call)
-                    _fast_cast_segments_one = _entry_point(_kw.cast_segments_one, seg_call)
+                    _fast_cast_segments_one = entry_point(_kw.cast_segments_one, seg_call)
                 return h, t, (px, py), (nx, ny), inside
         else:
             (ox, oy, oz), (dx, dy, dz) = origin, direction
@@ -730,7 +719,7 @@ class World:
                 h, t, px, py, pz, nx, ny, nz, inside = _fast_cast_one(*call)
             else:
                 h, t, px, py, pz, nx, ny, nz, inside = _kw.cast_one(*call)
-                _fast_cast_one = _entry_point(_kw.cast_one, call)
+                _fast_cast_one = entry_point(_kw.cast_one, call)
         finally:
             for g in marked:
                 self._skip[g] = False
