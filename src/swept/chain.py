@@ -29,8 +29,11 @@ from typing import Any
 import numpy as np
 
 from .contact import contact
-from .results import Contact, SweepHit
-from .shapes import AABB, Shape
+from .dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP, UNSUPPORTED
+from .distance import PointOperand, closest_point
+from .raycast import raycast
+from .results import Contact, RayHit, SweepHit
+from .shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, as_vec2
 
@@ -254,3 +257,83 @@ def sweep_obstacle(shape: Shape, displacement: Any, obstacle: Any, *,
     if isinstance(obstacle, Chain):
         return sweep_chain(shape, displacement, obstacle, target_distance=target_distance)
     return sweep(shape, displacement, obstacle, target_distance=target_distance)
+
+
+# ---------------------------------------------------------------------------------------------
+# Chain in every query family: each query asks every segment and keeps the nearest (raycast,
+# sweep, distance, closest point) or deepest (contact) answer, with contact and sweep normals
+# moved into the answering segment's Voronoi region as above. The one place a Chain joins the
+# dispatch (swept.dispatch).
+
+def _raycast_chain(ray: Any, chain: Chain) -> RayHit | None:
+    """The nearest hit of ``ray`` on any segment (a chain is a surface: no inside)."""
+    best: RayHit | None = None
+    for seg in chain.segments:
+        hit = raycast(ray, seg)
+        if hit is not None and (best is None or hit.distance < best.distance):
+            best = hit
+    return best
+
+
+def _contact_chain_raw(shape: Any, chain: Chain) -> tuple[Any, ...]:
+    """:func:`contact_chain` as the contact family's flat tuple (hit, nx, ny, depth, px, py)."""
+    if shape.dim != 2:
+        return UNSUPPORTED
+    c = contact_chain(shape, chain)
+    if c is None:
+        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return (True, c.normal[0], c.normal[1], c.depth, c.point[0], c.point[1])
+
+
+def _sweep_chain_found(shape: Any, rel: Vec2, chain: Chain, td: float, mf: float
+                       ) -> tuple[float, Vec2, Vec2, bool] | None:
+    """The sweep family's answer against a chain: the earliest segment hit, its normal in that
+    segment's Voronoi region."""
+    toward = reference_point(shape)
+    best: tuple[float, Vec2, Vec2, bool] | None = None
+    for i, seg in enumerate(chain.segments):
+        handler, _swapped = SWEEP.lookup(shape, seg)
+        found = handler(shape, rel, seg, td, mf)
+        if found is None or (best is not None and found[0] >= best[0]):
+            continue
+        fraction, normal, point, inside = found
+        n, join = chain.region_normal(i, normal, toward)  # type: ignore[arg-type]
+        best = (fraction, n if join is not None else normal, point, inside)
+    return best
+
+
+def _closest_points_chain(shape: Any, chain: Chain) -> tuple[float, ...]:
+    """The closest-points family's answer: the nearest segment's (d, a's point, b's point)."""
+    best: tuple[float, ...] | None = None
+    for seg in chain.segments:
+        handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
+        r = handler(seg, shape) if swapped else handler(shape, seg)
+        if swapped:
+            r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+        if best is None or r[0] < best[0]:
+            best = r
+    assert best is not None  # a chain has at least one segment
+    return best
+
+
+def _closest_point_chain(chain: Chain, p: Any) -> Vec2:
+    """The point of the chain nearest ``p``."""
+    q = as_vec2(p, "p")
+    best: Vec2 | None = None
+    best_d = float("inf")
+    for seg in chain.segments:
+        c = closest_point(seg, q)
+        d = (c - q).length()
+        if d < best_d:
+            best, best_d = c, d  # type: ignore[assignment]
+    assert best is not None
+    return best
+
+
+RAYCAST.register(Chain, _raycast_chain)
+CLOSEST_POINT.register(Chain, _closest_point_chain)
+for _cls in (Circle, Segment, Capsule, AABB, Polygon):
+    CONTACT.register((_cls, Chain), _contact_chain_raw, flip=True)
+    SWEEP.register((_cls, Chain), _sweep_chain_found)
+for _operand in (PointOperand, Circle, Segment, Capsule, AABB, Polygon):
+    CLOSEST_POINTS.register((_operand, Chain), _closest_points_chain, flip=True)

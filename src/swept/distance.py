@@ -146,7 +146,7 @@ def closest_point(shape: Shape, p: Any) -> Vec2 | Vec3:
 # ---------------------------------------------------------------------------------------------
 # pairs: each operand is a shape or a point; the handlers read the operands' kernel views
 
-class _Point:
+class PointOperand:
     """A bare point given to :func:`distance` or :func:`closest_points`, as an operand."""
 
     __slots__ = ("center", "dim")
@@ -159,7 +159,7 @@ class _Point:
         return tuple(self.center)
 
 
-register_view(_Point, lambda p: ShapeView(KIND_EMPTY, p.dim, (*p.center, 0.0),
+register_view(PointOperand, lambda p: ShapeView(KIND_EMPTY, p.dim, (*p.center, 0.0),
                                           readonly([p.center], p.dim), 0.0))
 
 _PairResult = tuple[float, float, float, float, float, float, float]
@@ -238,7 +238,7 @@ def _plane_plane(a: Any, b: Any) -> _PairResult:
     return _k.closest_points_plane_plane(*_plane_params(view(a)), *_plane_params(view(b)))
 
 
-_ROUND = (_Point, Circle, Sphere, Segment, Capsule)
+_ROUND = (PointOperand, Circle, Sphere, Segment, Capsule)
 for _i, _ta in enumerate(_ROUND):
     for _tb in _ROUND[_i:]:
         CLOSEST_POINTS.register((_ta, _tb), _capsule_capsule, flip=True)
@@ -254,11 +254,12 @@ CLOSEST_POINTS.register((Plane, Plane), _plane_plane)
 
 
 def _operand(obj: Any, name: str) -> Any:
-    """A shape as it is, a 2- or 3-vector as a :class:`_Point`; None for anything else."""
-    if isinstance(obj, Shape) or hasattr(obj, "_key") and hasattr(obj, "dim"):
+    """A shape as it is, a 2- or 3-vector as a :class:`PointOperand`; None for anything else."""
+    if isinstance(obj, Shape) or isinstance(getattr(type(obj), "dim", None), int):
+        # a shape, or a shape-like type registered by its own module (Chain)
         return obj
     try:
-        return _Point(as_vector(obj, name))
+        return PointOperand(as_vector(obj, name))
     except TypeError:
         return None
 
