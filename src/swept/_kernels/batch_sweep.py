@@ -17,6 +17,7 @@ import math
 import numba
 import numpy as np
 
+from . import batch_kernel, kernel
 from .bvh import STACK_SIZE, inverse_direction, ray_box_entry2
 from .ray import ray_capsule2
 
@@ -26,7 +27,7 @@ __all__ = ["sweep_circles_segments", "CIRCLE_CHUNK"]
 CIRCLE_CHUNK = 64
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel
 def _cast_range(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
                 seg_a: np.ndarray, seg_b: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
                 node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
@@ -135,7 +136,7 @@ def _cast_range(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarra
         index[i] = best_i
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
+@batch_kernel
 def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
                            seg_a: np.ndarray, seg_b: np.ndarray, node_lo: np.ndarray,
                            node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,

@@ -68,7 +68,7 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
-from . import kernel
+from . import batch_kernel, inline_kernel, kernel
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -108,18 +108,8 @@ SPLIT_SAH = 0
 SPLIT_MEDIAN = 1
 
 
-def _inline_kernel(fn: F) -> F:
-    """Compile ``fn`` like :func:`kernel`, and inline it into compiled callers at numba IR
-    level. For the small helpers that take arrays: a real call reference-counts every array
-    argument (atomic operations), which made the traversal loops twice as slow."""
-    compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
-    return compiled
 
 
-def _parallel_kernel(fn: F) -> F:
-    """Compile ``fn`` as a batch kernel: like :func:`kernel`, with ``prange`` loops parallel."""
-    compiled: F = numba.njit(cache=True, nogil=True, parallel=True)(fn)  # type: ignore[assignment]
-    return compiled
 
 
 # ---------------------------------------------------------------------------------------------
@@ -194,7 +184,7 @@ def ray_box_entry3(ox: float, oy: float, oz: float, ix: float, iy: float, iz: fl
     return t0
 
 
-@_inline_kernel
+@inline_kernel
 def _row_entry(box_lo: np.ndarray, box_hi: np.ndarray, k: int, d: int, ox: float, oy: float,
                oz: float, ix: float, iy: float, iz: float, tmax: float) -> float:
     """:func:`ray_box_entry2` or :func:`ray_box_entry3` (by ``d``) of row k of a box array."""
@@ -205,7 +195,7 @@ def _row_entry(box_lo: np.ndarray, box_hi: np.ndarray, k: int, d: int, ox: float
                           box_lo[k, 2], box_hi[k, 0], box_hi[k, 1], box_hi[k, 2])
 
 
-@_inline_kernel
+@inline_kernel
 def _prepare_ray(origin: np.ndarray, direction: np.ndarray
                  ) -> tuple[float, float, float, float, float, float]:
     """Origin and inverse direction as six scalars; in 2D, z is 0 and parallel (never read)."""
@@ -221,7 +211,7 @@ def _prepare_ray(origin: np.ndarray, direction: np.ndarray
     return ox, oy, oz, ix, iy, iz
 
 
-@_inline_kernel
+@inline_kernel
 def _row_touches_box(box_lo: np.ndarray, box_hi: np.ndarray, k: int, qlo: np.ndarray,
                      qhi: np.ndarray, d: int) -> bool:
     """Whether row k of a box array overlaps or touches the box [qlo, qhi]; an empty row
@@ -784,7 +774,7 @@ def ray_closest_boxes(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.n
     return index[0], t[0]
 
 
-@_parallel_kernel
+@batch_kernel
 def ray_closest_boxes_many(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
                            node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
                            lo: np.ndarray, hi: np.ndarray, origins: np.ndarray,

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
-from . import kernel
+from . import batch_kernel, inline_kernel, kernel
 from .bvh import inverse_direction, ray_box_entry3
 from .contact import (
     contact_circle_aabb,
@@ -57,17 +57,8 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _batch_kernel(fn: F) -> F:
-    """Compile ``fn`` as a batch kernel: like :func:`kernel`, with ``prange`` loops parallel."""
-    compiled: F = numba.njit(cache=True, nogil=True, parallel=True)(fn)  # type: ignore[assignment]
-    return compiled
 
 
-def _inline_kernel(fn: F) -> F:
-    """Compile ``fn`` like :func:`kernel`, inlined into its callers (a real call would
-    reference-count every array argument, in the innermost loops)."""
-    compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
-    return compiled
 
 
 #: Mode code of a body that moves then resolves overlaps (the naive test).
@@ -216,7 +207,7 @@ def build_grid(lo: np.ndarray, hi: np.ndarray
     return meta, dims, cell_start, cell_items
 
 
-@_inline_kernel
+@inline_kernel
 def _grid_cell(x: float, origin: float, inv: float, count: int) -> int:
     """The grid cell along one axis that holds coordinate x, clamped to 0 .. count-1
     (monotone in x: a box's cells are those from its lo's cell to its hi's)."""
@@ -230,7 +221,7 @@ def _grid_cell(x: float, origin: float, inv: float, count: int) -> int:
     return int(f)
 
 
-@_inline_kernel
+@inline_kernel
 def _query_into(grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
                 cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
                 qhi: np.ndarray, buf: np.ndarray) -> int:
@@ -288,7 +279,7 @@ def _query_into(grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.nda
     return found
 
 
-@_inline_kernel
+@inline_kernel
 def _query(grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
            cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
            qhi: np.ndarray, buf: np.ndarray) -> tuple[np.ndarray, int]:
@@ -302,7 +293,7 @@ def _query(grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
     return buf, count
 
 
-@_inline_kernel
+@inline_kernel
 def _box_around(px: float, py: float, pz: float, reach: float, qlo: np.ndarray,
                 qhi: np.ndarray) -> None:
     """The cube of half-side ``reach`` around p, into qlo / qhi."""
@@ -334,7 +325,7 @@ def capsule_contact(px: float, py: float, pz: float, r: float, ax: float, ay: fl
     return beyond - depth, nx, ny, nz
 
 
-@_inline_kernel
+@inline_kernel
 def _fill_cache(i: int, grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
                 cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
                 qhi: np.ndarray, cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
@@ -351,7 +342,7 @@ def _fill_cache(i: int, grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start
     return cands, count
 
 
-@_inline_kernel
+@inline_kernel
 def _cached(i: int, qlo: np.ndarray, qhi: np.ndarray, cache_count: np.ndarray,
             cache_lo: np.ndarray, cache_hi: np.ndarray) -> bool:
     """Whether body i's cache covers the box [qlo, qhi]."""
@@ -411,7 +402,7 @@ def path_enters_box(px: float, py: float, pz: float, qx: float, qy: float, qz: f
                           hiz) != math.inf
 
 
-@_inline_kernel
+@inline_kernel
 def _static_contact(px: float, py: float, pz: float, r: float, k: int, cap_a: np.ndarray,
                     cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray, beyond: float
                     ) -> tuple[float, float, float, float]:
@@ -423,7 +414,7 @@ def _static_contact(px: float, py: float, pz: float, r: float, k: int, cap_a: np
                            cap_b[k, 1], cap_b[k, 2], cap_r[k], beyond)
 
 
-@_inline_kernel
+@inline_kernel
 def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: float,
                   length: float, r: float, cands: np.ndarray, count: int, lo: np.ndarray,
                   hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
@@ -627,7 +618,7 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
         crossed[i] = False
 
 
-@_batch_kernel
+@batch_kernel
 def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitution: np.ndarray,
                    friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
                    max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
@@ -702,7 +693,7 @@ def _lower_bound(sorted_keys: np.ndarray, key: int) -> int:
     return lo
 
 
-@_inline_kernel
+@inline_kernel
 def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
                 sorted_keys: np.ndarray, cell_start: np.ndarray, order: np.ndarray, sx: int,
                 sy: int, dim: int, out: np.ndarray, write: bool) -> int:
@@ -744,7 +735,7 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
     return found
 
 
-@_batch_kernel
+@batch_kernel
 def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """Every body's neighbours within the sum of radii (plus the margin): CSR arrays
@@ -984,7 +975,7 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: n
         pos[i, 2] = pz
 
 
-@_batch_kernel
+@batch_kernel
 def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
                               radius: np.ndarray, restitution: np.ndarray, friction: np.ndarray,
                               mode: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
@@ -1061,7 +1052,7 @@ def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: floa
     return dx * dx + dy * dy + dz * dz <= cap_r * cap_r
 
 
-@_inline_kernel
+@inline_kernel
 def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float, i: int,
                grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
                cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
@@ -1101,7 +1092,7 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
     return False
 
 
-@_batch_kernel
+@batch_kernel
 def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray,
                      crossed: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
                      cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,

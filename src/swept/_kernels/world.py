@@ -46,6 +46,7 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
+from . import batch_kernel, inline_kernel, kernel
 from .bvh import STACK_SIZE, _clip_slab, inverse_direction, ray_box_entry2, ray_box_entry3
 from .contact import (
     contact_circle_aabb,
@@ -120,30 +121,17 @@ RAY_TILE_CELLS = 4
 RAY_SORT_MIN_ENTRIES = 16_384
 
 
-def _inline(fn: F) -> F:
-    """Compile ``fn`` as a kernel inlined into its compiled callers (no per-call reference
-    counting of the many array arguments)."""
-    compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
-    return compiled
 
 
-def _serial(fn: F) -> F:
-    """Compile ``fn`` as a one-thread kernel, cached on disk."""
-    compiled: F = numba.njit(cache=True, nogil=True)(fn)  # type: ignore[assignment]
-    return compiled
 
 
-def _parallel(fn: F) -> F:
-    """Compile ``fn`` as a batch kernel with parallel ``prange`` loops."""
-    compiled: F = numba.njit(cache=True, nogil=True, parallel=True)(fn)  # type: ignore[assignment]
-    return compiled
 
 
 # ---------------------------------------------------------------------------------------------
 # the narrowphase dispatch
 
 
-@_inline
+@inline_kernel
 def cast_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
                   norms: np.ndarray, h: int, ox: float, oy: float, oz: float, dx: float,
                   dy: float, dz: float, r: float, tmax: float, grown: bool
@@ -216,7 +204,7 @@ def cast_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts:
     return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
 
 
-@_inline
+@inline_kernel
 def closest_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
                      norms: np.ndarray, h: int, qx: float, qy: float, qz: float
                      ) -> tuple[float, float, float]:
@@ -261,7 +249,7 @@ def closest_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, ver
     return qx, qy, qz
 
 
-@_inline
+@inline_kernel
 def contact_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
                      norms: np.ndarray, h: int, cx: float, cy: float, cz: float, r: float
                      ) -> tuple[bool, float, float, float, float, float, float, float]:
@@ -305,7 +293,7 @@ def contact_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, ver
 # traversal
 
 
-@_inline
+@inline_kernel
 def _entry(blo: np.ndarray, bhi: np.ndarray, k: int, d: int, ox: float, oy: float, oz: float,
            ix: float, iy: float, iz: float, r: float, limit: float) -> float:
     """Entry t of the ray segment [0, limit] into row k of a box array grown by ``r`` (inf:
@@ -317,13 +305,13 @@ def _entry(blo: np.ndarray, bhi: np.ndarray, k: int, d: int, ox: float, oy: floa
                           blo[k, 2] - r, bhi[k, 0] + r, bhi[k, 1] + r, bhi[k, 2] + r)
 
 
-@_inline
+@inline_kernel
 def _visible(layer: np.ndarray, skip: np.ndarray, h: int, mask: int) -> bool:
     """Whether collider ``h`` takes part in a query with this mask."""
     return (layer[h] & mask) != 0 and not skip[h]
 
 
-@_serial
+@kernel
 def _grid_cells(box_lo: np.ndarray, box_hi: np.ndarray, h: int, x0: float, y0: float,
                 cell: float, nx: int, ny: int) -> tuple[int, int, int, int]:
     """The cells ``(ax, bx, ay, by)`` (inclusive) that collider h's box, grown by
@@ -336,7 +324,7 @@ def _grid_cells(box_lo: np.ndarray, box_hi: np.ndarray, h: int, x0: float, y0: f
     return ax, bx, ay, by
 
 
-@_serial
+@kernel
 def _grid_collider_cells(kind: np.ndarray, params: np.ndarray, box_lo: np.ndarray,
                          box_hi: np.ndarray, h: int, x0: float, y0: float, cell: float, nx: int,
                          ny: int, out: np.ndarray) -> tuple[int, np.ndarray]:
@@ -398,7 +386,7 @@ def _grid_collider_cells(kind: np.ndarray, params: np.ndarray, box_lo: np.ndarra
     return n, out
 
 
-@_serial
+@kernel
 def grid_build(handles: np.ndarray, kind: np.ndarray, params: np.ndarray, box_lo: np.ndarray,
                box_hi: np.ndarray, x0: float, y0: float, cell: float, nx: int, ny: int
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -442,7 +430,7 @@ def grid_build(handles: np.ndarray, kind: np.ndarray, params: np.ndarray, box_lo
     return start, items, boxes
 
 
-@_inline
+@inline_kernel
 def _box_missed(boxes: np.ndarray, j: int, ox: float, oy: float, ix: float, iy: float,
                 near_x: int, near_y: int, limit: float) -> bool:
     """Whether the ray segment [0, limit] misses box row j (``minx miny maxx maxy``): the
@@ -455,7 +443,7 @@ def _box_missed(boxes: np.ndarray, j: int, ox: float, oy: float, ix: float, iy: 
     return t0 > t1
 
 
-@_inline
+@inline_kernel
 def _dda_start(grid_f: np.ndarray, grid_i: np.ndarray, ox: float, oy: float, dx: float,
                dy: float, ix: float, iy: float, limit: float
                ) -> tuple[bool, int, int, int, int, float, float, float, float]:
@@ -495,7 +483,7 @@ def _dda_start(grid_f: np.ndarray, grid_i: np.ndarray, ox: float, oy: float, dx:
     return True, cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y
 
 
-@_inline
+@inline_kernel
 def _dda_step(grid_i: np.ndarray, cx: int, cy: int, step_x: int, step_y: int, next_x: float,
               next_y: float, delta_x: float, delta_y: float
               ) -> tuple[bool, int, int, float, float]:
@@ -511,7 +499,7 @@ def _dda_step(grid_i: np.ndarray, cx: int, cy: int, step_x: int, step_y: int, ne
     return in_grid, cx, cy, next_x, next_y
 
 
-@_inline
+@inline_kernel
 def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
               grid_items: np.ndarray, grid_boxes: np.ndarray, kind: np.ndarray,
               params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
@@ -587,7 +575,7 @@ def _grid_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
     return limit, best_h, best_t, px, py, nx, ny, inside, improved
 
 
-@_serial
+@kernel
 def cast_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
                s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
                s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
@@ -620,7 +608,7 @@ def cast_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start:
                out_point, out_normal, out_inside, False)
 
 
-@_serial
+@kernel
 def _cast_rows(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
                s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
                s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
@@ -764,7 +752,7 @@ def _cast_rows(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start:
             out_normal[i, 2] = nz
 
 
-@_serial
+@kernel
 def cast_one(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
              s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
              s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
@@ -809,7 +797,7 @@ def cast_one(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: n
             out_normal[0, 0], out_normal[0, 1], out_normal[0, 2], out_inside[0])
 
 
-@_serial
+@kernel
 def _all_visible_segments(s_handles: np.ndarray, kind: np.ndarray, layer: np.ndarray,
                           skip: np.ndarray, mask: int, grid_i: np.ndarray, d: int,
                           grown: bool) -> bool:
@@ -825,7 +813,7 @@ def _all_visible_segments(s_handles: np.ndarray, kind: np.ndarray, layer: np.nda
     return True
 
 
-@_parallel
+@batch_kernel
 def cast_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
               s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
               s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
@@ -862,7 +850,7 @@ def cast_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: 
     return out_handle, out_t, out_point, out_normal, out_inside
 
 
-@_serial
+@kernel
 def cast_many_serial(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
               s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
               s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
@@ -900,7 +888,7 @@ def cast_many_serial(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_
     return out_handle, out_t, out_point, out_normal, out_inside
 
 
-@_serial
+@kernel
 def grid_segments(grid_items: np.ndarray, params: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """The segment tables of a grid whose entries are all segments: ``segs`` (E,
@@ -933,7 +921,7 @@ def grid_segments(grid_items: np.ndarray, params: np.ndarray
     return segs, units
 
 
-@_inline
+@inline_kernel
 def _segment_walk(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                   segs: np.ndarray, params: np.ndarray, ox: float, oy: float, dx: float,
                   dy: float, limit: float) -> tuple[int, float]:
@@ -993,7 +981,7 @@ def _segment_walk(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray
     return int(best_h), best_t
 
 
-@_inline
+@inline_kernel
 def _segment_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                  segs: np.ndarray, units: np.ndarray, planes: np.ndarray, kind: np.ndarray,
                  params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
@@ -1044,7 +1032,7 @@ def _segment_ray(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
     return best_h, best_t, px, py, nx, ny, inside
 
 
-@_inline
+@inline_kernel
 def _segment_rows(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                   segs: np.ndarray, units: np.ndarray, planes: np.ndarray, kind: np.ndarray,
                   params: np.ndarray, poly: np.ndarray, verts: np.ndarray, norms: np.ndarray,
@@ -1071,7 +1059,7 @@ def _segment_rows(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray
         out_normal[i, 1] = ny
 
 
-@_serial
+@kernel
 def cast_segments_one(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                       segs: np.ndarray, units: np.ndarray, planes: np.ndarray,
                       kind: np.ndarray, params: np.ndarray, poly: np.ndarray,
@@ -1085,7 +1073,7 @@ def cast_segments_one(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.nda
                         verts, norms, layer, skip, mask, ox, oy, dx, dy, limit)
 
 
-@_serial
+@kernel
 def zero_row(v: np.ndarray) -> int:
     """The first row of ``v`` (n, d) whose components are all zero (a zero direction), or
     -1."""
@@ -1100,7 +1088,7 @@ def zero_row(v: np.ndarray) -> int:
     return -1
 
 
-@_serial
+@kernel
 def _ray_order(grid_f: np.ndarray, grid_i: np.ndarray, origins: np.ndarray) -> np.ndarray:
     """The rows of ``origins`` (n, 2) sorted by the grid tile (:data:`RAY_TILE_CELLS` cells a
     side, row by row; origins off the grid count in the nearest tile) their origin lies in: a
@@ -1127,7 +1115,7 @@ def _ray_order(grid_f: np.ndarray, grid_i: np.ndarray, origins: np.ndarray) -> n
     return order
 
 
-@_parallel
+@batch_kernel
 def cast_segments_many(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                        segs: np.ndarray, units: np.ndarray, planes: np.ndarray, kind: np.ndarray,
                        params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
@@ -1157,7 +1145,7 @@ def cast_segments_many(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.nd
     return out_handle, out_t, out_point, out_normal
 
 
-@_serial
+@kernel
 def cast_segments_many_serial(grid_f: np.ndarray, grid_i: np.ndarray, grid_start: np.ndarray,
                               segs: np.ndarray, units: np.ndarray, planes: np.ndarray,
                               kind: np.ndarray, params: np.ndarray, poly: np.ndarray,
@@ -1181,7 +1169,7 @@ def cast_segments_many_serial(grid_f: np.ndarray, grid_i: np.ndarray, grid_start
 # contacts
 
 
-@_inline
+@inline_kernel
 def _touches(blo: np.ndarray, bhi: np.ndarray, k: int, d: int, qlo: np.ndarray,
              qhi: np.ndarray) -> bool:
     """Whether row k of a box array overlaps or touches the box [qlo, qhi]."""
@@ -1191,7 +1179,7 @@ def _touches(blo: np.ndarray, bhi: np.ndarray, k: int, d: int, qlo: np.ndarray,
     return True
 
 
-@_serial
+@kernel
 def _contact_tree(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
                   node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
                   handles: np.ndarray, lo: np.ndarray, hi: np.ndarray, kind: np.ndarray,
@@ -1238,7 +1226,7 @@ def _contact_tree(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarr
     return best_h, best_depth
 
 
-@_serial
+@kernel
 def contact_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray,
                   s_start: np.ndarray, s_count: np.ndarray, s_order: np.ndarray,
                   s_handles: np.ndarray, s_blo: np.ndarray, s_bhi: np.ndarray,
@@ -1297,7 +1285,7 @@ def contact_range(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray,
             out_point[i, a] = best[3 + a]
 
 
-@_parallel
+@batch_kernel
 def contact_many(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: np.ndarray,
                  s_count: np.ndarray, s_order: np.ndarray, s_handles: np.ndarray,
                  s_blo: np.ndarray, s_bhi: np.ndarray, m_lo: np.ndarray, m_hi: np.ndarray,
