@@ -33,7 +33,7 @@ from .vec import Vec2
 
 __all__ = ["manifold"]
 
-_tuple_new = tuple.__new__
+_tuple_new: Any = tuple.__new__  # (untyped: mypy sees dataclasses, not tuples)
 _Raw = tuple[Any, ...]
 _Handler = Callable[[Any, Any], _Raw | None]
 
