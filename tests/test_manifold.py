@@ -9,8 +9,12 @@ point lies on the second shape's boundary and ``point - normal * depth`` on the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import math
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -421,3 +425,24 @@ def test_a_shape_moved_onto_another_touches_with_depth_zero(a: Any, offset: Any)
     m = manifold(moved, b)
     if m is not None:
         assert max(p.depth for p in m.points) <= 1e-9 * _extent(a, b)
+
+
+# ----------------------------------------------------------------------------- the docs
+
+def test_docs_manifold_example_prints_its_comments() -> None:
+    """The manifold example in docs/contact.md runs and prints what its comments say."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "contact.md").read_text()
+    section = text.split("## Manifolds", 1)[1]
+    block = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block, "docs/contact.md", "exec"), {})
+    assert out.getvalue().splitlines() == [
+        "Vec2(0.0, 1.0)",
+        "Vec2(1.0, 2.0) 0.25",
+        "Vec2(3.0, 2.0) 0.25",
+        "[((1.0, 2.0), 0.5), ((3.0, 2.0), 0.25)]",
+        "(ManifoldPoint(point=Vec2(0.0, 2.0), depth=0.125), "
+        "ManifoldPoint(point=Vec2(2.0, 2.0), depth=0.125))",
+        "None",
+    ]
