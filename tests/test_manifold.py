@@ -235,6 +235,34 @@ def test_tilted_segment_in_a_box_top_gives_both_clipped_depths() -> None:
     assert m.points == (ManifoldPoint(Vec2(0.5, 1.0), 0.5), ManifoldPoint(Vec2(1.5, 1.0), 0.25))
 
 
+def test_segment_lying_exactly_on_a_box_top_touches_at_two_points() -> None:
+    m = manifold(Segment((0, 1), (2, 1)), AABB((0, 0), (2, 1)))
+    assert m == Manifold(Vec2(0.0, 1.0), (ManifoldPoint(Vec2(0.0, 1.0), 0.0),
+                                          ManifoldPoint(Vec2(2.0, 1.0), 0.0)))
+
+
+def test_segment_hanging_off_a_box_end_is_clipped_at_the_corner() -> None:
+    m = manifold(Segment((1.5, 0.75), (3, 0.75)), AABB((0, 0), (2, 1)))
+    assert m is not None
+    assert m.normal == Vec2(0.0, 1.0)
+    assert _pts(m) == [(1.5, 1.0, 0.25), (2.0, 1.0, 0.25)]
+
+
+def test_box_corner_poking_into_a_segment_gives_one_point() -> None:
+    # the segment's side is the reference: the box's corner (0, 1) reaches into it
+    seg = Segment((-0.5, 0.5), (1, 1))
+    m = manifold(seg, AABB((0, 0), (2, 1)))
+    assert m is not None and len(m.points) == 1
+    assert m.normal == pytest.approx((-1 / math.sqrt(10), 3 / math.sqrt(10)), abs=TOL)
+    assert m.points[0].point == Vec2(0.0, 1.0)
+    assert m.points[0].depth == pytest.approx(1 / math.sqrt(10), abs=TOL)
+
+
+def test_capsule_with_a_point_core_is_a_circle_with_one_point() -> None:
+    m = manifold(Capsule((1, 1.25), (1, 1.25), 0.5), AABB((0, 0), (2, 1)))
+    assert m == Manifold(Vec2(0.0, 1.0), (ManifoldPoint(Vec2(1.0, 1.0), 0.25),))
+
+
 def test_flat_capsule_on_a_polygon_face_gives_two_points() -> None:
     # core 0.25 above the top, radius 0.5: 0.25 deep along the whole top
     m = manifold(Capsule((-1, 1.25), (3, 1.25), 0.5), Polygon.box(1, 0.5, (1, 0.5)))
