@@ -92,17 +92,27 @@ for _ta, _tb, _h in (
         _TABLE[(_tb, _ta)] = (_h, True)
 
 
+#: every pair of types looked up so far -> its table entry (None: contact()'s one point), so
+#: that a pair without a kernel walks the class hierarchy once, not on every call
+_RESOLVED: dict[tuple[type, type], tuple[_Handler, bool] | None] = {}
+
+
 def _lookup(ta: type, tb: type) -> tuple[_Handler, bool] | None:
     """The table entry for two shape types, or for their nearest registered base types."""
-    entry = _TABLE.get((ta, tb))
-    if entry is not None:
-        return entry
-    for base_a in ta.__mro__:
-        for base_b in tb.__mro__:
-            entry = _TABLE.get((base_a, base_b))
+    key = (ta, tb)
+    if key in _RESOLVED:
+        return _RESOLVED[key]
+    entry = _TABLE.get(key)
+    if entry is None:
+        for base_a in ta.__mro__:
+            for base_b in tb.__mro__:
+                entry = _TABLE.get((base_a, base_b))
+                if entry is not None:
+                    break
             if entry is not None:
-                return entry
-    return None
+                break
+    _RESOLVED[key] = entry
+    return entry
 
 
 def _point(x: float, y: float, depth: float) -> ManifoldPoint:
