@@ -179,6 +179,16 @@ def test_touching_faces_give_two_points_of_depth_zero(a: Any, b: Any) -> None:
     assert all(math.copysign(1.0, p.depth) == 1.0 for p in m.points)
 
 
+def test_turned_faces_laid_flush_touch_at_both_ends() -> None:
+    """Two turned faces laid flush differ by rounding: the end of the incident edge that lands
+    1e-16 outside the reference face must still count as touching (MANIFOLD_TOUCH_TOLERANCE),
+    not drop out and leave a one-point manifold."""
+    b = Polygon([_uv(0, 0), _uv(4, 0), _uv(4, 4), _uv(0, 4)])
+    a = Polygon([_uv(4, 1), _uv(6, 1), _uv(6, 2), _uv(4, 2)])
+    m = manifold(a, b)
+    _same(m, (0.8, 0.6), [(*_uv(4, 1), 0.0), (*_uv(4, 2), 0.0)])
+
+
 def test_boxes_touching_at_a_corner_give_one_point() -> None:
     # both overlaps are 0: the x axis, the positive way (contact()'s tie rule)
     m = manifold(AABB((2, 2), (3, 3)), AABB((0, 0), (2, 2)))

@@ -17,7 +17,9 @@ The method is reference-face / incident-edge clipping (as Box2D's polygon collid
   deepest past the reference face, whose normal is the more anti-parallel to the face's;
 - the incident edge is **clipped** against the reference face's two side planes (the lines
   through the face's ends, square to it), and every clipped end whose separation from the face
-  is ``<= 0`` is kept (touching counts, with depth 0).
+  is ``<= 0`` is kept (touching counts, with depth 0). An end outside the face by no more than
+  ``MANIFOLD_TOUCH_TOLERANCE`` times the coordinates' magnitude touches too (depth 0): two
+  turned faces laid flush differ by rounding, and without it one end of the pair drops out.
 
 A clipped end that was cut by a side plane is carried exactly onto that plane: its projection
 on the reference face is the face's end itself, so a box resting flat on a box gives the
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..constants import MANIFOLD_TOUCH_TOLERANCE
 from . import kernel
 from .contact import (
     TOUCH_TOLERANCE,
@@ -61,14 +64,15 @@ def _clip_end(c1x: float, c1y: float, c2x: float, c2y: float, u1: float, u2: flo
 
 @kernel
 def clip_incident(c1x: float, c1y: float, c2x: float, c2y: float, r1x: float, r1y: float,
-                  r2x: float, r2y: float, nx: float, ny: float, inset: float
+                  r2x: float, r2y: float, nx: float, ny: float, inset: float, slack: float
                   ) -> tuple[int, float, float, float, float, float, float, float, float,
                              float, float]:
     """Clip incident edge c1c2 against the side planes of reference face r1r2 (outward normal
     n, r1 to r2 counter-clockwise). Returns ``(count, c1, q1, h1, c2, q2, h2)``: the kept ends
     ``c`` on the incident edge, their projections ``q`` on the reference face and their
     separations ``h = n . (c - r1) - inset`` (``inset``: a radius carried by the incident side,
-    0 for polygons), keeping only ends with ``h <= 0``."""
+    0 for polygons), keeping only ends with ``h <= slack`` (``slack``: the rounding allowance
+    within which an end just touches; its depth is then 0)."""
     # the face's tangent, from r1 toward r2
     tx = -ny
     ty = nx
@@ -116,8 +120,8 @@ def clip_incident(c1x: float, c1y: float, c2x: float, c2y: float, r1x: float, r1
             qx = cx - nx * h
             qy = cy - ny * h
         h -= inset
-        if h > 0.0:
-            # separated from the face
+        if h > slack:
+            # separated from the face (past rounding)
             continue
         if count == 1 and cx == o1x and cy == o1y:
             # both ends at one point (the edge clipped to a point)
@@ -202,7 +206,7 @@ def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb:
         k1, k2 = j, jn
     (count, c1x, c1y, q1x, q1y, h1, c2x, c2y, q2x, q2y, h2) = clip_incident(
         inc[k1, 0], inc[k1, 1], inc[k2, 0], inc[k2, 1], ref[i, 0], ref[i, 1], ref[i2, 0],
-        ref[i2, 1], fx, fy, 0.0)
+        ref[i2, 1], fx, fy, 0.0, MANIFOLD_TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb)))
     if count == 0:
         # (cannot happen for overlapping polygons: the deepest corner is kept)
         return _MISS
@@ -284,14 +288,14 @@ def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: 
         # the core's side is the reference: a corner pokes into it
         return one
     i2 = face + 1 if face + 1 < n else 0
-    (count, _c1x, _c1y, q1x, q1y, h1, _c2x, _c2y, q2x, q2y, h2) = clip_incident(
-        a0x, a0y, a1x, a1y, verts[face, 0], verts[face, 1], verts[i2, 0], verts[i2, 1],
-        nx, ny, r)
-    if count == 0:
-        return one
     scale = max(max(abs(a0x), abs(a0y)), max(abs(a1x), abs(a1y)))
     scale = max(max(scale, _abs_max(verts)), r)
-    deepest = max(0.0 - h1, 0.0 - h2) if count == 2 else 0.0 - h1
+    (count, _c1x, _c1y, q1x, q1y, h1, _c2x, _c2y, q2x, q2y, h2) = clip_incident(
+        a0x, a0y, a1x, a1y, verts[face, 0], verts[face, 1], verts[i2, 0], verts[i2, 1],
+        nx, ny, r, MANIFOLD_TOUCH_TOLERANCE * scale)
+    if count == 0:
+        return one
+    deepest = max(max(0.0 - h1, 0.0 - h2), 0.0) if count == 2 else max(0.0 - h1, 0.0)
     if abs(deepest - depth) > TOUCH_TOLERANCE * scale:
         # the deepest end lies beyond the face's ends: the contact's one point
         return one
