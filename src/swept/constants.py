@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .vec import Vec2, Vec3
 
-__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE"]
+__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE",
+           "MANIFOLD_TOUCH_TOLERANCE"]
 
 #: The normal used when two shapes' centres (or a point and a centre) coincide, so that no
 #: direction between them exists: straight along +x, as seed 004's bumpers push a ball right.
