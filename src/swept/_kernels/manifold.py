@@ -6,7 +6,8 @@ when the shapes are apart (every other field is then 0); otherwise ``n`` is the 
 along which to move the *first* shape out of the second (exactly ``contact()``'s normal),
 ``count`` is 1 or 2, and each point ``p`` lies on the *second* shape's boundary with its depth
 ``d >= 0``, so that ``p - n * d`` lies on the first shape's boundary. The deepest point comes
-first (on a tie, the order along the incident edge); an unused second point is all zeros.
+first (on a tie, in order along the incident edge; for two boxes, along +x or +y); an unused
+second point is all zeros.
 
 The method is reference-face / incident-edge clipping (as Box2D's polygon collider):
 
