@@ -11,6 +11,7 @@ from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
 from .distance import closest_point, closest_points, distance
+from .manifold import manifold
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
 from .resolve import Resolved, resolve, respond_pair
 from .response import (
@@ -23,7 +24,7 @@ from .response import (
     slide,
     slope_angle,
 )
-from .results import Contact, RayHit, SweepHit
+from .results import Contact, Manifold, ManifoldPoint, RayHit, SweepHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
 from .sim import Body, Simulation
 from .step import SweptStep, swept_step
@@ -71,6 +72,8 @@ __all__ = [
     "RayHit",
     "SweepHit",
     "Contact",
+    "Manifold",
+    "ManifoldPoint",
     "COINCIDENT_NORMAL_2D",
     "COINCIDENT_NORMAL_3D",
     "DEFAULT_SKIN",
@@ -82,6 +85,7 @@ __all__ = [
     "ray_capsule",
     "contact",
     "axis_overlaps",
+    "manifold",
     "closest_point",
     "closest_points",
     "distance",

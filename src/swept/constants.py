@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .vec import Vec2, Vec3
 
-__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE"]
+__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE",
+           "MANIFOLD_TOUCH_TOLERANCE"]
 
 #: The normal used when two shapes' centres (or a point and a centre) coincide, so that no
 #: direction between them exists: straight along +x, as seed 004's bumpers push a ball right.
@@ -22,3 +23,13 @@ DEFAULT_SKIN = 0.001
 #: rests on, or grazing a surface (such as the end of the next flush floor piece), is not
 #: stopped by it. Used by the swept step and by ``advance``.
 HEADING_TOLERANCE = 1e-9
+
+# --- manifold
+
+#: A clipped end of an incident edge (see :func:`swept.manifold`) that lies outside the
+#: reference face by at most this times the largest coordinate magnitude of the two shapes
+#: still touches it, with depth 0. Two turned squares laid face to face (2,000 random turns,
+#: side 4) put the second end outside by rounding (about 1e-16 of the coordinates) in a third
+#: of the pairs, so it dropped out of the manifold; 1e-12, contact's own touching tolerance,
+#: keeps every one of them and no end that is apart by more than rounding.
+MANIFOLD_TOUCH_TOLERANCE = 1e-12

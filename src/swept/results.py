@@ -6,7 +6,8 @@ A miss is ``None``, never a result with a sentinel value. Frames and signs:
 - every normal is a unit vector;
 - a ray hit's normal faces the ray (it opposes the ray's direction), unless the ray started
   inside, when it is the direction of the shortest way out;
-- a contact's normal is the direction to move the *first* shape out of the second;
+- a contact's (and a manifold's) normal is the direction to move the *first* shape out of the
+  second;
 - a sweep hit's normal points out of the target, toward the moving shape.
 
 Each result is a *record*: a frozen dataclass (``dataclasses.fields``, ``replace``,
@@ -35,7 +36,7 @@ else:
         """No-op at run time: only type checkers read ``dataclass_transform``."""
         return lambda decorated: decorated
 
-__all__ = ["RayHit", "SweepHit", "Contact", "record"]
+__all__ = ["RayHit", "SweepHit", "Contact", "ManifoldPoint", "Manifold", "record"]
 
 T = TypeVar("T")
 _tn = tuple.__new__
@@ -209,6 +210,30 @@ class Contact:
     #: a point where they meet, in world space: on the second shape's boundary, where the first
     #: shape reaches deepest into it
     point: Vec2 | Vec3
+
+
+@record
+class ManifoldPoint:
+    """One point of a contact manifold: where the two shapes meet, and how deep."""
+
+    #: the point, in world space, on the *second* shape's boundary; ``point - normal * depth``
+    #: (with the manifold's normal) is on the first shape's boundary
+    point: Vec2 | Vec3
+    #: how far the first shape reaches into the second here, along the manifold's normal, in
+    #: length units (>= 0; 0 where they just touch)
+    depth: float
+
+
+@record
+class Manifold:
+    """Where two overlapping (or touching) shapes meet: one normal and up to two points."""
+
+    #: unit normal: the direction to move the *first* shape to get it out of the second (the
+    #: normal of ``contact(a, b)``)
+    normal: Vec2 | Vec3
+    #: one or two :class:`ManifoldPoint`, the deepest first; the deepest one's depth is
+    #: ``contact(a, b).depth``
+    points: tuple[ManifoldPoint, ...]
 
 
 #: builds a record from the tuple of its fields (untyped: mypy sees a dataclass, not a tuple)
