@@ -22,33 +22,51 @@ boxes, a tilted capsule on a face, a corner poking into a segment) gives the one
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ._kernels import manifold as _k
-from .contact import _name, contact
+from .contact import contact
+from .dispatch import CONTACT, MANIFOLD
 from .results import Manifold, ManifoldPoint
 from .shapes import AABB, Capsule, Polygon, Segment
 from .vec import Vec2
+from .views import view
 
 __all__ = ["manifold"]
 
 _tuple_new: Any = tuple.__new__  # (untyped: mypy sees dataclasses, not tuples)
 _Raw = tuple[Any, ...]
-_Handler = Callable[[Any, Any], _Raw | None]
 
 
 # ----------------------------------------------------------------------------- pair handlers
+# Each returns the kernel's flat tuple, or None for shapes with no flat faces to clip (a 3D
+# box): then the pair gets contact()'s one point.
+
+def _polygon(p: Polygon) -> tuple[np.ndarray, np.ndarray]:
+    """A polygon's corners and outward edge normals, from its kernel view."""
+    v = view(p)
+    assert v.normals is not None
+    return v.core, v.normals
+
+
+def _core2(shape: Segment | Capsule) -> tuple[float, float, float, float, float]:
+    """A 2D segment or capsule as its core's ends and its radius (0 for a segment)."""
+    v = view(shape)
+    (ax, ay), (bx, by) = v.core[0], v.core[-1]
+    return float(ax), float(ay), float(bx), float(by), v.radius
+
 
 def _polygon_polygon(a: Polygon, b: Polygon) -> _Raw:
-    return _k.manifold_polygon_polygon(a._verts, a._norms, b._verts, b._norms)
+    return _k.manifold_polygon_polygon(*_polygon(a), *_polygon(b))
 
 
 def _aabb_polygon(a: AABB, b: Polygon) -> _Raw | None:
     if a.dim != 2:
         return None
     (x0, y0), (x1, y1) = a.min, a.max
-    return _k.manifold_aabb_polygon(x0, y0, x1, y1, b._verts, b._norms)
+    return _k.manifold_aabb_polygon(x0, y0, x1, y1, *_polygon(b))
 
 
 def _aabb_aabb(a: AABB, b: AABB) -> _Raw | None:
@@ -60,24 +78,17 @@ def _aabb_aabb(a: AABB, b: AABB) -> _Raw | None:
 def _core_polygon(a: Segment | Capsule, b: Polygon) -> _Raw | None:
     if a.dim != 2:
         return None
-    (ax, ay), (bx, by) = a.a, a.b
-    r = a.radius if isinstance(a, Capsule) else 0.0
-    return _k.manifold_capsule_polygon(ax, ay, bx, by, r, b._verts, b._norms)
+    return _k.manifold_capsule_polygon(*_core2(a), *_polygon(b))
 
 
 def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw | None:
     if a.dim != 2 or b.dim != 2:
         return None
-    (ax, ay), (bx, by) = a.a, a.b
-    r = a.radius if isinstance(a, Capsule) else 0.0
     (x0, y0), (x1, y1) = b.min, b.max
-    return _k.manifold_capsule_aabb(ax, ay, bx, by, r, x0, y0, x1, y1)
+    return _k.manifold_capsule_aabb(*_core2(a), x0, y0, x1, y1)
 
 
-#: (type(a), type(b)) -> (handler, reversed) for the pairs with a two-point kernel; a handler
-#: returning None (a 3D box) hands the pair to contact()'s one point.
-_TABLE: dict[tuple[type, type], tuple[_Handler, bool]] = {}
-
+# the pairs with a two-point kernel, both orders from one handler (swept.dispatch)
 for _ta, _tb, _h in (
     (Polygon, Polygon, _polygon_polygon),
     (AABB, Polygon, _aabb_polygon),
@@ -87,32 +98,7 @@ for _ta, _tb, _h in (
     (Segment, AABB, _core_aabb),
     (Capsule, AABB, _core_aabb),
 ):
-    _TABLE[(_ta, _tb)] = (_h, False)
-    if _ta is not _tb:
-        _TABLE[(_tb, _ta)] = (_h, True)
-
-
-#: every pair of types looked up so far -> its table entry (None: contact()'s one point), so
-#: that a pair without a kernel walks the class hierarchy once, not on every call
-_RESOLVED: dict[tuple[type, type], tuple[_Handler, bool] | None] = {}
-
-
-def _lookup(ta: type, tb: type) -> tuple[_Handler, bool] | None:
-    """The table entry for two shape types, or for their nearest registered base types."""
-    key = (ta, tb)
-    if key in _RESOLVED:
-        return _RESOLVED[key]
-    entry = _TABLE.get(key)
-    if entry is None:
-        for base_a in ta.__mro__:
-            for base_b in tb.__mro__:
-                entry = _TABLE.get((base_a, base_b))
-                if entry is not None:
-                    break
-            if entry is not None:
-                break
-    _RESOLVED[key] = entry
-    return entry
+    MANIFOLD.register((_ta, _tb), _h, flip=True)
 
 
 def _point(x: float, y: float, depth: float) -> ManifoldPoint:
@@ -128,7 +114,9 @@ def manifold(a: Any, b: Any) -> Manifold | None:
     boundary, ``point - normal * depth`` on ``a``'s. Raises ``TypeError`` naming both types
     for an unsupported pair or mixed dimensions.
     """
-    entry = _lookup(type(a), type(b))
+    entry = MANIFOLD.table.get((type(a), type(b)))
+    if entry is None and MANIFOLD.supports(type(a), type(b)):
+        entry = MANIFOLD.lookup(a, b)
     raw = None
     swapped = False
     if entry is not None:
@@ -136,10 +124,12 @@ def manifold(a: Any, b: Any) -> Manifold | None:
         raw = handler(b, a) if swapped else handler(a, b)
     if raw is None:
         # no flat faces to clip: contact()'s one point
+        if not CONTACT.supports(type(a), type(b)):
+            raise MANIFOLD.unsupported(a, b)
         try:
             c = contact(a, b)
         except TypeError:
-            raise TypeError(f"manifold() does not support {_name(a)} and {_name(b)}") from None
+            raise MANIFOLD.unsupported(a, b) from None
         if c is None:
             return None
         return _tuple_new(Manifold, (c.normal, (_tuple_new(ManifoldPoint, (c.point, c.depth)),)))
