@@ -22,3 +22,17 @@ DEFAULT_SKIN = 0.001
 #: rests on, or grazing a surface (such as the end of the next flush floor piece), is not
 #: stopped by it. Used by the swept step and by ``advance``.
 HEADING_TOLERANCE = 1e-9
+
+# -- the character controller (move_and_slide)
+
+#: A face normal replaces a cast's normal when it separates the two shapes at least as well,
+#: less this fraction of the coordinates' magnitude (rounding in the separations, ~1e-16
+#: relative, with a wide margin; a vertex contact's face axes separate worse by a geometric
+#: amount, so they are never taken). Seed: a polygon 1.2e-10 from a wall at x = -50 got a
+#: cast normal 6e-5 off the wall's, and slid 0.0055 into it.
+FEATURE_NORMAL_TOLERANCE = 1e-12
+#: A character whose contact depth with an obstacle is above this fraction of its scale (its
+#: size and its coordinates' magnitude) at the end of a move is inside it and is pushed out:
+#: well above the rounding of a resting contact (~1e-16 relative), well below the 1e-9 the
+#: invariant tests allow.
+CLEARANCE_TOLERANCE = 1e-11
