@@ -14,6 +14,7 @@ from swept.controller import move_and_slide
 from swept.demos.walls_and_slides import BUMPERS, WALLS
 from swept.shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from swept.vec import Vec2, Vec3
+from swept.world import World
 
 DT = 1.0 / 60.0
 #: the invariant's allowance: a contact depth above this fraction of the scene's scale is
@@ -112,6 +113,55 @@ def test_a_polygon_a_hair_from_a_wall_does_not_drift_into_it_while_sliding() -> 
                                                               abs=1e-9)
 
 
+def test_a_world_gives_the_same_ends_as_a_list() -> None:
+    walls = [Segment((-50.0, 60.0), (-50.0, -50.0)), Segment((80.0, 60.0), (-50.0, 60.0))]
+    world = World()
+    for w in walls:
+        world.add(w)
+    velocity = (-51501.565114794736, 56534.57113390654)
+    r = world.move_and_slide(Polygon(POLYGON), velocity, DT, max_slides=8)
+    assert r.shape == move_and_slide(Polygon(POLYGON), velocity, DT, walls,
+                                     max_slides=8).shape
+    assert deepest(r.shape, walls) == 0.0
+    steps = World()
+    for box in (AABB((-100.0, -10.0, -100.0), (100.0, 0.0, 100.0)),
+                AABB((-4.0, 0.0, -5.0), (-3.0, 1.2, 5.0)),
+                AABB((-3.0, 0.0, -5.0), (-2.0, 0.9, 5.0))):
+        steps.add(box)
+    r3 = steps.move_and_slide(Sphere((5.0, 1.001, 0.0), 1.0), (-6000.0, 0.0, 0.0), DT,
+                              step_height=0.5)
+    assert r3.position[1] == pytest.approx(1.001, abs=1e-12)
+
+
+def test_the_safety_net_pushes_out_what_a_failed_cast_let_in(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """If every cast missed (a kernel's failure), the slide would end inside the wall: the
+    end state is verified, and a character inside is pushed out to the skin along the
+    contact's normal."""
+    import swept.controller as controller
+
+    monkeypatch.setattr(controller, "sweep", lambda *a, **k: None)
+    wall = AABB((10.0, -50.0), (20.0, 50.0))
+    r = move_and_slide(Circle((0.0, 0.0), 1.0), (660.0, 0.0), DT, [wall])
+    # the blind move ends at x = 11, 2 inside: pushed out of the near face, to the skin
+    assert r.position == Vec2(9.0 - 0.001, 0.0)
+    assert deepest(r.shape, [wall]) == 0.0
+
+
+def test_the_safety_net_puts_back_a_character_it_cannot_push_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blind move into a slot narrower than the character cannot be pushed out of both
+    sides: it is put back where its slides began."""
+    import swept.controller as controller
+
+    monkeypatch.setattr(controller, "sweep", lambda *a, **k: None)
+    slot = [AABB((10.0, -50.0), (20.0, -0.5)), AABB((10.0, 0.5), (20.0, 50.0)),
+            AABB((20.0, -50.0), (30.0, 50.0))]
+    start = Circle((0.0, 0.0), 1.0)
+    r = move_and_slide(start, (900.0, 0.0), DT, slot)
+    assert r.shape == start
+
+
 # ---------------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("obstacles", [None, 3, 2.5, object(), Circle((0.0, 0.0), 1.0), "ab"])
@@ -174,14 +224,14 @@ def check_invariant(shape: Shape, velocity: Any, obstacles: list[Any], **kw: Any
     assert all(math.isfinite(c) for c in (*r.position, *r.velocity))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(character_2d(), speed, speed, st.sampled_from([4, 8]))
 def test_2d_a_character_outside_never_ends_inside(shape: Shape, vx: float, vy: float,
                                                    slides: int) -> None:
     check_invariant(shape, (vx, vy), room_2d(), max_slides=slides)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(character_2d(), speed, speed)
 def test_2d_walls_and_slides_scene(shape: Shape, vx: float, vy: float) -> None:
     # the demo's polygon walls (the wedge's thin turned arms, the window's edges) and round
@@ -191,7 +241,7 @@ def test_2d_walls_and_slides_scene(shape: Shape, vx: float, vy: float) -> None:
     check_invariant(placed, (vx, vy), obstacles, max_slides=8)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(character_2d(), speed, speed)
 def test_2d_a_hair_from_a_wall_never_drifts_into_it(shape: Shape, vx: float, vy: float
                                                     ) -> None:
@@ -201,6 +251,43 @@ def test_2d_a_hair_from_a_wall_never_drifts_into_it(shape: Shape, vx: float, vy:
     gap = 1e-10
     placed = shape.translated((-50.0 + gap - shape.aabb.min[0], 0.0))  # type: ignore
     check_invariant(placed, (vx, vy), walls, max_slides=8)
+
+
+FLOOR_Y = 100.0
+
+
+def steps_2d() -> list[Any]:
+    """A floor (y down) with steps of 3, 6, 9 and 12, a low ramp and a thin hanging wall."""
+    f = FLOOR_Y
+    return [AABB((-200.0, f), (200.0, f + 40.0)), AABB((-40.0, f - 12.0), (-30.0, f)),
+            AABB((-30.0, f - 9.0), (-20.0, f)), AABB((20.0, f - 3.0), (30.0, f)),
+            AABB((30.0, f - 6.0), (40.0, f)), Polygon([(50.0, f), (80.0, f), (80.0, f - 8.0)]),
+            AABB((-60.0, f - 100.0), (-59.99, f - 5.0))]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.sampled_from(["circle", "capsule", "box", "polygon"]), st.floats(0.5, 6.0),
+       st.floats(-80.0, 90.0), st.floats(-1e5, 1e5), st.sampled_from([5.0, 7.0]),
+       st.sampled_from([0.0, 3.0]))
+def test_2d_walking_into_steps_never_ends_inside(kind: str, size: float, x: float, vx: float,
+                                                  step: float, snap: float) -> None:
+    # resting a skin above the floor, walking (under gravity) into steps of all heights
+    y = FLOOR_Y - 0.001
+    shape: Shape = {
+        "circle": lambda: Circle((x, y - size), size),
+        "capsule": lambda: Capsule((x, y - 3.0 * size), (x, y - size), size),
+        "box": lambda: AABB((x - size, y - 2.0 * size), (x + size, y)),
+        "polygon": lambda: Polygon.box(size, size, (x, y - size)),
+    }[kind]()
+    obstacles = steps_2d()
+    assume(deepest(shape, obstacles) == 0.0)
+    velocity = Vec2(vx, 0.0)
+    for _ in range(5):
+        velocity = velocity + Vec2(0.0, 980.0 * DT)
+        r = move_and_slide(shape, velocity, DT, obstacles, step_height=step,
+                           floor_snap_length=snap)
+        assert deepest(r.shape, obstacles) <= INSIDE * 200.0, r
+        shape, velocity = r.shape, r.velocity
 
 
 def room_3d() -> list[Any]:
@@ -232,7 +319,7 @@ def character_3d(draw: Any) -> Shape:
     return Capsule((x, y, z), (x, y + h, z), r)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(character_3d(), speed, st.floats(-1e3, 1e3), speed, st.sampled_from([0.0, 0.5]),
        st.sampled_from([0.0, 0.2]))
 def test_3d_a_character_outside_never_ends_inside(shape: Shape, vx: float, vy: float,
@@ -242,7 +329,7 @@ def test_3d_a_character_outside_never_ends_inside(shape: Shape, vx: float, vy: f
                     up=(0.0, 1.0, 0.0))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.floats(0.1, 1.0), st.floats(-1.0, 9.0), st.floats(-4.0, 4.0), st.floats(-1e5, -100.0),
        st.sampled_from([0.0, -10.0]), st.sampled_from([0.0, 0.001, 0.01]),
        st.sampled_from([0.0, 0.2]), st.booleans())
