@@ -92,6 +92,36 @@ def test_a_sphere_a_skin_from_a_box_edge_is_stopped_by_the_edge() -> None:
     assert r.position[0] > -2.0 and r.position[1] > 1.501
 
 
+@pytest.mark.parametrize("height", [0.4995, 0.5, 0.501])
+def test_autostep_climbs_a_step_up_to_step_height_above_the_feet(height: float) -> None:
+    # the feet are a skin above the floor: a step whose top is up to step_height above the
+    # feet (0.501 here) is climbed, and the sphere rests a skin above its top
+    floor = AABB((-100.0, -10.0, -100.0), (100.0, 0.0, 100.0))
+    step = AABB((-100.0, 0.0, -5.0), (-2.0, height, 5.0))
+    r = move_and_slide(Sphere((5.0, 1.001, 0.0), 1.0), (-600.0, 0.0, 0.0), DT, [floor, step],
+                       step_height=0.5)
+    assert deepest(r.shape, [floor, step]) == 0.0
+    assert r.on_floor and r.position[0] == pytest.approx(-5.0, abs=1e-12)
+    assert r.position[1] == pytest.approx(1.0 + height + 0.001, abs=1e-12)
+
+
+@pytest.mark.parametrize("height", [0.5012, 0.52, 0.6])
+def test_autostep_does_not_perch_on_the_edge_of_a_step_a_little_too_tall(height: float) -> None:
+    """Raised by step_height, a sphere moved forward over a slightly taller step's edge meets
+    its round from above, at a walkable slope, and the drop "landed" there at once: it
+    perched in the air on the edge, and the next slide launched it up the edge's tangent.
+    The height climbed is the stood-on point's above the feet, and must be <= step_height."""
+    floor = AABB((-100.0, -10.0, -100.0), (100.0, 0.0, 100.0))
+    step = AABB((-100.0, 0.0, -5.0), (-2.0, height, 5.0))
+    r = move_and_slide(Sphere((5.0, 1.001, 0.0), 1.0), (-600.0, 0.0, 0.0), DT, [floor, step],
+                       step_height=0.5)
+    assert deepest(r.shape, [floor, step]) == 0.0
+    # stopped by the step's edge, a skin from it, on the floor
+    assert r.position[1] == pytest.approx(1.001, abs=1e-12)
+    gap = (Vec2(r.position[0], r.position[1]) - Vec2(-2.0, height)).length() - 1.0
+    assert gap == pytest.approx(0.001, abs=1e-9)
+
+
 POLYGON = [(-47.829179606631826, -31.85435890984033), (-48.658359213381885, -30.71309109028614),
            (-49.999999999881766, -31.149016607089365), (-49.999999999881766, -32.55970121259129),
            (-48.658359213381885, -32.995626729394516)]

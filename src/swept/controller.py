@@ -660,10 +660,12 @@ def _step_up(obs: _Obstacles, shape: Shape, remainder: Vec2 | Vec3, u: Vec2 | Ve
     forward = remainder - u * remainder.dot(u)
     if forward.length() <= skin:
         return None
-    # up, as far as a ceiling allows
-    rise = u * climb
+    # up, as far as a ceiling allows: a skin above step_height, so that the forward leg
+    # passes over the edge of a step up to step_height (the skin cast calls it a graze)
+    # instead of stopping on the edge's round and perching there
+    rise = u * (climb + skin)
     hit_up = _first_hit(obs, shape, rise, skin)
-    risen = climb * (hit_up[1].fraction if hit_up is not None else 1.0)
+    risen = (climb + skin) * (hit_up[1].fraction if hit_up is not None else 1.0)
     raised = shape.translated(u * risen)  # type: ignore[attr-defined]
     if not _clear(obs, raised):
         return None
@@ -680,12 +682,17 @@ def _step_up(obs: _Obstacles, shape: Shape, remainder: Vec2 | Vec3, u: Vec2 | Ve
     # down, onto the step's top
     drop = -u * (risen + skin)
     landing = _first_hit(obs, over, drop, skin)
-    if landing is None or kind(landing[1].normal) != _FLOOR or landing[1].started_inside:
-        # no floor below, or the raised shape already stands in one (a step too tall)
+    if landing is None or kind(landing[1].normal) != _FLOOR:
         return None
     landed = over.translated(drop * landing[1].fraction)
+    # the step's height: where it is stood on, above the character's lowest point
+    core, radius = shape_core(shape)
+    feet = float((core @ np.asarray(u, dtype=np.float64)).min()) - radius
+    height = landing[1].point.dot(u) - feet
     climbed = (reference_point(landed) - reference_point(shape)).dot(u)
-    if climbed > climb + _tolerance(shape) or not _clear(obs, landed):
-        # higher than step_height, or inside something: no step
+    tol = _tolerance(shape)
+    if height > climb + tol or climbed > climb + skin + tol or not _clear(obs, landed):
+        # higher than step_height (perched on the round of a taller step's edge, say), or
+        # inside something: no step
         return None
     return landed, forward - ahead, landing
