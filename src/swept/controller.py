@@ -46,6 +46,7 @@ from .constants import (
     DEFAULT_SKIN,
     FEATURE_NORMAL_TOLERANCE,
     HEADING_TOLERANCE,
+    ROUND_CORE_FRACTION,
 )
 from .response import UP_2D, UP_3D
 from .results import Contact, SweepHit
@@ -277,7 +278,7 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
             hit = SweepHit(0.0, bare.point, bare.normal, reference_point(shape), True)
     if hit is None:
         return None
-    n = _feature_normal(shape, motion * hit.fraction, target, hit.normal)
+    n = _feature_normal(shape, motion * hit.fraction, target, hit.normal, hit.point)
     if n is not hit.normal:
         hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
     if chain is not None:
@@ -317,8 +318,8 @@ def _face_axes(shape: Shape, outward: bool) -> np.ndarray | None:
     return None
 
 
-def _feature_normal(shape: Shape, offset: Vec2 | Vec3, target: Shape, normal: Vec2 | Vec3
-                    ) -> Vec2 | Vec3:
+def _feature_normal(shape: Shape, offset: Vec2 | Vec3, target: Shape, normal: Vec2 | Vec3,
+                    point: Vec2 | Vec3) -> Vec2 | Vec3:
     """The contact normal of ``shape`` moved by ``offset`` against ``target``: the best
     separating axis among the cast's ``normal`` and the face normals of both shapes.
 
@@ -328,9 +329,16 @@ def _feature_normal(shape: Shape, offset: Vec2 | Vec3, target: Shape, normal: Ve
     and when it separates the shapes as well as the cast's normal does (a face contact), it is
     the plane to slide along: any motion square to a separating axis keeps the separation
     along it, so it cannot enter. In a vertex contact the cast's direction separates better
-    and is kept. Balls and planes are cast in closed form: their normals are kept.
+    and is kept. Balls and planes are cast in closed form, and capsules' cores stay a radius
+    apart (unless it is tiny next to the contact ``point``'s coordinates): their normals are
+    kept.
     """
     if isinstance(shape, (Circle, Sphere)) or isinstance(target, (Circle, Sphere, Plane)):
+        return normal
+    round_ = (shape.radius if isinstance(shape, Capsule) else 0.0) + (
+        target.radius if isinstance(target, Capsule) else 0.0)
+    if round_ > 0.0 and round_ >= ROUND_CORE_FRACTION * max(abs(c) for c in point):
+        # rounded: the cores stay ``round_`` apart, and their direction is accurate
         return normal
     axes_b = _face_axes(target, True)
     axes_a = _face_axes(shape, False)
