@@ -33,3 +33,22 @@ HEADING_TOLERANCE = 1e-9
 #: of the pairs, so it dropped out of the manifold; 1e-12, contact's own touching tolerance,
 #: keeps every one of them and no end that is apart by more than rounding.
 MANIFOLD_TOUCH_TOLERANCE = 1e-12
+
+# -- the character controller (move_and_slide)
+
+#: A face normal replaces a cast's normal when it separates the two shapes at least as well,
+#: less this fraction of the coordinates' magnitude (rounding in the separations, ~1e-16
+#: relative, with a wide margin; a vertex contact's face axes separate worse by a geometric
+#: amount, so they are never taken). Seed: a polygon 1.2e-10 from a wall at x = -50 got a
+#: cast normal 6e-5 off the wall's, and slid 0.0055 into it.
+FEATURE_NORMAL_TOLERANCE = 1e-12
+#: A character whose contact depth with an obstacle is above this fraction of its scale (its
+#: size and its coordinates' magnitude) at the end of a move is inside it and is pushed out:
+#: well above the rounding of a resting contact (~1e-16 relative), well below the 1e-9 the
+#: invariant tests allow.
+CLEARANCE_TOLERANCE = 1e-11
+#: A capsule's cast normal is kept (not replaced by a face's) when the radii are at least this
+#: fraction of the coordinates' magnitude: its cores stay that far apart, so the direction
+#: between them is good to ~1e-16 / this (2e-13: a 4e-12 drift over a slide 17 times the
+#: scene, as 1e5 units/s for 1/60 s in a scene of 100).
+ROUND_CORE_FRACTION = 1e-3

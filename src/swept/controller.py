@@ -17,7 +17,14 @@ a collider is its index) or a World (anything with ``query_aabb``, ``shape``, ``
    non-parallel planes stop it in the crease; in 3D it slides along the crease line), so that
    corners and wedges neither jitter nor trap;
 4. **snaps** down onto a floor within ``floor_snap_length`` if it stood on one at the start
-   and is not moving up, or else reports a floor within the skin.
+   and is not moving up, or else reports a floor within the skin;
+5. **verifies** the end: a character that ends inside an obstacle (contact depth above
+   :data:`~swept.constants.CLEARANCE_TOLERANCE` of its scale) is pushed out, deepest first, or
+   else put back where its slides began. The steps above already keep it out (this net is for
+   rounding): each slide plane is the best separating axis among the cast's normal and the
+   faces' normals (exact, so a long slide along a wall a hair away does not drift into it),
+   and an autostep is taken only if it lands on a floor no higher than ``step_height`` with
+   each of its legs clear.
 
 Normals are classified against ``up`` by ``floor_max_angle`` (degrees): a floor if the slope
 is at most the limit (plus :data:`FLOOR_ANGLE_TOLERANCE` degrees), a ceiling if its downward
@@ -34,11 +41,17 @@ from typing import Any, cast
 import numpy as np
 
 from .chain import Chain, contact_obstacle
-from .constants import DEFAULT_SKIN, HEADING_TOLERANCE
+from .constants import (
+    CLEARANCE_TOLERANCE,
+    DEFAULT_SKIN,
+    FEATURE_NORMAL_TOLERANCE,
+    HEADING_TOLERANCE,
+    ROUND_CORE_FRACTION,
+)
 from .response import UP_2D, UP_3D
 from .results import Contact, SweepHit
-from .shapes import AABB, Capsule, Circle, Polygon, Shape, Sphere
-from .sweep import reference_point, sweep
+from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
+from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 
 __all__ = [
@@ -167,10 +180,14 @@ class _Obstacles:
         if mask is not None:
             self.kwargs["mask"] = mask
         if self.world is None:
+            if isinstance(obstacles, (Shape, Chain, str, bytes)) or not isinstance(
+                    obstacles, Iterable):
+                raise TypeError(f"obstacles must be a list of shapes or a World, not "
+                                f"{type(obstacles).__name__}")
             self.items = list(obstacles)
-            for o in self.items:
+            for i, o in enumerate(self.items):
                 if not isinstance(o, (Shape, Chain)):
-                    raise TypeError(f"obstacles must be shapes or a World, not "
+                    raise TypeError(f"obstacles[{i}] must be a shape or a Chain, not "
                                     f"{type(o).__name__}")
             self.lo: np.ndarray | None = None
             self.hi: np.ndarray | None = None
@@ -252,8 +269,18 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
     normal moved into the segment's region): the hit if the motion heads into it and it is
     not a graze, else None."""
     hit = sweep(shape, motion, target, target_distance=skin)
+    if hit is None and skin > 0.0 and isinstance(shape, Sphere) and isinstance(target, AABB):
+        # a sphere starting on the skin's boundary at a box's edge: the grown-box cast can
+        # miss it by rounding (its edge capsule says "inside", and the entry is dropped), yet
+        # a cast with the skin never misses what the cast without it hits: it starts there
+        bare = sweep(shape, motion, target)
+        if bare is not None:
+            hit = SweepHit(0.0, bare.point, bare.normal, reference_point(shape), True)
     if hit is None:
         return None
+    n = _feature_normal(shape, motion * hit.fraction, target, hit.normal, hit.point)
+    if n is not hit.normal:
+        hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
     if chain is not None:
         n, join = chain.region_normal(index, hit.normal, toward)  # type: ignore[arg-type]
         if join is not None:
@@ -267,6 +294,72 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
     return hit
 
 
+_BOX_AXES = {
+    2: np.array([(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)]),
+    3: np.array([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0),
+                 (0.0, 0.0, 1.0), (0.0, 0.0, -1.0)]),
+}
+
+
+def _face_axes(shape: Shape, outward: bool) -> np.ndarray | None:
+    """The unit normals of ``shape``'s faces (a 2D polygon's, a box's, both sides of a 2D
+    segment's or capsule's core), pointing out of it (``outward``) or into it; None if it has
+    no flat face."""
+    if isinstance(shape, AABB):
+        return _BOX_AXES[shape.dim]
+    if isinstance(shape, Polygon):
+        return shape._norms if outward else -shape._norms
+    if isinstance(shape, (Segment, Capsule)) and shape.dim == 2:
+        e = shape.b - shape.a
+        size = e.length()
+        if size == 0.0:
+            return None
+        return np.array([(-e[1] / size, e[0] / size), (e[1] / size, -e[0] / size)])
+    return None
+
+
+def _feature_normal(shape: Shape, offset: Vec2 | Vec3, target: Shape, normal: Vec2 | Vec3,
+                    point: Vec2 | Vec3) -> Vec2 | Vec3:
+    """The contact normal of ``shape`` moved by ``offset`` against ``target``: the best
+    separating axis among the cast's ``normal`` and the face normals of both shapes.
+
+    A cast by conservative advancement takes its normal from closest points, whose rounding
+    grows as the gap between the cores shrinks: a polygon a hair from a wall got one 6e-5 off,
+    and a long slide along that tilted plane drifted into the wall. A face normal is exact,
+    and when it separates the shapes as well as the cast's normal does (a face contact), it is
+    the plane to slide along: any motion square to a separating axis keeps the separation
+    along it, so it cannot enter. In a vertex contact the cast's direction separates better
+    and is kept. Balls and planes are cast in closed form, and capsules' cores stay a radius
+    apart (unless it is tiny next to the contact ``point``'s coordinates): their normals are
+    kept.
+    """
+    if isinstance(shape, (Circle, Sphere)) or isinstance(target, (Circle, Sphere, Plane)):
+        return normal
+    round_ = (shape.radius if isinstance(shape, Capsule) else 0.0) + (
+        target.radius if isinstance(target, Capsule) else 0.0)
+    if round_ > 0.0 and round_ >= ROUND_CORE_FRACTION * max(abs(c) for c in point):
+        # rounded: the cores stay ``round_`` apart, and their direction is accurate
+        return normal
+    axes_b = _face_axes(target, True)
+    axes_a = _face_axes(shape, False)
+    if axes_a is None and axes_b is None:
+        return normal
+    core_a, ra = shape_core(shape)
+    core_b, rb = shape_core(target)
+    core_a = core_a + np.asarray(offset, dtype=np.float64)
+    n0 = np.asarray(normal, dtype=np.float64)
+    cand = np.vstack([a for a in (axes_b, axes_a) if a is not None] + [n0[None, :]])
+    sep = (core_a @ cand.T).min(axis=0) - (core_b @ cand.T).max(axis=0)
+    best = int(np.argmax(sep[:-1]))
+    scale = max(float(np.abs(core_a).max()), float(np.abs(core_b).max()), ra + rb)
+    if sep[best] < sep[-1] - FEATURE_NORMAL_TOLERANCE * scale:
+        # a vertex (or rounded) contact: the cast's direction separates better
+        return normal
+    n = cand[best]
+    return Vec2(float(n[0]), float(n[1])) if len(n) == 2 else Vec3(
+        float(n[0]), float(n[1]), float(n[2]))
+
+
 def _deepest(obs: _Obstacles, shape: Shape) -> tuple[_Found, Contact] | None:
     """The deepest overlap of ``shape`` with the obstacles (depth > 0), or None."""
     lo, hi = _grown(shape, shape.aabb.min * 0.0, 0.0)
@@ -276,6 +369,35 @@ def _deepest(obs: _Obstacles, shape: Shape) -> tuple[_Found, Contact] | None:
         if c is not None and c.depth > 0.0 and (best is None or c.depth > best[1].depth):
             best = (found, c)
     return best
+
+
+def _tolerance(shape: Shape) -> float:
+    """The depth below which ``shape`` counts as clear: rounding at its size and place."""
+    box = shape.aabb
+    scale = max(max(abs(c) for c in box.min), max(abs(c) for c in box.max),
+                max(hi - lo for lo, hi in zip(box.min, box.max)))
+    return CLEARANCE_TOLERANCE * scale
+
+
+def _clear(obs: _Obstacles, shape: Shape) -> bool:
+    """Whether ``shape`` overlaps no obstacle deeper than rounding."""
+    deepest = _deepest(obs, shape)
+    return deepest is None or deepest[1].depth <= _tolerance(shape)
+
+
+def _settle(obs: _Obstacles, shape: Shape, skin: float, fallback: Shape) -> Shape:
+    """The safety net after the slides: ``shape`` if it is clear, else pushed out (deepest
+    first, to the skin), else ``fallback`` (where the slides began, clear) if that is clear."""
+    moved = shape
+    for _ in range(RECOVERY_PASSES):
+        deepest = _deepest(obs, moved)
+        if deepest is None or deepest[1].depth <= _tolerance(moved):
+            return moved
+        c = deepest[1]
+        moved = moved.translated(c.normal * (c.depth + skin))  # type: ignore[attr-defined]
+    if _clear(obs, moved):
+        return moved
+    return fallback if _clear(obs, fallback) else shape
 
 
 # ------------------------------------------------------------------------------ planes
@@ -371,7 +493,9 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
     and the call sees the platform moved by as much, so move the platform *after* the call.
     ``mask`` and ``ignore`` filter a World's colliders (``ignore`` also skips list indices).
     The returned ``velocity`` is the character's own, clipped; ``collisions`` lists the
-    surfaces met (a step climbed by autostep is not one).
+    surfaces met (a step climbed by autostep is not one). A character that starts outside
+    every obstacle never ends inside one. ``obstacles`` that is neither a World nor an
+    iterable of shapes (or holds an item that is not a shape) raises ``TypeError``.
     """
     if isinstance(shape, Shape) and shape.dim == 2:
         allowed: tuple[type, ...] = _CHARACTERS_2D
@@ -447,6 +571,7 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
         obs.extra.append((platform[0], ahead.translated(ride), platform[2]))
 
     # 3. the slides
+    anchor = moved
     motion = v * step
     planes: list[Vec2 | Vec3] = []
     collisions: list[Collision] = []
@@ -525,6 +650,9 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
             on_floor = True
             floor_normal = below[1].normal
             floor_collider = below[0][0]
+    # 5. the safety net: a leg that still ended inside something (a cast's rounding) is
+    # pushed out, and the end is never inside an obstacle it began outside of
+    moved = _settle(obs, moved, s, anchor)
     return MoveResult(moved, reference_point(moved), v, on_floor, on_wall, on_ceiling,
                       floor_normal, tuple(collisions), floor_collider,
                       carried if carried is not None else v * 0.0)
@@ -535,15 +663,20 @@ def _step_up(obs: _Obstacles, shape: Shape, remainder: Vec2 | Vec3, u: Vec2 | Ve
              ) -> tuple[Shape, Vec2 | Vec3, tuple[_Found, SweepHit]] | None:
     """Autostep over a wall met while on a floor: up by ``climb``, forward by the rest of the
     motion across ``up``, down onto a walkable floor. (the shape, the motion left, the
-    landing) or None when it is too tall (no forward progress) or lands on no floor."""
+    landing) or None when it is too tall (no forward progress, or it would land higher than
+    ``climb``), lands on no floor, or any of its three legs would end inside something."""
     forward = remainder - u * remainder.dot(u)
     if forward.length() <= skin:
         return None
-    # up, as far as a ceiling allows
-    rise = u * climb
+    # up, as far as a ceiling allows: a skin above step_height, so that the forward leg
+    # passes over the edge of a step up to step_height (the skin cast calls it a graze)
+    # instead of stopping on the edge's round and perching there
+    rise = u * (climb + skin)
     hit_up = _first_hit(obs, shape, rise, skin)
-    risen = climb * (hit_up[1].fraction if hit_up is not None else 1.0)
+    risen = (climb + skin) * (hit_up[1].fraction if hit_up is not None else 1.0)
     raised = shape.translated(u * risen)  # type: ignore[attr-defined]
+    if not _clear(obs, raised):
+        return None
     # forward, over the step
     hit_fwd = _first_hit(obs, raised, forward, skin)
     ahead = forward * (hit_fwd[1].fraction if hit_fwd is not None else 1.0)
@@ -551,10 +684,23 @@ def _step_up(obs: _Obstacles, shape: Shape, remainder: Vec2 | Vec3, u: Vec2 | Ve
         # a step taller than step_height: no progress at the raised height
         return None
     over = raised.translated(ahead)
+    if not _clear(obs, over):
+        # the forward cast missed something (rounding): no step
+        return None
     # down, onto the step's top
     drop = -u * (risen + skin)
     landing = _first_hit(obs, over, drop, skin)
     if landing is None or kind(landing[1].normal) != _FLOOR:
         return None
     landed = over.translated(drop * landing[1].fraction)
+    # the step's height: where it is stood on, above the character's lowest point
+    core, radius = shape_core(shape)
+    feet = float((core @ np.asarray(u, dtype=np.float64)).min()) - radius
+    height = landing[1].point.dot(u) - feet
+    climbed = (reference_point(landed) - reference_point(shape)).dot(u)
+    tol = _tolerance(shape)
+    if height > climb + tol or climbed > climb + skin + tol or not _clear(obs, landed):
+        # higher than step_height (perched on the round of a taller step's edge, say), or
+        # inside something: no step
+        return None
     return landed, forward - ahead, landing
