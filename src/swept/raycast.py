@@ -154,42 +154,44 @@ _AABB3_NORMALS = (
 
 
 def _hit2(hit: Any, origin: Any) -> RayHit | None:
-    """A 2D ``(t, px, py, nx, ny, inside)`` adapter result as a RayHit (None stays None)."""
+    """A 2D ``(t, px, py, nx, ny, inside, exit)`` adapter result as a RayHit (None stays
+    None)."""
     if hit is None:
         return None
-    t, px, py, nx, ny, inside = hit
+    t, px, py, nx, ny, inside, te = hit
     # starts inside: the point is the origin itself
     return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
-                        inside))
+                        inside, te))
 
 
 def _hit3(hit: Any, origin: Any) -> RayHit | None:
-    """A 3D ``(t, px, py, pz, nx, ny, nz, inside)`` adapter result as a RayHit."""
+    """A 3D ``(t, px, py, pz, nx, ny, nz, inside, exit)`` adapter result as a RayHit."""
     if hit is None:
         return None
-    t, px, py, pz, nx, ny, nz, inside = hit
+    t, px, py, pz, nx, ny, nz, inside, te = hit
     return _rn(RayHit, (t, origin if inside else _tn(Vec3, (px, py, pz)),
-                        _tn(Vec3, (nx, ny, nz)), inside))
+                        _tn(Vec3, (nx, ny, nz)), inside, te))
 
 
 def _hit_face(hit: Any, origin: Any) -> RayHit | None:
-    """A box adapter result ``(t, p..., face, inside)`` (2D or 3D) as a RayHit."""
+    """A box adapter result ``(t, p..., face, inside, exit)`` (2D or 3D) as a RayHit."""
     if hit is None:
         return None
-    inside = hit[-1]
-    if len(hit) == 5:
+    inside = hit[-2]
+    if len(hit) == 6:
         return _rn(RayHit, (hit[0], origin if inside else _tn(Vec2, hit[1:3]),
-                            _AABB2_NORMALS[hit[3]], inside))
+                            _AABB2_NORMALS[hit[3]], inside, hit[5]))
     return _rn(RayHit, (hit[0], origin if inside else _tn(Vec3, hit[1:4]),
-                        _AABB3_NORMALS[hit[4]], inside))
+                        _AABB3_NORMALS[hit[4]], inside, hit[6]))
 
 
 def _hit_edge(hit: Any, origin: Any, normals: tuple[Vec2, ...]) -> RayHit | None:
-    """A polygon adapter result ``(t, px, py, edge, inside)`` as a RayHit."""
+    """A polygon adapter result ``(t, px, py, edge, inside, exit)`` as a RayHit."""
     if hit is None:
         return None
-    t, px, py, edge, inside = hit
-    return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), normals[edge], inside))
+    t, px, py, edge, inside, te = hit
+    return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), normals[edge], inside,
+                        te))
 
 
 def _dimension_error(ray: Any, shape: Any) -> TypeError:
@@ -241,55 +243,57 @@ def raycast(ray: Ray, shape: Any) -> RayHit | None:
             hit = _k_circle(ray._args, shape.center, shape.radius)
             if hit is None:
                 return None
-            t, px, py, nx, ny, inside = hit
+            t, px, py, nx, ny, inside, te = hit
             # starts inside: the point is the origin itself
             return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                _tn(Vec2, (nx, ny)), inside))
+                                _tn(Vec2, (nx, ny)), inside, te))
         if kind is Segment:
             hit = _k_segment(ray._args, shape.a, shape.b)
             if hit is None:
                 return None
             t, px, py, code, inside = hit
-            # the segment's own prebuilt normal, or -direction for a collinear ray
+            # the segment's own prebuilt normal, or -direction for a collinear ray; a segment
+            # has no inside, so the ray leaves it where it meets it
             return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                shape._normals[code] if code < 2 else -ray.direction, inside))
+                                shape._normals[code] if code < 2 else -ray.direction, inside,
+                                t))
         if kind is Polygon:
             hit = _k_polygon(ray._args, shape._corners)
             if hit is None:
                 return None
-            t, px, py, edge, inside = hit
+            t, px, py, edge, inside, te = hit
             # the edge's own outward normal, prebuilt by the polygon
             return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                shape.normals[edge], inside))
+                                shape.normals[edge], inside, te))
         if kind is AABB:
             if shape.dim == 2:
                 hit = _k_aabb2(ray._args, shape.min, shape.max)
                 if hit is None:
                     return None
-                t, px, py, face, inside = hit
+                t, px, py, face, inside, te = hit
                 return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                    _AABB2_NORMALS[face], inside))
+                                    _AABB2_NORMALS[face], inside, te))
             hit = _k_aabb3(ray._args, shape.min, shape.max)
             if hit is None:
                 return None
-            t, px, py, pz, face, inside = hit
+            t, px, py, pz, face, inside, te = hit
             return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)),
-                                _AABB3_NORMALS[face], inside))
+                                _AABB3_NORMALS[face], inside, te))
         if kind is Plane:
             # the normal is always the plane's own
             if shape.dim == 2:
                 hit = _k_plane2(ray._args, shape.normal, shape.offset)
                 if hit is None:
                     return None
-                t, px, py, inside = hit
+                t, px, py, inside, te = hit
                 return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normal,
-                                    inside))
+                                    inside, te))
             hit = _k_plane3(ray._args, shape.normal, shape.offset)
             if hit is None:
                 return None
-            t, px, py, pz, inside = hit
+            t, px, py, pz, inside, te = hit
             return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)), shape.normal,
-                                inside))
+                                inside, te))
         if kind is Capsule:
             if shape.dim == 2:
                 return _hit2(_k_capsule2(ray._args, shape.a, shape.b, shape.radius), ray.origin)
@@ -399,7 +403,7 @@ def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
     else:
         # collinear
         normal = -d
-    return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), normal, inside))
+    return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), normal, inside, t))
 
 
 def ray_polygon(origin: Any, direction: Any, points: Any, *,

@@ -764,7 +764,16 @@ class World:
             return None
         vec = Vec2 if self._dim == 2 else Vec3
         point: Any = ray.origin if inside else _tn(vec, p)
-        hit: WorldRayHit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, h, self._data[h]))
+        if self._kind[h] == _kw.KIND_SEGMENT:
+            # a segment has no inside: the ray leaves it where it meets it
+            exit_distance = t
+        else:
+            # the exit, from the scalar cast on the collider hit (one more kernel call, on
+            # the hit only)
+            exact = raycast(ray, self._shapes[h])
+            exit_distance = t if exact is None else max(exact.exit_distance, t)
+        hit: WorldRayHit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, exit_distance, h,
+                                             self._data[h]))
         return hit
 
     def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
@@ -790,8 +799,9 @@ class World:
                 continue
             hit = raycast(ray, self._shapes[h])
             if hit is not None:
-                hits.append(WorldRayHit(hit.distance, hit.point, hit.normal, hit.started_inside,
-                                        h, self._data[h]))
+                hits.append(_rn(WorldRayHit, (hit.distance, hit.point, hit.normal,
+                                              hit.started_inside, hit.exit_distance, h,
+                                              self._data[h])))
         hits.sort(key=lambda x: (x.distance, x.handle))
         return hits
 
