@@ -469,3 +469,173 @@ def test_scale_invariance_closed_forms() -> None:
         hit = ray_polygon((0, s), (1, 0), [(s, 0), (3 * s, 0), (s, 2 * s)])
         assert hit is not None and close(hit.distance / s, 1) and close(
             hit.exit_distance / s, 2)
+
+
+# ---------------------------------------------------------------------------------------
+# Non-convex polygons in ray_polygon, against exact arithmetic
+# ---------------------------------------------------------------------------------------
+
+F = Fraction
+#: an L, and a U whose notch a ray can enter, leave and re-enter (counter-clockwise, y up)
+L_SHAPE = [(0, 0), (4, 0), (4, 1), (1, 1), (1, 4), (0, 4)]
+U_SHAPE = [(0, 0), (5, 0), (5, 4), (4, 4), (4, 1), (1, 1), (1, 4), (0, 4)]
+#: the same U listed clockwise, starting elsewhere
+U_CLOCKWISE = [U_SHAPE[(3 - i) % 8] for i in range(8)]
+
+
+def _exact_inside(p: tuple[Fraction, Fraction], verts: list[tuple[int, int]]) -> bool:
+    """On the boundary or inside (crossing parity), exactly."""
+    n = len(verts)
+    inside = False
+    for i in range(n):
+        (ax, ay), (bx, by) = verts[i], verts[(i + 1) % n]
+        ex, ey = bx - ax, by - ay
+        wx, wy = p[0] - ax, p[1] - ay
+        if wx * ey - wy * ex == 0 and min(ax, bx) <= p[0] <= max(ax, bx) and min(
+                ay, by) <= p[1] <= max(ay, by):
+            return True
+        if (ay > p[1]) != (by > p[1]) and ax + (p[1] - ay) * F(ex, ey) > p[0]:
+            inside = not inside
+    return inside
+
+
+def exact_ray_polygon(o: tuple[int, int], dvec: tuple[int, int], verts: list[tuple[int, int]]
+                      ) -> tuple[float, float, int, bool] | None:
+    """The reference: (distance, exit, edge, started_inside), distances in units of the
+    unit direction, edge the index (into ``verts``, counter-clockwise) whose normal is
+    expected; None on a miss."""
+    n = len(verts)
+    dx, dy = dvec
+    dd = dx * dx + dy * dy
+    scale = math.sqrt(dd)
+    crossings: list[Fraction] = []
+    best: tuple[Fraction, float, int] | None = None
+    for i in range(n):
+        (ax, ay), (bx, by) = verts[i], verts[(i + 1) % n]
+        ex, ey = bx - ax, by - ay
+        wx, wy = ax - o[0], ay - o[1]
+        denom = dx * ey - dy * ex
+        s: Fraction | None = None
+        if denom != 0:
+            s0 = F(wx * ey - wy * ex, denom)
+            v = F(wx * dy - wy * dx, denom)
+            if s0 >= 0 and 0 <= v <= 1:
+                s = s0
+                crossings.append(s0)
+        elif wx * ey - wy * ex == 0:
+            # collinear: both ends count
+            sa = F(wx * dx + wy * dy, dd)
+            sb = F((bx - o[0]) * dx + (by - o[1]) * dy, dd)
+            crossings += [x for x in (sa, sb) if x >= 0]
+            if max(sa, sb) >= 0:
+                s = max(min(sa, sb), F(0))
+        if s is not None:
+            facing = (ey * dx - ex * dy) / math.hypot(ex, ey)
+            if best is None or (s, facing) < best[:2]:
+                best = (s, facing, i)
+    crossings.sort()
+    if _exact_inside((F(o[0]), F(o[1])), verts):
+        # nearest edge by exact squared distance (ties: the first)
+        def dist2(i: int) -> Fraction:
+            (ax, ay), (bx, by) = verts[i], verts[(i + 1) % n]
+            ex, ey = bx - ax, by - ay
+            u = min(max(F((o[0] - ax) * ex + (o[1] - ay) * ey, ex * ex + ey * ey), F(0)), F(1))
+            qx, qy = o[0] - ax - u * ex, o[1] - ay - u * ey
+            return qx * qx + qy * qy
+        edge = min(range(n), key=lambda i: (dist2(i), i))
+        t0, inside = F(0), True
+    elif best is None:
+        return None
+    else:
+        t0, edge, inside = best[0], best[2], False
+    te = t0
+    for k, c in enumerate(crossings):
+        if c < t0:
+            continue
+        te = c
+        if k + 1 == len(crossings):
+            break
+        if crossings[k + 1] == c:
+            continue
+        mid = (c + crossings[k + 1]) / 2
+        if not _exact_inside((o[0] + mid * dx, o[1] + mid * dy), verts):
+            break
+    return float(t0) * scale, float(te) * scale, edge, inside
+
+
+def _edge_normal(verts: list[tuple[int, int]], i: int) -> tuple[float, float]:
+    (ax, ay), (bx, by) = verts[i], verts[(i + 1) % len(verts)]
+    length = math.hypot(bx - ax, by - ay)
+    return (by - ay) / length, -(bx - ax) / length
+
+
+def check_against_exact(o: tuple[int, int], dvec: tuple[int, int],
+                        verts: list[tuple[int, int]], given: Any = None) -> None:
+    hit = ray_polygon(o, dvec, verts if given is None else given)
+    want = exact_ray_polygon(o, dvec, verts)
+    if want is None:
+        assert hit is None, (o, dvec, hit)
+        return
+    assert hit is not None, (o, dvec, want)
+    t, te, edge, inside = want
+    assert hit.started_inside == inside, (o, dvec)
+    assert close(hit.distance, t) and close(hit.exit_distance, te), (o, dvec, hit, want)
+    nx, ny = _edge_normal(verts, edge)
+    assert close(hit.normal.x, nx) and close(hit.normal.y, ny), (o, dvec, hit, want)
+
+
+def test_u_shape_enter_leave_reenter_gives_the_first_entry() -> None:
+    # across both arms at y = 2: in at x = 0, out at x = 1 (then in again at x = 4)
+    hit = ray_polygon((-1, 2), (1, 0), U_SHAPE)
+    assert hit == RayHit(1.0, Vec2(0.0, 2.0), Vec2(-1.0, 0.0), False, 2.0)
+    # from inside the notch: the far arm
+    hit = ray_polygon((2, 2), (1, 0), U_SHAPE)
+    assert hit == RayHit(2.0, Vec2(4.0, 2.0), Vec2(-1.0, 0.0), False, 3.0)
+    # down into the notch: its floor
+    hit = ray_polygon((2.5, 5), (0, -1), U_SHAPE)
+    assert hit == RayHit(4.0, Vec2(2.5, 1.0), Vec2(0.0, 1.0), False, 5.0)
+    # either winding, any start
+    assert ray_polygon((-1, 2), (1, 0), U_CLOCKWISE) == ray_polygon((-1, 2), (1, 0), U_SHAPE)
+
+
+def test_l_shape_reflex_corner_and_edges() -> None:
+    # through the reflex corner (1, 1) from outside, diagonally: touching counts, and the
+    # ray runs on inside to (0, 0)... it enters at the corner and leaves at the origin corner
+    check_against_exact((3, 3), (-1, -1), L_SHAPE)
+    hit = ray_polygon((3, 3), (-1, -1), L_SHAPE)
+    assert hit is not None and close(hit.distance, 2 * math.sqrt(2))
+    assert close(hit.exit_distance, 3 * math.sqrt(2))
+    # along the edge y = 1 from outside: reaches the corner (4, 1) first
+    hit = ray_polygon((6, 1), (-1, 0), L_SHAPE)
+    assert hit is not None and hit.distance == 2.0 and not hit.started_inside
+    # inside the L, across the corner region: out through x = 4
+    hit = ray_polygon((0.5, 0.5), (1, 0), L_SHAPE)
+    assert hit is not None and hit.started_inside and hit.exit_distance == 3.5
+    assert hit.normal == Vec2(0.0, -1.0)
+    # in the notch of the L, heading away: a miss
+    assert ray_polygon((3, 3), (1, 1), L_SHAPE) is None
+
+
+@settings(max_examples=300)
+@given(st.integers(-2, 7), st.integers(-2, 6), st.integers(-3, 3), st.integers(-3, 3),
+       st.sampled_from(["L", "U"]))
+def test_non_convex_matches_exact_arithmetic(ox: int, oy: int, dx: int, dy: int,
+                                             which: str) -> None:
+    """Integer grids put rays through reflex and convex corners and along edges often."""
+    assume((dx, dy) != (0, 0))
+    check_against_exact((ox, oy), (dx, dy), L_SHAPE if which == "L" else U_SHAPE)
+
+
+def test_non_convex_rejects_self_intersecting_and_degenerate_points() -> None:
+    for bad in ([(0, 0), (2, 2), (2, 0), (0, 2)],  # a bow tie
+                [(0, 0), (4, 0), (4, 4), (2, 0), (0, 4)],  # a corner touching an edge
+                [(0, 0), (1, 1), (2, 2)],  # no area
+                [(0, 0), (1, 1), (1, 1)]):  # too few corners
+        with pytest.raises(ValueError, match="points"):
+            ray_polygon((0, 0), (1, 0), bad)
+
+
+def test_convex_lists_still_take_the_polygon_path() -> None:
+    square = [(1, -1), (3, -1), (3, 1), (1, 1)]
+    assert ray_polygon((0, 0), (1, 0), square) == raycast(Ray((0, 0), (1, 0)),
+                                                          Polygon(square))

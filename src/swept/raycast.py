@@ -132,6 +132,7 @@ _k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_R2, _P2, (5.0, 0.5), 1.0
 _k_capsule2_entering = _lazy(
     "_k_capsule2_entering", _k.ray_capsule2_entering_v, (_R2, _P2, (5.0, 0.5), 1.0)
 )
+_k_simple_polygon = _lazy("_k_simple_polygon", _k.ray_simple_polygon_v, (_R2, _EXP._verts))
 _k_sphere = _lazy("_k_sphere", _k.ray_sphere_v, (_R3, _P3, 1.0))
 _k_aabb3 = _lazy("_k_aabb3", _k.ray_aabb3_v, (_R3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0)))
 _k_plane3 = _lazy("_k_plane3", _k.ray_plane3_v, (_R3, (-1.0, 0.0, 0.0), -3.0))
@@ -408,17 +409,96 @@ def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
 
 def ray_polygon(origin: Any, direction: Any, points: Any, *,
                 max_distance: float = _INF) -> RayHit | None:
-    """Where a 2D ray first meets a solid convex polygon, or None.
+    """Where a 2D ray first meets a solid polygon, convex or not, or None.
 
-    ``points`` is a :class:`~swept.shapes.Polygon` or its corners in either winding (checked
-    convex). From outside the normal is the entered edge's outward normal, which faces the
-    ray; starting inside or on the polygon hits at 0 with the nearest edge's normal.
+    ``points`` is a :class:`~swept.shapes.Polygon` (convex: the fast path) or the corners of
+    any simple polygon in either winding. A convex list takes the Polygon path; any other
+    goes through every edge (seed 000's loop): the nearest crossing, with that edge's outward
+    normal (at a corner, the edge facing the ray most); starting inside (by crossing parity)
+    or on the boundary hits at 0 with the nearest edge's normal; ``exit_distance`` is where
+    the ray first gets outside again. A self-intersecting polygon, or one with fewer than 3
+    distinct corners or no area, raises ``ValueError`` naming ``points``. Only ray casts take
+    a non-convex polygon: ``Polygon``, and so ``raycast``, ``sweep``, ``contact``,
+    ``distance`` and the World, need convex shapes.
     """
     o, d, m = _ray_args(origin, direction, max_distance)
     if len(o) != 2:
         raise ValueError(f"origin must be a 2D vector for ray_polygon, got {len(o)} components")
-    poly = points if isinstance(points, Polygon) else Polygon(points)
+    if isinstance(points, Polygon):
+        poly = points
+    else:
+        try:
+            poly = Polygon(points)
+        except ValueError:
+            # not convex (or not a polygon at all): the general loop, once checked simple
+            verts = _simple_polygon(points)
+            return _hit2(_k_simple_polygon((*o, *d, m), verts), o)
     return _hit_edge(_k_polygon((*o, *d, m), poly._corners), o, poly.normals)
+
+
+def _simple_polygon(points: Any) -> Any:
+    """``points`` as an (n, 2) float64 array of a simple polygon's corners, counter-clockwise
+    (y up), repeated points dropped; ValueError naming ``points`` if it is not one."""
+    import numpy as np
+
+    if isinstance(points, (str, bytes)):
+        raise TypeError(f"points must be a sequence of 2D points, not {type(points).__name__}")
+    try:
+        items = list(points)
+    except TypeError:
+        raise TypeError(
+            f"points must be a sequence of 2D points, not {type(points).__name__}") from None
+    raw = [as_vec2(q, f"points[{i}]") for i, q in enumerate(items)]
+    corners: list[Vec2] = []
+    for q in raw:
+        # repeated points (and a last point repeating the first) drop out
+        if not corners or q != corners[-1]:
+            corners.append(q)
+    while len(corners) > 1 and corners[-1] == corners[0]:
+        corners.pop()
+    n = len(corners)
+    if n < 3:
+        raise ValueError(f"points: a polygon needs at least 3 distinct corners, got {n}")
+    def side(a: Vec2, b: Vec2, c: Vec2) -> float:
+        return (b - a).cross(c - a)
+
+    def crosses(p1: Vec2, p2: Vec2, q1: Vec2, q2: Vec2) -> bool:
+        # closed segments p1p2 and q1q2 share a point (touching included)
+        s1, s2 = side(p1, p2, q1), side(p1, p2, q2)
+        s3, s4 = side(q1, q2, p1), side(q1, q2, p2)
+        if ((s1 > 0 > s2) or (s1 < 0 < s2)) and ((s3 > 0 > s4) or (s3 < 0 < s4)):
+            return True
+
+        def on(a: Vec2, b: Vec2, c: Vec2, sc: float) -> bool:
+            return sc == 0.0 and min(a.x, b.x) <= c.x <= max(a.x, b.x) and min(
+                a.y, b.y) <= c.y <= max(a.y, b.y)
+
+        return (on(p1, p2, q1, s1) or on(p1, p2, q2, s2) or on(q1, q2, p1, s3)
+                or on(q1, q2, p2, s4))
+
+    for i in range(n):
+        a, b = corners[i], corners[(i + 1) % n]
+        for j in range(i + 1, n):
+            c, e = corners[j], corners[(j + 1) % n]
+            if j == i + 1 or (i == 0 and j == n - 1):
+                # neighbours share a corner: they must not fold back over each other
+                shared, p_far, q_far = (b, a, e) if j == i + 1 else (a, b, c)
+                if side(shared, p_far, q_far) == 0.0 and (p_far - shared).dot(
+                        q_far - shared) > 0.0:
+                    raise ValueError(
+                        f"points: edges {i} and {j} fold back over each other (the polygon "
+                        "must be simple)")
+                continue
+            if crosses(a, b, c, e):
+                raise ValueError(
+                    f"points: edges {i} and {j} cross or touch (the polygon must be simple, "
+                    "not self-intersecting)")
+    area2 = sum(corners[i].cross(corners[(i + 1) % n]) for i in range(n))
+    if area2 == 0.0:
+        raise ValueError("points: the polygon has no area")
+    if area2 < 0.0:
+        corners.reverse()
+    return np.array([tuple(q) for q in corners], dtype=np.float64)
 
 
 def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,

@@ -15,15 +15,43 @@ Return encoding, the same for every kernel:
 - A ray whose origin is inside the shape or on its boundary hits at ``t = 0`` with
   ``p = o``, ``inside`` True and the normal of the shortest way out: the outward normal of
   the boundary point nearest the origin (``COINCIDENT_NORMAL`` when the origin is at a
-  circle's or sphere's centre; the plane's normal for a plane).
+  circle's or sphere's centre, ``-d`` when the radius is 0; the plane's normal for a plane).
 
 Conventions shared by every shape: touching counts (a tangent ray hits); a hit exactly at
 ``max_distance`` counts; anything behind the origin is a miss; a ray parallel to a slab or an
 edge never divides by zero. The ``*_entering`` capsule kernels are the seed's swept-step
 variant: only pieces the ray heads into count (see :func:`ray_capsule2_entering`).
 
+The exit. Each kernel named ``*_x`` (and each ``*_v`` adapter) appends ``exit``: where the ray
+leaves the solid shape, ``>= t``, the true exit even beyond ``max_distance`` (a convex shape's
+pieces are clipped from ``[0, inf]``, not ``[0, max_distance]``); for a ray that starts inside,
+where it leaves; ``t`` itself for a segment (no inside) and for a point; ``inf`` for a
+half-plane from outside, or from inside heading along or into it. The kernels without the
+suffix keep the common encoding (the sweep, simulation and World kernels call them).
+
+Degenerate cases, decided once:
+
+- **Radius 0.** A zero-radius circle or sphere is a point: a ray through it (off the ray by at
+  most ``COLLINEAR_TOLERANCE`` of the origin's distance to it, so that a normalised diagonal
+  direction still counts) hits at ``t = -dot(o - c, d)`` with normal ``-d``; an origin on the
+  point hits at 0 with ``inside`` True and normal ``-d`` (not ``COINCIDENT_NORMAL``: the
+  origin is on the rim as much as at the centre, and ``-d`` is the segment kernels' rule for a
+  point). A zero-radius capsule is its core: in 2D exactly :func:`ray_segment` (bit for bit);
+  in 3D :func:`_segment3`, a hit where the ray meets the core segment (the two lines within
+  ``COLLINEAR_TOLERANCE``), normal the part of ``-d`` square to the core, normalised, or
+  ``-d`` for a ray along the core (the 2D collinear rule); with ``a == b``, a point. In the
+  entering-only kernels, an origin on the core of a zero-radius capsule misses (a segment has
+  no inside to head into; a ball that has just bounced off a thin wall is not caught again).
+- **A radius below the rounding** (1e-100 at 1e50): a ray that passes the centre dead on
+  hits with normal ``-d``; otherwise the line passes farther than ``r`` and misses.
+- **Beyond the floats.** A slab, edge or half-plane entry at ``t = inf`` (a direction
+  component of 1e-300 against coordinates of 1e50) is a miss, even under an unlimited
+  ``max_distance``; its exit may be ``inf``. Inside ``|coordinate| <= 1e50`` no product or
+  square exceeds about 1e101, so no kernel overflows or returns NaN.
+
 Kernels: ``ray_circle``, ``ray_segment``, ``ray_aabb2``, ``ray_polygon``, ``ray_plane2``,
-``ray_capsule2`` (2D); ``ray_sphere``, ``ray_aabb3``, ``ray_plane3``, ``ray_capsule3`` (3D).
+``ray_capsule2`` (2D); ``ray_sphere``, ``ray_aabb3``, ``ray_plane3``, ``ray_capsule3`` (3D);
+``ray_simple_polygon`` (2D, any simple polygon, not only convex).
 ``ray_aabb2_face`` / ``ray_aabb3_face`` and ``ray_polygon_edge`` return ``(t, index, inside)``
 with the entered face code (``FACE_*``) or edge index instead of the normal, for callers that
 hold the normals already. The ``*_v`` adapters at the end serve the Python API only.
@@ -419,6 +447,157 @@ def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
     if t < 0.0:
         return MISS, 0.0, 0.0, 0.0, 0.0, False
     return t, ox + t * dx, oy + t * dy, norms[edge, 0], norms[edge, 1], inside
+
+
+@kernel
+def _on_or_inside(px: float, py: float, verts: np.ndarray, tol: float) -> bool:
+    """Whether ``p`` is in the simple polygon ``verts`` or within ``tol`` of its boundary:
+    the boundary by distance to each edge, the inside by the crossing parity of a ray along
+    +x (each edge counted half-open in y, so a vertex on that ray counts once)."""
+    n = verts.shape[0]
+    inside = False
+    for i in range(n):
+        ax = verts[i, 0]
+        ay = verts[i, 1]
+        j = i + 1 if i + 1 < n else 0
+        bx = verts[j, 0]
+        by = verts[j, 1]
+        ex = bx - ax
+        ey = by - ay
+        ee = ex * ex + ey * ey
+        wx = px - ax
+        wy = py - ay
+        u = 0.0 if ee == 0.0 else min(max((wx * ex + wy * ey) / ee, 0.0), 1.0)
+        _qx, _qy, dist = _unit2(wx - u * ex, wy - u * ey)
+        if dist <= tol:
+            # on the boundary
+            return True
+        if (ay > py) != (by > py):
+            # the edge spans p's height: crossed if its x there is to the right of p
+            x = ax + (py - ay) / (by - ay) * ex
+            if x > px:
+                inside = not inside
+    return inside
+
+
+@kernel
+def ray_simple_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
+                       max_distance: float
+                       ) -> tuple[float, float, float, float, float, bool, float]:
+    """Ray vs solid simple polygon, convex or not (seed 000's loop over the edges): the
+    nearest crossing of any edge, plus the exit as a last field.
+
+    ``verts`` (n, 2) float64 are the corners counter-clockwise (y up), of a simple polygon
+    (the caller checks). From outside: the nearest edge crossing (touching counts; at a
+    corner, the edge whose outward normal faces the ray most, then the first in order),
+    normal that edge's outward normal. An origin inside (by crossing parity) or on the
+    boundary (within ``COLLINEAR_TOLERANCE`` of the polygon's extent) hits at 0 with the
+    outward normal of the nearest edge. The exit is the first crossing after the entry beyond
+    which the ray is outside (a ray through a reflex corner that stays inside does not leave
+    there).
+    """
+    n = verts.shape[0]
+    scale = 0.0
+    for i in range(n):
+        scale = max(scale, abs(verts[i, 0] - ox), abs(verts[i, 1] - oy))
+    tol = COLLINEAR_TOLERANCE * scale
+    # every crossing of the ray with an edge's segment (both ends of a collinear edge)
+    ts = np.empty(2 * n)
+    count = 0
+    best_t = np.inf
+    best_edge = -1
+    best_dot = np.inf
+    nearest = 0
+    nearest_dist = np.inf
+    for i in range(n):
+        ax = verts[i, 0]
+        ay = verts[i, 1]
+        j = i + 1 if i + 1 < n else 0
+        bx = verts[j, 0]
+        by = verts[j, 1]
+        ex = bx - ax
+        ey = by - ay
+        ux, uy, elen = _unit2(ex, ey)
+        # the outward normal of a counter-clockwise edge: its direction turned clockwise
+        nx = uy
+        ny = 0.0 - ux
+        nd = nx * dx + ny * dy
+        # the origin's distance to this edge (for a start inside)
+        wx = ox - ax
+        wy = oy - ay
+        u = min(max(wx * ux + wy * uy, 0.0), elen)
+        _qx, _qy, dist = _unit2(wx - u * ux, wy - u * uy)
+        if dist < nearest_dist:
+            nearest_dist = dist
+            nearest = i
+        if elen == 0.0:
+            continue
+        denom = dx * ey - dy * ex
+        t = -1.0
+        if abs(denom) <= PARALLEL_SINE * elen:
+            # parallel: collinear (both ends count), or no crossing
+            off = wx * uy - wy * ux
+            if abs(off) <= tol:
+                sa = (ax - ox) * dx + (ay - oy) * dy
+                sb = (bx - ox) * dx + (by - oy) * dy
+                if sa >= 0.0:
+                    ts[count] = sa
+                    count += 1
+                if sb >= 0.0:
+                    ts[count] = sb
+                    count += 1
+                if max(sa, sb) >= 0.0:
+                    t = max(min(sa, sb), 0.0)
+        else:
+            # solve o + t d = a + v e
+            t = ((ax - ox) * ey - (ay - oy) * ex) / denom
+            v = ((ax - ox) * dy - (ay - oy) * dx) / denom
+            # through a corner, v may round a little past 0 or 1: within tol it counts
+            vtol = tol / elen
+            if t < 0.0 or v < -vtol or v > 1.0 + vtol or t == np.inf:
+                t = -1.0
+            else:
+                ts[count] = t
+                count += 1
+        # a corner: both its edges meet the ray there, up to rounding (tol): the one that
+        # faces the ray more wins
+        if t >= 0.0 and (t < best_t - tol or (t <= best_t + tol and nd < best_dot)):
+            best_t = t
+            best_edge = i
+            best_dot = nd
+    ts = np.sort(ts[:count])
+    if nearest_dist <= tol or _on_or_inside(ox, oy, verts, 0.0):
+        # starts inside or on the boundary: out through the nearest edge
+        t0 = 0.0
+        edge = nearest
+        inside = True
+    elif best_edge < 0 or best_t > max_distance:
+        # no crossing, or out of reach
+        return MISS, 0.0, 0.0, 0.0, 0.0, False, 0.0
+    else:
+        t0 = best_t
+        edge = best_edge
+        inside = False
+    # the exit: the first crossing from the entry on past which the ray is outside
+    te = t0
+    for k in range(count):
+        if ts[k] < t0:
+            continue
+        te = ts[k]
+        if k + 1 == count:
+            break
+        if ts[k + 1] == ts[k]:
+            continue
+        mid = 0.5 * (ts[k] + ts[k + 1])
+        if not _on_or_inside(ox + mid * dx, oy + mid * dy, verts, tol):
+            break
+    ax = verts[edge, 0]
+    ay = verts[edge, 1]
+    j = edge + 1 if edge + 1 < n else 0
+    ux, uy, _elen = _unit2(verts[j, 0] - ax, verts[j, 1] - ay)
+    if inside:
+        return 0.0, ox, oy, uy + 0.0, 0.0 - ux, True, te
+    return t0, ox + t0 * dx, oy + t0 * dy, uy + 0.0, 0.0 - ux, False, max(te, t0)
 
 
 @kernel
@@ -1251,6 +1430,15 @@ def ray_capsule3_entering_v(ray: Ray3, a: Tuple3, b: Tuple3, r: float) -> Hit3 |
     """:func:`ray_capsule3_entering` with tuple arguments; None on a miss."""
     hit = _capsule3(ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], a[0], a[1], a[2], b[0],
                     b[1], b[2], r, ray[6], True)
+    if hit[0] < 0.0:
+        return None
+    return hit
+
+
+@entry
+def ray_simple_polygon_v(ray: Ray2, verts: np.ndarray) -> Hit2 | None:
+    """:func:`ray_simple_polygon` with the ray packed; None on a miss."""
+    hit = ray_simple_polygon(ray[0], ray[1], ray[2], ray[3], verts, ray[4])
     if hit[0] < 0.0:
         return None
     return hit
