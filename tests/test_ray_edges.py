@@ -639,3 +639,34 @@ def test_convex_lists_still_take_the_polygon_path() -> None:
     square = [(1, -1), (3, -1), (3, 1), (1, 1)]
     assert ray_polygon((0, 0), (1, 0), square) == raycast(Ray((0, 0), (1, 0)),
                                                           Polygon(square))
+
+
+# ---------------------------------------------------------------------------------------
+# World hits carry the exit
+# ---------------------------------------------------------------------------------------
+
+def test_world_hits_carry_the_scalar_exit() -> None:
+    from swept.world import World, WorldRayHit
+
+    world = World()
+    shapes = [Circle((5, 1), 1.5), AABB((10, -1), (12, 1)), Segment((20, -1), (20, 1)),
+              Capsule((30, 0), (34, 0), 1), Polygon([(40, -1), (42, -1), (42, 1)]),
+              Plane((1, 0), 50)]
+    handles = [world.add(s, data=i) for i, s in enumerate(shapes)]
+    for h, shape in zip(handles, shapes):
+        for origin, direction in (((-5, 0), (1, 0)), ((-5, 0.5), (1, 0)), ((2, 0), (1, 0.1))):
+            ray = Ray(origin, direction)
+            want = raycast(ray, shape)
+            got = world.raycast(ray, ignore=[g for g in handles if g != h])
+            if want is None:
+                assert got is None
+                continue
+            assert isinstance(got, WorldRayHit) and got.handle == h and got.data == h
+            assert got.exit_distance == want.exit_distance, shape
+            assert got.distance == want.distance
+    # raycast_all: every hit with its own exit, fields in order before handle and data
+    ray = Ray((-5, 0.5), (1, 0))
+    for got in world.raycast_all(ray):
+        want = raycast(ray, shapes[got.handle])
+        assert want is not None
+        assert tuple(got)[:5] == tuple(want) and got.exit_distance == want.exit_distance
