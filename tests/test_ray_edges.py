@@ -670,3 +670,21 @@ def test_world_hits_carry_the_scalar_exit() -> None:
         want = raycast(ray, shapes[got.handle])
         assert want is not None
         assert tuple(got)[:5] == tuple(want) and got.exit_distance == want.exit_distance
+
+
+def test_world_hits_carry_the_scalar_exit_in_3d() -> None:
+    from swept.world import World
+
+    world = World()
+    shapes = [Sphere((5, 0, 0), 1.5), AABB((10, -1, -1), (12, 1, 1)),
+              Capsule((20, 0, 0), (24, 0.5, 0), 1), Plane((1, 0, 0), 50)]
+    handles = [world.add(s) for s in shapes]
+    for h, shape in zip(handles, shapes):
+        for origin, direction in (((-5, 0, 0), (1, 0, 0)), ((-5, 0.5, 0.2), (1, 0, 0.01)),
+                                  ((21, 0, 0), (0, 1, 0))):
+            ray = Ray(origin, direction)
+            want = raycast(ray, shape)
+            got = world.raycast(ray, ignore=[g for g in handles if g != h])
+            assert (got is None) == (want is None)
+            if got is not None and want is not None:
+                assert got.exit_distance == want.exit_distance, shape
