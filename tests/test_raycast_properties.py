@@ -237,7 +237,10 @@ def _check_exit(ray: Ray, shape: object, hit: RayHit) -> None:
     # inside between entry and exit (a convex shape), outside beyond it
     for k in range(1, 20):
         assert sdf(along(o, d, hit.distance + (te - hit.distance) * k / 20)) <= SURFACE_TOL
-    assert sdf(along(o, d, te + 1e-3)) > 0.0
+    beyond = sdf(along(o, d, te + 1e-3))
+    # a half-plane left at a grazing angle (a normal component of 1e-192) is left by less
+    # than the floats show
+    assert beyond > 0.0 or (isinstance(shape, Plane) and beyond == 0.0)
 
 
 # ---------------------------------------------------------------------------------------

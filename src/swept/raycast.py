@@ -25,6 +25,10 @@ Conventions (contracts, each pinned by a test):
   on the segment counts as starting on the shape (``started_inside=True``).
 - A ray parallel to a box's slab is inside it always or never: no division by zero, no NaN.
   At an edge or corner the entered face is the x face (then y, then z).
+- ``exit_distance`` is where the ray leaves the solid shape (``>= distance``), even beyond
+  ``max_distance``: ``distance`` for a segment or a point, ``inf`` for a half-plane it never
+  leaves. Radius 0 makes a circle or sphere a point (normal ``-direction``) and a capsule its
+  segment; the kernel module's docstring decides each degenerate case.
 - :func:`ray_capsule` is the seed's swept-step cast and differs from ``raycast`` on a capsule
   in one respect: only the pieces the ray heads into count, so an origin on the rim heading
   outward or along it misses, as does a grazing touch.
