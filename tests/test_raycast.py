@@ -871,8 +871,11 @@ class TestBadInput:
             ray_segment((0, 0), (1, 0), (5, 0), (5, 0))
         with pytest.raises(ValueError, match="points"):
             ray_polygon((0, 0), (1, 0), [(0, 0), (1, 1), (2, 2)])
+        # a non-convex polygon is accepted (tests/test_ray_edges.py); a self-intersecting
+        # one is not
+        assert ray_polygon((0, 0), (1, 0), [(0, 0), (4, 0), (1, 1), (0, 4)]) is not None
         with pytest.raises(ValueError, match="points"):
-            ray_polygon((0, 0), (1, 0), [(0, 0), (4, 0), (1, 1), (0, 4)])
+            ray_polygon((0, 0), (1, 0), [(0, 0), (2, 2), (2, 0), (0, 2)])
         with pytest.raises(TypeError):
             ray_circle((0, 0), (1, 0), (5, 0), "1")  # type: ignore[arg-type]
 

@@ -13,7 +13,11 @@ hit), with and without a max_distance:
 - no point of the ray before the hit is inside the shape (dense sampling);
 - a miss never enters the shape (dense sampling);
 - the distance agrees with sphere tracing, except where the ray only grazes the shape;
-- ``raycast`` and the seed function on raw vectors give the same answer.
+- ``raycast`` and the seed function on raw vectors give the same answer;
+- the exit: ``exit_distance >= distance``; a segment's is its distance; a half-plane's is
+  ``inf`` unless the ray starts inside heading out; for the other (convex, bounded) shapes
+  the exit point is on the surface, the ray is inside between entry and exit and outside
+  just beyond the exit.
 """
 
 from __future__ import annotations
@@ -150,6 +154,8 @@ def check_raycast(ray: Ray, shape: object) -> RayHit | None:
 
 
 def _check(ray: Ray, shape: object, hit: RayHit | None) -> None:
+    if hit is not None:
+        _check_exit(ray, shape, hit)
     sdf = sdf_of(shape)
     solid = not isinstance(shape, Segment)
     o, d, tmax = ray.origin, ray.direction, ray.max_distance
@@ -209,6 +215,32 @@ def _check(ray: Ray, shape: object, hit: RayHit | None) -> None:
     if ref != UNDECIDED and abs(dot(n, d)) >= 1e-2:
         assert ref is not None, ("the reference misses", t)
         assert abs(t - ref) <= 1e-8 * SCALE, (t, ref)
+
+
+def _check_exit(ray: Ray, shape: object, hit: RayHit) -> None:
+    """The exit of a hit: on the surface, inside before it, outside after it."""
+    te = hit.exit_distance
+    assert te >= hit.distance
+    if isinstance(shape, Segment):
+        # no inside: the ray leaves where it meets it
+        assert te == hit.distance
+        return
+    o, d = ray.origin, ray.direction
+    if isinstance(shape, Plane):
+        heading_out = dot(shape.normal, d) > 0.0
+        assert math.isinf(te) == (not (hit.started_inside and heading_out))
+        if math.isinf(te):
+            return
+    assert math.isfinite(te)
+    sdf = sdf_of(shape)
+    assert abs(sdf(along(o, d, te))) <= 1e-9 * SCALE, ("exit off the surface", te)
+    # inside between entry and exit (a convex shape), outside beyond it
+    for k in range(1, 20):
+        assert sdf(along(o, d, hit.distance + (te - hit.distance) * k / 20)) <= SURFACE_TOL
+    beyond = sdf(along(o, d, te + 1e-3))
+    # a half-plane left at a grazing angle (a normal component of 1e-192) is left by less
+    # than the floats show
+    assert beyond > 0.0 or (isinstance(shape, Plane) and beyond == 0.0)
 
 
 # ---------------------------------------------------------------------------------------

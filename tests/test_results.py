@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import operator
 import pickle
 
@@ -26,7 +27,7 @@ def test_results_are_frozen_dataclasses() -> None:
     hit = RayHit(1.5, P, N)
     assert dataclasses.is_dataclass(hit)
     assert [f.name for f in dataclasses.fields(hit)] == [
-        "distance", "point", "normal", "started_inside"]
+        "distance", "point", "normal", "started_inside", "exit_distance"]
     with pytest.raises(dataclasses.FrozenInstanceError, match="distance"):
         hit.distance = 2.0  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -36,6 +37,8 @@ def test_results_are_frozen_dataclasses() -> None:
 def test_construction_by_position_and_name_with_defaults() -> None:
     hit = RayHit(1.5, P, N)
     assert (hit.distance, hit.point, hit.normal, hit.started_inside) == (1.5, P, N, False)
+    # the exit defaults to infinity (a half-plane never left)
+    assert hit.exit_distance == math.inf
     assert RayHit(distance=1.5, point=P, normal=N, started_inside=True).started_inside
     sweep = SweepHit(0.25, P, N, Vec2(3.0, 4.0))
     assert sweep.fraction == 0.25 and sweep.position == Vec2(3.0, 4.0)
@@ -56,7 +59,7 @@ def test_dataclasses_functions_work() -> None:
     assert as_dict == {"normal": N, "depth": 0.5, "point": Vec3(1.0, 2.0, 3.0)}
     # asdict rebuilds each vector as its own type, not a plain tuple
     assert type(as_dict["normal"]) is Vec2 and type(as_dict["point"]) is Vec3
-    assert dataclasses.astuple(hit) == (1.5, P, N, False)
+    assert dataclasses.astuple(hit) == (1.5, P, N, False, math.inf)
 
 
 def test_equality_is_by_value_within_one_class() -> None:
@@ -65,9 +68,9 @@ def test_equality_is_by_value_within_one_class() -> None:
     assert hit != RayHit(1.5, P, N, True)
     assert hash(hit) == hash(RayHit(1.5, P, N))
     # a plain tuple with the same items is not the result, in either order
-    assert hit != (1.5, P, N, False)
-    assert operator.ne((1.5, P, N, False), hit)
-    assert not hit == (1.5, P, N, False)  # noqa: SIM201 - the == operator itself
+    assert hit != (1.5, P, N, False, math.inf)
+    assert operator.ne((1.5, P, N, False, math.inf), hit)
+    assert not hit == (1.5, P, N, False, math.inf)  # noqa: SIM201 - the == operator itself
     # a world hit is not the plain hit it extends
     assert WorldRayHit(1.5, P, N, False) != hit
     with pytest.raises(TypeError):
@@ -77,8 +80,9 @@ def test_equality_is_by_value_within_one_class() -> None:
 def test_results_unpack_in_field_order() -> None:
     hit = raycast(Ray((0.0, 0.0), (1.0, 0.0)), Circle((5.0, 0.0), 1.0))
     assert hit is not None
-    distance, point, normal, inside = hit  # type: ignore[misc]
-    assert (distance, point, normal, inside) == (4.0, Vec2(4.0, 0.0), Vec2(-1.0, 0.0), False)
+    distance, point, normal, inside, exit_distance = hit  # type: ignore[misc]
+    assert (distance, point, normal, inside, exit_distance) == (
+        4.0, Vec2(4.0, 0.0), Vec2(-1.0, 0.0), False, 6.0)
     assert hit[0] == hit.distance  # type: ignore[index]
 
 
@@ -96,9 +100,11 @@ def test_pickle_and_copy_round_trip() -> None:
 
 
 def test_world_results_extend_the_plain_ones() -> None:
-    hit = WorldRayHit(1.5, P, N, False, 7, "data")
+    # the world's fields follow every RayHit field, exit_distance included
+    hit = WorldRayHit(1.5, P, N, False, 2.5, 7, "data")
     assert isinstance(hit, RayHit)
-    assert (hit.distance, hit.handle, hit.data) == (1.5, 7, "data")
+    assert (hit.distance, hit.exit_distance, hit.handle, hit.data) == (1.5, 2.5, 7, "data")
+    assert WorldRayHit(1.5, P, N, handle=7).exit_distance == math.inf
     assert [f.name for f in dataclasses.fields(hit)][-2:] == ["handle", "data"]
     assert WorldRayHit(1.5, P, N).handle == -1
 

@@ -25,6 +25,10 @@ Conventions (contracts, each pinned by a test):
   on the segment counts as starting on the shape (``started_inside=True``).
 - A ray parallel to a box's slab is inside it always or never: no division by zero, no NaN.
   At an edge or corner the entered face is the x face (then y, then z).
+- ``exit_distance`` is where the ray leaves the solid shape (``>= distance``), even beyond
+  ``max_distance``: ``distance`` for a segment or a point, ``inf`` for a half-plane it never
+  leaves. Radius 0 makes a circle or sphere a point (normal ``-direction``) and a capsule its
+  segment; the kernel module's docstring decides each degenerate case.
 - :func:`ray_capsule` is the seed's swept-step cast and differs from ``raycast`` on a capsule
   in one respect: only the pieces the ray heads into count, so an origin on the rim heading
   outward or along it misses, as does a grazing touch.
@@ -88,6 +92,7 @@ _k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_R2, _P2, (5.0, 0.5), 1.0
 _k_capsule2_entering = _lazy(
     "_k_capsule2_entering", _k.ray_capsule2_entering_v, (_R2, _P2, (5.0, 0.5), 1.0)
 )
+_k_simple_polygon = _lazy("_k_simple_polygon", _k.ray_simple_polygon_v, (_R2, _EXP._verts))
 _k_sphere = _lazy("_k_sphere", _k.ray_sphere_v, (_R3, _P3, 1.0))
 _k_aabb3 = _lazy("_k_aabb3", _k.ray_aabb3_v, (_R3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0)))
 _k_plane3 = _lazy("_k_plane3", _k.ray_plane3_v, (_R3, (-1.0, 0.0, 0.0), -3.0))
@@ -110,42 +115,44 @@ _AABB3_NORMALS = (
 
 
 def _hit2(hit: Any, origin: Any) -> RayHit | None:
-    """A 2D ``(t, px, py, nx, ny, inside)`` adapter result as a RayHit (None stays None)."""
+    """A 2D ``(t, px, py, nx, ny, inside, exit)`` adapter result as a RayHit (None stays
+    None)."""
     if hit is None:
         return None
-    t, px, py, nx, ny, inside = hit
+    t, px, py, nx, ny, inside, te = hit
     # starts inside: the point is the origin itself
     return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
-                        inside))
+                        inside, te))
 
 
 def _hit3(hit: Any, origin: Any) -> RayHit | None:
-    """A 3D ``(t, px, py, pz, nx, ny, nz, inside)`` adapter result as a RayHit."""
+    """A 3D ``(t, px, py, pz, nx, ny, nz, inside, exit)`` adapter result as a RayHit."""
     if hit is None:
         return None
-    t, px, py, pz, nx, ny, nz, inside = hit
+    t, px, py, pz, nx, ny, nz, inside, te = hit
     return _rn(RayHit, (t, origin if inside else _tn(Vec3, (px, py, pz)),
-                        _tn(Vec3, (nx, ny, nz)), inside))
+                        _tn(Vec3, (nx, ny, nz)), inside, te))
 
 
 def _hit_face(hit: Any, origin: Any) -> RayHit | None:
-    """A box adapter result ``(t, p..., face, inside)`` (2D or 3D) as a RayHit."""
+    """A box adapter result ``(t, p..., face, inside, exit)`` (2D or 3D) as a RayHit."""
     if hit is None:
         return None
-    inside = hit[-1]
-    if len(hit) == 5:
+    inside = hit[-2]
+    if len(hit) == 6:
         return _rn(RayHit, (hit[0], origin if inside else _tn(Vec2, hit[1:3]),
-                            _AABB2_NORMALS[hit[3]], inside))
+                            _AABB2_NORMALS[hit[3]], inside, hit[5]))
     return _rn(RayHit, (hit[0], origin if inside else _tn(Vec3, hit[1:4]),
-                        _AABB3_NORMALS[hit[4]], inside))
+                        _AABB3_NORMALS[hit[4]], inside, hit[6]))
 
 
 def _hit_edge(hit: Any, origin: Any, normals: tuple[Vec2, ...]) -> RayHit | None:
-    """A polygon adapter result ``(t, px, py, edge, inside)`` as a RayHit."""
+    """A polygon adapter result ``(t, px, py, edge, inside, exit)`` as a RayHit."""
     if hit is None:
         return None
-    t, px, py, edge, inside = hit
-    return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), normals[edge], inside))
+    t, px, py, edge, inside, te = hit
+    return _rn(RayHit, (t, origin if inside else _tn(Vec2, (px, py)), normals[edge], inside,
+                        te))
 
 
 def _dimension_error(ray: Any, shape: Any) -> TypeError:
@@ -167,10 +174,10 @@ def _ray_circle(ray: Ray, shape: Circle) -> RayHit | None:
     hit = _k_circle(ray._args, shape.center, shape.radius)
     if hit is None:
         return None
-    t, px, py, nx, ny, inside = hit
+    t, px, py, nx, ny, inside, te = hit
     # starts inside: the point is the origin itself
     return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), _tn(Vec2, (nx, ny)),
-                        inside))
+                        inside, te))
 
 
 def _ray_segment(ray: Ray, shape: Segment) -> RayHit | None:
@@ -178,19 +185,20 @@ def _ray_segment(ray: Ray, shape: Segment) -> RayHit | None:
     if hit is None:
         return None
     t, px, py, code, inside = hit
-    # the segment's own prebuilt normal, or -direction for a collinear ray
+    # the segment's own prebuilt normal, or -direction for a collinear ray; a segment has no
+    # inside, so the ray leaves it where it meets it
     return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                        shape._normals[code] if code < 2 else -ray.direction, inside))
+                        shape._normals[code] if code < 2 else -ray.direction, inside, t))
 
 
 def _ray_polygon(ray: Ray, shape: Polygon) -> RayHit | None:
     hit = _k_polygon(ray._args, shape._corners)
     if hit is None:
         return None
-    t, px, py, edge, inside = hit
+    t, px, py, edge, inside, te = hit
     # the edge's own outward normal, prebuilt by the polygon
     return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normals[edge],
-                        inside))
+                        inside, te))
 
 
 def _ray_aabb(ray: Ray, shape: AABB) -> RayHit | None:
@@ -198,15 +206,15 @@ def _ray_aabb(ray: Ray, shape: AABB) -> RayHit | None:
         hit = _k_aabb2(ray._args, shape.min, shape.max)
         if hit is None:
             return None
-        t, px, py, face, inside = hit
+        t, px, py, face, inside, te = hit
         return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                            _AABB2_NORMALS[face], inside))
+                            _AABB2_NORMALS[face], inside, te))
     hit = _k_aabb3(ray._args, shape.min, shape.max)
     if hit is None:
         return None
-    t, px, py, pz, face, inside = hit
+    t, px, py, pz, face, inside, te = hit
     return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)),
-                        _AABB3_NORMALS[face], inside))
+                        _AABB3_NORMALS[face], inside, te))
 
 
 def _ray_plane(ray: Ray, shape: Plane) -> RayHit | None:
@@ -215,15 +223,15 @@ def _ray_plane(ray: Ray, shape: Plane) -> RayHit | None:
         hit = _k_plane2(ray._args, shape.normal, shape.offset)
         if hit is None:
             return None
-        t, px, py, inside = hit
+        t, px, py, inside, te = hit
         return _rn(RayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)), shape.normal,
-                            inside))
+                            inside, te))
     hit = _k_plane3(ray._args, shape.normal, shape.offset)
     if hit is None:
         return None
-    t, px, py, pz, inside = hit
+    t, px, py, pz, inside, te = hit
     return _rn(RayHit, (t, ray.origin if inside else _tn(Vec3, (px, py, pz)), shape.normal,
-                        inside))
+                        inside, te))
 
 
 def _ray_capsule(ray: Ray, shape: Capsule) -> RayHit | None:
@@ -367,22 +375,101 @@ def ray_segment(origin: Any, direction: Any, a: Any, b: Any, *,
     else:
         # collinear
         normal = -d
-    return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), normal, inside))
+    return _rn(RayHit, (t, o if inside else _tn(Vec2, (px, py)), normal, inside, t))
 
 
 def ray_polygon(origin: Any, direction: Any, points: Any, *,
                 max_distance: float = _INF) -> RayHit | None:
-    """Where a 2D ray first meets a solid convex polygon, or None.
+    """Where a 2D ray first meets a solid polygon, convex or not, or None.
 
-    ``points`` is a :class:`~swept.shapes.Polygon` or its corners in either winding (checked
-    convex). From outside the normal is the entered edge's outward normal, which faces the
-    ray; starting inside or on the polygon hits at 0 with the nearest edge's normal.
+    ``points`` is a :class:`~swept.shapes.Polygon` (convex: the fast path) or the corners of
+    any simple polygon in either winding. A convex list takes the Polygon path; any other
+    goes through every edge (seed 000's loop): the nearest crossing, with that edge's outward
+    normal (at a corner, the edge facing the ray most); starting inside (by crossing parity)
+    or on the boundary hits at 0 with the nearest edge's normal; ``exit_distance`` is where
+    the ray first gets outside again. A self-intersecting polygon, or one with fewer than 3
+    distinct corners or no area, raises ``ValueError`` naming ``points``. Only ray casts take
+    a non-convex polygon: ``Polygon``, and so ``raycast``, ``sweep``, ``contact``,
+    ``distance`` and the World, need convex shapes.
     """
     o, d, m = _ray_args(origin, direction, max_distance)
     if len(o) != 2:
         raise ValueError(f"origin must be a 2D vector for ray_polygon, got {len(o)} components")
-    poly = points if isinstance(points, Polygon) else Polygon(points)
+    if isinstance(points, Polygon):
+        poly = points
+    else:
+        try:
+            poly = Polygon(points)
+        except ValueError:
+            # not convex (or not a polygon at all): the general loop, once checked simple
+            verts = _simple_polygon(points)
+            return _hit2(_k_simple_polygon((*o, *d, m), verts), o)
     return _hit_edge(_k_polygon((*o, *d, m), poly._corners), o, poly.normals)
+
+
+def _simple_polygon(points: Any) -> Any:
+    """``points`` as an (n, 2) float64 array of a simple polygon's corners, counter-clockwise
+    (y up), repeated points dropped; ValueError naming ``points`` if it is not one."""
+    import numpy as np
+
+    if isinstance(points, (str, bytes)):
+        raise TypeError(f"points must be a sequence of 2D points, not {type(points).__name__}")
+    try:
+        items = list(points)
+    except TypeError:
+        raise TypeError(
+            f"points must be a sequence of 2D points, not {type(points).__name__}") from None
+    raw = [as_vec2(q, f"points[{i}]") for i, q in enumerate(items)]
+    corners: list[Vec2] = []
+    for q in raw:
+        # repeated points (and a last point repeating the first) drop out
+        if not corners or q != corners[-1]:
+            corners.append(q)
+    while len(corners) > 1 and corners[-1] == corners[0]:
+        corners.pop()
+    n = len(corners)
+    if n < 3:
+        raise ValueError(f"points: a polygon needs at least 3 distinct corners, got {n}")
+    def side(a: Vec2, b: Vec2, c: Vec2) -> float:
+        return (b - a).cross(c - a)
+
+    def crosses(p1: Vec2, p2: Vec2, q1: Vec2, q2: Vec2) -> bool:
+        # closed segments p1p2 and q1q2 share a point (touching included)
+        s1, s2 = side(p1, p2, q1), side(p1, p2, q2)
+        s3, s4 = side(q1, q2, p1), side(q1, q2, p2)
+        if ((s1 > 0 > s2) or (s1 < 0 < s2)) and ((s3 > 0 > s4) or (s3 < 0 < s4)):
+            return True
+
+        def on(a: Vec2, b: Vec2, c: Vec2, sc: float) -> bool:
+            return sc == 0.0 and min(a.x, b.x) <= c.x <= max(a.x, b.x) and min(
+                a.y, b.y) <= c.y <= max(a.y, b.y)
+
+        return (on(p1, p2, q1, s1) or on(p1, p2, q2, s2) or on(q1, q2, p1, s3)
+                or on(q1, q2, p2, s4))
+
+    for i in range(n):
+        a, b = corners[i], corners[(i + 1) % n]
+        for j in range(i + 1, n):
+            c, e = corners[j], corners[(j + 1) % n]
+            if j == i + 1 or (i == 0 and j == n - 1):
+                # neighbours share a corner: they must not fold back over each other
+                shared, p_far, q_far = (b, a, e) if j == i + 1 else (a, b, c)
+                if side(shared, p_far, q_far) == 0.0 and (p_far - shared).dot(
+                        q_far - shared) > 0.0:
+                    raise ValueError(
+                        f"points: edges {i} and {j} fold back over each other (the polygon "
+                        "must be simple)")
+                continue
+            if crosses(a, b, c, e):
+                raise ValueError(
+                    f"points: edges {i} and {j} cross or touch (the polygon must be simple, "
+                    "not self-intersecting)")
+    area2 = sum(corners[i].cross(corners[(i + 1) % n]) for i in range(n))
+    if area2 == 0.0:
+        raise ValueError("points: the polygon has no area")
+    if area2 < 0.0:
+        corners.reverse()
+    return np.array([tuple(q) for q in corners], dtype=np.float64)
 
 
 def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,

@@ -14,15 +14,16 @@ Each result is a *record*: a frozen dataclass (``dataclasses.fields``, ``replace
 ``asdict`` and ``is_dataclass`` work on it, and assigning a field raises
 ``dataclasses.FrozenInstanceError``) whose fields are kept in a tuple, as pymunk's
 ``SegmentQueryInfo`` and Python's named tuples are. So a hit also unpacks
-(``distance, point, normal, inside = hit``) and indexes in field order. The tuple is what
-makes a result cheap to build: every ray cast that hits builds one, and a tuple-backed
-record costs about half of a slotted dataclass's slot-by-slot fill. Equality and hashing are
-the dataclass's: by field values, between results of the same class only.
+(``distance, point, normal, inside, exit_distance = hit``) and indexes in field order. The
+tuple is what makes a result cheap to build: every ray cast that hits builds one, and a
+tuple-backed record costs about half of a slotted dataclass's slot-by-slot fill. Equality and
+hashing are the dataclass's: by field values, between results of the same class only.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import FrozenInstanceError
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -179,6 +180,11 @@ class RayHit:
     normal: Vec2 | Vec3
     #: True when the ray's origin is inside the shape or on its boundary (then distance is 0)
     started_inside: bool = False
+    #: where the ray leaves the solid shape, in length units along the ray (``>= distance``):
+    #: the true exit, even beyond the ray's ``max_distance``; for a ray that started inside,
+    #: the distance to where it leaves; ``distance`` itself for a segment (no inside);
+    #: ``inf`` for a half-plane it never leaves (or an exit beyond the floats' range)
+    exit_distance: float = math.inf
 
 
 @record
@@ -240,9 +246,10 @@ class Manifold:
 _rn: Any = tuple.__new__
 
 
-def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool) -> RayHit:
+def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool,
+                 exit_distance: float = math.inf) -> RayHit:
     """Build a RayHit in one tuple allocation (internal, hot path)."""
-    hit: RayHit = _rn(RayHit, (distance, point, normal, started_inside))
+    hit: RayHit = _rn(RayHit, (distance, point, normal, started_inside, exit_distance))
     return hit
 
 

@@ -686,8 +686,9 @@ class World:
 
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
-                  ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool]:
-        """One ray (or ball) through the kernels: (handle, t, point, normal, inside)."""
+                  ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool, float]:
+        """One ray (or ball) through the kernels: (handle, t, point, normal, inside, exit)
+        (the exit is ``t`` for a ball)."""
         global _fast_cast_one, _fast_cast_segments_one
         args = self._sync()
         stack_node, stack_t = self._stacks
@@ -707,7 +708,8 @@ class World:
                 else:
                     h, t, px, py, nx, ny, inside = _kw.cast_segments_one(*seg_call)
                     _fast_cast_segments_one = entry_point(_kw.cast_segments_one, seg_call)
-                return h, t, (px, py), (nx, ny), inside
+                # segments only: the ray leaves a segment where it meets it
+                return h, t, (px, py), (nx, ny), inside, t
         else:
             (ox, oy, oz), (dx, dy, dz) = origin, direction
             d = 3
@@ -716,16 +718,16 @@ class World:
                 stack_node, stack_t)
         try:
             if _fast_cast_one is not None:
-                h, t, px, py, pz, nx, ny, nz, inside = _fast_cast_one(*call)
+                h, t, px, py, pz, nx, ny, nz, inside, te = _fast_cast_one(*call)
             else:
-                h, t, px, py, pz, nx, ny, nz, inside = _kw.cast_one(*call)
+                h, t, px, py, pz, nx, ny, nz, inside, te = _kw.cast_one(*call)
                 _fast_cast_one = entry_point(_kw.cast_one, call)
         finally:
             for g in marked:
                 self._skip[g] = False
         if d == 2:
-            return h, t, (px, py), (nx, ny), inside
-        return h, t, (px, py, pz), (nx, ny, nz), inside
+            return h, t, (px, py), (nx, ny), inside, te
+        return h, t, (px, py, pz), (nx, ny, nz), inside, te
 
     def raycast(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
                 ) -> WorldRayHit | None:
@@ -737,13 +739,15 @@ class World:
         if self._dim is None or self._alive == 0:
             return None
         self._check_dim(ray, "ray")
-        h, t, p, n, inside = self._cast_one(ray.origin, ray.direction, ray.max_distance, 0.0,
+        h, t, p, n, inside, te = self._cast_one(ray.origin, ray.direction, ray.max_distance, 0.0,
                                             False, m, ignore)
         if h < 0:
             return None
         vec = Vec2 if self._dim == 2 else Vec3
         point: Any = ray.origin if inside else _tn(vec, p)
-        hit: WorldRayHit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, h, self._data[h]))
+        # the exit comes from the kernel (exit_collider, on the hit collider only)
+        hit: WorldRayHit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, te, h,
+                                             self._data[h]))
         return hit
 
     def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
@@ -769,8 +773,9 @@ class World:
                 continue
             hit = raycast(ray, self._shapes[h])
             if hit is not None:
-                hits.append(WorldRayHit(hit.distance, hit.point, hit.normal, hit.started_inside,
-                                        h, self._data[h]))
+                hits.append(_rn(WorldRayHit, (hit.distance, hit.point, hit.normal,
+                                              hit.started_inside, hit.exit_distance, h,
+                                              self._data[h])))
         hits.sort(key=lambda x: (x.distance, x.handle))
         return hits
 
@@ -819,7 +824,7 @@ class World:
         else:
             direction = tuple(c / length for c in disp)
         r = shape.radius + td
-        h, t, p, n, inside = self._cast_one(shape.center, direction, length, r, True, mask,
+        h, t, p, n, inside, _te = self._cast_one(shape.center, direction, length, r, True, mask,
                                             ignore)
         if h < 0:
             return None

@@ -70,17 +70,26 @@ from .geom import closest_on_aabb2, closest_on_aabb3, closest_on_polygon, closes
 from .ray import (
     MISS,
     PARALLEL_SINE,
+    _capsule2,
+    _capsule3,
     _unit2,
     ray_aabb2,
+    ray_aabb2_face_x,
     ray_aabb3,
+    ray_aabb3_face_x,
     ray_capsule2,
     ray_capsule3,
     ray_circle,
+    ray_circle_x,
     ray_plane2,
+    ray_plane2_x,
     ray_plane3,
+    ray_plane3_x,
     ray_polygon,
+    ray_polygon_edge_x,
     ray_segment,
     ray_sphere,
+    ray_sphere_x,
 )
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 
@@ -202,6 +211,41 @@ def cast_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts:
         return ray_plane3(ox, oy, oz, dx, dy, dz, p0, p1, p2, off, tmax)
     # a removed collider
     return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+
+
+@inline_kernel
+def exit_collider(kind: np.ndarray, params: np.ndarray, poly: np.ndarray, verts: np.ndarray,
+                  norms: np.ndarray, h: int, ox: float, oy: float, oz: float, dx: float,
+                  dy: float, dz: float, t: float) -> float:
+    """Where a ray that hits collider ``h`` at ``t`` leaves it (``RayHit.exit_distance``), by
+    the same ``*_x`` kernels :func:`swept.raycast` uses: ``t`` for a segment, ``inf`` for a
+    half-plane never left."""
+    k = kind[h]
+    p0, p1, p2, p3 = params[h, 0], params[h, 1], params[h, 2], params[h, 3]
+    p4, p5, p6 = params[h, 4], params[h, 5], params[h, 6]
+    te = t
+    if k == KIND_CIRCLE:
+        te = ray_circle_x(ox, oy, dx, dy, p0, p1, p2, np.inf)[6]
+    elif k == KIND_AABB2:
+        te = ray_aabb2_face_x(ox, oy, dx, dy, p0, p1, p2, p3, np.inf)[3]
+    elif k == KIND_POLYGON:
+        s = poly[h, 0]
+        e = s + poly[h, 1]
+        te = ray_polygon_edge_x(ox, oy, dx, dy, verts[s:e], norms[s:e], np.inf)[3]
+    elif k == KIND_CAPSULE2:
+        te = _capsule2(ox, oy, dx, dy, p0, p1, p2, p3, p4, np.inf, False)[6]
+    elif k == KIND_PLANE2:
+        te = ray_plane2_x(ox, oy, dx, dy, p0, p1, p2, np.inf)[6]
+    elif k == KIND_SPHERE:
+        te = ray_sphere_x(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, np.inf)[8]
+    elif k == KIND_AABB3:
+        te = ray_aabb3_face_x(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, p4, p5, np.inf)[3]
+    elif k == KIND_CAPSULE3:
+        te = _capsule3(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, p4, p5, p6, np.inf, False)[8]
+    elif k == KIND_PLANE3:
+        te = ray_plane3_x(ox, oy, oz, dx, dy, dz, p0, p1, p2, p3, np.inf)[8]
+    # a segment: no inside
+    return max(te, t)
 
 
 @inline_kernel
@@ -765,9 +809,10 @@ def cast_one(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: n
              d: int, ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
              tmax: float, radius: float, grown: bool, stack_node: np.ndarray,
              stack_t: np.ndarray
-             ) -> tuple[int, float, float, float, float, float, float, float, bool]:
+             ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
     """:func:`cast_range` for one ray (or ball) given as numbers, for the scalar World
-    queries: ``(handle, t, px, py, pz, nx, ny, nz, inside)`` (z is 0 in 2D).
+    queries: ``(handle, t, px, py, pz, nx, ny, nz, inside, exit)`` (z is 0 in 2D; ``exit``,
+    the hit collider's :func:`exit_collider`, for a ray only, else ``t``).
 
     Its inputs and outputs are numbers, not one-row arrays filled and read from Python
     (each such access costs more than the ray's whole traversal)."""
@@ -793,8 +838,13 @@ def cast_one(s_lo: np.ndarray, s_hi: np.ndarray, s_child: np.ndarray, s_start: n
                grid_start, grid_items, grid_boxes, skip, mask, origins, directions, limits,
                radii, grown, 0, 1, stack_node, stack_t, out_handle, out_t,
                out_point, out_normal, out_inside, False)
-    return (out_handle[0], out_t[0], out_point[0, 0], out_point[0, 1], out_point[0, 2],
-            out_normal[0, 0], out_normal[0, 1], out_normal[0, 2], out_inside[0])
+    h = out_handle[0]
+    te = out_t[0]
+    if h >= 0 and not grown:
+        te = exit_collider(kind, params, poly, verts, norms, h, ox, oy, oz, dx, dy, dz,
+                           out_t[0])
+    return (h, out_t[0], out_point[0, 0], out_point[0, 1], out_point[0, 2],
+            out_normal[0, 0], out_normal[0, 1], out_normal[0, 2], out_inside[0], te)
 
 
 @kernel
