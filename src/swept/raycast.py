@@ -249,8 +249,9 @@ for _cls, _handler in ((Circle, _ray_circle), (Segment, _ray_segment), (Polygon,
                        (Sphere, _ray_sphere)):
     RAYCAST.register(_cls, _handler)
 
-#: type -> (handler, swapped): the family's table, read directly (one dict lookup a call)
-_TABLE = RAYCAST.table
+#: type -> handler: the RAYCAST family's answers, remembered per concrete type on first use
+#: (one dict lookup a call, no tuple to unpack); every miss asks the family
+_HANDLERS: dict[type, Any] = {}
 
 
 def raycast(ray: Ray, shape: Any) -> RayHit | None:
@@ -267,20 +268,22 @@ def raycast(ray: Ray, shape: Any) -> RayHit | None:
             f"raycast needs a Ray as its first argument: raycast({type(ray).__name__}, "
             f"{type(shape).__name__}) is not supported"
         )
-    entry = _TABLE.get(type(shape))
-    if entry is None:
-        entry = _entry_of(ray, shape)
+    handler = _HANDLERS.get(type(shape))
+    if handler is None:
+        handler = _handler_of(ray, shape)
     try:
-        hit: RayHit | None = entry[0](ray, shape)
+        hit: RayHit | None = handler(ray, shape)
     except (ValueError, TypeError):
         raise _dimension_error(ray, shape) from None
     return hit
 
 
-def _entry_of(ray: Ray, shape: Any) -> tuple[Any, bool]:
-    """The handler of a subclass of a supported type (remembered), or TypeError."""
+def _handler_of(ray: Ray, shape: Any) -> Any:
+    """The family's handler for ``shape``'s type (remembered), or TypeError."""
     if RAYCAST.supports(type(shape)):
-        return RAYCAST.lookup(shape)
+        handler = RAYCAST.lookup(shape)[0]
+        _HANDLERS[type(shape)] = handler
+        return handler
     names = ", ".join(t.__name__ for t in RAYCAST.registered())
     raise TypeError(
         f"raycast({type(ray).__name__}, {type(shape).__name__}) is not supported: the shape "
