@@ -445,9 +445,22 @@ def test_scale_invariance(data: st.DataObject, dim: int) -> None:
         else:
             assert abs(hit.exit_distance / s - base.exit_distance) <= 1e-9 * (
                 1.0 + base.exit_distance)
-        if abs(base.normal.dot(hit.normal)) < 1.0 - 1e-9:
-            # only an edge or corner tie may pick another face
+        if abs(base.normal.dot(hit.normal)) < 1.0 - 1e-9 and not _at_corner(shape, base):
+            # only a hit exactly on a corner (where two faces tie) may pick the other face
             pytest.fail(f"normal {hit.normal} at scale {s}, {base.normal} at 1")
+
+
+def _at_corner(shape: Any, hit: Any) -> bool:
+    """Whether a hit lies on a polygon's or box's corner (or a box's edge, in 3D), where the
+    entered face is a tie decided by rounding."""
+    p = hit.point
+    if isinstance(shape, Polygon):
+        return any(math.dist(p, q) <= 1e-9 * (1.0 + math.hypot(*q)) for q in shape.points)
+    if isinstance(shape, AABB):
+        on = [min(abs(x - lo), abs(x - hi)) <= 1e-9 * (1.0 + abs(x))
+              for x, lo, hi in zip(p, shape.min, shape.max)]
+        return sum(on) >= 2
+    return False
 
 
 def test_scale_invariance_closed_forms() -> None:

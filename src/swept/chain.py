@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .constants import EDGE_ON_TOLERANCE, FACE_NORMAL_TOLERANCE, JOIN_FLAT_TOLERANCE
 from .contact import contact
 from .dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP, UNSUPPORTED
 from .distance import PointOperand, closest_point
@@ -48,15 +49,6 @@ __all__ = [
     "JOIN_FLAT_TOLERANCE",
     "EDGE_ON_TOLERANCE",
 ]
-
-#: A normal whose cosine with a segment's face normal is at least ``1 -`` this is a face normal
-#: (about 1.4e-6 radians: a face normal is computed exactly, a rim normal leans).
-FACE_NORMAL_TOLERANCE = 1e-12
-#: A join bends (is convex or concave) only if the neighbour's far end leaves the segment's line
-#: by more than this fraction of the neighbour's length; less is a flat seam.
-JOIN_FLAT_TOLERANCE = 1e-9
-#: A normal whose component across a segment is at most this is edge-on (along the segment).
-EDGE_ON_TOLERANCE = 1e-12
 
 
 class Chain:

@@ -52,3 +52,119 @@ CLEARANCE_TOLERANCE = 1e-11
 #: between them is good to ~1e-16 / this (2e-13: a 4e-12 drift over a slide 17 times the
 #: scene, as 1e5 units/s for 1/60 s in a scene of 100).
 ROUND_CORE_FRACTION = 1e-3
+
+# --- ray casts (swept._kernels.ray)
+
+#: How far from a segment's line (relative to the distances involved: the origin to the
+#: segment plus the segment's length) a parallel ray's origin may be and still count as
+#: collinear with it.
+COLLINEAR_TOLERANCE = 1e-12
+#: The half-width of the band around a capsule's rim, relative to the size of the coordinates
+#: involved, inside which the entering-only capsule kernels treat the origin as sitting *on*
+#: the rim (where a swept step leaves a ball after a bounce, up to rounding): such a ray hits
+#: at 0 only if it heads into the surface, and a deeper origin counts as strictly inside.
+RIM_TOLERANCE = 1e-9
+
+# --- shared geometry (swept._kernels.geom)
+
+#: Squared length below which a segment counts as a point (its ends coincide).
+DEGENERATE_SEGMENT_SQ = 1e-300
+
+# --- the BVH (swept._kernels.bvh)
+
+#: Deepest any leaf may be (root at depth 0). The SAH build falls back to median splits,
+#: which halve the primitive count, wherever continuing by SAH could exceed it.
+MAX_DEPTH = 64
+#: A direction component smaller than this in magnitude counts as zero: the ray is parallel to
+#: that axis' slabs (its inverse would overflow, and 0 * inf would make NaN).
+MIN_DIRECTION_COMPONENT = 1e-300
+#: Box bounds are clamped to +-this before taking centroids, so that infinite and empty boxes
+#: get finite centroids (only the build's choice of split uses centroids).
+CENTROID_CLAMP = 1e300
+#: Box extents are clamped to [0, this] in the SAH area, so that infinite boxes have a finite
+#: (huge) area and 3D products of extents cannot overflow.
+AREA_EXTENT_CAP = 1e150
+
+# --- the World's broadphase (swept._kernels.world)
+
+#: Each collider is binned into the grid cells its shape (a segment or capsule) or its box
+#: (other kinds), grown by this fraction of a cell, touches: a hit point on a cell's
+#: boundary, or one that rounding puts a hair outside the cell the traversal is in, still
+#: finds its collider in the current cell's list.
+GRID_MARGIN = 1e-6
+
+# --- the Simulation (swept._kernels.sim)
+
+#: Halvings of the cell size that :func:`build_grid` may try, from the colliders' extent.
+GRID_MAX_HALVINGS = 200
+#: Gauss-Seidel sweeps over one body's speculative contacts in a step (each removes the
+#: approach into one contact; a corner needs two).
+SPECULATIVE_ITERATIONS = 4
+#: How much farther than the step's own reach (as a fraction of the body's radius) speculative
+#: contacts are gathered: Box2D's speculative distance, scale-free.
+SPECULATIVE_MARGIN_FRACTION = 0.25
+#: Extra reach of the body-body broadphase beyond the sum of radii, as a fraction of that sum:
+#: pairs found after the move stay found while the passes move the bodies a little.
+PAIR_MARGIN_FRACTION = 0.25
+#: How far beyond its radius (as a fraction of the radius) a body's cached colliders reach:
+#: passes and the bookkeeping reuse the cache while the body stays within it.
+CACHE_MARGIN_FRACTION = 1.0
+#: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
+MAX_GRID_KEYS = 1 << 60
+#: A body-body overlap no deeper than this fraction of the pair's scale (the sum of radii plus
+#: the first body's distance from the origin, coordinate by coordinate) is rounding: a pair
+#: pushed apart to exactly touching reads back a depth of a few ulps of its coordinates, and
+#: pushing it again would only move it by those ulps (and send every such body through a pass
+#: for nothing). Such a pair touches: it still exchanges an impulse when approaching.
+PAIR_PUSH_SLOP = 1e-12
+
+# --- the swept step (swept.step) and the Simulation's casts
+
+#: The default cap on casts in one step: each contact costs one cast, and the cap stops a
+#: shape wedged between obstacles from looping forever (seed 000 uses 4).
+MAX_CASTS_PER_STEP = 4
+
+# --- chains (swept.chain)
+
+#: A normal whose cosine with a segment's face normal is at least ``1 -`` this is a face normal
+#: (about 1.4e-6 radians: a face normal is computed exactly, a rim normal leans).
+FACE_NORMAL_TOLERANCE = 1e-12
+#: A join bends (is convex or concave) only if the neighbour's far end leaves the segment's line
+#: by more than this fraction of the neighbour's length; less is a flat seam.
+JOIN_FLAT_TOLERANCE = 1e-9
+#: A normal whose component across a segment is at most this is edge-on (along the segment).
+EDGE_ON_TOLERANCE = 1e-12
+
+# --- the character controller (swept.controller): defaults
+
+#: Godot's default number of slides per call.
+DEFAULT_MAX_SLIDES = 4
+#: Godot's default steepest walkable slope, in degrees.
+DEFAULT_FLOOR_MAX_ANGLE = 45.0
+#: Slack added to ``floor_max_angle`` when classifying, in degrees (Godot's 0.01 rad is 0.57;
+#: this is tighter, so that a 46-degree slope is a wall under the 45-degree default).
+FLOOR_ANGLE_TOLERANCE = 0.01
+#: A travel to a surface shorter than this fraction of the skin is none: the character is
+#: already a skin away, and conservative advancement's tolerance would creep it closer.
+TRAVEL_SLOP = 1e-3
+#: A velocity rises (a jump: no snap, no step) only if its part along ``up`` is more than this
+#: fraction of its length (less is rounding left by a floor's clipping).
+RISING_TOLERANCE = 1e-6
+#: How far below the character, in skins, a floor still counts as stood on (the probes at
+#: the start and end of a call): more than one skin, so that the probe reaches the surface.
+FLOOR_PROBE_SKINS = 2.0
+#: How many deepest-first pushes the start-overlap recovery makes at most.
+RECOVERY_PASSES = 4
+#: A motion shorter than this fraction of the character's size is no motion (ends the slides).
+MIN_MOTION_FRACTION = 1e-12
+#: Two touched normals whose cosine is at least ``1 -`` this are one plane when clipping.
+SAME_PLANE_TOLERANCE = 1e-9
+#: A clipped motion may head into an earlier plane by this fraction of its length and still
+#: count as leaving it (rounding, not a crease); a clipped motion shorter than this fraction of
+#: the original is none (rounding in the normals, such as a cast's, is not a slide).
+CLIP_TOLERANCE = 1e-9
+#: With ``stop_on_slope``, a velocity whose part across ``up`` is at most this fraction of its
+#: length is "standing still" (only gravity), and does not slide down a walkable slope.
+STOP_ON_SLOPE_TOLERANCE = 1e-3
+#: Below this share of the up axis two 3D normals are parallel: no crease line between them.
+PARALLEL_TOLERANCE = 1e-12

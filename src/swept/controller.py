@@ -43,10 +43,22 @@ import numpy as np
 from .chain import Chain, contact_obstacle
 from .constants import (
     CLEARANCE_TOLERANCE,
+    CLIP_TOLERANCE,
+    DEFAULT_FLOOR_MAX_ANGLE,
+    DEFAULT_MAX_SLIDES,
     DEFAULT_SKIN,
     FEATURE_NORMAL_TOLERANCE,
+    FLOOR_ANGLE_TOLERANCE,
+    FLOOR_PROBE_SKINS,
     HEADING_TOLERANCE,
+    MIN_MOTION_FRACTION,
+    PARALLEL_TOLERANCE,
+    RECOVERY_PASSES,
+    RISING_TOLERANCE,
     ROUND_CORE_FRACTION,
+    SAME_PLANE_TOLERANCE,
+    STOP_ON_SLOPE_TOLERANCE,
+    TRAVEL_SLOP,
 )
 from .response import UP_2D, UP_3D
 from .results import Contact, SweepHit
@@ -64,37 +76,6 @@ __all__ = [
     "RECOVERY_PASSES",
 ]
 
-#: Godot's default number of slides per call.
-DEFAULT_MAX_SLIDES = 4
-#: Godot's default steepest walkable slope, in degrees.
-DEFAULT_FLOOR_MAX_ANGLE = 45.0
-#: Slack added to ``floor_max_angle`` when classifying, in degrees (Godot's 0.01 rad is 0.57;
-#: this is tighter, so that a 46-degree slope is a wall under the 45-degree default).
-FLOOR_ANGLE_TOLERANCE = 0.01
-#: A travel to a surface shorter than this fraction of the skin is none: the character is
-#: already a skin away, and conservative advancement's tolerance would creep it closer.
-TRAVEL_SLOP = 1e-3
-#: A velocity rises (a jump: no snap, no step) only if its part along ``up`` is more than this
-#: fraction of its length (less is rounding left by a floor's clipping).
-RISING_TOLERANCE = 1e-6
-#: How far below the character, in skins, a floor still counts as stood on (the probes at
-#: the start and end of a call): more than one skin, so that the probe reaches the surface.
-FLOOR_PROBE_SKINS = 2.0
-#: How many deepest-first pushes the start-overlap recovery makes at most.
-RECOVERY_PASSES = 4
-#: A motion shorter than this fraction of the character's size is no motion (ends the slides).
-MIN_MOTION_FRACTION = 1e-12
-#: Two touched normals whose cosine is at least ``1 -`` this are one plane when clipping.
-SAME_PLANE_TOLERANCE = 1e-9
-#: A clipped motion may head into an earlier plane by this fraction of its length and still
-#: count as leaving it (rounding, not a crease); a clipped motion shorter than this fraction of
-#: the original is none (rounding in the normals, such as a cast's, is not a slide).
-CLIP_TOLERANCE = 1e-9
-#: With ``stop_on_slope``, a velocity whose part across ``up`` is at most this fraction of its
-#: length is "standing still" (only gravity), and does not slide down a walkable slope.
-STOP_ON_SLOPE_TOLERANCE = 1e-3
-#: Below this share of the up axis two 3D normals are parallel: no crease line between them.
-PARALLEL_TOLERANCE = 1e-12
 #: A list of obstacles longer than this is filtered by bounding boxes (numpy) before casting.
 BROADPHASE_MIN_OBSTACLES = 8
 #: How many lists of obstacles' bounding boxes are kept between calls.

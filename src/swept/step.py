@@ -12,17 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._kernels.response import respond_velocity
-from .constants import HEADING_TOLERANCE
+from .constants import HEADING_TOLERANCE, MAX_CASTS_PER_STEP
 from .results import SweepHit
 from .shapes import Shape
 from .sweep import reference_point, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 
 __all__ = ["swept_step", "SweptStep", "MAX_CASTS_PER_STEP", "HEADING_TOLERANCE"]
-
-#: The default cap on casts in one step: each contact costs one cast, and the cap stops a
-#: shape wedged between obstacles from looping forever (seed 000 uses 4).
-MAX_CASTS_PER_STEP = 4
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
+from ..constants import AREA_EXTENT_CAP, CENTROID_CLAMP, MAX_DEPTH, MIN_DIRECTION_COMPONENT
 from . import batch_kernel, inline_kernel, kernel
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -81,23 +82,11 @@ Tree = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
 LEAF_SIZE = 4
 #: Number of centroid bins per axis in the binned SAH (surface area heuristic) split search.
 SAH_BINS = 16
-#: Deepest any leaf may be (root at depth 0). The SAH build falls back to median splits,
-#: which halve the primitive count, wherever continuing by SAH could exceed it.
-MAX_DEPTH = 64
 #: Entries a traversal stack needs: a node at depth k is popped with at most k entries waiting
 #: (one sibling per level above it), then pushes its two children: k + 2 <= MAX_DEPTH + 1.
 STACK_SIZE = MAX_DEPTH + 1
 #: Rays one ``prange`` task handles with one stack allocation in the batch kernel.
 RAY_CHUNK = 64
-#: A direction component smaller than this in magnitude counts as zero: the ray is parallel to
-#: that axis' slabs (its inverse would overflow, and 0 * inf would make NaN).
-MIN_DIRECTION_COMPONENT = 1e-300
-#: Box bounds are clamped to +-this before taking centroids, so that infinite and empty boxes
-#: get finite centroids (only the build's choice of split uses centroids).
-CENTROID_CLAMP = 1e300
-#: Box extents are clamped to [0, this] in the SAH area, so that infinite boxes have a finite
-#: (huge) area and 3D products of extents cannot overflow.
-AREA_EXTENT_CAP = 1e150
 #: Lower bound of an empty box, which nothing overlaps and no ray touches.
 EMPTY_LO = math.inf
 #: Upper bound of an empty box.
@@ -106,10 +95,6 @@ EMPTY_HI = -math.inf
 SPLIT_SAH = 0
 #: :func:`build_with` split rule: object median on the axis of largest centroid spread.
 SPLIT_MEDIAN = 1
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------------

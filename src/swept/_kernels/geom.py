@@ -10,10 +10,8 @@ import math
 
 import numpy as np
 
+from ..constants import DEGENERATE_SEGMENT_SQ
 from . import kernel
-
-#: Squared length below which a segment counts as a point (its ends coincide).
-DEGENERATE_SEGMENT_SQ = 1e-300
 
 
 @kernel

@@ -63,7 +63,13 @@ import math
 
 import numpy as np
 
-from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
+from ..constants import (
+    COINCIDENT_NORMAL_2D,
+    COINCIDENT_NORMAL_3D,
+    COLLINEAR_TOLERANCE,
+    HEADING_TOLERANCE,
+    RIM_TOLERANCE,
+)
 from . import entry, kernel
 
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
@@ -73,20 +79,6 @@ MISS = -1.0
 #: crossing point would be lost in rounding); a parallel ray hits only if it is collinear.
 PARALLEL_SINE = 1e-12
 
-#: How far from a segment's line (relative to the distances involved: the origin to the
-#: segment plus the segment's length) a parallel ray's origin may be and still count as
-#: collinear with it.
-COLLINEAR_TOLERANCE = 1e-12
-
-#: The half-width of the band around a capsule's rim, relative to the size of the coordinates
-#: involved, inside which the entering-only capsule kernels treat the origin as sitting *on*
-#: the rim (where a swept step leaves a ball after a bounce, up to rounding): such a ray hits
-#: at 0 only if it heads into the surface, and a deeper origin counts as strictly inside.
-RIM_TOLERANCE = 1e-9
-
-#: The cosine between a ray and a capsule's inward normal below which a ray on the rim counts as
-#: moving along the surface, not into it (a slide direction carries this much rounding).
-HEADING_TOLERANCE = 1e-9
 
 #: The normal of the shortest way out when the origin is exactly at a circle's centre (or a
 #: point capsule's): swept.constants.COINCIDENT_NORMAL_2D, as plain floats.

@@ -35,6 +35,15 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
+from ..constants import (
+    CACHE_MARGIN_FRACTION,
+    GRID_MAX_HALVINGS,
+    MAX_GRID_KEYS,
+    PAIR_MARGIN_FRACTION,
+    PAIR_PUSH_SLOP,
+    SPECULATIVE_ITERATIONS,
+    SPECULATIVE_MARGIN_FRACTION,
+)
 from . import batch_kernel, inline_kernel, kernel
 from .bvh import inverse_direction, ray_box_entry3
 from .contact import (
@@ -57,10 +66,6 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-
-
-
-
 #: Mode code of a body that moves then resolves overlaps (the naive test).
 MODE_DISCRETE = 0
 #: Mode code of a body whose move is cast against the colliders (seed 000's swept step).
@@ -73,28 +78,14 @@ GRID_CELLS_PER_COLLIDER = 4
 #: Grid entries (a collider in a cell) per collider, at most: a scene of long colliders (walls
 #: across the whole scene) gets coarser cells rather than most colliders in most cells.
 GRID_ENTRIES_PER_COLLIDER = 16
-#: Halvings of the cell size that :func:`build_grid` may try, from the colliders' extent.
-GRID_MAX_HALVINGS = 200
 #: Candidate colliders one body's box query holds without growing its buffer.
 CANDIDATE_CAPACITY = 32
 #: Bodies one ``prange`` task handles with one candidate buffer.
 BODY_CHUNK = 64
-#: Gauss-Seidel sweeps over one body's speculative contacts in a step (each removes the
-#: approach into one contact; a corner needs two).
-SPECULATIVE_ITERATIONS = 4
-#: How much farther than the step's own reach (as a fraction of the body's radius) speculative
-#: contacts are gathered: Box2D's speculative distance, scale-free.
-SPECULATIVE_MARGIN_FRACTION = 0.25
-#: Extra reach of the body-body broadphase beyond the sum of radii, as a fraction of that sum:
-#: pairs found after the move stay found while the passes move the bodies a little.
-PAIR_MARGIN_FRACTION = 0.25
 #: Neighbours per body that :func:`find_pairs`'s single scan holds (more: a second scan).
 PAIR_TABLE_WIDTH = 16
 #: Colliders cached per body for the contact passes and the bookkeeping of one step.
 CACHE_CAPACITY = 32
-#: How far beyond its radius (as a fraction of the radius) a body's cached colliders reach:
-#: passes and the bookkeeping reuse the cache while the body stays within it.
-CACHE_MARGIN_FRACTION = 1.0
 #: A dense cell table is used while the grid has at most this many cells per body (plus
 #: :data:`DENSE_GRID_MINIMUM`); sparser grids find each cell's run by binary search.
 DENSE_GRID_FACTOR = 8
@@ -106,16 +97,8 @@ DENSE_GRID_MINIMUM = 4096
 #: (a cast, a path check, a contact test): with 2 threads, the 650 bodies of each later pass
 #: of the benchmark took 0.33 ms on one thread and 0.12 ms on two.
 SERIAL_PASS_LIMIT = 256
-#: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
-MAX_GRID_KEYS = 1 << 60
 #: The direction two bodies with coincident centres are pushed apart (lower index along +x).
 COINCIDENT_X = 1.0
-#: A body-body overlap no deeper than this fraction of the pair's scale (the sum of radii plus
-#: the first body's distance from the origin, coordinate by coordinate) is rounding: a pair
-#: pushed apart to exactly touching reads back a depth of a few ulps of its coordinates, and
-#: pushing it again would only move it by those ulps (and send every such body through a pass
-#: for nothing). Such a pair touches: it still exchanges an impulse when approaching.
-PAIR_PUSH_SLOP = 1e-12
 
 
 @kernel

@@ -46,6 +46,7 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
+from ..constants import GRID_MARGIN
 from . import batch_kernel, inline_kernel, kernel
 from .bvh import STACK_SIZE, _clip_slab, inverse_direction, ray_box_entry2, ray_box_entry3
 from .contact import (
@@ -105,11 +106,6 @@ KIND_SPHERE, KIND_AABB3, KIND_CAPSULE3, KIND_PLANE3 = 6, 7, 8, 9
 PARAM_WIDTH = 8
 #: Rays (or balls) one ``prange`` task handles with one pair of traversal stacks.
 BATCH_CHUNK = 64
-#: Each collider is binned into the grid cells its shape (a segment or capsule) or its box
-#: (other kinds), grown by this fraction of a cell, touches: a hit point on a cell's
-#: boundary, or one that rounding puts a hair outside the cell the traversal is in, still
-#: finds its collider in the current cell's list.
-GRID_MARGIN = 1e-6
 #: The grid walk tests each candidate's box before its shape only when the grid holds at most
 #: this many entries a cell on average (the World sizes cells for about half a collider each,
 #: so this is about half the cells a collider spans): measured on random segments binned into
@@ -128,12 +124,6 @@ RAY_TILE_CELLS = 4
 #: on 10,000 random rays, one thread, sorting took 0.168 to 0.147 us a ray at 10,000 segments
 #: (56,000 entries) but 0.134 to 0.141 at 1,000 (2,500 entries, a table the cache holds anyway).
 RAY_SORT_MIN_ENTRIES = 16_384
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------------
