@@ -410,9 +410,20 @@ class World:
         return [h for h, s in enumerate(self._shapes) if s is not None]
 
     def _check(self, handle: Any) -> int:
-        if handle not in self:
-            raise KeyError(f"no collider with handle {handle!r} in this world")
-        return int(handle)
+        """``handle`` as an int, if it names a live collider; otherwise ValueError (TypeError
+        for a handle that is not an int) naming it and saying why."""
+        if handle in self:
+            return int(handle)
+        if not isinstance(handle, (int, np.integer)):
+            raise TypeError(f"handle must be an int (as World.add returns), not "
+                            f"{type(handle).__name__}: {handle!r}")
+        if 0 <= int(handle) < len(self._shapes):
+            raise ValueError(f"handle {handle!r}: that collider was removed from this world "
+                             f"(handles are never reused)")
+        raise ValueError(f"handle {handle!r}: never added to this world (its handles run "
+                         f"from 0 to {len(self._shapes) - 1})" if self._shapes else
+                         f"handle {handle!r}: never added to this world (it has no colliders "
+                         f"yet)")
 
     def shape(self, handle: int) -> Shape:
         """The collider's shape."""
@@ -790,8 +801,9 @@ class World:
                 continue
             hit = raycast(ray, self._shapes[h])
             if hit is not None:
-                hits.append(WorldRayHit(hit.distance, hit.point, hit.normal, hit.started_inside,
-                                        h, self._data[h]))
+                # the library's own values: built without the user-facing checks
+                found: Any = hit
+                hits.append(_rn(WorldRayHit, (*found, h, self._data[h])))
         hits.sort(key=lambda x: (x.distance, x.handle))
         return hits
 
@@ -826,8 +838,8 @@ class World:
             assert target is not None
             hit = _sweep(shape, disp, target, target_distance=td)
             if hit is not None and (best is None or hit.fraction < best.fraction):
-                best = WorldSweepHit(hit.fraction, hit.point, hit.normal, hit.position,
-                                     hit.started_inside, h, self._data[h])
+                met: Any = hit
+                best = _rn(WorldSweepHit, (*met, h, self._data[h]))
         return best
 
     def _sweep_ball(self, shape: Circle | Sphere, disp: Vec2 | Vec3, mask: int,
@@ -855,7 +867,9 @@ class World:
             at = shape.center + disp * fraction
             point = at - normal * r
         position = shape.center + disp * fraction
-        return WorldSweepHit(fraction, point, normal, position, inside, h, self._data[h])
+        result: WorldSweepHit = _rn(WorldSweepHit, (fraction, point, normal, position, inside,
+                                                    h, self._data[h]))
+        return result
 
     def contacts(self, shape: Shape, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
                  ) -> list[WorldContact]:
@@ -876,7 +890,8 @@ class World:
                 continue
             c = contact(shape, self._shapes[h])
             if c is not None:
-                out.append(WorldContact(c.normal, c.depth, c.point, h, self._data[h]))
+                touch: Any = c
+                out.append(_rn(WorldContact, (*touch, h, self._data[h])))
         return out
 
     def query_aabb(self, box: AABB, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
