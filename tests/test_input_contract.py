@@ -35,6 +35,7 @@ from swept import (
     Vec2,
     Vec3,
     World,
+    apex_after_bounces,
     push_out,
     ray_box,
     ray_capsule,
@@ -119,6 +120,7 @@ SCALAR_ARGS: list[tuple[str, Callable[[Any], Any], str]] = [
     ("respond_pair.mass_a",
      lambda x: respond_pair((0.0, 0.0), (1.0, 0.0), x, (1.0, 0.0), (0.0, 0.0), 1.0,
                             Contact((-1.0, 0.0), 0.1, (0.5, 0.0))), "mass_a"),
+    ("apex_after_bounces.height", lambda x: apex_after_bounces(x, 0.5, 1), "height"),
     ("RayHit.distance", lambda x: RayHit(x, (0.0, 0.0), (0.0, 1.0)), "distance"),
     ("Contact.depth", lambda x: Contact((0.0, 1.0), x, (0.0, 0.0)), "depth"),
 ]
@@ -275,6 +277,19 @@ def test_non_number_scalar_is_a_type_error(label: str, call: Callable[[Any], Any
     """A string (or None, or a list) where a number belongs is a TypeError naming it."""
     with pytest.raises(TypeError, match=rf"^{name} "):
         call(text)
+
+
+def test_apex_after_bounces_never_overflows() -> None:
+    """restitution ** (2 * bounces) raised OverflowError for a huge bounce count (or a
+    restitution above 1): a vanishing apex is 0, a gaining one beyond the range a ValueError."""
+    assert apex_after_bounces(1.0, 0.5, HUGE_INT) == 0.0
+    assert apex_after_bounces(1.0, 1.0, HUGE_INT) == 1.0
+    assert apex_after_bounces(2.0, 0.5, 1) == 0.5
+    assert apex_after_bounces(3.0, 0.0, 0) == 3.0 and apex_after_bounces(3.0, 0.0, 2) == 0.0
+    with pytest.raises(ValueError, match="apex"):
+        apex_after_bounces(1.0, 2.0, 2000)
+    with pytest.raises(ValueError, match="apex"):
+        apex_after_bounces(1.0, 2.0, HUGE_INT)
 
 
 def test_numpy_string_array_is_a_type_error() -> None:

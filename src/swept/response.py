@@ -152,4 +152,15 @@ def apex_after_bounces(height: float, restitution: float, bounces: int) -> float
     e = as_finite(restitution, "restitution", minimum=0.0)
     if not isinstance(bounces, int) or bounces < 0:
         raise ValueError(f"bounces must be a whole number >= 0, got {bounces!r}")
-    return h * e ** (2 * bounces)
+    if e == 0.0 or e == 1.0 or h == 0.0:
+        # no power to take: a dead stop, a perfect bounce, or no height
+        return h if (e == 1.0 or bounces == 0) else 0.0
+    if e < 1.0 and bounces > 1000.0 / math.log2(1.0 / e):
+        # far below the smallest float (and an int exponent beyond a float's range)
+        return 0.0
+    try:
+        apex = h * e ** (2 * bounces)
+    except OverflowError:
+        # a restitution above 1 gains height each bounce
+        apex = math.inf
+    return as_finite(apex, "the apex (height * restitution ** (2 * bounces))")
