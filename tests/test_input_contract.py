@@ -397,6 +397,50 @@ def test_unknown_or_removed_handle_is_a_value_error_saying_why(
     call(world, np.int64(0))
 
 
+WORLD_ARRAYS: list[tuple[str, Callable[[World, Any], Any], str]] = [
+    ("raycast_many.origins", lambda w, a: w.raycast_many(a, [(1.0, 0.0)]), "origins"),
+    ("raycast_many.directions", lambda w, a: w.raycast_many([(9.0, 9.0)], a), "directions"),
+    ("sweep_many.centers", lambda w, a: w.sweep_many(a, [0.5], [(1.0, 0.0)]), "centers"),
+    ("sweep_many.displacements",
+     lambda w, a: w.sweep_many([(9.0, 9.0)], [0.5], a), "displacements"),
+    ("contact_many.centers", lambda w, a: w.contact_many(a, [0.5]), "centers"),
+]
+
+
+@pytest.mark.parametrize(("label", "call", "name"), WORLD_ARRAYS, ids=_ids(WORLD_ARRAYS))
+def test_world_batch_arrays_are_checked_for_range_and_strings(
+        label: str, call: Callable[[World, Any], Any], name: str) -> None:
+    """numpy converted strings to floats silently, a huge int raised OverflowError and 1e60
+    passed: the batch queries' arrays follow the scalar coercion's contract."""
+    world = World()
+    world.add(Circle((0.0, 0.0), 1.0))
+    with pytest.raises(ValueError, match=rf"^{name} .*{LIMIT}"):
+        call(world, [(1e60, 0.0)])
+    with pytest.raises(ValueError, match=rf"^{name} .*{LIMIT}"):
+        call(world, [(HUGE_INT, 0)])
+    with pytest.raises(TypeError, match=rf"^{name} "):
+        call(world, [("1", 0.0)])
+    with pytest.raises(TypeError, match=rf"^{name} "):
+        call(world, np.array([["1", "0"]]))
+
+
+def test_world_layer_is_named_in_its_error() -> None:
+    """A bad layer was reported as a bad "mask"; each is named for itself now."""
+    with pytest.raises(ValueError, match="^layer "):
+        World().add(Circle((0.0, 0.0), 1.0), layer=HUGE_INT)
+    with pytest.raises(ValueError, match="^mask "):
+        World().add(Circle((0.0, 0.0), 1.0), mask=-1)
+
+
+def test_polygon_regular_count_of_the_wrong_type_is_a_type_error() -> None:
+    """n = '5' was a ValueError; a wrong type is a TypeError naming n."""
+    with pytest.raises(TypeError, match="^n "):
+        Polygon.regular("5", 1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="^n "):
+        Polygon.regular(2, 1.0)
+    assert len(Polygon.regular(np.int64(5), 1.0).points) == 5
+
+
 # ---------------------------------------------------------------------------------------------
 # 6. Simulation.add_balls
 

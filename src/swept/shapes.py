@@ -413,8 +413,11 @@ class Polygon(Shape):
     def regular(cls, n: int, radius: float, center: Any = (0.0, 0.0),
                 angle: float = 0.0) -> Polygon:
         """A regular ``n``-gon (n >= 3) with corners ``radius`` (> 0) from ``center``."""
-        if not isinstance(n, int) or n < 3:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an integer >= 3, not {type(n).__name__}")
+        if n < 3:
             raise ValueError(f"n must be an integer >= 3, got {n!r}")
+        n = int(n)
         r = as_finite(radius, "radius")
         if r <= 0.0:
             raise ValueError(f"radius must be > 0, got {radius!r}")

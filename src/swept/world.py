@@ -61,6 +61,7 @@ import numpy as np
 
 from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
+from .constants import MAX_COORDINATE
 from .contact import contact
 from .raycast import raycast
 from .results import Contact, RayHit, SweepHit, record
@@ -216,9 +217,23 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     """``value`` as a C-contiguous float64 array of ``ndim`` dimensions (rows of width ``d``),
     finite (or +-inf where allowed), with a ValueError naming ``name`` otherwise."""
     try:
-        a = np.ascontiguousarray(value, dtype=np.float64)
+        raw = value if isinstance(value, np.ndarray) else np.asarray(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an array of numbers") from None
+        raise ValueError(f"{name} must be an array of numbers (rows of one length)") from None
+    if raw.dtype.kind not in "biuf":
+        # strings convert to floats one by one in numpy: refused, as a str is not a number
+        if raw.dtype.kind in "USa" or (raw.dtype.kind == "O" and any(
+                isinstance(x, (str, bytes)) for x in raw.flat)):
+            raise TypeError(f"{name} must contain numbers, not strings")
+        try:
+            raw = raw.astype(np.float64)
+        except OverflowError:
+            # an int too large for a float
+            raise ValueError(f"{name} is out of range: every value must have magnitude at "
+                             f"most MAX_COORDINATE = {MAX_COORDINATE:g}") from None
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be an array of real numbers") from None
+    a = np.ascontiguousarray(raw, dtype=np.float64)
     if ndim == 2 and a.ndim == 2 and a.shape[0] == 0 and a.shape[1] in (2, 3):
         pass
     elif ndim == 2 and a.ndim == 1 and a.size == 0:
@@ -234,19 +249,27 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
         raise ValueError(f"{name} must not contain NaN (row {int(np.argwhere(np.isnan(a))[0][0])})")
     if not allow_inf and np.isinf(a).any():
         raise ValueError(f"{name} must be finite (row {int(np.argwhere(np.isinf(a))[0][0])})")
+    big = np.abs(a) > MAX_COORDINATE
+    if allow_inf:
+        big &= ~np.isinf(a)
+    if big.any():
+        raise ValueError(f"{name} is out of range: every value must have magnitude at most "
+                         f"MAX_COORDINATE = {MAX_COORDINATE:g} (row "
+                         f"{int(np.argwhere(big)[0][0])})")
     return a
 
 
-def _mask(mask: Any) -> int:
-    """A layer mask checked to be an unsigned 32-bit integer."""
+def _mask(mask: Any, name: str = "mask") -> int:
+    """A layer mask (or layer, by ``name``) checked to be an unsigned 32-bit integer."""
     if type(mask) is int and 0 <= mask <= ALL_LAYERS:
         # the common case, checked first: every scalar query passes here
         return mask
     if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)):
-        raise TypeError(f"mask must be an int, not {type(mask).__name__}")
+        raise TypeError(f"{name} must be an int, not {type(mask).__name__}")
     m = int(mask)
     if not 0 <= m <= ALL_LAYERS:
-        raise ValueError(f"mask must be in [0, 0xFFFFFFFF], got {mask!r}")
+        shown = repr(mask) if len(repr(mask)) <= 40 else f"an int of {len(str(m))} digits"
+        raise ValueError(f"{name} must be in [0, 0xFFFFFFFF], got {shown}")
     return m
 
 
@@ -527,7 +550,7 @@ class World:
         elif shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
-        lay = _mask(layer) if not isinstance(layer, bool) else None
+        lay = _mask(layer, "layer") if not isinstance(layer, bool) else None
         if lay is None:
             raise TypeError("layer must be an int")
         m = _mask(mask)
