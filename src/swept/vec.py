@@ -256,6 +256,7 @@ VecLike = Union[Vec2, Vec3, Sequence[float], Any]
 from . import constants as _constants  # noqa: E402
 
 _NOT_NUMBERS = (str, bytes, bytearray)
+_REAL = (float, int)
 
 
 def _show(value: Any) -> str:
@@ -301,12 +302,22 @@ def _components(value: Any, name: str) -> tuple[float, ...]:
         raise TypeError(
             f"{name} must be a 2- or 3-vector of numbers, not {type(value).__name__}"
         ) from None
-    if n not in (2, 3):
-        raise ValueError(f"{name} must have 2 or 3 components, got {n}")
-    return tuple(_real(value[i], name, value) for i in range(n))
+    if n == 2:
+        x, y = value[0], value[1]
+        # plain numbers in range: converted at once (an int compares exactly, however large)
+        lim = _constants.MAX_COORDINATE
+        if type(x) in _REAL and type(y) in _REAL and -lim <= x <= lim and -lim <= y <= lim:
+            return (float(x), float(y))
+        return (_real(x, name, value), _real(y, name, value))
+    if n == 3:
+        x, y, z = value[0], value[1], value[2]
+        lim = _constants.MAX_COORDINATE
+        if type(x) in _REAL and type(y) in _REAL and type(z) in _REAL and \
+                -lim <= x <= lim and -lim <= y <= lim and -lim <= z <= lim:
+            return (float(x), float(y), float(z))
+        return (_real(x, name, value), _real(y, name, value), _real(z, name, value))
+    raise ValueError(f"{name} must have 2 or 3 components, got {n}")
 
-
-_REAL = (float, int)
 
 
 def as_vec2(value: Any, name: str = "vector") -> Vec2:
