@@ -52,7 +52,7 @@ from swept import (
 )
 from swept.constants import MAX_COORDINATE
 from swept.resolve import respond_pair
-from swept.results import make_contact, make_ray_hit
+from swept.results import make_contact, make_ray_hit, record
 from swept.scene import SceneError, load_scenes
 from swept.vec import as_finite, as_vec2, as_vec3, as_vector
 
@@ -516,3 +516,27 @@ def test_malformed_plane_in_a_scene_names_it(tmp_path: Path) -> None:
                                 "planes": [{"normal": [0, 1e300], "offset": 0}]}))
     with pytest.raises(SceneError, match=r"plane\.json: planes\[0\]\.normal\[1\]"):
         load_scenes(path)
+
+
+@record
+class _ExtendedHit(RayHit):
+    """A record extended as the library's own result types may be: an infinite default
+    allows infinity, an optional field allows None."""
+
+    exit_distance: float = math.inf
+    other: Vec2 | Vec3 | None = None
+
+
+def test_extended_records_coerce_their_new_fields_by_annotation() -> None:
+    """The constructor's checks are generated from the annotations, so a field added later
+    (to RayHit or a subclass) is coerced and checked with no further code."""
+    hit = _ExtendedHit(1, (0, 0), (1, 0))
+    assert hit.exit_distance == math.inf and hit.other is None
+    hit = _ExtendedHit(1, (0, 0), (1, 0), False, 3, [1, 1])
+    assert hit.exit_distance == 3.0 and type(hit.other) is Vec2
+    with pytest.raises(ValueError, match="^exit_distance "):
+        _ExtendedHit(1, (0, 0), (1, 0), exit_distance=math.nan)
+    with pytest.raises(ValueError, match="^other "):
+        _ExtendedHit(1, (0, 0), (1, 0), other=(1, 2, 3))
+    with pytest.raises(ValueError, match="^distance "):
+        _ExtendedHit(math.inf, (0, 0), (1, 0))

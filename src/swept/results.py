@@ -137,7 +137,7 @@ def _coercion(name: str, annotation: Any, default: Any) -> tuple[str, str] | Non
     else:
         return None
     if optional:
-        line = f"if {x} is not None:\n    " + line.replace("\n", "\n    ")
+        line = f"if {x} is not None:\n        " + line.replace("\n", "\n    ")
     return line, kind
 
 
