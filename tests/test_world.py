@@ -183,9 +183,9 @@ def test_handles_count_from_zero_in_insertion_order_and_are_never_reused() -> No
     assert 1 not in world and 0 in world and len(world) == 2
     assert world.add(Circle((9, 9), 1)) == 3
     assert world.handles() == [0, 2, 3]
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match="handle 1: .*removed"):
         world.shape(1)
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match="handle 1: .*removed"):
         world.remove(1)
 
 

@@ -168,3 +168,13 @@ CLIP_TOLERANCE = 1e-9
 STOP_ON_SLOPE_TOLERANCE = 1e-3
 #: Below this share of the up axis two 3D normals are parallel: no crease line between them.
 PARALLEL_TOLERANCE = 1e-12
+
+# --- input contract (coordinate range) ---
+
+#: The largest magnitude accepted for any coordinate, length, radius, displacement or other
+#: number given to the public API; beyond it (and for NaN, and infinity except where an
+#: argument allows it, as ``max_distance``) the coercion in :mod:`swept.vec` raises
+#: ``ValueError`` naming the argument. Squares and products of a few such values (1e100,
+#: 1e150) stay far from float64 overflow (about 1e308), so no kernel overflows or makes NaN
+#: inside the range. It covers scenes from 1e-6 to 1e7 length units with room to spare.
+MAX_COORDINATE = 1e50

@@ -45,7 +45,7 @@ from ._kernels import ray as _k
 from .dispatch import RAYCAST
 from .results import RayHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere
-from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
 
 __all__ = ["raycast", "ray_circle", "ray_box", "ray_segment", "ray_polygon", "ray_capsule"]
 
@@ -300,11 +300,9 @@ def _ray_args(origin: Any, direction: Any, max_distance: Any
     """Coerce and check a ray given as raw vectors: the direction normalised."""
     o = as_vector(origin, "origin")
     d = as_vec2(direction, "direction") if len(o) == 2 else as_vec3(direction, "direction")
-    length = d.length()
-    if length == 0.0:
-        raise ValueError("direction must not be the zero vector")
+    u, _ = unit(d, "direction")
     m = as_finite(max_distance, "max_distance", minimum=0.0, allow_inf=True)
-    return o, d / length, m
+    return o, u, m
 
 
 def _like(o: Vec2 | Vec3, value: Any, name: str) -> Vec2 | Vec3:

@@ -141,8 +141,8 @@ def resolve(shape: Shape, velocity: Any, obstacles: Sequence[Any] | Any, *,
 
 def _inverse_mass(mass: Any, name: str) -> float:
     """1 / mass, with an infinite mass (a static body) giving 0."""
-    m = float(mass)
-    if math.isnan(m) or m <= 0.0:
+    m = as_finite(mass, name, allow_inf=True)
+    if m <= 0.0:
         raise ValueError(f"{name} must be > 0 (math.inf for a static body), got {mass!r}")
     return 0.0 if math.isinf(m) else 1.0 / m
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ._kernels.response import reflect_velocity, respond_velocity
 from .constants import DEFAULT_SKIN
 from .results import Contact
-from .vec import Vec2, Vec3, as_finite, as_vector
+from .vec import Vec2, Vec3, as_finite, as_vector, unit
 
 __all__ = [
     "Decomposition",
@@ -52,10 +52,8 @@ def _pair(v: Any, n: Any) -> tuple[Vec2 | Vec3, Vec2 | Vec3]:
     nn = as_vector(n, "n")
     if len(vv) != len(nn):
         raise ValueError(f"v and n must have the same dimension, got {len(vv)} and {len(nn)}")
-    length = nn.length()
-    if length == 0.0:
-        raise ValueError("n must not be the zero vector")
-    return vv, nn / length
+    u, _ = unit(nn, "n")
+    return vv, u
 
 
 def _pad(v: Vec2 | Vec3) -> tuple[float, float, float]:
@@ -128,20 +126,16 @@ def _up_for(normal: Vec2 | Vec3, up: Any) -> Vec2 | Vec3:
     u = as_vector(up, "up")
     if len(u) != len(normal):
         raise ValueError("normal and up must have the same dimension")
-    if u.length() == 0.0:
-        raise ValueError("up must not be the zero vector")
-    return u
+    return unit(u, "up")[0]
 
 
 def slope_angle(normal: Any, up: Any = None) -> float:
     """How steep a surface is, in degrees from flat: the angle between its normal and ``up``
     (0 for a floor, 90 for a wall, 180 for a ceiling). ``up`` defaults to (0, -1) in 2D (y
     down) and (0, 1, 0) in 3D."""
-    n = as_vector(normal, "normal")
-    if n.length() == 0.0:
-        raise ValueError("normal must not be the zero vector")
+    n, _ = unit(as_vector(normal, "normal"), "normal")
     u = _up_for(n, up)
-    c = n.dot(u) / (n.length() * u.length())
+    c = n.dot(u)
     return math.degrees(math.acos(min(1.0, max(-1.0, c))))
 
 
@@ -158,4 +152,15 @@ def apex_after_bounces(height: float, restitution: float, bounces: int) -> float
     e = as_finite(restitution, "restitution", minimum=0.0)
     if not isinstance(bounces, int) or bounces < 0:
         raise ValueError(f"bounces must be a whole number >= 0, got {bounces!r}")
-    return h * e ** (2 * bounces)
+    if e == 0.0 or e == 1.0 or h == 0.0:
+        # no power to take: a dead stop, a perfect bounce, or no height
+        return h if (e == 1.0 or bounces == 0) else 0.0
+    if e < 1.0 and bounces > 1000.0 / math.log2(1.0 / e):
+        # far below the smallest float (and an int exponent beyond a float's range)
+        return 0.0
+    try:
+        apex = h * e ** (2 * bounces)
+    except OverflowError:
+        # a restitution above 1 gains height each bounce
+        apex = math.inf
+    return as_finite(apex, "the apex (height * restitution ** (2 * bounces))")

@@ -18,6 +18,15 @@ Each result is a *record*: a frozen dataclass (``dataclasses.fields``, ``replace
 tuple is what makes a result cheap to build: every ray cast that hits builds one, and a
 tuple-backed record costs about half of a slotted dataclass's slot-by-slot fill. Equality and
 hashing are the dataclass's: by field values, between results of the same class only.
+
+A result built by calling its class is checked as any input is: a vector field (annotated
+``Vec2 | Vec3``) is coerced by :func:`~swept.vec.as_vector` (so a tuple or list becomes a
+Vec2 or Vec3; NaN, infinities, magnitudes beyond ``MAX_COORDINATE`` and strings are refused,
+naming the field), the vector fields must share one dimension, a ``float`` field is coerced
+by :func:`~swept.vec.as_finite` (infinity only where the field's default is infinite) and a
+``bool`` field must be a bool (or 0 or 1). The library's own hot paths build results from
+already-checked values with ``tuple.__new__`` (:func:`make_ray_hit`, :func:`make_contact`),
+skipping the constructor.
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ from dataclasses import FrozenInstanceError
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .vec import Vec2, Vec3
+from .constants import MAX_COORDINATE
+from .vec import Vec2, Vec3, as_finite, as_vector
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -89,6 +99,54 @@ def _replace(self: Any, **changes: Any) -> Any:
     return dataclasses.replace(self, **changes)
 
 
+def _flag(value: Any, name: str) -> bool:
+    """A bool field: True or False (or an int or numpy bool equal to 0 or 1)."""
+    if value is True or value is False:
+        return value
+    if not isinstance(value, (str, bytes, float)) and hasattr(value, "__bool__") and \
+            (value == 0 or value == 1):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool, got {value!r}")
+
+
+def _coercion(name: str, annotation: Any, default: Any) -> tuple[str, str] | None:
+    """The generated line coercing field ``name`` by its annotation (None: taken as given),
+    and the kind of field it is ("vector" or "")."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    text = text.replace(" ", "")
+    optional = text.endswith("|None")
+    if optional:
+        text = text[: -len("|None")]
+    # each check has an inline fast path (a Vec2 / Vec3 / float / bool already in range costs
+    # a type test and a few comparisons), and calls the full coercion, which raises, otherwise
+    x = name
+    if text in ("Vec2|Vec3", "Vec3|Vec2", "Vec2", "Vec3"):
+        in2 = f"-_M <= {x}[0] <= _M and -_M <= {x}[1] <= _M"
+        line = (f"if type({x}) is _V2:\n"
+                f"        if not ({in2}): {x} = _vec({x}, {x!r})\n"
+                f"    elif type({x}) is not _V3 or not ({in2} and -_M <= {x}[2] <= _M):\n"
+                f"        {x} = _vec({x}, {x!r})")
+        kind = "vector"
+    elif text == "float":
+        allow_inf = isinstance(default, float) and math.isinf(default)
+        line = (f"if type({x}) is not float or not -_M <= {x} <= _M:\n"
+                f"        {x} = _num({x}, {x!r}, allow_inf={allow_inf})")
+        kind = ""
+    elif text == "bool":
+        line = f"if {x} is not True and {x} is not False: {x} = _flag({x}, {x!r})"
+        kind = ""
+    else:
+        return None
+    if optional:
+        line = f"if {x} is not None:\n        " + line.replace("\n", "\n    ")
+    return line, kind
+
+
+def _dims(name_a: str, a: Any, name_b: str, b: Any) -> None:
+    raise ValueError(f"{name_b} must have the dimension of {name_a}: got {len(b)} and "
+                     f"{len(a)} components")
+
+
 @dataclass_transform(frozen_default=True)
 def record(cls: type[T]) -> type[T]:
     """Make ``cls`` (annotated fields, as for a dataclass) a frozen, tuple-backed record.
@@ -123,10 +181,27 @@ def record(cls: type[T]) -> type[T]:
         else:
             defaults[f"_default_{name}"] = f.default
             params.append(f"{name}=_default_{name}")
-    # generated like a named tuple's constructor: exact signature, one tuple build
+    # generated like a named tuple's constructor: exact signature, one tuple build, after
+    # the user's values are coerced and checked field by field (by annotation)
+    body = []
+    vectors = []
+    for name, annotation, f in specs:
+        coercion = _coercion(name, annotation, f.default)
+        if coercion is not None:
+            body.append(f"    {coercion[0]}\n")
+            if coercion[1] == "vector":
+                vectors.append(name)
+    for other in vectors[1:]:
+        # one dimension for every vector field
+        body.append(f"    if type({other}) is not type({vectors[0]}) and {other} is not None "
+                    f"and {vectors[0]} is not None: _dims({vectors[0]!r}, {vectors[0]}, "
+                    f"{other!r}, {other})\n")
     source = (f"def __new__(_cls, {', '.join(params)}):\n"
-              f"    return _tn(_cls, ({', '.join(names)},))\n")
-    scope: dict[str, Any] = {"_tn": _tn, **defaults}
+              + "".join(body)
+              + f"    return _tn(_cls, ({', '.join(names)},))\n")
+    scope: dict[str, Any] = {"_tn": _tn, "_vec": as_vector, "_num": as_finite,
+                             "_flag": _flag, "_dims": _dims, "_V2": Vec2, "_V3": Vec3,
+                             "_M": MAX_COORDINATE, **defaults}
     exec(source, scope)  # noqa: S102 - generated from the class's own field names
     new = scope["__new__"]
     new.__qualname__ = f"{cls.__qualname__}.__new__"
@@ -250,6 +325,14 @@ def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool,
                  exit_distance: float = math.inf) -> RayHit:
     """Build a RayHit in one tuple allocation (internal, hot path)."""
     hit: RayHit = _rn(RayHit, (distance, point, normal, started_inside, exit_distance))
+    return hit
+
+
+def make_sweep_hit(fraction: float, point: Any, normal: Any, position: Any,
+                   started_inside: bool) -> SweepHit:
+    """Build a SweepHit in one tuple allocation (internal: the values are the library's own,
+    already checked, and may reach past MAX_COORDINATE, as a point beyond a far shape)."""
+    hit: SweepHit = _rn(SweepHit, (fraction, point, normal, position, started_inside))
     return hit
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,9 +37,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .constants import MAX_COORDINATE
 from .shapes import Circle, Plane, Shape
 from .toi import advance
-from .vec import Vec2
+from .vec import Vec2, as_finite
 
 __all__ = [
     "DEFAULT_RESTITUTION",
@@ -199,6 +199,11 @@ def _show(value: Any) -> str:
         return repr(value)
 
 
+def _shorten(text: str) -> str:
+    """A found value's text, cut short if long (a 400-digit number)."""
+    return text if len(text) <= 40 else f"{text[:24]}...{text[-8:]} ({len(text)} chars)"
+
+
 def _at(prefix: str, key: str | int) -> str:
     """The place of ``key`` inside ``prefix``: ``bodies[2]``, ``bodies[2].radius``."""
     if isinstance(key, int):
@@ -229,8 +234,13 @@ class _Checker:
         expected = "a number" if minimum is None else f"a number >= {_num(minimum)}"
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(place, f"expected {expected}, got {_show(value)}")
-        x = float(value)
-        if not math.isfinite(x) or (minimum is not None and x < minimum):
+        try:
+            # finite, within MAX_COORDINATE (a huge int gives ValueError, not OverflowError)
+            x = as_finite(value, place)
+        except ValueError:
+            raise self.fail(place, f"expected {expected} of magnitude at most "
+                                   f"{MAX_COORDINATE:g}, got {_shorten(_show(value))}") from None
+        if minimum is not None and x < minimum:
             raise self.fail(place, f"expected {expected}, got {_show(value)}")
         return x
 

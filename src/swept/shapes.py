@@ -5,9 +5,11 @@
 :class:`Capsule` and :class:`Ray` built with 3-vectors. Every shape has ``dim`` (2 or 3) and
 ``aabb`` (its bounding box; infinite for planes and unbounded rays).
 
-Invalid input (NaN, infinities, a negative radius, a zero-length segment, a non-convex,
-collinear or too-short polygon, a box with ``min > max``) raises ``ValueError`` naming the
-argument.
+Invalid input (NaN, infinities, magnitudes beyond :data:`~swept.constants.MAX_COORDINATE`,
+a negative radius, a zero-length segment, a non-convex, collinear or too-short polygon, a box
+with ``min > max``) raises ``ValueError`` naming the argument; a string where a number belongs
+raises ``TypeError``. Vectors given as directions (a plane's normal, a ray's direction) are
+normalised after scaling by their largest component, so any nonzero one is accepted.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels.ray import segment_normals2 as _segment_normals
-from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
+from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
 
 __all__ = [
     "Shape",
@@ -411,8 +413,11 @@ class Polygon(Shape):
     def regular(cls, n: int, radius: float, center: Any = (0.0, 0.0),
                 angle: float = 0.0) -> Polygon:
         """A regular ``n``-gon (n >= 3) with corners ``radius`` (> 0) from ``center``."""
-        if not isinstance(n, int) or n < 3:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an integer >= 3, not {type(n).__name__}")
+        if n < 3:
             raise ValueError(f"n must be an integer >= 3, got {n!r}")
+        n = int(n)
         r = as_finite(radius, "radius")
         if r <= 0.0:
             raise ValueError(f"radius must be > 0, got {radius!r}")
@@ -532,11 +537,12 @@ class Plane(Shape):
     def __init__(self, normal: Any, offset: float = 0.0) -> None:
         n = as_vector(normal, "normal")
         d = as_finite(offset, "offset")
-        length = n.length()
-        if length == 0.0:
-            raise ValueError("normal must not be the zero vector")
-        _set(self, "normal", n / length)
-        _set(self, "offset", d / length)
+        u, length = unit(n, "normal")
+        # the offset along the unit normal: a tiny normal with a large offset puts the plane
+        # beyond the supported range
+        offset_unit = as_finite(d / length, "offset (divided by the normal's length)")
+        _set(self, "normal", u)
+        _set(self, "offset", offset_unit)
         _set(self, "dim", len(n))
 
     @classmethod
@@ -546,10 +552,7 @@ class Plane(Shape):
         p = as_vector(point, "point")
         if len(p) != len(n):
             raise ValueError("point and normal must have the same dimension")
-        length = n.length()
-        if length == 0.0:
-            raise ValueError("normal must not be the zero vector")
-        n = n / length
+        n, _ = unit(n, "normal")
         return cls(n, n.dot(p))
 
     def _key(self) -> tuple[Any, ...]:
@@ -603,26 +606,26 @@ class Ray(Shape):
         d = as_vector(direction, "direction")
         if len(o) != len(d):
             raise ValueError("origin and direction must have the same dimension")
-        length = d.length()
-        if length == 0.0:
-            raise ValueError("direction must not be the zero vector")
+        u, _ = unit(d, "direction")
         m = as_finite(max_distance, "max_distance", minimum=0.0, allow_inf=True)
-        unit = d / length
         _set(self, "origin", o)
-        _set(self, "direction", unit)
+        _set(self, "direction", u)
         _set(self, "max_distance", m)
         _set(self, "dim", len(o))
-        _set(self, "_args", (*o, *unit, m))
+        _set(self, "_args", (*o, *u, m))
 
     @classmethod
     def between(cls, start: Any, end: Any) -> Ray:
         """The ray from ``start`` toward ``end``, reaching exactly to it."""
         s = as_vector(start, "start")
         e = as_vector(end, "end")
+        if len(s) != len(e):
+            raise ValueError("start and end must have the same dimension")
         d = e - s
-        length = d.length()
-        if length == 0.0:
-            raise ValueError("start and end must differ")
+        if d == (0.0,) * len(d):
+            raise ValueError("end: start and end must differ")
+        # the unit direction and the exact length, scaled first (no underflow for close points)
+        _, length = unit(d, "end")
         return cls(s, d, length)
 
     def _key(self) -> tuple[Any, ...]:
@@ -634,7 +637,7 @@ class Ray(Shape):
 
     def at(self, distance: float) -> Vec2 | Vec3:
         """The point ``distance`` along the ray."""
-        return self.origin + self.direction * distance
+        return self.origin + self.direction * as_finite(distance, "distance")
 
     @property
     def aabb(self) -> AABB:

@@ -65,6 +65,7 @@ from ._kernels.world import (
     KIND_SEGMENT,
     KIND_SPHERE,
 )
+from .constants import MAX_COORDINATE
 from .shapes import Circle, Shape, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vector
 from .views import VIEW, view
@@ -118,6 +119,47 @@ def _check_unit(value: Any, name: str) -> float:
     if v > 1.0:
         raise ValueError(f"{name} must be in [0, 1], got {value!r}")
     return v
+
+
+def _numbers(value: Any, name: str) -> np.ndarray:
+    """``value`` as a float64 array of numbers in range (finite, magnitude at most
+    ``MAX_COORDINATE``), or ValueError / TypeError (strings) naming ``name``."""
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError):
+        # ragged rows
+        raise ValueError(f"{name} must be a rectangular array of numbers (rows of one "
+                         f"length)") from None
+    if a.dtype.kind == "O":
+        if any(isinstance(x, (str, bytes)) for x in a.flat):
+            raise TypeError(f"{name} must contain numbers, not strings")
+        try:
+            a = a.astype(np.float64)
+        except OverflowError:
+            # an int too large for a float
+            raise ValueError(f"{name} is out of range: every value must have magnitude at "
+                             f"most MAX_COORDINATE = {MAX_COORDINATE:g}") from None
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must contain real numbers") from None
+    elif a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must contain real numbers, not {a.dtype} values")
+    a = a.astype(np.float64)
+    if np.isnan(a).any():
+        raise ValueError(f"{name} must be finite (no NaN)")
+    if (np.abs(a) > MAX_COORDINATE).any():
+        raise ValueError(f"{name} is out of range: every value must be finite with magnitude "
+                         f"at most MAX_COORDINATE = {MAX_COORDINATE:g}")
+    return a
+
+
+def _per_ball(a: np.ndarray, n: int, name: str) -> np.ndarray:
+    """A number or one value per ball, as an (n,) array; ValueError naming ``name``."""
+    if a.ndim == 0:
+        return np.full(n, float(a))
+    if a.shape != (n,):
+        raise ValueError(f"{name} must be a number or have one value per center, shape "
+                         f"({n},), got shape {a.shape}")
+    return a.copy()
 
 
 def _ball_parts(shape: Any) -> tuple[tuple[float, ...], float, int]:
@@ -486,19 +528,25 @@ class Simulation:
         """Add many balls at once: ``centers`` (n, d), ``radii`` (n,) or a number,
         ``velocities`` (n, d) (zero if None), ``mass`` a number or (n,); returns their
         indices (n,) int64."""
-        c = np.array(centers, np.float64, ndmin=2)
+        c = _numbers(centers, "centers")
+        if c.ndim == 1:
+            # one center
+            c = c.reshape(1, -1)
         n = c.shape[0]
         if c.shape != (n, self.dim):
-            raise ValueError(f"centers must have shape (n, {self.dim}), got {c.shape}")
-        r = np.broadcast_to(np.asarray(radii, np.float64), (n,)).copy()
-        v = (np.zeros((n, self.dim)) if velocities is None
-             else np.array(velocities, np.float64, ndmin=2))
-        if v.shape != (n, self.dim):
-            raise ValueError(f"velocities must have shape ({n}, {self.dim}), got {v.shape}")
-        m = np.broadcast_to(np.asarray(mass, np.float64), (n,)).copy()
-        for name, arr in (("centers", c), ("radii", r), ("velocities", v), ("mass", m)):
-            if not np.all(np.isfinite(arr)):
-                raise ValueError(f"{name} must be finite (no NaN or infinity)")
+            raise ValueError(f"centers must have shape (n, {self.dim}) in this {self.dim}D "
+                             f"simulation, got {c.shape}")
+        r = _per_ball(_numbers(radii, "radii"), n, "radii")
+        if velocities is None:
+            v = np.zeros((n, self.dim))
+        else:
+            v = _numbers(velocities, "velocities")
+            if v.ndim == 1:
+                v = v.reshape(1, -1)
+            if v.shape != (n, self.dim):
+                raise ValueError(f"velocities must have shape ({n}, {self.dim}), one row per "
+                                 f"center, got {v.shape}")
+        m = _per_ball(_numbers(mass, "mass"), n, "mass")
         if np.any(r <= 0.0):
             raise ValueError("radii must be > 0")
         if np.any(m <= 0.0):

@@ -34,7 +34,7 @@ from ._kernels.sweep import (
 )
 from .dispatch import SWEEP
 from .distance import closest_point
-from .results import SweepHit
+from .results import SweepHit, make_sweep_hit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 from .views import view
@@ -308,4 +308,5 @@ def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: A
     if tdisp is not None:
         point = point + tdisp * fraction
     position = reference_point(shape) + disp * fraction
-    return SweepHit(fraction, point, normal, position, inside)
+    # built as the library's own result: the user-facing constructor's checks are skipped
+    return make_sweep_hit(float(fraction), point, normal, position, bool(inside))

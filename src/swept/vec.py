@@ -3,19 +3,44 @@
 Every public function that takes a point or a vector accepts any 2- or 3-sequence of real
 numbers: a tuple, a list, a numpy array, a ``pygame.Vector2``/``Vector3`` or the library's own
 :class:`Vec2` / :class:`Vec3`. They all go through :func:`as_vec2`, :func:`as_vec3` or
-:func:`as_vector`, which reject NaN and infinities with a ``ValueError`` naming the argument.
+:func:`as_vector`, which reject NaN, infinities and magnitudes beyond
+:data:`~swept.constants.MAX_COORDINATE` (1e50) with a ``ValueError`` naming the argument, and
+strings (or anything that is not a real number) with a ``TypeError``. Scalars go through
+:func:`as_finite`, under the same rules.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, SupportsFloat, Union
 
-__all__ = ["Vec2", "Vec3", "VecLike", "as_vec2", "as_vec3", "as_vector", "as_finite"]
+__all__ = ["Vec2", "Vec3", "VecLike", "as_vec2", "as_vec3", "as_vector", "as_finite", "unit"]
 
 _tuple_new = tuple.__new__
+
+
+_FLOAT_MIN = sys.float_info.min
+_INF = math.inf
+
+
+def _length3(x: float, y: float, z: float) -> float:
+    """``sqrt(x^2 + y^2 + z^2)``, as the kernels compute it, unless the sum of squares
+    underflows below the smallest normal float or overflows: then the components are first
+    divided by the largest magnitude among them, as ``hypot`` does."""
+    s = x * x + y * y + z * z
+    if _FLOAT_MIN <= s < _INF:
+        return math.sqrt(s)
+    m = max(abs(x), abs(y), abs(z))
+    if not 0.0 < m < _INF:
+        # zero, or not finite (no length to rescale)
+        return math.sqrt(s)
+    x /= m
+    y /= m
+    z /= m
+    return m * math.sqrt(x * x + y * y + z * z)
 
 
 class Vec2(tuple):
@@ -92,7 +117,8 @@ class Vec2(tuple):
         return self[0] * self[0] + self[1] * self[1]
 
     def normalized(self) -> Vec2:
-        """This vector scaled to unit length; a zero vector raises ``ValueError``."""
+        """This vector scaled to unit length; only the zero vector raises ``ValueError`` (the
+        length is a hypot: no square underflows, so a 1e-200 vector has a direction)."""
         n = math.hypot(self[0], self[1])
         if n == 0.0:
             raise ValueError("cannot normalize a zero-length vector")
@@ -171,7 +197,7 @@ class Vec3(tuple):
         return self
 
     def __abs__(self) -> float:
-        return math.sqrt(self[0] * self[0] + self[1] * self[1] + self[2] * self[2])
+        return _length3(self[0], self[1], self[2])
 
     def dot(self, other: Any) -> float:
         """The dot product with another 3-vector."""
@@ -185,16 +211,17 @@ class Vec3(tuple):
         return _tuple_new(Vec3, (y * oz - z * oy, z * ox - x * oz, x * oy - y * ox))
 
     def length(self) -> float:
-        """The Euclidean length."""
-        return math.sqrt(self[0] * self[0] + self[1] * self[1] + self[2] * self[2])
+        """The Euclidean length (rescaled where the squares would underflow or overflow)."""
+        return _length3(self[0], self[1], self[2])
 
     def length_squared(self) -> float:
         """The squared length (no square root)."""
         return self[0] * self[0] + self[1] * self[1] + self[2] * self[2]
 
     def normalized(self) -> Vec3:
-        """This vector scaled to unit length; a zero vector raises ``ValueError``."""
-        n = self.length()
+        """This vector scaled to unit length; only the zero vector raises ``ValueError`` (a
+        1e-200 vector has a direction: see :meth:`length`)."""
+        n = _length3(self[0], self[1], self[2])
         if n == 0.0:
             raise ValueError("cannot normalize a zero-length vector")
         return _tuple_new(Vec3, (self[0] / n, self[1] / n, self[2] / n))
@@ -224,10 +251,50 @@ class Vec3(tuple):
 #: Anything accepted where a point or vector is expected.
 VecLike = Union[Vec2, Vec3, Sequence[float], Any]
 
+# constants imports this module (for Vec2 / Vec3) and may be the first to load, so the limit
+# (swept.constants.MAX_COORDINATE) is read from the module at call time
+from . import constants as _constants  # noqa: E402
+
+_NOT_NUMBERS = (str, bytes, bytearray)
+_REAL = (float, int)
+
+
+def _show(value: Any) -> str:
+    """``repr(value)``, shortened: an error message must stay readable for a 400-digit int."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:60]}...{text[-12:]} ({len(text)} chars)"
+
+
+def _range_error(name: str, value: Any) -> ValueError:
+    return ValueError(
+        f"{name} is out of range: every coordinate and number must be finite with magnitude "
+        f"at most MAX_COORDINATE = {_constants.MAX_COORDINATE:g}, got {_show(value)}"
+    )
+
+
+def _real(c: Any, name: str, value: Any) -> float:
+    """One component ``c`` of ``value`` as a float in range, or raise naming ``name``."""
+    lim = _constants.MAX_COORDINATE
+    if isinstance(c, _NOT_NUMBERS):
+        raise TypeError(f"{name} must contain real numbers, not {type(c).__name__}: "
+                        f"got {_show(value)}")
+    try:
+        f = float(c)
+    except OverflowError:
+        # an int too large for a float
+        raise _range_error(name, value) from None
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must contain real numbers, got {_show(value)}") from None
+    if -lim <= f <= lim:
+        return f
+    if f != f:
+        raise ValueError(f"{name} must be finite (not NaN), got {_show(value)}")
+    raise _range_error(name, value)
+
 
 def _components(value: Any, name: str) -> tuple[float, ...]:
     """Read a short sequence of real numbers, raising TypeError/ValueError naming ``name``."""
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, _NOT_NUMBERS):
         raise TypeError(f"{name} must be a 2- or 3-vector of numbers, not {type(value).__name__}")
     try:
         n = len(value)
@@ -235,38 +302,38 @@ def _components(value: Any, name: str) -> tuple[float, ...]:
         raise TypeError(
             f"{name} must be a 2- or 3-vector of numbers, not {type(value).__name__}"
         ) from None
-    if n not in (2, 3):
-        raise ValueError(f"{name} must have 2 or 3 components, got {n}")
-    try:
-        out = tuple(float(value[i]) for i in range(n))
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must contain real numbers, got {value!r}") from None
-    for c in out:
-        if not math.isfinite(c):
-            raise ValueError(f"{name} must be finite, got {value!r}")
-    return out
+    if n == 2:
+        x, y = value[0], value[1]
+        # plain numbers in range: converted at once (an int compares exactly, however large)
+        lim = _constants.MAX_COORDINATE
+        if type(x) in _REAL and type(y) in _REAL and -lim <= x <= lim and -lim <= y <= lim:
+            return (float(x), float(y))
+        return (_real(x, name, value), _real(y, name, value))
+    if n == 3:
+        x, y, z = value[0], value[1], value[2]
+        lim = _constants.MAX_COORDINATE
+        if type(x) in _REAL and type(y) in _REAL and type(z) in _REAL and \
+                -lim <= x <= lim and -lim <= y <= lim and -lim <= z <= lim:
+            return (float(x), float(y), float(z))
+        return (_real(x, name, value), _real(y, name, value), _real(z, name, value))
+    raise ValueError(f"{name} must have 2 or 3 components, got {n}")
 
-
-_REAL = (float, int)
 
 
 def as_vec2(value: Any, name: str = "vector") -> Vec2:
-    """Coerce ``value`` to a finite :class:`Vec2`, or raise naming ``name``."""
+    """Coerce ``value`` to a :class:`Vec2` in range (finite, each component at most
+    ``MAX_COORDINATE`` in magnitude), or raise naming ``name``."""
+    lim = _constants.MAX_COORDINATE
     t = type(value)
     if t is Vec2:
-        # finite iff (x - x) + (y - y) is exactly 0: NaN and inf both give NaN
-        if (value[0] - value[0]) + (value[1] - value[1]) == 0.0:
+        # in range (NaN fails every comparison)
+        if -lim <= value[0] <= lim and -lim <= value[1] <= lim:
             return value
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    if (t is tuple or t is list) and len(value) == 2:
+    elif (t is tuple or t is list) and len(value) == 2:
+        # the common case: a plain pair of numbers (an int compares exactly, however large)
         x, y = value
-        if type(x) in _REAL and type(y) in _REAL:
-            # the common case: a plain pair of numbers
-            fx = float(x)
-            fy = float(y)
-            if (fx - fx) + (fy - fy) == 0.0:
-                return _tuple_new(Vec2, (fx, fy))
-            raise ValueError(f"{name} must be finite, got {value!r}")
+        if type(x) in _REAL and type(y) in _REAL and -lim <= x <= lim and -lim <= y <= lim:
+            return _tuple_new(Vec2, (float(x), float(y)))
     c = _components(value, name)
     if len(c) != 2:
         raise ValueError(f"{name} must be a 2D vector, got {len(c)} components")
@@ -274,11 +341,11 @@ def as_vec2(value: Any, name: str = "vector") -> Vec2:
 
 
 def as_vec3(value: Any, name: str = "vector") -> Vec3:
-    """Coerce ``value`` to a finite :class:`Vec3`, or raise naming ``name``."""
-    if type(value) is Vec3:
-        if (value[0] - value[0]) + (value[1] - value[1]) + (value[2] - value[2]) == 0.0:
-            return value
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    """Coerce ``value`` to a :class:`Vec3` in range, or raise naming ``name``."""
+    lim = _constants.MAX_COORDINATE
+    if type(value) is Vec3 and -lim <= value[0] <= lim and -lim <= value[1] <= lim and \
+            -lim <= value[2] <= lim:
+        return value
     c = _components(value, name)
     if len(c) != 3:
         raise ValueError(f"{name} must be a 3D vector, got {len(c)} components")
@@ -286,12 +353,14 @@ def as_vec3(value: Any, name: str = "vector") -> Vec3:
 
 
 def as_vector(value: Any, name: str = "vector") -> Vec2 | Vec3:
-    """Coerce ``value`` to a finite :class:`Vec2` or :class:`Vec3` by its length."""
+    """Coerce ``value`` to a :class:`Vec2` or :class:`Vec3` (by its length) in range."""
+    lim = _constants.MAX_COORDINATE
     t = type(value)
-    if t is Vec2:
-        return as_vec2(value, name)
-    if t is Vec3:
-        return as_vec3(value, name)
+    if t is Vec2 and -lim <= value[0] <= lim and -lim <= value[1] <= lim:
+        return value
+    if t is Vec3 and -lim <= value[0] <= lim and -lim <= value[1] <= lim and \
+            -lim <= value[2] <= lim:
+        return value
     c = _components(value, name)
     if len(c) == 2:
         return _tuple_new(Vec2, c)
@@ -300,16 +369,39 @@ def as_vector(value: Any, name: str = "vector") -> Vec2 | Vec3:
 
 def as_finite(value: Any, name: str, *, minimum: float | None = None,
               allow_inf: bool = False) -> float:
-    """Coerce a scalar to float, rejecting NaN (and inf unless allowed) and values below
-    ``minimum``, with an error naming ``name``."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, SupportsFloat)):
-        raise TypeError(f"{name} must be a real number, not {type(value).__name__}")
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number, got {value!r}") from None
-    if math.isnan(v) or (math.isinf(v) and not allow_inf):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    """Coerce a scalar to float, rejecting NaN, magnitudes beyond ``MAX_COORDINATE`` (inf
+    only where ``allow_inf``), values below ``minimum`` and non-numbers (``TypeError``: a
+    string is not a number), with an error naming ``name``."""
+    lim = _constants.MAX_COORDINATE
+    if type(value) is float:
+        v = value
+    else:
+        if isinstance(value, _NOT_NUMBERS) or not isinstance(value, (int, float, SupportsFloat)):
+            raise TypeError(f"{name} must be a real number, not {type(value).__name__}")
+        try:
+            v = float(value)
+        except OverflowError:
+            # an int too large for a float
+            raise _range_error(name, value) from None
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be a real number, got {_show(value)}") from None
+    if not -lim <= v <= lim:
+        if v != v:
+            raise ValueError(f"{name} must be finite (not NaN), got {_show(value)}")
+        if not (allow_inf and (v == math.inf or v == -math.inf)):
+            raise _range_error(name, value)
     if minimum is not None and v < minimum:
-        raise ValueError(f"{name} must be >= {minimum:g}, got {value!r}")
+        raise ValueError(f"{name} must be >= {minimum:g}, got {_show(value)}")
     return v
+
+
+def unit(value: Vec2 | Vec3, name: str) -> tuple[Vec2 | Vec3, float]:
+    """``value`` (a coerced vector) normalised, and its length: only an exactly zero vector
+    raises (``ValueError`` naming ``name``). The length never underflows (a hypot in 2D,
+    rescaled in 3D where the squares would underflow), so a 1e-200 vector has a direction;
+    otherwise the values are bit for bit those of ``value / value.length()``, as the batch
+    kernels compute them."""
+    length = value.length()
+    if length == 0.0:
+        raise ValueError(f"{name} must not be the zero vector")
+    return value / length, length

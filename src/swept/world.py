@@ -62,6 +62,7 @@ import numpy as np
 from ._fast import entry_point
 from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
+from .constants import MAX_COORDINATE
 from .contact import contact
 from .raycast import raycast
 from .results import Contact, RayHit, SweepHit, record
@@ -218,9 +219,23 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     """``value`` as a C-contiguous float64 array of ``ndim`` dimensions (rows of width ``d``),
     finite (or +-inf where allowed), with a ValueError naming ``name`` otherwise."""
     try:
-        a = np.ascontiguousarray(value, dtype=np.float64)
+        raw = value if isinstance(value, np.ndarray) else np.asarray(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an array of numbers") from None
+        raise ValueError(f"{name} must be an array of numbers (rows of one length)") from None
+    if raw.dtype.kind not in "biuf":
+        # strings convert to floats one by one in numpy: refused, as a str is not a number
+        if raw.dtype.kind in "USa" or (raw.dtype.kind == "O" and any(
+                isinstance(x, (str, bytes)) for x in raw.flat)):
+            raise TypeError(f"{name} must contain numbers, not strings")
+        try:
+            raw = raw.astype(np.float64)
+        except OverflowError:
+            # an int too large for a float
+            raise ValueError(f"{name} is out of range: every value must have magnitude at "
+                             f"most MAX_COORDINATE = {MAX_COORDINATE:g}") from None
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must be an array of real numbers") from None
+    a = np.ascontiguousarray(raw, dtype=np.float64)
     if ndim == 2 and a.ndim == 2 and a.shape[0] == 0 and a.shape[1] in (2, 3):
         pass
     elif ndim == 2 and a.ndim == 1 and a.size == 0:
@@ -236,19 +251,27 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
         raise ValueError(f"{name} must not contain NaN (row {int(np.argwhere(np.isnan(a))[0][0])})")
     if not allow_inf and np.isinf(a).any():
         raise ValueError(f"{name} must be finite (row {int(np.argwhere(np.isinf(a))[0][0])})")
+    big = np.abs(a) > MAX_COORDINATE
+    if allow_inf:
+        big &= ~np.isinf(a)
+    if big.any():
+        raise ValueError(f"{name} is out of range: every value must have magnitude at most "
+                         f"MAX_COORDINATE = {MAX_COORDINATE:g} (row "
+                         f"{int(np.argwhere(big)[0][0])})")
     return a
 
 
-def _mask(mask: Any) -> int:
-    """A layer mask checked to be an unsigned 32-bit integer."""
+def _mask(mask: Any, name: str = "mask") -> int:
+    """A layer mask (or layer, by ``name``) checked to be an unsigned 32-bit integer."""
     if type(mask) is int and 0 <= mask <= ALL_LAYERS:
         # the common case, checked first: every scalar query passes here
         return mask
     if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)):
-        raise TypeError(f"mask must be an int, not {type(mask).__name__}")
+        raise TypeError(f"{name} must be an int, not {type(mask).__name__}")
     m = int(mask)
     if not 0 <= m <= ALL_LAYERS:
-        raise ValueError(f"mask must be in [0, 0xFFFFFFFF], got {mask!r}")
+        shown = repr(mask) if len(repr(mask)) <= 40 else f"an int of {len(str(m))} digits"
+        raise ValueError(f"{name} must be in [0, 0xFFFFFFFF], got {shown}")
     return m
 
 
@@ -389,9 +412,20 @@ class World:
         return [h for h, s in enumerate(self._shapes) if s is not None]
 
     def _check(self, handle: Any) -> int:
-        if handle not in self:
-            raise KeyError(f"no collider with handle {handle!r} in this world")
-        return int(handle)
+        """``handle`` as an int, if it names a live collider; otherwise ValueError (TypeError
+        for a handle that is not an int) naming it and saying why."""
+        if handle in self:
+            return int(handle)
+        if not isinstance(handle, (int, np.integer)):
+            raise TypeError(f"handle must be an int (as World.add returns), not "
+                            f"{type(handle).__name__}: {handle!r}")
+        if 0 <= int(handle) < len(self._shapes):
+            raise ValueError(f"handle {handle!r}: that collider was removed from this world "
+                             f"(handles are never reused)")
+        raise ValueError(f"handle {handle!r}: never added to this world (its handles run "
+                         f"from 0 to {len(self._shapes) - 1})" if self._shapes else
+                         f"handle {handle!r}: never added to this world (it has no colliders "
+                         f"yet)")
 
     def shape(self, handle: int) -> Shape:
         """The collider's shape."""
@@ -495,7 +529,7 @@ class World:
         elif shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
-        lay = _mask(layer) if not isinstance(layer, bool) else None
+        lay = _mask(layer, "layer") if not isinstance(layer, bool) else None
         if lay is None:
             raise TypeError("layer must be an int")
         m = _mask(mask)
@@ -773,9 +807,9 @@ class World:
                 continue
             hit = raycast(ray, self._shapes[h])
             if hit is not None:
-                hits.append(_rn(WorldRayHit, (hit.distance, hit.point, hit.normal,
-                                              hit.started_inside, hit.exit_distance, h,
-                                              self._data[h])))
+                # the library's own values: built without the user-facing checks
+                found: Any = hit
+                hits.append(_rn(WorldRayHit, (*found, h, self._data[h])))
         hits.sort(key=lambda x: (x.distance, x.handle))
         return hits
 
@@ -810,8 +844,8 @@ class World:
             assert target is not None
             hit = _sweep(shape, disp, target, target_distance=td)
             if hit is not None and (best is None or hit.fraction < best.fraction):
-                best = WorldSweepHit(hit.fraction, hit.point, hit.normal, hit.position,
-                                     hit.started_inside, h, self._data[h])
+                met: Any = hit
+                best = _rn(WorldSweepHit, (*met, h, self._data[h]))
         return best
 
     def _sweep_ball(self, shape: Circle | Sphere, disp: Vec2 | Vec3, mask: int,
@@ -839,7 +873,9 @@ class World:
             at = shape.center + disp * fraction
             point = at - normal * r
         position = shape.center + disp * fraction
-        return WorldSweepHit(fraction, point, normal, position, inside, h, self._data[h])
+        result: WorldSweepHit = _rn(WorldSweepHit, (fraction, point, normal, position, inside,
+                                                    h, self._data[h]))
+        return result
 
     def contacts(self, shape: Shape, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
                  ) -> list[WorldContact]:
@@ -860,7 +896,8 @@ class World:
                 continue
             c = contact(shape, self._shapes[h])
             if c is not None:
-                out.append(WorldContact(c.normal, c.depth, c.point, h, self._data[h]))
+                touch: Any = c
+                out.append(_rn(WorldContact, (*touch, h, self._data[h])))
         return out
 
     def query_aabb(self, box: AABB, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
