@@ -523,7 +523,7 @@ class _ExtendedHit(RayHit):
     """A record extended as the library's own result types may be: an infinite default
     allows infinity, an optional field allows None."""
 
-    exit_distance: float = math.inf
+    reach: float = math.inf
     other: Vec2 | Vec3 | None = None
 
 
@@ -531,11 +531,13 @@ def test_extended_records_coerce_their_new_fields_by_annotation() -> None:
     """The constructor's checks are generated from the annotations, so a field added later
     (to RayHit or a subclass) is coerced and checked with no further code."""
     hit = _ExtendedHit(1, (0, 0), (1, 0))
-    assert hit.exit_distance == math.inf and hit.other is None
-    hit = _ExtendedHit(1, (0, 0), (1, 0), False, 3, [1, 1])
-    assert hit.exit_distance == 3.0 and type(hit.other) is Vec2
+    assert hit.exit_distance == math.inf and hit.reach == math.inf and hit.other is None
+    hit = _ExtendedHit(1, (0, 0), (1, 0), False, 2, 3, [1, 1])
+    assert hit.exit_distance == 2.0 and hit.reach == 3.0 and type(hit.other) is Vec2
     with pytest.raises(ValueError, match="^exit_distance "):
         _ExtendedHit(1, (0, 0), (1, 0), exit_distance=math.nan)
+    with pytest.raises(ValueError, match="^reach "):
+        _ExtendedHit(1, (0, 0), (1, 0), reach=math.nan)
     with pytest.raises(ValueError, match="^other "):
         _ExtendedHit(1, (0, 0), (1, 0), other=(1, 2, 3))
     with pytest.raises(ValueError, match="^distance "):

@@ -33,7 +33,7 @@ from .contact import contact
 from .dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP, UNSUPPORTED
 from .distance import PointOperand, closest_point
 from .raycast import raycast
-from .results import Contact, RayHit, SweepHit
+from .results import Contact, RayHit, SweepHit, make_contact, make_sweep_hit
 from .shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, as_vec2
@@ -202,7 +202,7 @@ def chain_contacts(shape: Shape, chain: Chain) -> list[tuple[int, Contact]]:
         if join is not None:
             # the depth against the answering face's line (through the join), never more
             depth = min(c.depth, max(0.0, _support_depth(shape, n, join)))
-            c = Contact(n, depth, c.point)
+            c = make_contact(n, depth, c.point)
         found.append((i, c))
     return found
 
@@ -231,7 +231,7 @@ def sweep_chain(shape: Shape, displacement: Any, chain: Chain, *,
             continue
         n, join = chain.region_normal(i, hit.normal, toward)  # type: ignore[arg-type]
         if join is not None:
-            hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
+            hit = make_sweep_hit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
         best = hit
     return best
 

@@ -61,7 +61,7 @@ from .constants import (
     TRAVEL_SLOP,
 )
 from .response import UP_2D, UP_3D
-from .results import Contact, SweepHit
+from .results import Contact, SweepHit, make_sweep_hit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
@@ -256,16 +256,16 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
         # a cast with the skin never misses what the cast without it hits: it starts there
         bare = sweep(shape, motion, target)
         if bare is not None:
-            hit = SweepHit(0.0, bare.point, bare.normal, reference_point(shape), True)
+            hit = make_sweep_hit(0.0, bare.point, bare.normal, reference_point(shape), True)
     if hit is None:
         return None
     n = _feature_normal(shape, motion * hit.fraction, target, hit.normal, hit.point)
     if n is not hit.normal:
-        hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
+        hit = make_sweep_hit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
     if chain is not None:
         n, join = chain.region_normal(index, hit.normal, toward)  # type: ignore[arg-type]
         if join is not None:
-            hit = SweepHit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
+            hit = make_sweep_hit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
     if motion.dot(hit.normal) >= -HEADING_TOLERANCE * length:
         # along the surface or leaving it: not an impact
         return None
