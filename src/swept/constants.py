@@ -22,3 +22,24 @@ DEFAULT_SKIN = 0.001
 #: rests on, or grazing a surface (such as the end of the next flush floor piece), is not
 #: stopped by it. Used by the swept step and by ``advance``.
 HEADING_TOLERANCE = 1e-9
+
+
+# --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
+
+#: Conservative advancement (``sweep`` of two non-ball shapes, ``time_of_impact``) stops when
+#: the gap is within this fraction of the query's own size (the shapes' extents and radii, the
+#: displacement, the target distance; never the coordinates' magnitude, never an absolute
+#: length) of the target distance, plus :data:`CAST_ROUNDING`. Measured on 20,000 random
+#: casts at scales 1e-6..1e7: translating casts converge (Newton-like) in 2-6 iterations at
+#: 1e-9, and the fractions at every scale agree to < 1e-12.
+CAST_TOLERANCE = 1e-9
+#: The rounding part of a cast's stopping gap, times the largest coordinate involved: gaps
+#: computed from coordinates of magnitude m carry ~m * 2.2e-16 per operation, and GJK counts
+#: a core gap below 1e-12 m as touching; a cast asked to resolve less would spin to its
+#: iteration cap on noise. It is what lets a scene moved 1e6 times its size from the origin
+#: still stop (at 1e-6 of its size).
+CAST_ROUNDING = 1e-12
+#: A moving circle's centre within this fraction of the grown polygon's size (plus
+#: :data:`CAST_ROUNDING` of the coordinates) of the rim counts as *on* it, where an
+#: entering-only cast (the swept step after a bounce) ignores the pieces it heads out of.
+SWEEP_RIM_TOLERANCE = 1e-9

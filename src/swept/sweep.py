@@ -9,7 +9,8 @@ moment they touch as a :class:`~swept.SweepHit`, or ``None``.
   segment, capsule, box or polygon against a circle or sphere is the same closed form,
   reversed; against a plane, the closed form of its deepest point.
 - Any other convex pair is cast by conservative advancement on GJK distance, exact to
-  :data:`~swept._kernels.sweep.CAST_TOLERANCE` times the scene's scale.
+  :data:`~swept.constants.CAST_TOLERANCE` times the query's own size (never an absolute
+  length: the same fraction at every scale).
 - Both moving: the cast uses the relative displacement; ``position`` and ``point`` are reported
   where the shapes are at the moment of contact.
 - Touching counts: shapes that touch or overlap at the start hit at fraction 0 with
