@@ -94,6 +94,12 @@ def closest_point(shape: Shape, p: Any) -> Vec2 | Vec3:
         return _tuple_new(Vec3, (x, y, z))
     if isinstance(shape, Capsule):
         r = shape.radius
+        if r == 0.0 and shape.dim == 2:
+            # radius 0: exactly its segment (or its point, for a == b)
+            px, py = as_vec2(p, "p")
+            (ax, ay), (bx, by) = shape.a, shape.b
+            x, y, _t = closest_on_segment2(px, py, ax, ay, bx, by)
+            return _tuple_new(Vec2, (x, y))
         if shape.dim == 2:
             px, py = as_vec2(p, "p")
             ax, ay = shape.a
@@ -133,7 +139,9 @@ def _proxy(obj: Any, name: str) -> _Proxy | None:
     if t is Circle or t is Sphere:
         c = obj.center
         x, y, z = (c[0], c[1], 0.0) if t is Circle else c
-        return (_CAPSULE, obj.dim, (t.__name__, obj._key()), (x, y, z, x, y, z, obj.radius))
+        # radius 0: the point itself, put in the same order as that point would be
+        key = ("", tuple(c)) if obj.radius == 0.0 else (t.__name__, obj._key())
+        return (_CAPSULE, obj.dim, key, (x, y, z, x, y, z, obj.radius))
     if t is Segment or t is Capsule:
         a, b = obj.a, obj.b
         r = obj.radius if t is Capsule else 0.0
@@ -141,7 +149,9 @@ def _proxy(obj: Any, name: str) -> _Proxy | None:
             payload = (a[0], a[1], 0.0, b[0], b[1], 0.0, r)
         else:
             payload = (a[0], a[1], a[2], b[0], b[1], b[2], r)
-        return (_CAPSULE, obj.dim, (t.__name__, obj._key()), payload)
+        # radius 0: the segment itself, put in the same order as that segment would be
+        key = ("Segment", (a, b)) if r == 0.0 else (t.__name__, obj._key())
+        return (_CAPSULE, obj.dim, key, payload)
     if t is Polygon:
         return (_POLYGON, 2, ("Polygon", obj._key()), obj)
     if t is AABB:

@@ -232,6 +232,60 @@ def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.n
 
 
 @kernel
+def _simplex_normal(moved: np.ndarray, verts_b: np.ndarray, cache: np.ndarray, nx: float,
+                    ny: float, nz: float) -> tuple[float, float, float]:
+    """The separating normal from GJK's final simplex when it is an edge (2D) or a face (3D)
+    of A - B: that feature's perpendicular, from differences of core points (exact for a face
+    of either shape), turned to agree with ``n``, the direction between the witness points.
+    The witnesses are weighted sums of core points whose rounding would otherwise tilt the
+    normal (a segment of radius 0 meeting a box face got (-1, 4e-17)), and at a touch of
+    radius-0 shapes they are two nearly equal points.
+    Any other simplex (a point, a 3D edge) keeps ``n``."""
+    count = cache[0]
+    planar = moved.shape[1] == 2 and verts_b.shape[1] == 2
+    if planar and count == 2:
+        ex = (moved[cache[3], 0] - verts_b[cache[4], 0]) - (moved[cache[1], 0]
+                                                             - verts_b[cache[2], 0])
+        ey = (moved[cache[3], 1] - verts_b[cache[4], 1]) - (moved[cache[1], 1]
+                                                             - verts_b[cache[2], 1])
+        length = math.hypot(ex, ey)
+        if length == 0.0:
+            return nx, ny, nz
+        ux = -ey / length
+        uy = ex / length
+        if ux * nx + uy * ny < 0.0:
+            # the side A is on
+            ux = -ux
+            uy = -uy
+        return ux, uy, 0.0
+    if not planar and count == 3:
+        w = np.empty((3, 3))
+        for i in range(3):
+            for k in range(3):
+                ak = moved[cache[1 + 2 * i], k] if k < moved.shape[1] else 0.0
+                bk = verts_b[cache[2 + 2 * i], k] if k < verts_b.shape[1] else 0.0
+                w[i, k] = ak - bk
+        e1x, e1y, e1z = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
+        e2x, e2y, e2z = w[2, 0] - w[0, 0], w[2, 1] - w[0, 1], w[2, 2] - w[0, 2]
+        ux = e1y * e2z - e1z * e2y
+        uy = e1z * e2x - e1x * e2z
+        uz = e1x * e2y - e1y * e2x
+        length = math.hypot(math.hypot(ux, uy), uz)
+        if length == 0.0:
+            return nx, ny, nz
+        ux /= length
+        uy /= length
+        uz /= length
+        if ux * nx + uy * ny + uz * nz < 0.0:
+            # the side A is on
+            ux = -ux
+            uy = -uy
+            uz = -uz
+        return ux, uy, uz
+    return nx, ny, nz
+
+
+@kernel
 def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius_b: float,
                dx: float, dy: float, dz: float, target_distance: float, max_fraction: float
                ) -> tuple[int, float, float, float, float, float, float, float, int]:
@@ -270,9 +324,10 @@ def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius
                 return CAST_OVERLAPPED, 0.0, 0.0, 0.0, 0.0, ax, ay, az, it + 1
             # an advance landed exactly on contact: the slab it closed gives the normal
             return CAST_HIT, t, lx, ly, lz, ax, ay, az, it + 1
-        nx = (ax - bx) / d
-        ny = (ay - by) / d
-        nz = (az - bz) / d
+        # the normal of the features nearest each other, where they are an edge (2D) or a
+        # face (3D) of A - B: not the rounding of the witness points
+        nx, ny, nz = _simplex_normal(moved, verts_b, cache, (ax - bx) / d, (ay - by) / d,
+                                     (az - bz) / d)
         px = bx + nx * radius_b
         py = by + ny * radius_b
         pz = bz + nz * radius_b
