@@ -369,11 +369,9 @@ def test_no_query_overflows_or_gives_nan_within_range(a: str, b: str,
     assert _finite(distance(sh_a, sh_b))
     assert _finite(closest_points(sh_a, sh_b))
     assert _finite(closest_point(sh_b, _vec([x * 1e48 for x in point])))
-    try:
+    if not (a.startswith("plane") and b.startswith("plane")):
+        # (contact does not take two planes)
         assert _finite(contact(sh_a, sh_b))
-    except TypeError:
-        # a pair contact does not take (two planes)
-        pass
     if a in MOVERS:
         assert _finite(sweep(sh_a, disp, sh_b))
 
