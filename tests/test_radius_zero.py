@@ -222,3 +222,17 @@ def test_two_zero_radius_segments_crossing_at_an_angle_meet_at_the_exact_fractio
     assert hit.fraction == pytest.approx(float(Fraction(2, 3)), abs=1e-15)
     assert tuple(hit.normal) == (-1.0, 0.0)
     assert math.isclose(hit.point[0], 4.0, abs_tol=1e-14)
+
+
+def test_a_zero_radius_capsule_turning_into_a_box_face_gets_the_face_normal() -> None:
+    """The rotating cast's normal was the direction between GJK's witness points too; it is
+    now the perpendicular of the simplex's edge. A bar of radius 0 turning a quarter turn
+    about its centre while moving (10, 0) meets the face x = 5 of a box: exactly (-1, 0)."""
+    from swept.toi import Motion, TOIStatus, time_of_impact
+
+    for bar in (Capsule((0.0, -1.0), (0.0, 1.0), 0.0), Segment((0.0, -1.0), (0.0, 1.0))):
+        r = time_of_impact(bar, Motion((0.0, 0.0), 0.3, (10.0, 0.0), 0.7),
+                           Polygon.box(1.0, 3.0), Motion((6.0, 0.0), 0.0, (0.0, 0.0), 0.0))
+        assert r.status is TOIStatus.HIT
+        assert tuple(r.normal) == (-1.0, 0.0)
+        assert math.isclose(r.point[0], 5.0, abs_tol=1e-12)

@@ -416,8 +416,9 @@ def rotating_time_of_impact(local_a: np.ndarray, radius_a: float, pax: float, pa
                 return CAST_OVERLAPPED, 0.0, 0.0, 0.0, ax, ay, it + 1
             # an advance landed exactly on contact: the last separating axis is the normal
             return CAST_HIT, t, lx, ly, ax, ay, it + 1
-        nx = (ax - bx) / d
-        ny = (ay - by) / d
+        # the normal of the features nearest each other (an edge of A - B), not the rounding
+        # of the witness points
+        nx, ny, _nz = _simplex_normal(core_a, core_b, cache, (ax - bx) / d, (ay - by) / d, 0.0)
         px = bx + nx * radius_b
         py = by + ny * radius_b
         if gap <= target_distance + tol:
