@@ -572,5 +572,9 @@ def test_flip_kernels_reverse_normal_and_move_point() -> None:
 
 
 def test_tolerances_are_named_constants() -> None:
-    assert 0.0 < kernels.TOUCH_TOLERANCE < 1e-9
-    assert 0.0 < kernels.PARALLEL_SINE < 1e-6
+    # they live in swept.constants; the kernels read them from there
+    from swept import constants
+
+    assert kernels.TOUCH_TOLERANCE == constants.TOUCH_TOLERANCE
+    assert 0.0 < constants.TOUCH_TOLERANCE < 1e-9
+    assert 0.0 < constants.AXIS_PARALLEL_SINE < 1e-6

@@ -250,13 +250,6 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
     normal moved into the segment's region): the hit if the motion heads into it and it is
     not a graze, else None."""
     hit = sweep(shape, motion, target, target_distance=skin)
-    if hit is None and skin > 0.0 and isinstance(shape, Sphere) and isinstance(target, AABB):
-        # a sphere starting on the skin's boundary at a box's edge: the grown-box cast can
-        # miss it by rounding (its edge capsule says "inside", and the entry is dropped), yet
-        # a cast with the skin never misses what the cast without it hits: it starts there
-        bare = sweep(shape, motion, target)
-        if bare is not None:
-            hit = make_sweep_hit(0.0, bare.point, bare.normal, reference_point(shape), True)
     if hit is None:
         return None
     n = _feature_normal(shape, motion * hit.fraction, target, hit.normal, hit.point)

@@ -94,6 +94,12 @@ def _closest_on_aabb(shape: AABB, p: Any) -> Vec2 | Vec3:
 
 def _closest_on_capsule(shape: Capsule, p: Any) -> Vec2 | Vec3:
     r = shape.radius
+    if r == 0.0 and shape.dim == 2:
+        # radius 0: exactly its segment (or its point, for a == b)
+        px, py = as_vec2(p, "p")
+        (ax, ay), (bx, by) = shape.a, shape.b
+        x, y, _t = closest_on_segment2(px, py, ax, ay, bx, by)
+        return _tuple_new(Vec2, (x, y))
     if shape.dim == 2:
         px, py = as_vec2(p, "p")
         ax, ay = shape.a
@@ -254,7 +260,15 @@ CLOSEST_POINTS.register((Plane, Plane), _plane_plane)
 
 
 def _operand(obj: Any, name: str) -> Any:
-    """A shape as it is, a 2- or 3-vector as a :class:`PointOperand`; None for anything else."""
+    """A shape as it is, a 2- or 3-vector as a :class:`PointOperand`; None for anything else.
+
+    Radius 0 is the core itself, so that it runs through exactly the same handler, in the same
+    order, as that core would: a circle or sphere becomes its centre, a 2D capsule its segment.
+    """
+    if type(obj) is Circle or type(obj) is Sphere:
+        return PointOperand(obj.center) if obj.radius == 0.0 else obj
+    if type(obj) is Capsule and obj.radius == 0.0 and obj.dim == 2:
+        return Segment(obj.a, obj.b) if obj.a != obj.b else PointOperand(obj.a)
     if isinstance(obj, Shape) or isinstance(getattr(type(obj), "dim", None), int):
         # a shape, or a shape-like type registered by its own module (Chain)
         return obj

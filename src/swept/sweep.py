@@ -9,7 +9,8 @@ moment they touch as a :class:`~swept.SweepHit`, or ``None``.
   segment, capsule, box or polygon against a circle or sphere is the same closed form,
   reversed; against a plane, the closed form of its deepest point.
 - Any other convex pair is cast by conservative advancement on GJK distance, exact to
-  :data:`~swept._kernels.sweep.CAST_TOLERANCE` times the scene's scale.
+  :data:`~swept.constants.CAST_TOLERANCE` times the query's own size (never an absolute
+  length: the same fraction at every scale).
 - Both moving: the cast uses the relative displacement; ``position`` and ``point`` are reported
   where the shapes are at the moment of contact.
 - Touching counts: shapes that touch or overlap at the start hit at fraction 0 with
@@ -175,6 +176,15 @@ def _ball_cast(center: Vec2 | Vec3, radius: float, rel: Vec2 | Vec3, target: Sha
     dim = len(center)
     normal = _vec(dim, n)
     if inside:
+        # the shortest way out is the contact's normal, so that a tie (a centre on a
+        # segment, a capsule's axis or a box's middle) breaks as contact() breaks it
+        from .contact import contact
+
+        ball = Circle(center, radius + target_distance) if dim == 2 else \
+            Sphere(center, radius + target_distance)
+        c = contact(ball, _as_segment(target))
+        if c is not None:
+            normal = c.normal
         return 0.0, normal, closest_point(target, center), True
     fraction = min(t / length, max_fraction) if length > 0.0 else 0.0
     at = center + rel * fraction
@@ -204,6 +214,14 @@ def _plane_cast(shape: Shape, rel: Vec2 | Vec3, plane: Plane, target_distance: f
     return fraction, n, at - n * (radius + target_distance), False
 
 
+def _as_segment(shape: Shape) -> Shape:
+    """A 2D capsule of radius 0 as the segment it is (so that it answers exactly as one)."""
+    if isinstance(shape, Capsule) and shape.radius == 0.0 and shape.dim == 2 and \
+            shape.a != shape.b:
+        return Segment(shape.a, shape.b)
+    return shape
+
+
 def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: float,
                max_fraction: float) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
     """Cast any convex pair by conservative advancement on GJK distance."""
@@ -219,7 +237,7 @@ def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: f
             # the cores overlap: the contact's shortest way out
             from .contact import contact
 
-            c = contact(shape, target)
+            c = contact(_as_segment(shape), _as_segment(target))
             if c is not None:
                 return 0.0, c.normal, c.point, True
             normal = Vec2(1.0, 0.0) if dim == 2 else Vec3(1.0, 0.0, 0.0)

@@ -283,7 +283,9 @@ def time_of_impact(shape_a: Shape, motion_a: Motion, shape_b: Shape, motion_b: M
     ``angle + rotation t`` about its local origin and moved to ``position + displacement t``.
     Conservative advancement on GJK distance never steps past a contact, so ``SEPARATED`` is
     reported only when the shapes stay apart, at any rotation per step. The touching gap is
-    within ``CAST_TOLERANCE`` times the scene's scale of ``target_distance``.
+    within ``CAST_TOLERANCE`` times the query's size (the shapes, radii and displacements, not
+    their positions; no absolute length) plus ``CAST_ROUNDING`` times the coordinates'
+    magnitude, of ``target_distance``: the same fraction at every scale.
     """
     entry = TIME_OF_IMPACT.table.get((type(shape_a), type(shape_b)))
     if entry is None:

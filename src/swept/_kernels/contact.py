@@ -62,6 +62,7 @@ import math
 
 import numpy as np
 
+from ..constants import AXIS_PARALLEL_SINE, TOUCH_TOLERANCE
 from . import COINCIDENT_2X, COINCIDENT_2Y, COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z, kernel
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
@@ -73,15 +74,6 @@ from .geom import (
     polygon_support,
     segment_segment_params,
 )
-
-#: Two cores (segments, polygons, a centre and a polygon) whose separation is at most this
-#: times the largest coordinate magnitude involved count as touching: their normal then comes
-#: from the exact separating axes (edge normals, core perpendiculars) rather than from the
-#: direction between two closest points that are equal to rounding, which is noise.
-TOUCH_TOLERANCE = 1e-12
-#: Two 3D directions whose angle has a sine below this count as parallel: the cross product of
-#: two such core directions (or of a core and a box axis) is too short to give a reliable axis.
-PARALLEL_SINE = 1e-8
 
 _INF = math.inf
 
@@ -127,7 +119,7 @@ def fallback_perp2(ex: float, ey: float) -> tuple[float, float]:
 @kernel
 def fallback_perp3(ex: float, ey: float, ez: float) -> tuple[float, float, float]:
     """The unit perpendicular to direction e (nonzero) nearest ``COINCIDENT_NORMAL_3D``; for e
-    (within :data:`PARALLEL_SINE`) along that normal, the one nearest +y."""
+    (within :data:`AXIS_PARALLEL_SINE`) along that normal, the one nearest +y."""
     length = math.sqrt(ex * ex + ey * ey + ez * ez)
     ux = ex / length
     uy = ey / length
@@ -148,7 +140,7 @@ def fallback_perp3(ex: float, ey: float, ez: float) -> tuple[float, float, float
         wy -= k * uy
         wz -= k * uz
         w = math.sqrt(wx * wx + wy * wy + wz * wz)
-        if w > PARALLEL_SINE or attempt == 1:
+        if w > AXIS_PARALLEL_SINE or attempt == 1:
             return wx / w, wy / w, wz / w
     return 0.0, 1.0, 0.0  # pragma: no cover - the loop always returns
 
@@ -1174,7 +1166,7 @@ def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: f
             uy = daz * ex - dax * ez
             uz = dax * ey - day * ex
             w = math.sqrt(ux * ux + uy * uy + uz * uz)
-            if w <= PARALLEL_SINE * la:
+            if w <= AXIS_PARALLEL_SINE * la:
                 # the core runs along this box axis: no new axis
                 continue
             ux /= w

@@ -28,6 +28,12 @@ import math
 
 import numpy as np
 
+from ..constants import (
+    GJK_TOLERANCE,
+    PLANE_PARALLEL_TOLERANCE,
+    SIMPLEX_FLAT_TOLERANCE,
+    TOUCH_TOLERANCE,
+)
 from . import COINCIDENT_2X, COINCIDENT_2Y, COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z, kernel
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
@@ -41,19 +47,6 @@ from .geom import (
 
 #: Most GJK iterations (support points added) before giving up with the best bound so far.
 GJK_MAX_ITERATIONS = 64
-#: GJK stops when ``|v| - dot(v, w) / |v| <= GJK_TOLERANCE * |v|``: the gap between its upper
-#: bound ``|v|`` and lower bound (the support plane's distance) is this fraction of the result.
-GJK_TOLERANCE = 1e-10
-#: A gap at most this times the largest coordinate magnitude involved (points, radii, plane
-#: offsets) counts as touching: distance 0. It absorbs the rounding of a - b and of the
-#: simplex solve, which otherwise leaves touching or crossing shapes 1e-17 apart.
-TOUCH_TOLERANCE = 1e-12
-#: Two planes whose normals' dot product is within this of -1 (or +1) count as parallel.
-PLANE_PARALLEL_TOLERANCE = 1e-12
-#: A simplex whose doubled area (triangle) or sextupled volume (tetrahedron) is at most this
-#: times the product of its edge lengths from its first corner counts as flat (degenerate):
-#: GJK skips it and its faces answer instead.
-SIMPLEX_FLAT_TOLERANCE = 1e-14
 #: Length of a simplex cache array: ``[count, ia0, ib0, ia1, ib1, ia2, ib2, ia3, ib3]``.
 GJK_CACHE_SIZE = 9
 

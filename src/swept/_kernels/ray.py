@@ -68,6 +68,7 @@ from ..constants import (
     COINCIDENT_NORMAL_3D,
     COLLINEAR_TOLERANCE,
     HEADING_TOLERANCE,
+    RAY_PARALLEL_SINE,
     RIM_TOLERANCE,
 )
 from . import entry, kernel
@@ -75,9 +76,6 @@ from . import entry, kernel
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
 
-#: The sine of the angle between a ray and a segment below which they count as parallel (the
-#: crossing point would be lost in rounding); a parallel ray hits only if it is collinear.
-PARALLEL_SINE = 1e-12
 
 
 #: The normal of the shortest way out when the origin is exactly at a circle's centre (or a
@@ -230,7 +228,7 @@ def ray_segment(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float
             return 0.0, ox, oy, -dx, -dy, True
         return s, ax, ay, -dx, -dy, False
     denom = dx * ey - dy * ex  # cross(d, e) = |e| sin(angle)
-    if abs(denom) <= PARALLEL_SINE * elen:
+    if abs(denom) <= RAY_PARALLEL_SINE * elen:
         # parallel: collinear, or a miss
         off = wx * ey - wy * ex  # cross(w, e) = |e| * distance of the origin from the line
         wlen = math.sqrt(wx * wx + wy * wy)
@@ -526,7 +524,7 @@ def ray_simple_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.nda
             continue
         denom = dx * ey - dy * ex
         t = -1.0
-        if abs(denom) <= PARALLEL_SINE * elen:
+        if abs(denom) <= RAY_PARALLEL_SINE * elen:
             # parallel: collinear (both ends count), or no crossing
             off = wx * uy - wy * ux
             if abs(off) <= tol:
@@ -739,7 +737,7 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
         sx = 0.0 - uy
         sy = ux
         dn = dx * sx + dy * sy
-        if abs(dn) > PARALLEL_SINE:
+        if abs(dn) > RAY_PARALLEL_SINE:
             h = (ox - ax) * sx + (oy - ay) * sy  # the origin's height above the core's line
             side = 1.0 if dn < 0.0 else -1.0
             t = (side * r - h) / dn
@@ -995,7 +993,7 @@ def _segment3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     cx = wy * uz - wz * uy
     cy = wz * ux - wx * uz
     cz = wx * uy - wy * ux
-    if sn <= PARALLEL_SINE:
+    if sn <= RAY_PARALLEL_SINE:
         # parallel: collinear, or a miss
         _qx, _qy, _qz, off = _unit3(cx, cy, cz)
         if off > tol:
@@ -1057,7 +1055,7 @@ def _capsule3_exit(ox: float, oy: float, oz: float, dx: float, dy: float, dz: fl
         ok = True
         lo = -np.inf
         hi = np.inf
-        if qa <= PARALLEL_SINE * PARALLEL_SINE:
+        if qa <= RAY_PARALLEL_SINE * RAY_PARALLEL_SINE:
             # parallel to the axis: in the infinite cylinder always, or never
             ok = qc <= 0.0
         else:
@@ -1185,7 +1183,7 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
         qc = mpx * mpx + mpy * mpy + mpz * mpz - r * r
         # parallel to the axis (never reaches the side), inside the infinite cylinder
         # (enters through an end sphere), or heading away from the axis: no side entry
-        if qa > PARALLEL_SINE * PARALLEL_SINE and qc > 0.0 and qb < 0.0:
+        if qa > RAY_PARALLEL_SINE * RAY_PARALLEL_SINE and qc > 0.0 and qb < 0.0:
             # discriminant qb^2 - qa qc = qa r^2 - (u . (d x w))^2, without cancellation
             tp = (ux * (dy * wz - dz * wy) + uy * (dz * wx - dx * wz)
                   + uz * (dx * wy - dy * wx))

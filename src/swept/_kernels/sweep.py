@@ -23,19 +23,14 @@ import math
 
 import numpy as np
 
+from ..constants import CAST_ROUNDING, CAST_TOLERANCE, SWEEP_RIM_TOLERANCE
 from . import kernel
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import closest_on_aabb3, closest_on_polygon
 from .ray import MISS, ray_aabb3, ray_capsule3, ray_circle, ray_segment
 
-#: A ray origin this close to a rounded shape's rim (relative to the coordinates' magnitude)
-#: counts as *on* the rim, where an entering-only cast (the swept step after a bounce) ignores
-#: the pieces it heads out of.
-RIM_TOLERANCE = 1e-9
-#: Conservative advancement stops when the gap is within this fraction of the scene's scale
-#: (the largest coordinate, radius or displacement involved, at least 1) of the target
-#: distance: the stated tolerance of every iterative cast.
-CAST_TOLERANCE = 1e-9
+__all__ = ["CAST_ROUNDING", "CAST_TOLERANCE", "SWEEP_RIM_TOLERANCE"]
+
 #: Most conservative-advancement iterations of a translating cast (it converges in a few).
 CAST_MAX_ITERATIONS = 64
 #: Most conservative-advancement iterations of a rotating time of impact.
@@ -72,11 +67,14 @@ def ray_rounded_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.nd
     dist = math.sqrt(gx * gx + gy * gy)
     if inside:
         dist = -dist
-    scale = max(abs(ox), abs(oy), r, 1.0)
-    if dist <= r + RIM_TOLERANCE * scale:
+    # the rim's width: a fraction of the grown polygon's own size, plus the rounding of
+    # coordinates this large (never an absolute length: the scene may be of any size)
+    tol = (SWEEP_RIM_TOLERANCE * max(r, _extent(verts), abs(dist))
+           + CAST_ROUNDING * max(abs(ox), abs(oy), _scale_of(verts)))
+    if dist <= r + tol:
         # within rounding of the rim counts as on it: a centre a hair outside would otherwise
         # start *on* an offset edge, which the casts below cannot see
-        on_rim = dist >= r - RIM_TOLERANCE * scale
+        on_rim = dist >= r - tol
         if not (entering_only and on_rim and nx * dx + ny * dy >= 0.0):
             # starts inside the grown polygon (or on its rim, heading in)
             return 0.0, ox, oy, nx, ny, True
@@ -185,7 +183,11 @@ def ray_rounded_aabb3(ox: float, oy: float, oz: float, dx: float, dy: float, dz:
                 az, bz = minz, maxz
             ct, cpx, cpy, cpz, cnx, cny, cnz, cins = ray_capsule3(
                 ox, oy, oz, dx, dy, dz, ax, ay, az, bx, by, bz, r, max_distance)
-            if ct >= 0.0 and not cins and (best < 0.0 or ct < best):
+            if cins:
+                # starts on the edge's rim (exactly r from the box, which rounding put a hair
+                # outside the grown box above): touching counts
+                return 0.0, ox, oy, oz, cnx, cny, cnz, True
+            if ct >= 0.0 and (best < 0.0 or ct < best):
                 best, bpx, bpy, bpz, bnx, bny, bnz = ct, cpx, cpy, cpz, cnx, cny, cnz
     if best < 0.0:
         return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
@@ -194,6 +196,20 @@ def ray_rounded_aabb3(ox: float, oy: float, oz: float, dx: float, dy: float, dz:
 
 # ---------------------------------------------------------------------------------------------
 # conservative advancement on GJK
+
+
+@kernel
+def _extent(verts: np.ndarray) -> float:
+    """The largest side of a core's bounding box: its size, whatever its position."""
+    s = 0.0
+    for k in range(verts.shape[1]):
+        lo = verts[0, k]
+        hi = verts[0, k]
+        for i in range(1, verts.shape[0]):
+            lo = min(lo, verts[i, k])
+            hi = max(hi, verts[i, k])
+        s = max(s, hi - lo)
+    return s
 
 
 @kernel
@@ -220,6 +236,60 @@ def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.n
 
 
 @kernel
+def _simplex_normal(moved: np.ndarray, verts_b: np.ndarray, cache: np.ndarray, nx: float,
+                    ny: float, nz: float) -> tuple[float, float, float]:
+    """The separating normal from GJK's final simplex when it is an edge (2D) or a face (3D)
+    of A - B: that feature's perpendicular, from differences of core points (exact for a face
+    of either shape), turned to agree with ``n``, the direction between the witness points.
+    The witnesses are weighted sums of core points whose rounding would otherwise tilt the
+    normal (a segment of radius 0 meeting a box face got (-1, 4e-17)), and at a touch of
+    radius-0 shapes they are two nearly equal points.
+    Any other simplex (a point, a 3D edge) keeps ``n``."""
+    count = cache[0]
+    planar = moved.shape[1] == 2 and verts_b.shape[1] == 2
+    if planar and count == 2:
+        ex = (moved[cache[3], 0] - verts_b[cache[4], 0]) - (moved[cache[1], 0]
+                                                             - verts_b[cache[2], 0])
+        ey = (moved[cache[3], 1] - verts_b[cache[4], 1]) - (moved[cache[1], 1]
+                                                             - verts_b[cache[2], 1])
+        length = math.hypot(ex, ey)
+        if length == 0.0:
+            return nx, ny, nz
+        ux = -ey / length
+        uy = ex / length
+        if ux * nx + uy * ny < 0.0:
+            # the side A is on
+            ux = -ux
+            uy = -uy
+        return ux, uy, 0.0
+    if not planar and count == 3:
+        w = np.empty((3, 3))
+        for i in range(3):
+            for k in range(3):
+                ak = moved[cache[1 + 2 * i], k] if k < moved.shape[1] else 0.0
+                bk = verts_b[cache[2 + 2 * i], k] if k < verts_b.shape[1] else 0.0
+                w[i, k] = ak - bk
+        e1x, e1y, e1z = w[1, 0] - w[0, 0], w[1, 1] - w[0, 1], w[1, 2] - w[0, 2]
+        e2x, e2y, e2z = w[2, 0] - w[0, 0], w[2, 1] - w[0, 1], w[2, 2] - w[0, 2]
+        ux = e1y * e2z - e1z * e2y
+        uy = e1z * e2x - e1x * e2z
+        uz = e1x * e2y - e1y * e2x
+        length = math.hypot(math.hypot(ux, uy), uz)
+        if length == 0.0:
+            return nx, ny, nz
+        ux /= length
+        uy /= length
+        uz /= length
+        if ux * nx + uy * ny + uz * nz < 0.0:
+            # the side A is on
+            ux = -ux
+            uy = -uy
+            uz = -uz
+        return ux, uy, uz
+    return nx, ny, nz
+
+
+@kernel
 def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius_b: float,
                dx: float, dy: float, dz: float, target_distance: float, max_fraction: float
                ) -> tuple[int, float, float, float, float, float, float, float, int]:
@@ -231,12 +301,20 @@ def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius
     fraction, the unit normal out of B toward A and the point of B's surface nearest A at
     that moment (for ``CAST_OVERLAPPED`` at t = 0: the normal of the separating axis when
     only the radii overlap, else (0, 0, 0), and a point in both cores). The gap at the
-    reported ``t`` is within ``CAST_TOLERANCE`` times the scene's scale of the target.
+    reported ``t`` is within ``CAST_TOLERANCE`` times the query's size (the larger half
+    extent of the cores, the radii, the displacement's length, the target distance) plus
+    ``CAST_ROUNDING`` times the coordinates' magnitude of the target: no absolute length, so
+    the fraction is the same at every scale.
     """
     cache = np.zeros(GJK_CACHE_SIZE, np.int64)
-    scale = max(_scale_of(verts_a), _scale_of(verts_b), radius_a, radius_b,
-                math.sqrt(dx * dx + dy * dy + dz * dz), target_distance, 1.0)
-    tol = CAST_TOLERANCE * scale
+    # the stopping gap: a fraction of the query's own size (the shapes' half extents and
+    # radii, the motion), plus the rounding of coordinates as large as these; no absolute
+    # length, so that a scene of any size stops at the same fraction
+    length = math.hypot(math.hypot(dx, dy), dz)
+    size = max(0.5 * _extent(verts_a), 0.5 * _extent(verts_b), radius_a, radius_b, length,
+               target_distance)
+    magnitude = max(_scale_of(verts_a), _scale_of(verts_b), length)
+    tol = CAST_TOLERANCE * size + CAST_ROUNDING * magnitude
     t = 0.0
     # the separating normal of the previous iteration
     lx = ly = lz = 0.0
@@ -250,9 +328,10 @@ def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius
                 return CAST_OVERLAPPED, 0.0, 0.0, 0.0, 0.0, ax, ay, az, it + 1
             # an advance landed exactly on contact: the slab it closed gives the normal
             return CAST_HIT, t, lx, ly, lz, ax, ay, az, it + 1
-        nx = (ax - bx) / d
-        ny = (ay - by) / d
-        nz = (az - bz) / d
+        # the normal of the features nearest each other, where they are an edge (2D) or a
+        # face (3D) of A - B: not the rounding of the witness points
+        nx, ny, nz = _simplex_normal(moved, verts_b, cache, (ax - bx) / d, (ay - by) / d,
+                                     (az - bz) / d)
         px = bx + nx * radius_b
         py = by + ny * radius_b
         pz = bz + nz * radius_b
@@ -291,7 +370,7 @@ def _reach(local: np.ndarray) -> float:
     """The farthest a local core point is from the local origin (the rotation centre)."""
     m = 0.0
     for i in range(local.shape[0]):
-        m = max(m, math.sqrt(local[i, 0] * local[i, 0] + local[i, 1] * local[i, 1]))
+        m = max(m, math.hypot(local[i, 0], local[i, 1]))
     return m
 
 
@@ -318,11 +397,15 @@ def rotating_time_of_impact(local_a: np.ndarray, radius_a: float, pax: float, pa
     cache = np.zeros(GJK_CACHE_SIZE, np.int64)
     reach_a = _reach(local_a)
     reach_b = _reach(local_b)
-    scale = max(_scale_of(local_a) + max(abs(pax), abs(pay)),
-                _scale_of(local_b) + max(abs(pbx), abs(pby)),
-                math.sqrt(vax * vax + vay * vay), math.sqrt(vbx * vbx + vby * vby),
-                radius_a, radius_b, target_distance, 1.0)
-    tol = CAST_TOLERANCE * scale
+    # the stopping gap: a fraction of the bodies' size, radii and motion, plus the rounding
+    # of their coordinates; no absolute length
+    speed_a = math.hypot(vax, vay)
+    speed_b = math.hypot(vbx, vby)
+    size = max(_scale_of(local_a), _scale_of(local_b), radius_a, radius_b, speed_a, speed_b,
+               target_distance)
+    magnitude = max(_scale_of(local_a) + max(abs(pax), abs(pay)),
+                    _scale_of(local_b) + max(abs(pbx), abs(pby)), speed_a, speed_b)
+    tol = CAST_TOLERANCE * size + CAST_ROUNDING * magnitude
     spin = abs(wa) * reach_a + abs(wb) * reach_b
     t = 0.0
     # the separating normal of the previous iteration
@@ -337,8 +420,9 @@ def rotating_time_of_impact(local_a: np.ndarray, radius_a: float, pax: float, pa
                 return CAST_OVERLAPPED, 0.0, 0.0, 0.0, ax, ay, it + 1
             # an advance landed exactly on contact: the last separating axis is the normal
             return CAST_HIT, t, lx, ly, ax, ay, it + 1
-        nx = (ax - bx) / d
-        ny = (ay - by) / d
+        # the normal of the features nearest each other (an edge of A - B), not the rounding
+        # of the witness points
+        nx, ny, _nz = _simplex_normal(core_a, core_b, cache, (ax - bx) / d, (ay - by) / d, 0.0)
         px = bx + nx * radius_b
         py = by + ny * radius_b
         if gap <= target_distance + tol:

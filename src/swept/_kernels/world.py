@@ -70,7 +70,7 @@ from .distance import (
 from .geom import closest_on_aabb2, closest_on_aabb3, closest_on_polygon, closest_on_segment2
 from .ray import (
     MISS,
-    PARALLEL_SINE,
+    RAY_PARALLEL_SINE,
     _capsule2,
     _capsule3,
     _unit2,
@@ -115,7 +115,7 @@ BATCH_CHUNK = 64
 GRID_PREFILTER_MAX_FILL = 2.0
 #: Columns of the segment table of a grid of segments (:func:`grid_segments`), one row per
 #: grid entry in the grid's order: ``ax ay ex ey parallel h`` (first end, ``b - a``, the
-#: parallel threshold ``PARALLEL_SINE * |b - a|`` and the handle, as a float).
+#: parallel threshold ``RAY_PARALLEL_SINE * |b - a|`` and the handle, as a float).
 SEGMENT_COLUMNS = 6
 #: The segment batch casts its rays in the order of their origins' tiles of this many grid
 #: cells a side (row by row), so that rays cast one after another read the same cells...
@@ -933,7 +933,7 @@ def grid_segments(grid_items: np.ndarray, params: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """The segment tables of a grid whose entries are all segments: ``segs`` (E,
     SEGMENT_COLUMNS) float64, row j for entry j (``grid_items[j]``): ``ax ay ex ey parallel
-    h``, where ``e = b - a``, ``parallel = PARALLEL_SINE * |e|`` (the length as
+    h``, where ``e = b - a``, ``parallel = RAY_PARALLEL_SINE * |e|`` (the length as
     ``ray_segment`` computes it) and ``h`` is the handle; and ``units`` (cap, 3) float64, row
     h segment h's unit ``e`` (as ``ray_segment`` computes it) and ``parallel`` (rows of
     other handles unset). The batch walk (:func:`_segment_walk`) reads a cell's segments from
@@ -953,7 +953,7 @@ def grid_segments(grid_items: np.ndarray, params: np.ndarray
         segs[j, 1] = ay
         segs[j, 2] = ex
         segs[j, 3] = ey
-        segs[j, 4] = PARALLEL_SINE * elen
+        segs[j, 4] = RAY_PARALLEL_SINE * elen
         segs[j, 5] = h
         units[h, 0] = ux
         units[h, 1] = uy
