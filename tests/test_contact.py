@@ -578,3 +578,27 @@ def test_tolerances_are_named_constants() -> None:
     assert kernels.TOUCH_TOLERANCE == constants.TOUCH_TOLERANCE
     assert 0.0 < constants.TOUCH_TOLERANCE < 1e-9
     assert 0.0 < constants.AXIS_PARALLEL_SINE < 1e-6
+
+
+def test_turned_polygons_laid_flush_touch() -> None:
+    """Touching counts, for polygons too: two squares turned by any angle and laid face to
+    face are apart by rounding (about 1e-16 of their coordinates) on their common axis, and
+    the separating-axis test took that for a gap (contact None for a quarter of the angles)
+    while distance() said 0. A separation within TOUCH_TOLERANCE of the coordinates is a
+    touch, with depth 0."""
+    import random
+
+    from swept import distance, manifold
+
+    rng = random.Random(3)
+    for _ in range(500):
+        angle = rng.uniform(0.0, 2.0 * math.pi)
+        c, s = math.cos(angle), math.sin(angle)
+        a = Polygon.box(2.0, 2.0).placed((0.0, 0.0), angle)
+        b = Polygon.box(2.0, 2.0).placed((4.0 * c, 4.0 * s), angle)
+        assert distance(a, b) == 0.0
+        hit = contact(a, b)
+        assert hit is not None and hit.depth == 0.0
+        assert abs(hit.normal.dot((-c, -s)) - 1.0) <= 1e-12
+        m = manifold(a, b)
+        assert m is not None and len(m.points) == 2

@@ -752,6 +752,8 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
     a). Where the deepest part is a whole edge parallel to the reference face, the corner is
     replaced by the middle of that edge's part over the face.
     """
+    # touching counts: a separation within rounding of the coordinates is a touch
+    touch = TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb))
     best_s = -_INF
     bnx = 0.0
     bny = 0.0
@@ -761,7 +763,7 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
     # b's edges: a moves out along b's outward normal
     for i in range(vb.shape[0]):
         s, j = _face_separation(vb, nb, i, va)
-        if s > 0.0:
+        if s > touch:
             # separating axis
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         if _wins2(s, nb[i, 0], nb[i, 1], best_s, bnx, bny):
@@ -774,7 +776,7 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
     # a's edges: a moves back against its own outward normal
     for i in range(va.shape[0]):
         s, j = _face_separation(va, na, i, vb)
-        if s > 0.0:
+        if s > touch:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         if _wins2(s, -na[i, 0], -na[i, 1], best_s, bnx, bny):
             best_s = s
@@ -783,7 +785,8 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
             best_i = i
             best_j = j
             ref_b = False
-    depth = 0.0 - best_s  # (0.0 - keeps a touching depth +0.0)
+    # touching (or apart by rounding): depth +0.0
+    depth = 0.0 - best_s if best_s < 0.0 else 0.0
     nx = bnx
     ny = bny
     if ref_b:

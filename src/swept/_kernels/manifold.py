@@ -156,6 +156,8 @@ def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb:
                                         float, float]:
     """Convex polygon a against convex polygon b: the separating axis test over both
     polygons' edge normals picks the reference face, the incident edge is clipped to it."""
+    # touching counts: a separation within rounding of the coordinates is a touch
+    touch = TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb))
     best_s = -_INF
     bnx = 0.0
     bny = 0.0
@@ -165,7 +167,7 @@ def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb:
     # b's edges: a moves out along b's outward normal
     for i in range(vb.shape[0]):
         s, j = _face_separation(vb, nb, i, va)
-        if s > 0.0:
+        if s > touch:
             # separating axis
             return _MISS
         if _wins2(s, nb[i, 0], nb[i, 1], best_s, bnx, bny):
@@ -178,7 +180,7 @@ def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb:
     # a's edges: a moves back against its own outward normal
     for i in range(va.shape[0]):
         s, j = _face_separation(va, na, i, vb)
-        if s > 0.0:
+        if s > touch:
             return _MISS
         if _wins2(s, -na[i, 0], -na[i, 1], best_s, bnx, bny):
             best_s = s
