@@ -585,7 +585,7 @@ def test_turned_polygons_laid_flush_touch() -> None:
     face are apart by rounding (about 1e-16 of their coordinates) on their common axis, and
     the separating-axis test took that for a gap (contact None for a quarter of the angles)
     while distance() said 0. A separation within TOUCH_TOLERANCE of the coordinates is a
-    touch, with depth 0."""
+    touch, with depth 0 (an overlap by rounding keeps its depth of a few ulps)."""
     import random
 
     from swept import distance, manifold
@@ -598,7 +598,8 @@ def test_turned_polygons_laid_flush_touch() -> None:
         b = Polygon.box(2.0, 2.0).placed((4.0 * c, 4.0 * s), angle)
         assert distance(a, b) == 0.0
         hit = contact(a, b)
-        assert hit is not None and hit.depth == 0.0
+        # laid flush: touching, or overlapping by rounding
+        assert hit is not None and 0.0 <= hit.depth <= 1e-15
         assert abs(hit.normal.dot((-c, -s)) - 1.0) <= 1e-12
         m = manifold(a, b)
         assert m is not None and len(m.points) == 2

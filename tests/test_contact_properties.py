@@ -349,8 +349,9 @@ def check_contact(a: Any, b: Any, reference: float | None) -> None:
 
 
 def _kind(shape: Any) -> type:
-    """The type a shape is dispatched as: a 2D capsule of radius 0 is a Segment."""
-    if type(shape) is Capsule and shape.radius == 0.0 and shape.dim == 2:
+    """The type a shape is dispatched as: a 2D capsule of radius 0 is a Segment (unless its
+    core is a point)."""
+    if type(shape) is Capsule and shape.radius == 0.0 and shape.dim == 2 and shape.a != shape.b:
         return Segment
     return type(shape)
 

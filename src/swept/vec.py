@@ -369,9 +369,10 @@ def as_vector(value: Any, name: str = "vector") -> Vec2 | Vec3:
 
 def as_finite(value: Any, name: str, *, minimum: float | None = None,
               allow_inf: bool = False) -> float:
-    """Coerce a scalar to float, rejecting NaN, magnitudes beyond ``MAX_COORDINATE`` (inf
-    only where ``allow_inf``), values below ``minimum`` and non-numbers (``TypeError``: a
-    string is not a number), with an error naming ``name``."""
+    """Coerce a scalar to float, rejecting NaN, magnitudes beyond ``MAX_COORDINATE``, values
+    below ``minimum`` and non-numbers (``TypeError``: a string is not a number), with an error
+    naming ``name``. ``allow_inf`` marks an unbounded quantity (a ray's ``max_distance``, a
+    static body's mass): any magnitude is accepted, infinity included."""
     lim = _constants.MAX_COORDINATE
     if type(value) is float:
         v = value
@@ -388,7 +389,7 @@ def as_finite(value: Any, name: str, *, minimum: float | None = None,
     if not -lim <= v <= lim:
         if v != v:
             raise ValueError(f"{name} must be finite (not NaN), got {_show(value)}")
-        if not (allow_inf and (v == math.inf or v == -math.inf)):
+        if not allow_inf:
             raise _range_error(name, value)
     if minimum is not None and v < minimum:
         raise ValueError(f"{name} must be >= {minimum:g}, got {_show(value)}")

@@ -217,7 +217,8 @@ class ContactBatch:
 def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
            allow_inf: bool = False) -> np.ndarray:
     """``value`` as a C-contiguous float64 array of ``ndim`` dimensions (rows of width ``d``),
-    finite (or +-inf where allowed), with a ValueError naming ``name`` otherwise."""
+    each value within MAX_COORDINATE (or of any size up to +-inf where ``allow_inf``: an
+    unbounded quantity such as a ray's reach), with a ValueError naming ``name`` otherwise."""
     try:
         raw = value if isinstance(value, np.ndarray) else np.asarray(value)
     except (TypeError, ValueError):
@@ -251,9 +252,8 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
         raise ValueError(f"{name} must not contain NaN (row {int(np.argwhere(np.isnan(a))[0][0])})")
     if not allow_inf and np.isinf(a).any():
         raise ValueError(f"{name} must be finite (row {int(np.argwhere(np.isinf(a))[0][0])})")
-    big = np.abs(a) > MAX_COORDINATE
-    if allow_inf:
-        big &= ~np.isinf(a)
+    # an unbounded quantity (a max_distance) may be any size, up to infinity
+    big = np.abs(a) > (np.inf if allow_inf else MAX_COORDINATE)
     if big.any():
         raise ValueError(f"{name} is out of range: every value must have magnitude at most "
                          f"MAX_COORDINATE = {MAX_COORDINATE:g} (row "
