@@ -741,18 +741,18 @@ def _face_separation(vo: np.ndarray, no: np.ndarray, i: int, vx: np.ndarray
 
 
 @kernel
-def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
-                            ) -> tuple[bool, float, float, float, float, float]:
-    """Convex polygon a against convex polygon b, by the separating axis test over both
-    polygons' edge normals: the minimum translation vector.
+def polygon_reference_face(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
+                           ) -> tuple[bool, float, float, float, int, int, bool]:
+    """The separating axis test of convex polygon a against b over both polygons' edge
+    normals: ``(apart, separation, nx, ny, face, corner, on_b)``.
 
-    The edge with the least penetration is the reference face. If it is b's, the normal is its
-    outward normal and the point is a's deepest corner carried out onto that edge; if it is
-    a's, the normal is its inward normal and the point is b's deepest corner (b's corner inside
-    a). Where the deepest part is a whole edge parallel to the reference face, the corner is
-    replaced by the middle of that edge's part over the face.
+    ``apart`` when some edge separates them by more than ``TOUCH_TOLERANCE`` of the
+    coordinates (touching counts: a separation within rounding is a touch). Otherwise the
+    reference face is the edge of least penetration (ties by :func:`_wins2`): ``face`` indexes
+    it in b (``on_b``) or in a, ``(nx, ny)`` is the direction to move a out along it (b's
+    outward normal, or a's inward one), ``separation`` its (negative or ~0) separation and
+    ``corner`` the other polygon's deepest corner against it.
     """
-    # touching counts: a separation within rounding of the coordinates is a touch
     touch = TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb))
     best_s = -_INF
     bnx = 0.0
@@ -765,7 +765,7 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
         s, j = _face_separation(vb, nb, i, va)
         if s > touch:
             # separating axis
-            return False, 0.0, 0.0, 0.0, 0.0, 0.0
+            return True, s, 0.0, 0.0, 0, 0, True
         if _wins2(s, nb[i, 0], nb[i, 1], best_s, bnx, bny):
             best_s = s
             bnx = nb[i, 0]
@@ -777,7 +777,7 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
     for i in range(va.shape[0]):
         s, j = _face_separation(va, na, i, vb)
         if s > touch:
-            return False, 0.0, 0.0, 0.0, 0.0, 0.0
+            return True, s, 0.0, 0.0, 0, 0, False
         if _wins2(s, -na[i, 0], -na[i, 1], best_s, bnx, bny):
             best_s = s
             bnx = -na[i, 0]
@@ -785,6 +785,24 @@ def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: 
             best_i = i
             best_j = j
             ref_b = False
+    return False, best_s, bnx, bny, best_i, best_j, ref_b
+
+
+@kernel
+def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
+                            ) -> tuple[bool, float, float, float, float, float]:
+    """Convex polygon a against convex polygon b, by the separating axis test over both
+    polygons' edge normals: the minimum translation vector.
+
+    The edge with the least penetration is the reference face. If it is b's, the normal is its
+    outward normal and the point is a's deepest corner carried out onto that edge; if it is
+    a's, the normal is its inward normal and the point is b's deepest corner (b's corner inside
+    a). Where the deepest part is a whole edge parallel to the reference face, the corner is
+    replaced by the middle of that edge's part over the face.
+    """
+    apart, best_s, bnx, bny, best_i, best_j, ref_b = polygon_reference_face(va, na, vb, nb)
+    if apart:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0
     # touching (or apart by rounding): depth +0.0
     depth = 0.0 - best_s if best_s < 0.0 else 0.0
     nx = bnx

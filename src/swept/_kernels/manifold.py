@@ -36,11 +36,10 @@ from . import kernel
 from .contact import (
     TOUCH_TOLERANCE,
     _abs_max,
-    _face_separation,
-    _wins2,
     box_arrays,
     contact_aabb_aabb,
     contact_capsule_polygon,
+    polygon_reference_face,
 )
 from .geom import DEGENERATE_SEGMENT_SQ
 
@@ -156,39 +155,9 @@ def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb:
                                         float, float]:
     """Convex polygon a against convex polygon b: the separating axis test over both
     polygons' edge normals picks the reference face, the incident edge is clipped to it."""
-    # touching counts: a separation within rounding of the coordinates is a touch
-    touch = TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb))
-    best_s = -_INF
-    bnx = 0.0
-    bny = 0.0
-    best_i = 0
-    best_j = 0
-    ref_b = True
-    # b's edges: a moves out along b's outward normal
-    for i in range(vb.shape[0]):
-        s, j = _face_separation(vb, nb, i, va)
-        if s > touch:
-            # separating axis
-            return _MISS
-        if _wins2(s, nb[i, 0], nb[i, 1], best_s, bnx, bny):
-            best_s = s
-            bnx = nb[i, 0]
-            bny = nb[i, 1]
-            best_i = i
-            best_j = j
-            ref_b = True
-    # a's edges: a moves back against its own outward normal
-    for i in range(va.shape[0]):
-        s, j = _face_separation(va, na, i, vb)
-        if s > touch:
-            return _MISS
-        if _wins2(s, -na[i, 0], -na[i, 1], best_s, bnx, bny):
-            best_s = s
-            bnx = -na[i, 0]
-            bny = -na[i, 1]
-            best_i = i
-            best_j = j
-            ref_b = False
+    apart, _s, bnx, bny, best_i, best_j, ref_b = polygon_reference_face(va, na, vb, nb)
+    if apart:
+        return _MISS
     if ref_b:
         ref, inc, inc_n = vb, va, na
     else:

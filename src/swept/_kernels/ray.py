@@ -1028,6 +1028,26 @@ def _segment3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     return t, ox + t * dx, oy + t * dy, oz + t * dz, hx, hy, hz, False, t
 
 
+
+@kernel
+def _cylinder_quadratic(wx: float, wy: float, wz: float, wu: float, dx: float, dy: float,
+                        dz: float, ux: float, uy: float, uz: float, r: float
+                        ) -> tuple[float, float, float, float]:
+    """The ray ``w + t d`` (``w`` from a point of the axis, ``wu = dot(w, u)``) against the
+    infinite cylinder of radius ``r`` about the unit axis ``u``: the parts square to the axis
+    give ``qa t^2 + 2 qb t + qc = 0`` (``|mp + t dp|^2 = r^2``); also ``du = dot(d, u)``."""
+    du = dx * ux + dy * uy + dz * uz
+    mpx = wx - wu * ux
+    mpy = wy - wu * uy
+    mpz = wz - wu * uz
+    dpx = dx - du * ux
+    dpy = dy - du * uy
+    dpz = dz - du * uz
+    qa = dpx * dpx + dpy * dpy + dpz * dpz
+    qb = mpx * dpx + mpy * dpy + mpz * dpz
+    qc = mpx * mpx + mpy * mpy + mpz * mpz - r * r
+    return qa, qb, qc, du
+
 @kernel
 def _capsule3_exit(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
                    ax: float, ay: float, az: float, bx: float, by: float, bz: float,
@@ -1041,17 +1061,8 @@ def _capsule3_exit(ox: float, oy: float, oz: float, dx: float, dy: float, dz: fl
         wy = oy - ay
         wz = oz - az
         wu = wx * ux + wy * uy + wz * uz
-        du = dx * ux + dy * uy + dz * uz
         # the parts square to the axis: |mp + t dp|^2 = r^2, roots lo <= hi
-        mpx = wx - wu * ux
-        mpy = wy - wu * uy
-        mpz = wz - wu * uz
-        dpx = dx - du * ux
-        dpy = dy - du * uy
-        dpz = dz - du * uz
-        qa = dpx * dpx + dpy * dpy + dpz * dpz
-        qb = mpx * dpx + mpy * dpy + mpz * dpz
-        qc = mpx * mpx + mpy * mpy + mpz * mpz - r * r
+        qa, qb, qc, du = _cylinder_quadratic(wx, wy, wz, wu, dx, dy, dz, ux, uy, uz, r)
         ok = True
         lo = -np.inf
         hi = np.inf
@@ -1170,17 +1181,8 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
         wy = oy - ay
         wz = oz - az
         wu = along
-        du = dx * ux + dy * uy + dz * uz
         # the parts square to the axis: |mp + t dp|^2 = r^2
-        mpx = wx - wu * ux
-        mpy = wy - wu * uy
-        mpz = wz - wu * uz
-        dpx = dx - du * ux
-        dpy = dy - du * uy
-        dpz = dz - du * uz
-        qa = dpx * dpx + dpy * dpy + dpz * dpz
-        qb = mpx * dpx + mpy * dpy + mpz * dpz
-        qc = mpx * mpx + mpy * mpy + mpz * mpz - r * r
+        qa, qb, qc, du = _cylinder_quadratic(wx, wy, wz, wu, dx, dy, dz, ux, uy, uz, r)
         # parallel to the axis (never reaches the side), inside the infinite cylinder
         # (enters through an end sphere), or heading away from the axis: no side entry
         if qa > RAY_PARALLEL_SINE * RAY_PARALLEL_SINE and qc > 0.0 and qb < 0.0:
@@ -1192,7 +1194,9 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
                 t = qc / (math.sqrt(disc) - qb)
                 along = wu + t * du
                 if t <= best and 0.0 <= along <= elen:
-                    sx, sy, sz, k = _unit3(mpx + t * dpx, mpy + t * dpy, mpz + t * dpz)
+                    # the hit's part square to the axis: mp + t dp = w + t d - along u
+                    sx, sy, sz, k = _unit3(wx + t * dx - along * ux, wy + t * dy - along * uy,
+                                           wz + t * dz - along * uz)
                     if k > 0.0:
                         best = t
                         found = True
