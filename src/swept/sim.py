@@ -65,9 +65,8 @@ from ._kernels.world import (
     KIND_SEGMENT,
     KIND_SPHERE,
 )
-from .constants import MAX_COORDINATE
 from .shapes import Circle, Shape, Sphere
-from .vec import Vec2, Vec3, as_finite, as_vector
+from .vec import Vec2, Vec3, as_array, as_finite, as_vector
 from .views import VIEW, view
 
 #: the collider kinds a simulation's statics may have
@@ -119,37 +118,6 @@ def _check_unit(value: Any, name: str) -> float:
     if v > 1.0:
         raise ValueError(f"{name} must be in [0, 1], got {value!r}")
     return v
-
-
-def _numbers(value: Any, name: str) -> np.ndarray:
-    """``value`` as a float64 array of numbers in range (finite, magnitude at most
-    ``MAX_COORDINATE``), or ValueError / TypeError (strings) naming ``name``."""
-    try:
-        a = np.asarray(value)
-    except (ValueError, TypeError):
-        # ragged rows
-        raise ValueError(f"{name} must be a rectangular array of numbers (rows of one "
-                         f"length)") from None
-    if a.dtype.kind == "O":
-        if any(isinstance(x, (str, bytes)) for x in a.flat):
-            raise TypeError(f"{name} must contain numbers, not strings")
-        try:
-            a = a.astype(np.float64)
-        except OverflowError:
-            # an int too large for a float
-            raise ValueError(f"{name} is out of range: every value must have magnitude at "
-                             f"most MAX_COORDINATE = {MAX_COORDINATE:g}") from None
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must contain real numbers") from None
-    elif a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must contain real numbers, not {a.dtype} values")
-    a = a.astype(np.float64)
-    if np.isnan(a).any():
-        raise ValueError(f"{name} must be finite (no NaN)")
-    if (np.abs(a) > MAX_COORDINATE).any():
-        raise ValueError(f"{name} is out of range: every value must be finite with magnitude "
-                         f"at most MAX_COORDINATE = {MAX_COORDINATE:g}")
-    return a
 
 
 def _per_ball(a: np.ndarray, n: int, name: str) -> np.ndarray:
@@ -528,7 +496,7 @@ class Simulation:
         """Add many balls at once: ``centers`` (n, d), ``radii`` (n,) or a number,
         ``velocities`` (n, d) (zero if None), ``mass`` a number or (n,); returns their
         indices (n,) int64."""
-        c = _numbers(centers, "centers")
+        c = as_array(centers, "centers")
         if c.ndim == 1:
             # one center
             c = c.reshape(1, -1)
@@ -536,17 +504,17 @@ class Simulation:
         if c.shape != (n, self.dim):
             raise ValueError(f"centers must have shape (n, {self.dim}) in this {self.dim}D "
                              f"simulation, got {c.shape}")
-        r = _per_ball(_numbers(radii, "radii"), n, "radii")
+        r = _per_ball(as_array(radii, "radii"), n, "radii")
         if velocities is None:
             v = np.zeros((n, self.dim))
         else:
-            v = _numbers(velocities, "velocities")
+            v = as_array(velocities, "velocities")
             if v.ndim == 1:
                 v = v.reshape(1, -1)
             if v.shape != (n, self.dim):
                 raise ValueError(f"velocities must have shape ({n}, {self.dim}), one row per "
                                  f"center, got {v.shape}")
-        m = _per_ball(_numbers(mass, "mass"), n, "mass")
+        m = _per_ball(as_array(mass, "mass"), n, "mass")
         if np.any(r <= 0.0):
             raise ValueError("radii must be > 0")
         if np.any(m <= 0.0):

@@ -17,7 +17,10 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, SupportsFloat, Union
 
-__all__ = ["Vec2", "Vec3", "VecLike", "as_vec2", "as_vec3", "as_vector", "as_finite", "unit"]
+import numpy as np
+
+__all__ = ["Vec2", "Vec3", "VecLike", "as_vec2", "as_vec3", "as_vector", "as_finite", "as_array",
+           "unit"]
 
 _tuple_new = tuple.__new__
 
@@ -406,3 +409,40 @@ def unit(value: Vec2 | Vec3, name: str) -> tuple[Vec2 | Vec3, float]:
     if length == 0.0:
         raise ValueError(f"{name} must not be the zero vector")
     return value / length, length
+
+
+def as_array(value: Any, name: str, *, allow_inf: bool = False) -> np.ndarray:
+    """``value`` (any array-like of numbers, of any shape) as a float64 array, every value in
+    range (magnitude at most ``MAX_COORDINATE``; any size up to infinity where ``allow_inf``,
+    for an unbounded quantity), or a ``ValueError`` / ``TypeError`` (strings, which numpy would
+    convert one by one) naming ``name``. The array counterpart of :func:`as_finite`."""
+    lim = _constants.MAX_COORDINATE
+    try:
+        raw = value if isinstance(value, np.ndarray) else np.asarray(value)
+    except (TypeError, ValueError):
+        # ragged rows
+        raise ValueError(f"{name} must be a rectangular array of numbers (rows of one "
+                         f"length)") from None
+    if raw.dtype.kind not in "biuf":
+        if raw.dtype.kind in "USa" or (raw.dtype.kind == "O" and any(
+                isinstance(x, (str, bytes)) for x in raw.flat)):
+            raise TypeError(f"{name} must contain numbers, not strings")
+        try:
+            raw = raw.astype(np.float64)
+        except OverflowError:
+            # an int too large for a float
+            raise ValueError(f"{name} is out of range: every value must have magnitude at "
+                             f"most MAX_COORDINATE = {lim:g}") from None
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must contain real numbers, not {raw.dtype} values") \
+                from None
+    a = np.asarray(raw, dtype=np.float64)
+    if np.isnan(a).any():
+        raise ValueError(f"{name} must not contain NaN (at index "
+                         f"{tuple(int(i) for i in np.argwhere(np.isnan(a))[0])})")
+    big = np.abs(a) > (np.inf if allow_inf else lim)
+    if big.any():
+        raise ValueError(f"{name} is out of range: every value must be finite with magnitude "
+                         f"at most MAX_COORDINATE = {lim:g} (at index "
+                         f"{tuple(int(i) for i in np.argwhere(big)[0])})")
+    return a

@@ -62,13 +62,12 @@ import numpy as np
 from ._fast import entry_point
 from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
-from .constants import MAX_COORDINATE
 from .contact import contact
 from .raycast import raycast
 from .results import Contact, RayHit, SweepHit, record
 from .shapes import AABB, Circle, Plane, Polygon, Ray, Shape, Sphere
 from .sweep import sweep as _sweep
-from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+from .vec import Vec2, Vec3, as_array, as_finite, as_vec2, as_vec3
 from .views import ShapeView, view
 
 __all__ = [
@@ -219,23 +218,7 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     """``value`` as a C-contiguous float64 array of ``ndim`` dimensions (rows of width ``d``),
     each value within MAX_COORDINATE (or of any size up to +-inf where ``allow_inf``: an
     unbounded quantity such as a ray's reach), with a ValueError naming ``name`` otherwise."""
-    try:
-        raw = value if isinstance(value, np.ndarray) else np.asarray(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an array of numbers (rows of one length)") from None
-    if raw.dtype.kind not in "biuf":
-        # strings convert to floats one by one in numpy: refused, as a str is not a number
-        if raw.dtype.kind in "USa" or (raw.dtype.kind == "O" and any(
-                isinstance(x, (str, bytes)) for x in raw.flat)):
-            raise TypeError(f"{name} must contain numbers, not strings")
-        try:
-            raw = raw.astype(np.float64)
-        except OverflowError:
-            # an int too large for a float
-            raise ValueError(f"{name} is out of range: every value must have magnitude at "
-                             f"most MAX_COORDINATE = {MAX_COORDINATE:g}") from None
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must be an array of real numbers") from None
+    raw = as_array(value, name, allow_inf=allow_inf)
     a = np.ascontiguousarray(raw, dtype=np.float64)
     if ndim == 2 and a.ndim == 2 and a.shape[0] == 0 and a.shape[1] in (2, 3):
         pass
@@ -248,16 +231,6 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     if ndim == 2 and d is not None and a.shape[1] != d:
         raise ValueError(f"{name} must have {d} columns (the world is {d}D), got shape "
                          f"{a.shape}")
-    if np.isnan(a).any():
-        raise ValueError(f"{name} must not contain NaN (row {int(np.argwhere(np.isnan(a))[0][0])})")
-    if not allow_inf and np.isinf(a).any():
-        raise ValueError(f"{name} must be finite (row {int(np.argwhere(np.isinf(a))[0][0])})")
-    # an unbounded quantity (a max_distance) may be any size, up to infinity
-    big = np.abs(a) > (np.inf if allow_inf else MAX_COORDINATE)
-    if big.any():
-        raise ValueError(f"{name} is out of range: every value must have magnitude at most "
-                         f"MAX_COORDINATE = {MAX_COORDINATE:g} (row "
-                         f"{int(np.argwhere(big)[0][0])})")
     return a
 
 
