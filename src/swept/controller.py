@@ -65,6 +65,7 @@ from .results import Contact, SweepHit, make_sweep_hit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+from .views import view
 
 __all__ = [
     "move_and_slide",
@@ -282,7 +283,9 @@ def _face_axes(shape: Shape, outward: bool) -> np.ndarray | None:
     if isinstance(shape, AABB):
         return _BOX_AXES[shape.dim]
     if isinstance(shape, Polygon):
-        return shape._norms if outward else -shape._norms
+        normals = view(shape).normals
+        assert normals is not None
+        return normals if outward else -normals
     if isinstance(shape, (Segment, Capsule)) and shape.dim == 2:
         e = shape.b - shape.a
         size = e.length()

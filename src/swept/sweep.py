@@ -120,7 +120,9 @@ def _grown_aabb(o: Any, d: Any, r: float, m: float, s: AABB
 
 def _grown_polygon(o: Any, d: Any, r: float, m: float, s: Polygon
                    ) -> tuple[float, tuple[float, ...], bool] | None:
-    return _unpack2(ray_rounded_polygon(o[0], o[1], d[0], d[1], s._verts, s._norms, r, m,
+    v = view(s)
+    assert v.normals is not None
+    return _unpack2(ray_rounded_polygon(o[0], o[1], d[0], d[1], v.core, v.normals, r, m,
                                         False))
 
 
