@@ -163,3 +163,19 @@ def test_defaults_are_the_named_constants() -> None:
     assert adv.default == constants.ADVANCE_MAX_BOUNCES
     cap = inspect.signature(toi.time_of_impact).parameters["max_iterations"]
     assert cap.default == constants.TOI_MAX_ITERATIONS
+
+
+def test_the_pair_grid_coarsens_enough_for_tiny_balls_far_apart() -> None:
+    """The body-pair grid doubles its cell until the key span fits an int64, under the cap
+    GRID_MAX_DOUBLINGS; with a cap of 200, balls of radius 1e-30 at +-1e49 (inside the
+    coordinate range) ran out of doublings and step() raised on an overflowed key span."""
+    import numpy as np
+
+    from swept import Simulation
+
+    sim = Simulation(gravity=(0.0, 0.0))
+    # two balls 1.5 diameters apart at x = 1e49, one at -1e49; at rest, nothing touches
+    centers = np.array([[-1e49, 0.0], [1e49, 0.0], [1e49, 3e-30]])
+    sim.add_balls(centers, 1e-30)
+    sim.step()
+    assert sim.positions.tolist() == centers.tolist()

@@ -151,8 +151,8 @@ CLEARANCE_TOLERANCE = 1e-11
 #: A capsule's cast normal is kept (not replaced by a face's) when the radii are at least this
 #: fraction of the coordinates' magnitude: its cores stay that far apart, so the direction
 #: between them is good to ~1e-16 / this (2e-13: a 4e-12 drift over a slide 17 times the
-#: scene, as 1e5 units/s for 1/60 s in a scene of 100, measured in commit ff92cd9's test).
-#: The value is not measured beyond that: chosen so the direction error stays near 1e-13.
+#: scene, as 1e5 units/s for 1/60 s in a scene of 100). Not measured: the value is chosen so
+#: that the direction error stays near 1e-13; the drift figure is derived from it.
 ROUND_CORE_FRACTION = 1e-3
 
 # --- ray casts (swept._kernels.ray)
@@ -174,14 +174,15 @@ RIM_TOLERANCE = 1e-9
 
 #: Squared length below which a segment counts as a point (its ends coincide). Absolute: a
 #: guard against dividing by a zero length, not a rounding tolerance (any segment longer than
-#: 1e-150 is a segment). Not measured: chosen as the smallest square that cannot underflow.
+#: 1e-150 is a segment). Not measured: chosen just above the smallest normal float
+#: (2.2e-308), so that only a length whose square may have underflowed counts as zero.
 DEGENERATE_SEGMENT_SQ = 1e-300
 #: The closest points of two segments treat them as parallel (start from ``s = 0`` and clamp,
 #: rather than solve for the lines' closest points) when ``a e - b^2``, which is ``a e``
 #: times the squared sine of their angle, is at most this times ``a e``: a sine below ~1e-7.
 #: Below it the solved ``s`` would carry a relative error of ~2.2e-16 / sine^2 (2% at
 #: 1e-7), while the parallel branch gives parallel segments' distance exactly. Not measured:
-#: chosen as the square of ~sqrt(machine epsilon) / 1.5.
+#: chosen as the square of a sine of 1e-7, a few times sqrt(machine epsilon) (1.5e-8).
 SEGMENT_PARALLEL_SINE_SQ = 1e-14
 
 # --- the BVH (swept._kernels.bvh)
@@ -211,8 +212,8 @@ AREA_EXTENT_CAP = 1e150
 #: (other kinds), grown by this fraction of a cell, touches: a hit point on a cell's
 #: boundary, or one that rounding puts a hair outside the cell the traversal is in, still
 #: finds its collider in the current cell's list. Not measured: chosen as
-#: :data:`CANDIDATE_MARGIN`'s 1e-6, ten million ulps; it costs nothing measurable (a
-#: collider a millionth of a cell from a boundary lands in one more cell).
+#: :data:`CANDIDATE_MARGIN`'s 1e-6, billions of ulps; its cost is that a collider within a
+#: millionth of a cell of a boundary lands in one more cell.
 GRID_MARGIN = 1e-6
 #: Candidate boxes of the Python-side queries (sweeps of non-ball shapes, contacts, box and
 #: point queries) are grown by this times the scene's scale (the largest coordinate, at least
@@ -236,10 +237,13 @@ BOX_MARGIN = 1e-9
 GRID_MAX_HALVINGS = 200
 #: Doublings of the cell size that the body-pair grid (``_cell_keys``) may make until every
 #: key fits in :data:`MAX_GRID_KEYS` (a loop cap: a sparse scene's span over its cell, per
-#: axis, must drop below 2^20 in 3D, 2^30 in 2D). Not measured: 200 doublings cover a span of
-#: 2^220 (1e66) times the cell; a scene wider than that (radii below 1e-16 with coordinates
-#: near 1e50) stops coarsening at the cap.
-GRID_MAX_DOUBLINGS = 200
+#: axis, must drop below 2^20 in 3D, 2^30 in 2D). Measured: with the former cap of 200, three
+#: balls of radius 1e-30 at x = -1e49 and 1e49 (inside the coordinate range) ran out of
+#: doublings and made ``Simulation.step`` raise (the key span overflowed an int64); any ratio
+#: of two positive doubles is below 2^2100, so this cap never stops the loop before the keys
+#: fit, and the loop itself stops after as many doublings as the scene needs (about 1,200 at
+#: worst in the range).
+GRID_MAX_DOUBLINGS = 2100
 #: Gauss-Seidel sweeps over one body's speculative contacts in a step (each removes the
 #: approach into one contact; a corner needs two). Not measured: two for a corner, doubled.
 SPECULATIVE_ITERATIONS = 4
@@ -264,7 +268,8 @@ MAX_GRID_KEYS = 1 << 60
 #: pushing it again would only move it by those ulps (and send every such body through a pass
 #: for nothing). Such a pair touches: it still exchanges an impulse when approaching.
 #: Measured (commit 53f17a4, 10k balls on one thread): about 1,530 bodies a pass overlapped
-#: by a few ulps after a push, median 2e-13; 1e-12 takes them all as touching.
+#: by a few ulps after a push, median 2e-13; 1e-12 is five times that median (the share of
+#: them it covers was not recorded).
 PAIR_PUSH_SLOP = 1e-12
 #: Contact passes per :class:`~swept.Simulation` step by default (``passes``; the module
 #: alias ``swept.sim.DEFAULT_PASSES``): seed 004 shows why one is not enough in a corner.
@@ -398,15 +403,15 @@ SWEEP_RIM_TOLERANCE = 1e-9
 TOUCH_TOLERANCE = 1e-12
 #: GJK stops when ``|v| - dot(v, w) / |v| <= GJK_TOLERANCE * |v|``: the gap between its upper
 #: bound ``|v|`` and lower bound (the support plane's distance) is this fraction of the result.
-#: Not measured: chosen between :data:`TOUCH_TOLERANCE` and :data:`CAST_TOLERANCE`, so a
-#: cast's stopping test sees distances ten times finer than it asks for.
+#: Not measured: chosen between :data:`TOUCH_TOLERANCE` and :data:`CAST_TOLERANCE`, ten
+#: times finer than a cast's stopping gap.
 GJK_TOLERANCE = 1e-10
 #: Two planes whose normals' dot product is within this of -1 (or +1) count as parallel. Not
 #: measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 PLANE_PARALLEL_TOLERANCE = 1e-12
 #: A GJK simplex whose doubled area (triangle) or sextupled volume (tetrahedron) is at most
 #: this times the product of its edge lengths from its first corner counts as flat
-#: (degenerate): GJK skips it and its faces answer instead. Not measured: chosen a hundred
+#: (degenerate): GJK skips it and its faces answer instead. Not measured: chosen some fifty
 #: ulps above rounding (the normalised area or volume is a sine, good to ~1e-16).
 SIMPLEX_FLAT_TOLERANCE = 1e-14
 #: Two 3D directions (a core and a box axis, two cores) whose angle has a sine below this
