@@ -1,37 +1,137 @@
-"""Named tolerances and fallbacks, each with its meaning. Per-call margins are arguments."""
+"""Every tolerance, slop, margin, iteration cap and numeric limit of swept, each with its meaning
+and the measurement that chose it (or "not measured", with the reason for the value).
+
+The rule: a tolerance is relative to the query's own scale (the coordinates' magnitude, the
+shapes' sizes, a motion's length: each comment says which) unless it says otherwise; the few
+absolute ones (:data:`DEFAULT_SKIN` in length units, the angle slacks in degrees or radians,
+the overflow guards near 1e±300, :data:`VEC_CLOSE_TOLERANCE`) say so. Every loop in the library
+has a cap, named here when it is a fixed number. Per-call margins (``skin``,
+``target_distance``, ``max_casts``...) are arguments; the defaults named here are theirs.
+
+Sections, in order:
+
+- shared: the coincident-centre normals, the default skin, the heading test;
+- the contact manifold (:mod:`swept.manifold`);
+- the character controller's tolerances (:mod:`swept.controller`);
+- ray casts (:mod:`swept._kernels.ray`);
+- shared geometry (:mod:`swept._kernels.geom`);
+- the BVH (:mod:`swept._kernels.bvh`);
+- the World's broadphase (:mod:`swept.world`, :mod:`swept._kernels.world`);
+- the Simulation (:mod:`swept.sim`, :mod:`swept._kernels.sim`);
+- the swept step and the Simulation's casts (:mod:`swept.step`);
+- chains (:mod:`swept.chain`);
+- the character controller's defaults;
+- the input contract (the coordinate range, :mod:`swept.vec`);
+- sweep, time of impact, distance and contact (:mod:`swept._kernels.sweep`,
+  :mod:`swept._kernels.distance`, :mod:`swept._kernels.contact`, :mod:`swept.toi`),
+  with their iteration caps;
+- shapes (:mod:`swept.shapes`: polygon validation);
+- vectors (:mod:`swept.vec`);
+- collision response (:mod:`swept.resolve`).
+
+What is *not* here, on purpose: data-layout constants (the collider kind codes and
+``PARAM_WIDTH``, ``SEGMENT_COLUMNS`` and ``KIND_EMPTY`` in :mod:`swept._kernels.world`; the cast
+and GJK status codes and ``GJK_CACHE_SIZE`` in :mod:`swept._kernels.sweep` and
+:mod:`swept._kernels.distance`; ``MISS`` in :mod:`swept._kernels.ray`; the ccd mode codes in
+:mod:`swept._kernels.sim`; the split codes ``SPLIT_SAH``/``SPLIT_MEDIAN`` and
+``EMPTY_LO``/``EMPTY_HI`` in :mod:`swept._kernels.bvh`), chunk and buffer sizes
+(``RAY_CHUNK``, ``BATCH_CHUNK``, ``BODY_CHUNK``, ``CIRCLE_CHUNK``, ``CANDIDATE_CAPACITY``,
+``CACHE_CAPACITY``, ``PAIR_TABLE_WIDTH``, ``INITIAL_CAPACITY``, ``INITIAL_POOL``,
+``BOX_CACHE_SIZE``) and the measured performance-tuning knobs of the broadphases (``LEAF_SIZE``
+and ``SAH_BINS`` in :mod:`swept._kernels.bvh`; ``GRID_*``, ``RAY_TILE_CELLS``,
+``RAY_SORT_MIN_ENTRIES`` in :mod:`swept._kernels.world`; ``GRID_MIN_COLLIDERS``,
+``GRID_COLLIDERS_PER_CELL``, ``GRID_MAX_ENTRIES_PER_COLLIDER``, ``PARALLEL_MIN_BATCH``,
+``POOL_COMPACT_MIN``, ``DYNAMIC_REFITS_BEFORE_REBUILD`` in :mod:`swept.world`;
+``GRID_CELLS_PER_COLLIDER``, ``GRID_ENTRIES_PER_COLLIDER``, ``DENSE_GRID_*`` and
+``SERIAL_PASS_LIMIT`` in :mod:`swept._kernels.sim`; ``BROADPHASE_MIN_OBSTACLES`` in
+:mod:`swept.controller`). They change speed or memory, never an answer, and live beside the
+code they shape. Physical defaults (restitution, gravity, the 1/60 s step) and the command
+line's settings stay in their modules too.
+
+numba reads module globals as compile-time constants, and its on-disk cache checks only each
+function's own source file: after changing a value here, delete the caches
+(``find src -name '*.nb[ic]' -delete``).
+"""
 
 from __future__ import annotations
 
 from .vec import Vec2, Vec3
 
-__all__ = ["COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE",
-           "MANIFOLD_TOUCH_TOLERANCE"]
+__all__ = [
+    # shared
+    "COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "HEADING_TOLERANCE",
+    # manifold
+    "MANIFOLD_TOUCH_TOLERANCE",
+    # the character controller's tolerances
+    "FEATURE_NORMAL_TOLERANCE", "CLEARANCE_TOLERANCE", "ROUND_CORE_FRACTION",
+    # ray casts
+    "COLLINEAR_TOLERANCE", "RIM_TOLERANCE",
+    # shared geometry
+    "DEGENERATE_SEGMENT_SQ", "SEGMENT_PARALLEL_SINE_SQ",
+    # the BVH
+    "MAX_DEPTH", "MIN_DIRECTION_COMPONENT", "CENTROID_CLAMP", "AREA_EXTENT_CAP",
+    # the World's broadphase
+    "GRID_MARGIN", "CANDIDATE_MARGIN", "BOX_MARGIN",
+    # the Simulation
+    "GRID_MAX_HALVINGS", "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
+    "SPECULATIVE_MARGIN_FRACTION", "PAIR_MARGIN_FRACTION", "CACHE_MARGIN_FRACTION",
+    "MAX_GRID_KEYS", "PAIR_PUSH_SLOP", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
+    "ACCUMULATOR_TOLERANCE",
+    # the swept step
+    "MAX_CASTS_PER_STEP",
+    # chains
+    "FACE_NORMAL_TOLERANCE", "JOIN_FLAT_TOLERANCE", "EDGE_ON_TOLERANCE",
+    # the character controller's defaults
+    "DEFAULT_MAX_SLIDES", "DEFAULT_FLOOR_MAX_ANGLE", "FLOOR_ANGLE_TOLERANCE", "TRAVEL_SLOP",
+    "RISING_TOLERANCE", "FLOOR_PROBE_SKINS", "RECOVERY_PASSES", "MIN_MOTION_FRACTION",
+    "SAME_PLANE_TOLERANCE", "CLIP_TOLERANCE", "STOP_ON_SLOPE_TOLERANCE", "PARALLEL_TOLERANCE",
+    # the input contract
+    "MAX_COORDINATE",
+    # sweep, time of impact, distance and contact
+    "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
+    "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
+    "RAY_PARALLEL_SINE", "CAST_MAX_ITERATIONS", "TOI_MAX_ITERATIONS", "GJK_MAX_ITERATIONS",
+    "ADVANCE_MAX_BOUNCES",
+    # shapes
+    "POLYGON_COLLINEAR_TOLERANCE", "POLYGON_TURNING_SLACK",
+    # vectors
+    "VEC_CLOSE_TOLERANCE",
+    # collision response
+    "RESOLVE_PASSES",
+]
+
+# --- shared: the coincident-centre normals, the default skin, the heading test
 
 #: The normal used when two shapes' centres (or a point and a centre) coincide, so that no
 #: direction between them exists: straight along +x, as seed 004's bumpers push a ball right.
+#: Not measured: a convention, not a tolerance.
 COINCIDENT_NORMAL_2D = Vec2(1.0, 0.0)
-#: The 3D counterpart of :data:`COINCIDENT_NORMAL_2D`.
+#: The 3D counterpart of :data:`COINCIDENT_NORMAL_2D`. Not measured: a convention.
 COINCIDENT_NORMAL_3D = Vec3(1.0, 0.0, 0.0)
 
 #: The default clearance that :func:`swept.push_out` leaves beyond the contact, in length
 #: units (1 mm when the units are metres, as seed 002): enough that the next test does not
-#: flicker between touching and not.
+#: flicker between touching and not. Absolute (a length), and an argument's default: a scene
+#: in other units passes its own skin. Not measured: seed 002's value.
 DEFAULT_SKIN = 0.001
 
 #: A contact found by a cast counts as an impact only if the motion heads into it by more than
 #: this fraction of the motion's length: a shape sliding along (or leaving) the surface it
 #: rests on, or grazing a surface (such as the end of the next flush floor piece), is not
-#: stopped by it. Used by the swept step and by ``advance``.
+#: stopped by it. Used by the swept step and by ``advance``. Not measured: chosen far above
+#: the rounding of a dot product of unit vectors (~1e-16) and far below any approach a user
+#: would call one (1e-9 rad of heading).
 HEADING_TOLERANCE = 1e-9
 
 # --- manifold
 
 #: A clipped end of an incident edge (see :func:`swept.manifold`) that lies outside the
 #: reference face by at most this times the largest coordinate magnitude of the two shapes
-#: still touches it, with depth 0. Two turned squares laid face to face (2,000 random turns,
-#: side 4) put the second end outside by rounding (about 1e-16 of the coordinates) in a third
-#: of the pairs, so it dropped out of the manifold; 1e-12, contact's own touching tolerance,
-#: keeps every one of them and no end that is apart by more than rounding.
+#: still touches it, with depth 0. Measured: two turned squares laid face to face (2,000
+#: random turns, side 4) put the second end outside by rounding (about 1e-16 of the
+#: coordinates) in a third of the pairs, so it dropped out of the manifold; 1e-12, contact's
+#: own touching tolerance, keeps every one of them and no end that is apart by more than
+#: rounding.
 MANIFOLD_TOUCH_TOLERANCE = 1e-12
 
 # -- the character controller (move_and_slide)
@@ -39,134 +139,218 @@ MANIFOLD_TOUCH_TOLERANCE = 1e-12
 #: A face normal replaces a cast's normal when it separates the two shapes at least as well,
 #: less this fraction of the coordinates' magnitude (rounding in the separations, ~1e-16
 #: relative, with a wide margin; a vertex contact's face axes separate worse by a geometric
-#: amount, so they are never taken). Seed: a polygon 1.2e-10 from a wall at x = -50 got a
-#: cast normal 6e-5 off the wall's, and slid 0.0055 into it.
+#: amount, so they are never taken). Measured on a seed: a polygon 1.2e-10 from a wall at
+#: x = -50 got a cast normal 6e-5 off the wall's, and slid 0.0055 into it; the value itself
+#: is not measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 FEATURE_NORMAL_TOLERANCE = 1e-12
 #: A character whose contact depth with an obstacle is above this fraction of its scale (its
-#: size and its coordinates' magnitude) at the end of a move is inside it and is pushed out:
-#: well above the rounding of a resting contact (~1e-16 relative), well below the 1e-9 the
-#: invariant tests allow.
+#: size and its coordinates' magnitude) at the end of a move is inside it and is pushed out.
+#: Not measured: chosen well above the rounding of a resting contact (~1e-16 relative), well
+#: below the 1e-9 the invariant tests allow.
 CLEARANCE_TOLERANCE = 1e-11
 #: A capsule's cast normal is kept (not replaced by a face's) when the radii are at least this
 #: fraction of the coordinates' magnitude: its cores stay that far apart, so the direction
 #: between them is good to ~1e-16 / this (2e-13: a 4e-12 drift over a slide 17 times the
-#: scene, as 1e5 units/s for 1/60 s in a scene of 100).
+#: scene, as 1e5 units/s for 1/60 s in a scene of 100). Not measured: the value is chosen so
+#: that the direction error stays near 1e-13; the drift figure is derived from it.
 ROUND_CORE_FRACTION = 1e-3
 
 # --- ray casts (swept._kernels.ray)
 
 #: How far from a segment's line (relative to the distances involved: the origin to the
 #: segment plus the segment's length) a parallel ray's origin may be and still count as
-#: collinear with it.
+#: collinear with it. Not measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12, some
+#: thousands of ulps.
 COLLINEAR_TOLERANCE = 1e-12
 #: The half-width of the band around a capsule's rim, relative to the size of the coordinates
 #: involved, inside which the entering-only capsule kernels treat the origin as sitting *on*
 #: the rim (where a swept step leaves a ball after a bounce, up to rounding): such a ray hits
 #: at 0 only if it heads into the surface, and a deeper origin counts as strictly inside.
+#: Not measured: chosen as the 1e-9 of the other rim and heading bands
+#: (:data:`SWEEP_RIM_TOLERANCE`, :data:`HEADING_TOLERANCE`), far above rounding.
 RIM_TOLERANCE = 1e-9
 
 # --- shared geometry (swept._kernels.geom)
 
-#: Squared length below which a segment counts as a point (its ends coincide).
+#: Squared length below which a segment counts as a point (its ends coincide). Absolute: a
+#: guard against dividing by a zero length, not a rounding tolerance (any segment longer than
+#: 1e-150 is a segment). Not measured: chosen just above the smallest normal float
+#: (2.2e-308), so that only a length whose square may have underflowed counts as zero.
 DEGENERATE_SEGMENT_SQ = 1e-300
+#: The closest points of two segments treat them as parallel (start from ``s = 0`` and clamp,
+#: rather than solve for the lines' closest points) when ``a e - b^2``, which is ``a e``
+#: times the squared sine of their angle, is at most this times ``a e``: a sine below ~1e-7.
+#: Below it the solved ``s`` would carry a relative error of ~2.2e-16 / sine^2 (2% at
+#: 1e-7), while the parallel branch gives parallel segments' distance exactly. Not measured:
+#: chosen as the square of a sine of 1e-7, a few times sqrt(machine epsilon) (1.5e-8).
+SEGMENT_PARALLEL_SINE_SQ = 1e-14
 
 # --- the BVH (swept._kernels.bvh)
 
-#: Deepest any leaf may be (root at depth 0). The SAH build falls back to median splits,
-#: which halve the primitive count, wherever continuing by SAH could exceed it.
+#: Deepest any leaf may be (root at depth 0): fixes the size of the traversal stack. The SAH
+#: build falls back to median splits, which halve the primitive count, wherever continuing by
+#: SAH could exceed it. Not measured: 64 median levels hold 2^64 primitives, more than fit in
+#: memory.
 MAX_DEPTH = 64
 #: A direction component smaller than this in magnitude counts as zero: the ray is parallel to
-#: that axis' slabs (its inverse would overflow, and 0 * inf would make NaN).
+#: that axis' slabs (its inverse would overflow, and 0 * inf would make NaN). Absolute (an
+#: overflow guard). Not measured: chosen so that its inverse, 1e300, is finite.
 MIN_DIRECTION_COMPONENT = 1e-300
 #: Box bounds are clamped to +-this before taking centroids, so that infinite and empty boxes
-#: get finite centroids (only the build's choice of split uses centroids).
+#: get finite centroids (only the build's choice of split uses centroids). Absolute (an
+#: overflow guard). Not measured: any bound beyond :data:`MAX_COORDINATE` whose double still
+#: fits in a float64 works.
 CENTROID_CLAMP = 1e300
 #: Box extents are clamped to [0, this] in the SAH area, so that infinite boxes have a finite
-#: (huge) area and 3D products of extents cannot overflow.
+#: (huge) area and 3D products of extents cannot overflow. Absolute (an overflow guard). Not
+#: measured: the sum of three products of two, 3e300, still fits in a float64.
 AREA_EXTENT_CAP = 1e150
 
-# --- the World's broadphase (swept._kernels.world)
+# --- the World's broadphase (swept.world, swept._kernels.world)
 
 #: Each collider is binned into the grid cells its shape (a segment or capsule) or its box
 #: (other kinds), grown by this fraction of a cell, touches: a hit point on a cell's
 #: boundary, or one that rounding puts a hair outside the cell the traversal is in, still
-#: finds its collider in the current cell's list.
+#: finds its collider in the current cell's list. Not measured: chosen as
+#: :data:`CANDIDATE_MARGIN`'s 1e-6, billions of ulps; its cost is that a collider within a
+#: millionth of a cell of a boundary lands in one more cell.
 GRID_MARGIN = 1e-6
+#: Candidate boxes of the Python-side queries (sweeps of non-ball shapes, contacts, box and
+#: point queries) are grown by this times the scene's scale (the largest coordinate, at least
+#: 1), so that the narrowphase's own touching tolerances (1e-12 to 1e-9, relative) never see a
+#: collider the broadphase has culled. Not measured: chosen 1,000 times the largest of those
+#: tolerances.
+CANDIDATE_MARGIN = 1e-6
+#: Every collider's stored box is grown by this times its own scale (its largest coordinate,
+#: at least 1), so that the rounding of a slab test never culls what the narrowphase hits: a
+#: ray aimed exactly at a segment's end crosses the end's box corner, and its two slab
+#: crossings, equal in exact arithmetic, may come out an ulp in the wrong order (commit
+#: e7bc92c; tests/test_world.py guards it). Not measured: chosen millions of ulps above that
+#: rounding and below the narrowphase's own bands.
+BOX_MARGIN = 1e-9
 
-# --- the Simulation (swept._kernels.sim)
+# --- the Simulation (swept.sim, swept._kernels.sim)
 
-#: Halvings of the cell size that :func:`build_grid` may try, from the colliders' extent.
+#: Halvings of the cell size that :func:`build_grid` may try, from the colliders' extent (a
+#: loop cap: the loop ends once the cells outnumber the target of a few per collider, after
+#: about log2 of the collider count). Not measured: 200 is far beyond any collider count.
 GRID_MAX_HALVINGS = 200
+#: Doublings of the cell size that the body-pair grid (``_cell_keys``) may make until every
+#: key fits in :data:`MAX_GRID_KEYS` (a loop cap: a sparse scene's span over its cell, per
+#: axis, must drop below 2^20 in 3D, 2^30 in 2D). Measured: with the former cap of 200, three
+#: balls of radius 1e-30 at x = -1e49 and 1e49 (inside the coordinate range) ran out of
+#: doublings and made ``Simulation.step`` raise (the key span overflowed an int64); any ratio
+#: of two positive doubles is below 2^2100, so this cap never stops the loop before the keys
+#: fit, and the loop itself stops after as many doublings as the scene needs (about 1,200 at
+#: worst in the range).
+GRID_MAX_DOUBLINGS = 2100
 #: Gauss-Seidel sweeps over one body's speculative contacts in a step (each removes the
-#: approach into one contact; a corner needs two).
+#: approach into one contact; a corner needs two). Not measured: two for a corner, doubled.
 SPECULATIVE_ITERATIONS = 4
 #: How much farther than the step's own reach (as a fraction of the body's radius) speculative
-#: contacts are gathered: Box2D's speculative distance, scale-free.
+#: contacts are gathered: Box2D's speculative distance, scale-free. Not measured: Box2D's.
 SPECULATIVE_MARGIN_FRACTION = 0.25
 #: Extra reach of the body-body broadphase beyond the sum of radii, as a fraction of that sum:
-#: pairs found after the move stay found while the passes move the bodies a little.
+#: pairs found after the move stay found while the passes move the bodies a little. Not
+#: measured: chosen as :data:`SPECULATIVE_MARGIN_FRACTION`.
 PAIR_MARGIN_FRACTION = 0.25
 #: How far beyond its radius (as a fraction of the radius) a body's cached colliders reach:
-#: passes and the bookkeeping reuse the cache while the body stays within it.
+#: passes and the bookkeeping reuse the cache while the body stays within it. Not measured:
+#: one radius, a round number that covers the passes' pushes.
 CACHE_MARGIN_FRACTION = 1.0
 #: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
+#: A limit, not a tolerance: keys below 2^60 leave an int64 room for a neighbour's offset.
+#: Not measured.
 MAX_GRID_KEYS = 1 << 60
 #: A body-body overlap no deeper than this fraction of the pair's scale (the sum of radii plus
 #: the first body's distance from the origin, coordinate by coordinate) is rounding: a pair
 #: pushed apart to exactly touching reads back a depth of a few ulps of its coordinates, and
 #: pushing it again would only move it by those ulps (and send every such body through a pass
 #: for nothing). Such a pair touches: it still exchanges an impulse when approaching.
+#: Measured (commit 53f17a4, 10k balls on one thread): about 1,530 bodies a pass overlapped
+#: by a few ulps after a push, median 2e-13; 1e-12 is five times that median (the share of
+#: them it covers was not recorded).
 PAIR_PUSH_SLOP = 1e-12
+#: Contact passes per :class:`~swept.Simulation` step by default (``passes``; the module
+#: alias ``swept.sim.DEFAULT_PASSES``): seed 004 shows why one is not enough in a corner.
+#: Not measured: two for a corner, doubled; the swept benchmark's figures use it.
+SIMULATION_PASSES = 4
+#: Steps one :meth:`Simulation.update` may take: time beyond them is dropped (and counted in
+#: ``dropped_time``), so that a long stall cannot make the next frame longer still. Not
+#: measured: four seconds of 1/60 s steps.
+MAX_STEPS_PER_UPDATE = 240
+#: Relative slack when the accumulator is compared with the step: 0.05 s of frames at 1/60
+#: adds up to 2.9999999999999996 steps in floats, and should still take 3. Measured: 20,000
+#: runs of 1-50 equal frames (1/30, 1/60, 1/144, 0.05, 0.1 s or random in [0.001, 0.1] s)
+#: summed in floats fall short of their exact whole steps in 2,761 runs, by at most 1.1e-13 of
+#: a step; 1e-9 covers them with room, and takes a step early by at most 1.7e-11 s at 1/60.
+ACCUMULATOR_TOLERANCE = 1e-9
 
 # --- the swept step (swept.step) and the Simulation's casts
 
-#: The default cap on casts in one step: each contact costs one cast, and the cap stops a
-#: shape wedged between obstacles from looping forever (seed 000 uses 4).
+#: The default cap on casts in one step, for :func:`swept.swept_step` and for each swept body
+#: of a :class:`~swept.Simulation` (``max_casts``; the same meaning in both): each contact
+#: costs one cast, and the cap stops a shape wedged between obstacles from looping forever.
+#: Not measured: seed 000's 4.
 MAX_CASTS_PER_STEP = 4
 
 # --- chains (swept.chain)
 
 #: A normal whose cosine with a segment's face normal is at least ``1 -`` this is a face normal
-#: (about 1.4e-6 radians: a face normal is computed exactly, a rim normal leans).
+#: (about 1.4e-6 radians: a face normal is computed exactly, a rim normal leans). Not
+#: measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 FACE_NORMAL_TOLERANCE = 1e-12
 #: A join bends (is convex or concave) only if the neighbour's far end leaves the segment's line
-#: by more than this fraction of the neighbour's length; less is a flat seam.
+#: by more than this fraction of the neighbour's length; less is a flat seam. Not measured:
+#: chosen far above rounding and far below a bend anyone would draw (1e-9 rad).
 JOIN_FLAT_TOLERANCE = 1e-9
 #: A normal whose component across a segment is at most this is edge-on (along the segment).
+#: Not measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 EDGE_ON_TOLERANCE = 1e-12
 
 # --- the character controller (swept.controller): defaults
 
-#: Godot's default number of slides per call.
+#: Godot's default number of slides per call (a loop cap). Not measured: Godot's value.
 DEFAULT_MAX_SLIDES = 4
-#: Godot's default steepest walkable slope, in degrees.
+#: Godot's default steepest walkable slope, in degrees (also :func:`swept.is_walkable`'s).
+#: Not measured: Godot's value.
 DEFAULT_FLOOR_MAX_ANGLE = 45.0
-#: Slack added to ``floor_max_angle`` when classifying, in degrees (Godot's 0.01 rad is 0.57;
-#: this is tighter, so that a 46-degree slope is a wall under the 45-degree default).
+#: Slack added to ``floor_max_angle`` when classifying, in degrees (absolute: an angle; Godot's
+#: 0.01 rad is 0.57; this is tighter, so that a 46-degree slope is a wall under the 45-degree
+#: default). Not measured: chosen below a degree's hundredth.
 FLOOR_ANGLE_TOLERANCE = 0.01
 #: A travel to a surface shorter than this fraction of the skin is none: the character is
-#: already a skin away, and conservative advancement's tolerance would creep it closer.
+#: already a skin away, and conservative advancement's tolerance would creep it closer. Not
+#: measured: chosen a thousandth of the skin.
 TRAVEL_SLOP = 1e-3
 #: A velocity rises (a jump: no snap, no step) only if its part along ``up`` is more than this
-#: fraction of its length (less is rounding left by a floor's clipping).
+#: fraction of its length (less is rounding left by a floor's clipping). Not measured: chosen
+#: far above that rounding (~1e-16) and far below a jump.
 RISING_TOLERANCE = 1e-6
 #: How far below the character, in skins, a floor still counts as stood on (the probes at
 #: the start and end of a call): more than one skin, so that the probe reaches the surface.
+#: Not measured: the next whole number of skins.
 FLOOR_PROBE_SKINS = 2.0
-#: How many deepest-first pushes the start-overlap recovery makes at most.
+#: How many deepest-first pushes the start-overlap recovery makes at most (a loop cap). Not
+#: measured: as many as :data:`DEFAULT_MAX_SLIDES`.
 RECOVERY_PASSES = 4
 #: A motion shorter than this fraction of the character's size is no motion (ends the slides).
+#: Not measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 MIN_MOTION_FRACTION = 1e-12
-#: Two touched normals whose cosine is at least ``1 -`` this are one plane when clipping.
+#: Two touched normals whose cosine is at least ``1 -`` this are one plane when clipping. Not
+#: measured: chosen as :data:`HEADING_TOLERANCE`'s 1e-9.
 SAME_PLANE_TOLERANCE = 1e-9
 #: A clipped motion may head into an earlier plane by this fraction of its length and still
 #: count as leaving it (rounding, not a crease); a clipped motion shorter than this fraction of
-#: the original is none (rounding in the normals, such as a cast's, is not a slide).
+#: the original is none (rounding in the normals, such as a cast's, is not a slide). Not
+#: measured: chosen as :data:`HEADING_TOLERANCE`'s 1e-9.
 CLIP_TOLERANCE = 1e-9
 #: With ``stop_on_slope``, a velocity whose part across ``up`` is at most this fraction of its
-#: length is "standing still" (only gravity), and does not slide down a walkable slope.
+#: length is "standing still" (only gravity), and does not slide down a walkable slope. Not
+#: measured: chosen a thousandth, as :data:`TRAVEL_SLOP`.
 STOP_ON_SLOPE_TOLERANCE = 1e-3
 #: Below this share of the up axis two 3D normals are parallel: no crease line between them.
+#: Not measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 PARALLEL_TOLERANCE = 1e-12
 
 # --- input contract (coordinate range) ---
@@ -176,7 +360,8 @@ PARALLEL_TOLERANCE = 1e-12
 #: argument allows it, as ``max_distance``) the coercion in :mod:`swept.vec` raises
 #: ``ValueError`` naming the argument. Squares and products of a few such values (1e100,
 #: 1e150) stay far from float64 overflow (about 1e308), so no kernel overflows or makes NaN
-#: inside the range. It covers scenes from 1e-6 to 1e7 length units with room to spare.
+#: inside the range. It covers scenes from 1e-6 to 1e7 length units with room to spare. A
+#: limit, absolute. Not measured: chosen so that cubes stay finite.
 MAX_COORDINATE = 1e50
 
 # --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
@@ -200,6 +385,7 @@ CAST_ROUNDING = 1e-12
 #: A moving circle's centre within this fraction of the grown polygon's size (plus
 #: :data:`CAST_ROUNDING` of the coordinates) of the rim counts as *on* it, where an
 #: entering-only cast (the swept step after a bounce) ignores the pieces it heads out of.
+#: Not measured: chosen as :data:`CAST_TOLERANCE`, the gap a cast stops at.
 SWEEP_RIM_TOLERANCE = 1e-9
 
 #: A gap at most this times the largest coordinate magnitude involved (points, radii, plane
@@ -208,16 +394,25 @@ SWEEP_RIM_TOLERANCE = 1e-9
 #: two closest points equal to rounding. It absorbs the rounding of a - b and of GJK's simplex
 #: solve, which otherwise leaves touching or crossing shapes ~1e-17 (relative) apart. Relative
 #: to the coordinates, so the same at every scale. (Was defined, equal, in both
-#: ``_kernels/distance.py`` and ``_kernels/contact.py``.)
+#: ``_kernels/distance.py`` and ``_kernels/contact.py``.) Measured through the GJK kernel (which
+#: applies it): 3,000 pairs of turned squares (side 4, coordinates 1e-3 to 1e6) laid face to
+#: face, and 3,000 with a corner on a face, all read 0; moved apart by 1e-11 of their
+#: coordinates, none reads touching at 1e-12, while 2,974 of the 3,000 face-to-face pairs would
+#: at 1e-11. (The rounding side, how far below 1e-12 touching pairs fall, cannot be seen
+#: through the kernel; the ~1e-17 above is the size of that rounding.)
 TOUCH_TOLERANCE = 1e-12
 #: GJK stops when ``|v| - dot(v, w) / |v| <= GJK_TOLERANCE * |v|``: the gap between its upper
 #: bound ``|v|`` and lower bound (the support plane's distance) is this fraction of the result.
+#: Not measured: chosen between :data:`TOUCH_TOLERANCE` and :data:`CAST_TOLERANCE`, ten
+#: times finer than a cast's stopping gap.
 GJK_TOLERANCE = 1e-10
-#: Two planes whose normals' dot product is within this of -1 (or +1) count as parallel.
+#: Two planes whose normals' dot product is within this of -1 (or +1) count as parallel. Not
+#: measured: chosen as :data:`TOUCH_TOLERANCE`'s 1e-12.
 PLANE_PARALLEL_TOLERANCE = 1e-12
 #: A GJK simplex whose doubled area (triangle) or sextupled volume (tetrahedron) is at most
 #: this times the product of its edge lengths from its first corner counts as flat
-#: (degenerate): GJK skips it and its faces answer instead.
+#: (degenerate): GJK skips it and its faces answer instead. Not measured: chosen some fifty
+#: ulps above rounding (the normalised area or volume is a sine, good to ~1e-16).
 SIMPLEX_FLAT_TOLERANCE = 1e-14
 #: Two 3D directions (a core and a box axis, two cores) whose angle has a sine below this
 #: count as parallel, and their cross product is not used as a separating axis. Measured: a
@@ -232,5 +427,57 @@ AXIS_PARALLEL_SINE = 1e-8
 #: ``t = cross(w, e) / cross(d, e)``, not an axis. A ray that close to parallel still crosses
 #: the line at a well-defined point (its rounding moves the hit along the segment), so the
 #: guard sits far lower, just where the quotient would lose all digits (relative error
-#: ~2.2e-16 / s: 2e-4 at 1e-12).
+#: ~2.2e-16 / s: 2e-4 at 1e-12). Not measured: derived from that error bound.
 RAY_PARALLEL_SINE = 1e-12
+#: Most conservative-advancement iterations of a translating cast (a loop cap; the cast then
+#: reports ``CAST_OUT_OF_ITERATIONS`` with the time reached, never past a contact). Measured
+#: (:data:`CAST_TOLERANCE`'s 361 casts): they stop in 2-7 iterations; 64 is nine times that.
+CAST_MAX_ITERATIONS = 64
+#: Most conservative-advancement iterations of a rotating time of impact by default
+#: (``max_iterations`` of :func:`swept.time_of_impact`; a loop cap). Rotation bounds the
+#: advance by the farthest point's speed, so a spinning body advances in small steps.
+#: Measured: 600 random rotating pairs (polygons, capsules, segments, circles of size 1e-2 to
+#: 1e2, turning up to 20 rad a step; 496 hit) take at most 481 iterations (mean 36, 99th
+#: percentile 183); none reaches 2,000.
+TOI_MAX_ITERATIONS = 2000
+#: Most GJK iterations (support points added) before giving up with the best bound so far (a
+#: loop cap). Measured: 3,000 random pairs of point clouds (1-12 points, sizes 1e-3 to 1e3)
+#: in 2D take at most 6 iterations (mean 2.7), 3,000 in 3D at most 8 (mean 3.0); none nears 64.
+GJK_MAX_ITERATIONS = 64
+#: Most impacts :func:`swept.advance` responds to in one step by default (``max_bounces``; a
+#: loop cap). Not measured: as :data:`MAX_CASTS_PER_STEP`, seed 000's 4.
+ADVANCE_MAX_BOUNCES = 4
+
+# --- shapes (swept.shapes): polygon validation
+
+#: Three polygon points count as collinear when the cross product of their two edges is at
+#: most this times the product of the edges' lengths (a sine): the middle one is dropped, and
+#: a polygon whose points are all collinear is rejected (zero area). Measured: of 20,000
+#: middle points put on the line by rounding (coordinates 1e-6 to 1e7, edges 1 to 1e-3 of
+#: them), 1e-13 calls 19,034 collinear, 1e-12 19,997 and 1e-11 all (the worst sine is
+#: 1.2e-12, from the shortest edges far from the origin); none of 20,000 middles moved off
+#: the line by 1e-10 of the edge is called collinear at any of them.
+POLYGON_COLLINEAR_TOLERANCE = 1e-12
+#: A convex polygon's boundary turns by exactly 2 pi; one that crosses itself turns by 4 pi or
+#: more, so a turning above 2 pi plus this (radians, absolute: an angle has no scale) is
+#: rejected. Not measured: the sum of n ``atan2`` carries ~n * 1e-16 of rounding, and the gap
+#: it guards is 2 pi wide: any value between works.
+POLYGON_TURNING_SLACK = 1e-6
+
+# --- vectors (swept.vec)
+
+#: The default ``tol`` of :meth:`Vec2.is_close` and :meth:`Vec3.is_close`: the largest
+#: difference, component by component, of two vectors called close. Absolute, unlike the
+#: library's tolerances: a convenience for comparing vectors of order one. (:mod:`swept.vec`
+#: cannot import this module, which imports it, so the default is written there as a literal
+#: too; tests/test_constants.py checks that the two agree.) Not measured: chosen as
+#: :data:`CAST_TOLERANCE`, to compare the results of casts at scale 1.
+VEC_CLOSE_TOLERANCE = 1e-9
+
+# --- collision response (swept.resolve)
+
+#: Passes of :func:`swept.resolve` by default (``passes``; the module alias
+#: ``swept.resolve.DEFAULT_PASSES``; a loop cap): seed 004's number of passes (Walls and
+#: Slides makes eight), enough to leave a 20-degree wedge under 0.2 of overlap, as that seed
+#: measured. Not measured here beyond the seed.
+RESOLVE_PASSES = 8

@@ -42,6 +42,7 @@ from typing import Any
 
 from ._fast import lazy_entry
 from ._kernels import ray as _k
+from .constants import RIM_TOLERANCE as RIM_TOLERANCE  # the rim band, for documentation
 from .dispatch import RAYCAST
 from .results import RayHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere
@@ -493,5 +494,3 @@ def ray_capsule(origin: Any, direction: Any, a: Any, b: Any, radius: float, *,
     return _hit3(_k_capsule3_entering((*o, *d, m), pa, pb, r), o)
 
 
-#: The rim band of :func:`ray_capsule`, re-exported for documentation.
-RIM_TOLERANCE = _k.RIM_TOLERANCE

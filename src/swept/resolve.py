@@ -19,15 +19,13 @@ from typing import Any
 
 from ._kernels.response import respond_velocity
 from .chain import contact_obstacle
+from .constants import RESOLVE_PASSES as DEFAULT_PASSES
 from .results import Contact
 from .shapes import Shape
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
 
 __all__ = ["Resolved", "resolve", "respond_pair", "DEFAULT_PASSES"]
 
-#: Seed 004's number of passes (Walls and Slides makes eight): enough to leave a 20-degree
-#: wedge under 0.2 of overlap.
-DEFAULT_PASSES = 8
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import math
 from typing import Any, NamedTuple
 
 from ._kernels.response import reflect_velocity, respond_velocity
-from .constants import DEFAULT_SKIN
+from .constants import DEFAULT_FLOOR_MAX_ANGLE, DEFAULT_SKIN
 from .results import Contact
 from .vec import Vec2, Vec3, as_finite, as_vector, unit
 
@@ -139,7 +139,8 @@ def slope_angle(normal: Any, up: Any = None) -> float:
     return math.degrees(math.acos(min(1.0, max(-1.0, c))))
 
 
-def is_walkable(normal: Any, max_slope_degrees: float = 45.0, up: Any = None) -> bool:
+def is_walkable(normal: Any, max_slope_degrees: float = DEFAULT_FLOOR_MAX_ANGLE,
+                up: Any = None) -> bool:
     """Whether a surface is a floor: its :func:`slope_angle` is at most ``max_slope_degrees``."""
     limit = as_finite(max_slope_degrees, "max_slope_degrees", minimum=0.0)
     return slope_angle(normal, up) <= limit

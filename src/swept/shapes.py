@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels.ray import segment_normals2 as _segment_normals
+from .constants import POLYGON_COLLINEAR_TOLERANCE, POLYGON_TURNING_SLACK
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
 
 __all__ = [
@@ -38,9 +39,6 @@ __all__ = [
 _tuple_new = tuple.__new__
 _INF = math.inf
 
-#: Relative tolerance below which three polygon points count as collinear: the middle one is
-#: dropped, and a polygon whose points are all collinear is rejected (zero area).
-POLYGON_COLLINEAR_TOLERANCE = 1e-12
 
 
 class Shape:
@@ -375,7 +373,7 @@ class Polygon(Shape):
                     f"{tuple(ring[(i + 1) % n])})"
                 )
             turning += math.atan2(e1.cross(e2), e1.dot(e2))
-        if turning > 2.0 * math.pi + 1e-6:
+        if turning > 2.0 * math.pi + POLYGON_TURNING_SLACK:
             raise ValueError("points: the polygon is not convex (its boundary crosses itself)")
         normals = []
         for i in range(n):

@@ -65,6 +65,12 @@ from ._kernels.world import (
     KIND_SEGMENT,
     KIND_SPHERE,
 )
+from .constants import (
+    ACCUMULATOR_TOLERANCE,
+    MAX_CASTS_PER_STEP,
+    MAX_STEPS_PER_UPDATE,
+)
+from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .shapes import Circle, Shape, Sphere
 from .vec import Vec2, Vec3, as_array, as_finite, as_vector
 from .views import VIEW, view
@@ -85,16 +91,6 @@ _MODE_CODES = {"discrete": _k.MODE_DISCRETE, "swept": _k.MODE_SWEPT,
                "speculative": _k.MODE_SPECULATIVE}
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
-#: Contact passes per step (seed 004 shows why one is not enough in a corner).
-DEFAULT_PASSES = 4
-#: Casts a swept body may make in one step (each contact costs one; seed 000 uses 4).
-MAX_CASTS_PER_STEP = 4
-#: Steps one :meth:`Simulation.update` may take: time beyond them is dropped (and counted in
-#: ``dropped_time``), so that a long stall cannot make the next frame longer still.
-MAX_STEPS_PER_UPDATE = 240
-#: Relative slack when the accumulator is compared with the step: 0.05 s of frames at 1/60
-#: adds up to 2.9999999999999996 steps in floats, and should still take 3.
-ACCUMULATOR_TOLERANCE = 1e-9
 
 
 def _mode_code(ccd: Any) -> int:

@@ -25,10 +25,9 @@ from ._kernels.sweep import (
     CAST_OUT_OF_ITERATIONS,
     CAST_OVERLAPPED,
     CAST_SEPARATED,
-    TOI_MAX_ITERATIONS,
     rotating_time_of_impact,
 )
-from .constants import HEADING_TOLERANCE
+from .constants import ADVANCE_MAX_BOUNCES, HEADING_TOLERANCE, TOI_MAX_ITERATIONS
 from .dispatch import TIME_OF_IMPACT
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape
 from .sweep import sweep
@@ -115,8 +114,6 @@ class Advance:
     hits: tuple[tuple[float, int, Vec2], ...] = field(default_factory=tuple)
 
 
-#: Most impacts :func:`advance` responds to in one step by default.
-ADVANCE_MAX_BOUNCES = 4
 
 
 def _obstacle(index: int, item: Any) -> tuple[Shape | float, Vec2]:

@@ -62,6 +62,7 @@ import numpy as np
 from ._fast import entry_point
 from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
+from .constants import BOX_MARGIN, CANDIDATE_MARGIN
 from .contact import contact
 from .raycast import raycast
 from .results import Contact, RayHit, SweepHit, record
@@ -105,16 +106,6 @@ INITIAL_CAPACITY = 64
 INITIAL_POOL = 256
 #: The polygon pool is compacted when its dead rows exceed both this and its live rows.
 POOL_COMPACT_MIN = 4096
-#: Candidate boxes of the Python-side queries (sweeps of non-ball shapes, contacts, box and
-#: point queries) are grown by this times the scene's scale (the largest coordinate, at least
-#: 1), so that the narrowphase's own touching tolerances (1e-12 to 1e-9, relative) never see a
-#: collider the broadphase has culled.
-CANDIDATE_MARGIN = 1e-6
-#: Every collider's stored box is grown by this times its own scale (its largest coordinate,
-#: at least 1), so that the rounding of a slab test never culls what the narrowphase hits: a
-#: ray aimed exactly at a segment's end crosses the end's box corner, and its two slab
-#: crossings, equal in exact arithmetic, may come out an ulp in the wrong order.
-BOX_MARGIN = 1e-9
 
 _tn = tuple.__new__
 #: builds a result record from the tuple of its fields (untyped: mypy sees a dataclass)

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from ..constants import (
+    GJK_MAX_ITERATIONS,
     GJK_TOLERANCE,
     PLANE_PARALLEL_TOLERANCE,
     SIMPLEX_FLAT_TOLERANCE,
@@ -45,8 +46,6 @@ from .geom import (
     segment_segment_params,
 )
 
-#: Most GJK iterations (support points added) before giving up with the best bound so far.
-GJK_MAX_ITERATIONS = 64
 #: Length of a simplex cache array: ``[count, ia0, ib0, ia1, ib1, ia2, ib2, ia3, ib3]``.
 GJK_CACHE_SIZE = 9
 

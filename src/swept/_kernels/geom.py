@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..constants import DEGENERATE_SEGMENT_SQ
+from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
 from . import kernel
 
 
@@ -89,7 +89,7 @@ def segment_segment_params(d1x: float, d1y: float, d1z: float, d2x: float, d2y: 
     denom = a * e - b * b
     # s on the infinite lines, clamped; parallel lines (denom ~ 0) start from s = 0
     s = 0.0
-    if denom > 1e-14 * a * e:
+    if denom > SEGMENT_PARALLEL_SINE_SQ * a * e:
         s = _clamp01((b * f - c * e) / denom)
     t = (b * s + f) / e
     # t outside the segment: clamp it and recompute s for the clamped t

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..constants import (
     CACHE_MARGIN_FRACTION,
+    GRID_MAX_DOUBLINGS,
     GRID_MAX_HALVINGS,
     MAX_GRID_KEYS,
     PAIR_MARGIN_FRACTION,
@@ -639,7 +640,7 @@ def _cell_keys(pos: np.ndarray, dim: int, cell: float
         lo[a] = pos[:, a].min()
         hi[a] = pos[:, a].max()
     # sparse or far-flung scenes: coarser cells until the key span fits in an int64
-    for _ in range(200):
+    for _ in range(GRID_MAX_DOUBLINGS):
         span = 1.0
         for a in range(dim):
             span *= math.floor((hi[a] - lo[a]) / cell) + 3.0

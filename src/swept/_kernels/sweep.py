@@ -23,7 +23,12 @@ import math
 
 import numpy as np
 
-from ..constants import CAST_ROUNDING, CAST_TOLERANCE, SWEEP_RIM_TOLERANCE
+from ..constants import (
+    CAST_MAX_ITERATIONS,
+    CAST_ROUNDING,
+    CAST_TOLERANCE,
+    SWEEP_RIM_TOLERANCE,
+)
 from . import kernel
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import closest_on_aabb3, closest_on_polygon
@@ -31,10 +36,6 @@ from .ray import MISS, ray_aabb3, ray_capsule3, ray_circle, ray_segment
 
 __all__ = ["CAST_ROUNDING", "CAST_TOLERANCE", "SWEEP_RIM_TOLERANCE"]
 
-#: Most conservative-advancement iterations of a translating cast (it converges in a few).
-CAST_MAX_ITERATIONS = 64
-#: Most conservative-advancement iterations of a rotating time of impact.
-TOI_MAX_ITERATIONS = 2000
 
 #: Cast status: the shapes first touch at the reported fraction.
 CAST_HIT = 0
