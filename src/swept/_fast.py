@@ -16,14 +16,15 @@ there (the scalar ``raycast`` and the World's one-ray path) and in the other per
 
    - *Why tuple-backed.* Every ray cast that hits builds one. A tuple-backed record is built in
      one allocation: ``tuple.__new__(Record, fields)`` costs about 110 ns for a hit, where a
-     slotted frozen dataclass filled slot by slot (``object.__setattr__`` per field) costs
-     about 250 ns (a later run on the loaded machine: 96 ns against 420 ns). Reading a field is a property over ``operator.itemgetter``, as fast as a
-     slot. The record still answers the dataclass protocol: ``dataclasses.fields``,
-     ``replace``, ``asdict``, ``astuple`` and ``is_dataclass`` work; assigning or deleting a
-     field raises ``dataclasses.FrozenInstanceError``; equality and hashing are by field
-     values, between records of the very same class only (never equal to a plain tuple); no
-     ordering; it pickles and copies; and, being a tuple, it unpacks and indexes in field
-     order. A subclass (``WorldRayHit(RayHit)``) appends its fields after the base's.
+     slotted frozen dataclass filled slot by slot (``object.__setattr__`` per field) costs about
+     250 ns (a later run on the loaded machine: 96 ns against 420 ns). Reading a field is a
+     property over ``operator.itemgetter``, as fast as a slot. The record still answers the
+     dataclass protocol: ``dataclasses.fields``, ``replace``, ``asdict``, ``astuple`` and
+     ``is_dataclass`` work; assigning or deleting a field raises
+     ``dataclasses.FrozenInstanceError``; equality and hashing are by field values, between
+     records of the very same class only (never equal to a plain tuple); no ordering; it pickles
+     and copies; and, being a tuple, it unpacks and indexes in field order. A subclass
+     (``WorldRayHit(RayHit)``) appends its fields after the base's.
    - *Why a generated constructor.* The user-facing constructor is generated with ``exec``
      from the class's own field names, as ``collections.namedtuple``'s is: an exact
      signature (by position or name, the annotated defaults), each field's check written
