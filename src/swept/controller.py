@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -61,7 +60,15 @@ from .constants import (
     TRAVEL_SLOP,
 )
 from .response import UP_2D, UP_3D
-from .results import Contact, SweepHit, make_sweep_hit
+from .results import (
+    Collision,
+    Contact,
+    MoveResult,
+    SweepHit,
+    make_collision,
+    make_move_result,
+    make_sweep_hit,
+)
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
@@ -86,49 +93,6 @@ _CHARACTERS_2D = (Circle, Capsule, AABB, Polygon)
 _CHARACTERS_3D = (Sphere, Capsule)
 
 _FLOOR, _WALL, _CEILING = 0, 1, 2
-@dataclass(frozen=True, slots=True)
-class Collision:
-    """One surface the character met during a move (Godot's KinematicCollision)."""
-
-    #: the obstacle: its index in the list, or its World handle
-    collider: Any
-    #: where the character touched it, in world space
-    point: Vec2 | Vec3
-    #: unit normal out of the obstacle toward the character (after the chain / seam rules)
-    normal: Vec2 | Vec3
-    #: the motion done in this slide before the contact
-    travel: Vec2 | Vec3
-    #: the motion that was left at the contact, before it was clipped
-    remainder: Vec2 | Vec3
-    #: the World collider's ``data`` (None for a list of obstacles)
-    data: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class MoveResult:
-    """The result of :func:`move_and_slide`."""
-
-    #: the character moved to where it ends
-    shape: Shape
-    #: the character's reference point (centre, box centre, polygon centroid, capsule middle)
-    position: Vec2 | Vec3
-    #: the character's own velocity after the slides (clipped against every touched plane);
-    #: the platform's velocity is not in it
-    velocity: Vec2 | Vec3
-    #: True if it met or stands on (within the skin, or snapped to) a walkable surface
-    on_floor: bool
-    #: True if it met a surface too steep to walk on that is not a ceiling
-    on_wall: bool
-    #: True if it met a surface facing down (slope from ``-up`` within ``floor_max_angle``)
-    on_ceiling: bool
-    #: the floor's unit normal (None when not on a floor)
-    floor_normal: Vec2 | Vec3 | None
-    #: every surface met, in order
-    collisions: tuple[Collision, ...]
-    #: the floor's collider (None when not on a floor)
-    floor_collider: Any = None
-    #: the velocity of the platform it stood on at the start, carried this call (zero if none)
-    platform_velocity: Vec2 | Vec3 | None = None
 
 
 # ------------------------------------------------------------------------------ obstacles
@@ -581,7 +545,7 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
                 floor_normal = landing[1].normal
                 floor_collider = landing[0][0]
                 continue
-        collisions.append(Collision(found[0], hit.point, n, travel, remainder, found[2]))
+        collisions.append(make_collision(found[0], hit.point, n, travel, remainder, found[2]))
         if k == _FLOOR:
             on_floor = grounded = True
             floor_normal = n
@@ -630,9 +594,9 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
     # 5. the safety net: a leg that still ended inside something (a cast's rounding) is
     # pushed out, and the end is never inside an obstacle it began outside of
     moved = _settle(obs, moved, s, anchor)
-    return MoveResult(moved, reference_point(moved), v, on_floor, on_wall, on_ceiling,
-                      floor_normal, tuple(collisions), floor_collider,
-                      carried if carried is not None else v * 0.0)
+    return make_move_result(moved, reference_point(moved), v, on_floor, on_wall, on_ceiling,
+                            floor_normal, tuple(collisions), floor_collider,
+                            carried if carried is not None else v * 0.0)
 
 
 def _step_up(obs: _Obstacles, shape: Shape, remainder: Vec2 | Vec3, u: Vec2 | Vec3,

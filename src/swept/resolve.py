@@ -14,33 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ._kernels.response import respond_velocity
 from .chain import contact_obstacle
 from .constants import RESOLVE_PASSES as DEFAULT_PASSES
-from .results import Contact
+from .results import Contact, Resolved, make_resolved
 from .shapes import Shape
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
 
 __all__ = ["Resolved", "resolve", "respond_pair", "DEFAULT_PASSES"]
 
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """The result of :func:`resolve`."""
-
-    #: the shape moved out of the obstacles (as far as the passes got)
-    shape: Shape
-    #: the velocity after every contact's response (unchanged if ``fix_velocity`` is False)
-    velocity: Vec2 | Vec3
-    #: the deepest overlap left after the last pass (0.0 when clear of every obstacle)
-    deepest: float
-    #: each contact answered, in order, over all passes: (collider, Contact as found); the
-    #: collider is the obstacle's index in a list, or the World handle
-    contacts: tuple[tuple[Any, Contact], ...]
 
 
 def _coerce(shape: Any, velocity: Any) -> Vec2 | Vec3:
@@ -134,7 +118,7 @@ def resolve(shape: Shape, velocity: Any, obstacles: Sequence[Any] | Any, *,
             break
     left = _found(moved, obstacles if items is None else items)
     deepest = max((c.depth for _h, c in left), default=0.0)
-    return Resolved(moved, v, deepest, tuple(answered))
+    return make_resolved(moved, v, deepest, tuple(answered))
 
 
 def _inverse_mass(mass: Any, name: str) -> float:

@@ -8,11 +8,11 @@ surface, so a velocity heading into it has a negative part along the normal.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 from ._kernels.response import reflect_velocity, respond_velocity
 from .constants import DEFAULT_FLOOR_MAX_ANGLE, DEFAULT_SKIN
-from .results import Contact
+from .results import Contact, Decomposition, make_decomposition
 from .vec import Vec2, Vec3, as_finite, as_vector, unit
 
 __all__ = [
@@ -33,17 +33,6 @@ __all__ = [
 UP_2D = Vec2(0.0, -1.0)
 #: The default ``up`` in 3D: y up.
 UP_3D = Vec3(0.0, 1.0, 0.0)
-
-
-class Decomposition(NamedTuple):
-    """A velocity split against a surface normal."""
-
-    #: signed size of the part along the normal: negative heads into the surface
-    amount: float
-    #: the part along the normal, ``amount * n``
-    normal_part: Vec2 | Vec3
-    #: the part along the surface, ``v - normal_part``
-    tangent_part: Vec2 | Vec3
 
 
 def _pair(v: Any, n: Any) -> tuple[Vec2 | Vec3, Vec2 | Vec3]:
@@ -69,7 +58,7 @@ def decompose(v: Any, n: Any) -> Decomposition:
     vv, nn = _pair(v, n)
     amount = vv.dot(nn)
     normal_part = nn * amount
-    return Decomposition(amount, normal_part, vv - normal_part)
+    return make_decomposition(amount, normal_part, vv - normal_part)
 
 
 def slide(v: Any, n: Any) -> Vec2 | Vec3:

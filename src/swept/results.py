@@ -1,4 +1,14 @@
-"""The result types of single queries: frozen dataclasses that users may also build.
+"""Every result type of swept, in one module and one style.
+
+**Single-query results** (one hit, one contact, one step's outcome) are *records*, made by
+:func:`record` (see :mod:`swept._fast` for why and what it costs). A record is a frozen
+dataclass (``dataclasses.fields``, ``replace``, ``asdict`` and ``is_dataclass`` work on it,
+and assigning a field raises ``dataclasses.FrozenInstanceError``) whose fields are kept in a
+tuple, as pymunk's ``SegmentQueryInfo`` and Python's named tuples are. So a hit also unpacks
+(``distance, point, normal, inside, exit_distance = hit``) and indexes in field order.
+Equality and hashing are by field values, between results of the same class only; results
+pickle and copy. Every field is documented by a ``#:`` comment saying its frame, direction,
+sign, and what it holds on a miss or when the query started inside.
 
 A miss is ``None``, never a result with a sentinel value. Frames and signs:
 
@@ -8,239 +18,70 @@ A miss is ``None``, never a result with a sentinel value. Frames and signs:
   inside, when it is the direction of the shortest way out;
 - a contact's (and a manifold's) normal is the direction to move the *first* shape out of the
   second;
-- a sweep hit's normal points out of the target, toward the moving shape.
-
-Each result is a *record*: a frozen dataclass (``dataclasses.fields``, ``replace``,
-``asdict`` and ``is_dataclass`` work on it, and assigning a field raises
-``dataclasses.FrozenInstanceError``) whose fields are kept in a tuple, as pymunk's
-``SegmentQueryInfo`` and Python's named tuples are. So a hit also unpacks
-(``distance, point, normal, inside, exit_distance = hit``) and indexes in field order. The
-tuple is what makes a result cheap to build: every ray cast that hits builds one, and a
-tuple-backed record costs about half of a slotted dataclass's slot-by-slot fill. Equality and
-hashing are the dataclass's: by field values, between results of the same class only.
+- a sweep hit's (and a collision's) normal points out of the target, toward the moving shape.
 
 A result built by calling its class is checked as any input is: a vector field (annotated
-``Vec2 | Vec3``) is coerced by :func:`~swept.vec.as_vector` (so a tuple or list becomes a
-Vec2 or Vec3; NaN, infinities, magnitudes beyond ``MAX_COORDINATE`` and strings are refused,
-naming the field), the vector fields must share one dimension, a ``float`` field is coerced
-by :func:`~swept.vec.as_finite` (infinity only where the field's default is infinite) and a
-``bool`` field must be a bool (or 0 or 1). The library's own hot paths build results from
-already-checked values with ``tuple.__new__`` (:func:`make_ray_hit`, :func:`make_contact`),
-skipping the constructor.
+``Vec2 | Vec3``, ``Vec2`` or ``Vec3``) is coerced by :func:`~swept.vec.as_vector` (so a tuple
+or list becomes a Vec2 or Vec3; NaN, infinities, magnitudes beyond ``MAX_COORDINATE`` and
+strings are refused, naming the field), the vector fields must share one dimension, a
+``float`` field is coerced by :func:`~swept.vec.as_finite` (infinity only where the field's
+default is infinite) and a ``bool`` field must be a bool (or 0 or 1). The library builds
+results from its own, already-checked values with the ``make_*`` helpers below (or
+``swept._fast.build``), skipping the constructor.
+
+**Batch results** (:class:`RayBatch`, :class:`SweepBatch`, :class:`ContactBatch`, the answers
+of the World's ``*_many`` queries for n queries at once) are plain frozen dataclasses of numpy
+arrays: a struct of arrays, one array per field, row i answering query i. Their shapes are
+``(n,)`` for a scalar field and ``(n, d)`` for a vector field (d the world's dimension, 2 or
+3); their dtypes are ``bool`` (``hit``), ``int64`` (``handle``) and ``float64`` (the rest). A
+miss is a row with ``hit`` False, ``handle`` -1, zeros for every vector and the distance or
+fraction ``inf`` (a contact's depth 0.0), never NaN. They are not records: they are built
+once per batch, and their arrays are the library's own output.
+
+:class:`TOIStatus` is an Enum (how a rotating time-of-impact query ended).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import FrozenInstanceError
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
 
-from .constants import MAX_COORDINATE
-from .vec import Vec2, Vec3, as_finite, as_vector
+import numpy as np
+
+from ._fast import build, record
+from .vec import Vec2, Vec3
 
 if TYPE_CHECKING:
-    from typing_extensions import dataclass_transform
-else:
-    def dataclass_transform(**_kwargs: Any) -> Any:
-        """No-op at run time: only type checkers read ``dataclass_transform``."""
-        return lambda decorated: decorated
+    from .shapes import Shape
 
-__all__ = ["RayHit", "SweepHit", "Contact", "ManifoldPoint", "Manifold", "record"]
-
-T = TypeVar("T")
-_tn = tuple.__new__
-
-
-def _frozen_setattr(self: Any, name: str, value: Any) -> None:
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-
-def _frozen_delattr(self: Any, name: str) -> None:
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-def _eq(self: Any, other: Any) -> Any:
-    # the dataclass rule: equal only to a result of the very same class. A plain tuple (or
-    # another record) with the same items is not equal: answering False here, rather than
-    # NotImplemented, keeps Python from falling back to tuple equality.
-    if other.__class__ is self.__class__:
-        return tuple.__eq__(self, other)
-    if isinstance(other, tuple):
-        return False
-    return NotImplemented
+__all__ = [
+    "RayHit",
+    "SweepHit",
+    "Contact",
+    "ManifoldPoint",
+    "Manifold",
+    "WorldRayHit",
+    "WorldSweepHit",
+    "WorldContact",
+    "Decomposition",
+    "Collision",
+    "MoveResult",
+    "Resolved",
+    "SweptStep",
+    "Advance",
+    "TOIStatus",
+    "TOIResult",
+    "RayBatch",
+    "SweepBatch",
+    "ContactBatch",
+    "record",
+]
 
 
-def _ne(self: Any, other: Any) -> Any:
-    if other.__class__ is self.__class__:
-        return tuple.__ne__(self, other)
-    if isinstance(other, tuple):
-        return True
-    return NotImplemented
-
-
-def _unordered(self: Any, other: Any) -> Any:
-    # a dataclass without order=True has no <, <=, >, >=; neither does a record
-    return NotImplemented
-
-
-def _repr(self: Any) -> str:
-    names = self.__class__._fields
-    inner = ", ".join(f"{name}={value!r}" for name, value in zip(names, self))
-    return f"{self.__class__.__qualname__}({inner})"
-
-
-def _getnewargs(self: Any) -> tuple[Any, ...]:
-    return tuple(self)
-
-
-def _replace(self: Any, **changes: Any) -> Any:
-    return dataclasses.replace(self, **changes)
-
-
-def _flag(value: Any, name: str) -> bool:
-    """A bool field: True or False (or an int or numpy bool equal to 0 or 1)."""
-    if value is True or value is False:
-        return value
-    if not isinstance(value, (str, bytes, float)) and hasattr(value, "__bool__") and \
-            (value == 0 or value == 1):
-        return bool(value)
-    raise TypeError(f"{name} must be a bool, got {value!r}")
-
-
-def _coercion(name: str, annotation: Any, default: Any) -> tuple[str, str] | None:
-    """The generated line coercing field ``name`` by its annotation (None: taken as given),
-    and the kind of field it is ("vector" or "")."""
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    text = text.replace(" ", "")
-    optional = text.endswith("|None")
-    if optional:
-        text = text[: -len("|None")]
-    # each check has an inline fast path (a Vec2 / Vec3 / float / bool already in range costs
-    # a type test and a few comparisons), and calls the full coercion, which raises, otherwise
-    x = name
-    if text in ("Vec2|Vec3", "Vec3|Vec2", "Vec2", "Vec3"):
-        in2 = f"-_M <= {x}[0] <= _M and -_M <= {x}[1] <= _M"
-        line = (f"if type({x}) is _V2:\n"
-                f"        if not ({in2}): {x} = _vec({x}, {x!r})\n"
-                f"    elif type({x}) is not _V3 or not ({in2} and -_M <= {x}[2] <= _M):\n"
-                f"        {x} = _vec({x}, {x!r})")
-        kind = "vector"
-    elif text == "float":
-        allow_inf = isinstance(default, float) and math.isinf(default)
-        line = (f"if type({x}) is not float or not -_M <= {x} <= _M:\n"
-                f"        {x} = _num({x}, {x!r}, allow_inf={allow_inf})")
-        kind = ""
-    elif text == "bool":
-        line = f"if {x} is not True and {x} is not False: {x} = _flag({x}, {x!r})"
-        kind = ""
-    else:
-        return None
-    if optional:
-        line = f"if {x} is not None:\n        " + line.replace("\n", "\n    ")
-    return line, kind
-
-
-def _dims(name_a: str, a: Any, name_b: str, b: Any) -> None:
-    raise ValueError(f"{name_b} must have the dimension of {name_a}: got {len(b)} and "
-                     f"{len(a)} components")
-
-
-@dataclass_transform(frozen_default=True)
-def record(cls: type[T]) -> type[T]:
-    """Make ``cls`` (annotated fields, as for a dataclass) a frozen, tuple-backed record.
-
-    The result is a subclass of ``tuple`` (or of ``cls``'s record base, whose fields come
-    first) with one read-only property per field, a constructor taking the fields by
-    position or name (defaults as annotated), and the dataclass protocol: the fields and
-    parameters of ``dataclass(frozen=True)`` on the same annotations, so that the
-    ``dataclasses`` functions treat it as a frozen dataclass.
-    """
-    base = cls.__bases__[0]
-    if base is object:
-        base = tuple
-    inherited = list(getattr(base, "__dataclass_fields__", {}).values())
-    own = cls.__dict__.get("__annotations__", {})
-    specs: list[tuple[str, Any, Any]] = []
-    for f in inherited:
-        specs.append((f.name, f.type, dataclasses.field(default=f.default)))
-    for name, annotation in own.items():
-        specs.append((name, annotation, dataclasses.field(default=cls.__dict__.get(
-            name, dataclasses.MISSING))))
-    # the dataclass machinery itself checks the fields (order of defaults, names) and
-    # provides the Field objects the dataclasses functions read
-    spec = dataclasses.make_dataclass(cls.__name__, specs, frozen=True)
-    names = tuple(name for name, _, _ in specs)
-
-    params = []
-    defaults: dict[str, Any] = {}
-    for name, _, f in specs:
-        if f.default is dataclasses.MISSING:
-            params.append(name)
-        else:
-            defaults[f"_default_{name}"] = f.default
-            params.append(f"{name}=_default_{name}")
-    # generated like a named tuple's constructor: exact signature, one tuple build, after
-    # the user's values are coerced and checked field by field (by annotation)
-    body = []
-    vectors = []
-    for name, annotation, f in specs:
-        coercion = _coercion(name, annotation, f.default)
-        if coercion is not None:
-            body.append(f"    {coercion[0]}\n")
-            if coercion[1] == "vector":
-                vectors.append(name)
-    for other in vectors[1:]:
-        # one dimension for every vector field
-        body.append(f"    if type({other}) is not type({vectors[0]}) and {other} is not None "
-                    f"and {vectors[0]} is not None: _dims({vectors[0]!r}, {vectors[0]}, "
-                    f"{other!r}, {other})\n")
-    source = (f"def __new__(_cls, {', '.join(params)}):\n"
-              + "".join(body)
-              + f"    return _tn(_cls, ({', '.join(names)},))\n")
-    scope: dict[str, Any] = {"_tn": _tn, "_vec": as_vector, "_num": as_finite,
-                             "_flag": _flag, "_dims": _dims, "_V2": Vec2, "_V3": Vec3,
-                             "_M": MAX_COORDINATE, **defaults}
-    exec(source, scope)  # noqa: S102 - generated from the class's own field names
-    new = scope["__new__"]
-    new.__qualname__ = f"{cls.__qualname__}.__new__"
-    new.__doc__ = f"Build a {cls.__name__} from its fields."
-
-    namespace: dict[str, Any] = {
-        "__slots__": (),
-        "__module__": cls.__module__,
-        "__qualname__": cls.__qualname__,
-        "__doc__": cls.__doc__,
-        "__new__": new,
-        "__setattr__": _frozen_setattr,
-        "__delattr__": _frozen_delattr,
-        "__eq__": _eq,
-        "__ne__": _ne,
-        "__lt__": _unordered,
-        "__le__": _unordered,
-        "__gt__": _unordered,
-        "__ge__": _unordered,
-        "__hash__": tuple.__hash__,
-        "__repr__": _repr,
-        "__getnewargs__": _getnewargs,
-        "__replace__": _replace,
-        "__match_args__": names,
-        "_fields": names,
-        "__dataclass_fields__": spec.__dataclass_fields__,  # type: ignore[attr-defined]
-        "__dataclass_params__": spec.__dataclass_params__,  # type: ignore[attr-defined]
-        "__annotations__": dict(own),
-    }
-    for i, name in enumerate(names):
-        if i >= len(inherited):
-            namespace[name] = property(itemgetter(i), doc=f"The {name} field.")
-    # everything else the class body defines (methods, properties) carries over
-    for key, value in cls.__dict__.items():
-        if key not in namespace and key not in own and key not in ("__dict__", "__weakref__"):
-            namespace[key] = value
-    made = type(cls.__name__, (base,), namespace)
-    return made
-
+# ---------------------------------------------------------------------------------------------
+# queries: ray casts, sweeps, contacts, manifolds
 
 @record
 class RayHit:
@@ -317,8 +158,265 @@ class Manifold:
     points: tuple[ManifoldPoint, ...]
 
 
+# ---------------------------------------------------------------------------------------------
+# World queries: the plain result, then the collider's handle and data
+
+
+@record
+class WorldRayHit(RayHit):
+    """A :class:`~swept.RayHit` against a world collider, with its handle and data."""
+
+    #: the collider hit: its World handle (an int from 0; -1 only in a hand-built hit)
+    handle: int = -1
+    #: the collider's user data, as given to ``World.add`` (None when none was given)
+    data: Any = None
+
+
+@record
+class WorldSweepHit(SweepHit):
+    """A :class:`~swept.SweepHit` against a world collider, with its handle and data."""
+
+    #: the collider met: its World handle (an int from 0; -1 only in a hand-built hit)
+    handle: int = -1
+    #: the collider's user data, as given to ``World.add`` (None when none was given)
+    data: Any = None
+
+
+@record
+class WorldContact(Contact):
+    """A :class:`~swept.Contact` with a world collider (the query shape first), with the
+    collider's handle and data."""
+
+    #: the collider touched: its World handle (an int from 0; -1 only in a hand-built contact)
+    handle: int = -1
+    #: the collider's user data, as given to ``World.add`` (None when none was given)
+    data: Any = None
+
+
+# ---------------------------------------------------------------------------------------------
+# response: one velocity against one surface
+
+
+@record
+class Decomposition:
+    """A velocity split against a surface normal (the answer of :func:`~swept.decompose`)."""
+
+    #: signed size of the part along the unit normal, in the velocity's units: negative heads
+    #: into the surface, positive leaves it, 0 runs along it
+    amount: float
+    #: the part along the normal, ``amount * n`` (world frame; zero when running along)
+    normal_part: Vec2 | Vec3
+    #: the part along the surface, ``v - normal_part`` (world frame; zero when head-on)
+    tangent_part: Vec2 | Vec3
+
+
+# ---------------------------------------------------------------------------------------------
+# moving a shape: move_and_slide, resolve, swept_step, advance
+
+
+@record
+class Collision:
+    """One surface the character met during a move (Godot's KinematicCollision)."""
+
+    #: the obstacle: its index in the list, or its World handle
+    collider: Any
+    #: where the character touched it, in world space (on the obstacle's surface)
+    point: Vec2 | Vec3
+    #: unit normal out of the obstacle toward the character (after the chain / seam rules)
+    normal: Vec2 | Vec3
+    #: the motion done in this slide before the contact, in world space (zero when the
+    #: character started at the skin of this surface)
+    travel: Vec2 | Vec3
+    #: the motion that was left at the contact, before it was clipped (world space)
+    remainder: Vec2 | Vec3
+    #: the World collider's ``data`` (None for a list of obstacles)
+    data: Any = None
+
+
+@record
+class MoveResult:
+    """The result of :func:`~swept.move_and_slide`."""
+
+    #: the character moved to where it ends (never inside an obstacle it began outside of)
+    shape: Shape
+    #: the character's reference point (centre, box centre, polygon centroid, capsule middle),
+    #: in world space, at the end
+    position: Vec2 | Vec3
+    #: the character's own velocity after the slides (clipped against every touched plane),
+    #: world frame; the platform's velocity is not in it
+    velocity: Vec2 | Vec3
+    #: True if it met or stands on (within the skin, or snapped to) a walkable surface
+    on_floor: bool
+    #: True if it met a surface too steep to walk on that is not a ceiling
+    on_wall: bool
+    #: True if it met a surface facing down (slope from ``-up`` within ``floor_max_angle``)
+    on_ceiling: bool
+    #: the floor's unit normal, pointing out of the floor (None when not on a floor)
+    floor_normal: Vec2 | Vec3 | None
+    #: every surface met, in order (empty when it met nothing)
+    collisions: tuple[Collision, ...]
+    #: the floor's collider (None when not on a floor)
+    floor_collider: Any = None
+    #: the velocity of the platform it stood on at the start, carried this call, world frame
+    #: (zero if none)
+    platform_velocity: Vec2 | Vec3 | None = None
+
+
+@record
+class Resolved:
+    """The result of :func:`~swept.resolve`."""
+
+    #: the shape moved out of the obstacles (as far as the passes got)
+    shape: Shape
+    #: the velocity after every contact's response, world frame (unchanged if
+    #: ``fix_velocity`` is False, or if nothing touched)
+    velocity: Vec2 | Vec3
+    #: the deepest overlap left after the last pass, in length units (>= 0; 0.0 when clear of
+    #: every obstacle)
+    deepest: float
+    #: each contact answered, in order, over all passes: (collider, Contact as found; its
+    #: normal moves the shape out of the obstacle); the collider is the obstacle's index in a
+    #: list, or the World handle; empty when nothing touched
+    contacts: tuple[tuple[Any, Contact], ...]
+
+
+@record
+class SweptStep:
+    """The result of :func:`~swept.swept_step`."""
+
+    #: the shape moved to where it ends the step
+    shape: Shape
+    #: the shape's reference point (a circle's centre) at the end of the step, world space
+    position: Vec2 | Vec3
+    #: the velocity at the end of the step, after every response, world frame
+    velocity: Vec2 | Vec3
+    #: each contact responded to, in order: (obstacle index, the hit of that cast; its
+    #: ``fraction`` is of the remaining step at that cast, its normal out of the obstacle);
+    #: empty when the shape met nothing
+    hits: tuple[tuple[int, SweepHit], ...] = ()
+    #: how many casts the step used (at most ``max_casts``)
+    casts: int = 0
+
+    @property
+    def bounced(self) -> bool:
+        """Whether the shape met anything during the step."""
+        return bool(self.hits)
+
+
+@record
+class Advance:
+    """The result of :func:`~swept.advance`: a circle's state after one step."""
+
+    #: the circle's centre at the end of the step, world space
+    center: Vec2
+    #: its displacement for a whole step after the last response (the new velocity times dt),
+    #: world frame
+    displacement: Vec2
+    #: the first time of impact in the step, as a fraction of the step in [0, 1] (0 when it
+    #: started touching), or None if it hit nothing
+    toi: float | None
+    #: every impact responded to: (fraction of the step in [0, 1], obstacle index, unit normal
+    #: out of the obstacle toward the circle); empty when it hit nothing
+    hits: tuple[tuple[float, int, Vec2], ...] = ()
+
+
+# ---------------------------------------------------------------------------------------------
+# rotating time of impact
+
+
+class TOIStatus(Enum):
+    """How a rotating time-of-impact query ended."""
+
+    #: the shapes first touch at ``fraction``
+    HIT = "hit"
+    #: they stay apart for the whole step
+    SEPARATED = "separated"
+    #: they already overlap at the start
+    OVERLAPPED = "overlapped"
+    #: the iteration cap ran out (``fraction`` is a safe time before any contact)
+    OUT_OF_ITERATIONS = "out_of_iterations"
+
+
+@record
+class TOIResult:
+    """The answer of :func:`~swept.time_of_impact`."""
+
+    #: how the query ended
+    status: TOIStatus
+    #: the time of first contact as a fraction of the step, in [0, 1] (1 when separated, 0
+    #: when overlapped at the start)
+    fraction: float
+    #: unit normal out of B toward A at that time, world frame (zero when the cores already
+    #: overlap)
+    normal: Vec2
+    #: the point of B's surface nearest A at that time, in world space
+    point: Vec2
+    #: conservative-advancement iterations used (>= 0, at most the cap)
+    iterations: int
+
+
+# ---------------------------------------------------------------------------------------------
+# batch results: struct of arrays (see the module docstring)
+
+
+@dataclass(frozen=True)
+class RayBatch:
+    """The nearest hit of each of n rays (struct of arrays; d is the world's dimension)."""
+
+    #: (n,) bool: whether ray i hit anything
+    hit: np.ndarray
+    #: (n,) float64: distance along ray i to its hit (0 when it started inside); inf on a miss
+    distance: np.ndarray
+    #: (n, d) float64: the hit point, world space (the origin when it started inside); zeros on
+    #: a miss
+    point: np.ndarray
+    #: (n, d) float64: unit normal at the hit, facing the ray (from inside: the shortest way
+    #: out); zeros on a miss
+    normal: np.ndarray
+    #: (n,) int64: the collider hit; -1 on a miss
+    handle: np.ndarray
+
+
+@dataclass(frozen=True)
+class SweepBatch:
+    """The first contact of each of n moving circles (spheres) during its displacement."""
+
+    #: (n,) bool: whether ball i touches anything during its move
+    hit: np.ndarray
+    #: (n,) float64: the fraction of the displacement, in [0, 1], at first contact (0 when it
+    #: started touching); inf on a miss
+    fraction: np.ndarray
+    #: (n, d) float64: where the ball touches the collider at that moment, world space; zeros
+    #: on a miss
+    point: np.ndarray
+    #: (n, d) float64: unit normal out of the collider toward the ball; zeros on a miss
+    normal: np.ndarray
+    #: (n,) int64: the collider met; -1 on a miss
+    handle: np.ndarray
+
+
+@dataclass(frozen=True)
+class ContactBatch:
+    """The deepest contact of each of n circles (spheres) with the world."""
+
+    #: (n,) bool: whether ball i touches or overlaps anything
+    hit: np.ndarray
+    #: (n, d) float64: unit direction to move ball i out of the collider; zeros on a miss
+    normal: np.ndarray
+    #: (n,) float64: how far along ``normal`` (>= 0; 0 when just touching); 0.0 on a miss
+    depth: np.ndarray
+    #: (n, d) float64: on the collider's boundary where the ball reaches deepest, world space;
+    #: zeros on a miss
+    point: np.ndarray
+    #: (n,) int64: the collider; -1 on a miss
+    handle: np.ndarray
+
+
+# ---------------------------------------------------------------------------------------------
+# fast builders: the library's own, already-checked values, fields in order, one allocation
+
 #: builds a record from the tuple of its fields (untyped: mypy sees a dataclass, not a tuple)
-_rn: Any = tuple.__new__
+_rn: Any = build
 
 
 def make_ray_hit(distance: float, point: Any, normal: Any, started_inside: bool,
@@ -340,3 +438,55 @@ def make_contact(normal: Any, depth: float, point: Any) -> Contact:
     """Build a Contact in one tuple allocation (internal, hot path)."""
     c: Contact = _rn(Contact, (normal, depth, point))
     return c
+
+
+def make_decomposition(amount: float, normal_part: Any, tangent_part: Any) -> Decomposition:
+    """Build a Decomposition in one tuple allocation (internal)."""
+    d: Decomposition = _rn(Decomposition, (amount, normal_part, tangent_part))
+    return d
+
+
+def make_collision(collider: Any, point: Any, normal: Any, travel: Any, remainder: Any,
+                   data: Any) -> Collision:
+    """Build a Collision in one tuple allocation (internal)."""
+    c: Collision = _rn(Collision, (collider, point, normal, travel, remainder, data))
+    return c
+
+
+def make_move_result(shape: Shape, position: Any, velocity: Any, on_floor: bool,
+                     on_wall: bool, on_ceiling: bool, floor_normal: Any,
+                     collisions: tuple[Collision, ...], floor_collider: Any,
+                     platform_velocity: Any) -> MoveResult:
+    """Build a MoveResult in one tuple allocation (internal)."""
+    r: MoveResult = _rn(MoveResult, (shape, position, velocity, on_floor, on_wall, on_ceiling,
+                                     floor_normal, collisions, floor_collider,
+                                     platform_velocity))
+    return r
+
+
+def make_resolved(shape: Shape, velocity: Any, deepest: float,
+                  contacts: tuple[tuple[Any, Contact], ...]) -> Resolved:
+    """Build a Resolved in one tuple allocation (internal)."""
+    r: Resolved = _rn(Resolved, (shape, velocity, deepest, contacts))
+    return r
+
+
+def make_swept_step(shape: Shape, position: Any, velocity: Any,
+                    hits: tuple[tuple[int, SweepHit], ...], casts: int) -> SweptStep:
+    """Build a SweptStep in one tuple allocation (internal)."""
+    r: SweptStep = _rn(SweptStep, (shape, position, velocity, hits, casts))
+    return r
+
+
+def make_advance(center: Vec2, displacement: Vec2, toi: float | None,
+                 hits: tuple[tuple[float, int, Vec2], ...]) -> Advance:
+    """Build an Advance in one tuple allocation (internal)."""
+    r: Advance = _rn(Advance, (center, displacement, toi, hits))
+    return r
+
+
+def make_toi_result(status: TOIStatus, fraction: float, normal: Vec2, point: Vec2,
+                    iterations: int) -> TOIResult:
+    """Build a TOIResult in one tuple allocation (internal)."""
+    r: TOIResult = _rn(TOIResult, (status, fraction, normal, point, iterations))
+    return r

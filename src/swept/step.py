@@ -8,39 +8,16 @@ in the new direction, up to a cap of casts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ._kernels.response import respond_velocity
 from .constants import HEADING_TOLERANCE, MAX_CASTS_PER_STEP
-from .results import SweepHit
+from .results import SweepHit, SweptStep, make_swept_step
 from .shapes import Shape
 from .sweep import reference_point, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 
 __all__ = ["swept_step", "SweptStep", "MAX_CASTS_PER_STEP", "HEADING_TOLERANCE"]
-
-
-@dataclass(frozen=True)
-class SweptStep:
-    """The result of :func:`swept_step`."""
-
-    #: the shape moved to where it ends the step
-    shape: Shape
-    #: the shape's reference point (a circle's centre) at the end of the step
-    position: Vec2 | Vec3
-    #: the velocity at the end of the step, after every response
-    velocity: Vec2 | Vec3
-    #: each contact responded to, in order: (obstacle index, the hit of that cast; its
-    #: ``fraction`` is of the remaining step at that cast)
-    hits: tuple[tuple[int, SweepHit], ...] = field(default_factory=tuple)
-    #: how many casts the step used (at most ``max_casts``)
-    casts: int = 0
-
-    @property
-    def bounced(self) -> bool:
-        """Whether the shape met anything during the step."""
-        return bool(self.hits)
 
 
 def swept_step(shape: Shape, velocity: Any, dt: float, obstacles: Sequence[Shape], *,
@@ -100,4 +77,4 @@ def swept_step(shape: Shape, velocity: Any, dt: float, obstacles: Sequence[Shape
         v = Vec2(x, y) if len(v) == 2 else Vec3(x, y, z)
         remaining -= remaining * hit.fraction
         hits.append((i, hit))
-    return SweptStep(moved, reference_point(moved), v, tuple(hits), casts)
+    return make_swept_step(moved, reference_point(moved), v, tuple(hits), casts)

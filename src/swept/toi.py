@@ -13,8 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,6 +28,7 @@ from ._kernels.sweep import (
 )
 from .constants import ADVANCE_MAX_BOUNCES, HEADING_TOLERANCE, TOI_MAX_ITERATIONS
 from .dispatch import TIME_OF_IMPACT
+from .results import Advance, TOIResult, TOIStatus, make_advance, make_toi_result
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape
 from .sweep import sweep
 from .vec import Vec2, as_finite, as_vec2
@@ -98,20 +98,6 @@ def toi_circles(center_a: Any, radius_a: float, displacement_a: Any, center_b: A
     hit = sweep(a, as_vec2(displacement_a, "displacement_a"), b,
                 as_vec2(displacement_b, "displacement_b"))
     return None if hit is None else hit.fraction
-
-
-@dataclass(frozen=True)
-class Advance:
-    """The result of :func:`advance`: a circle's state after one step."""
-
-    #: the circle's centre at the end of the step
-    center: Vec2
-    #: its displacement for a whole step after the last response (the new velocity times dt)
-    displacement: Vec2
-    #: the first time of impact in the step (fraction), or None if it hit nothing
-    toi: float | None
-    #: every impact responded to: (fraction of the step, obstacle index, unit normal)
-    hits: tuple[tuple[float, int, Vec2], ...] = field(default_factory=tuple)
 
 
 
@@ -199,20 +185,7 @@ def advance(center: Any, radius: float, displacement: Any, obstacles: Sequence[A
         remaining -= step_t
         hits.append((elapsed, i, n))
     c = c + disp * max(remaining, 0.0)
-    return Advance(c, disp, hits[0][0] if hits else None, tuple(hits))
-
-
-class TOIStatus(Enum):
-    """How a rotating time-of-impact query ended."""
-
-    #: the shapes first touch at ``fraction``
-    HIT = "hit"
-    #: they stay apart for the whole step
-    SEPARATED = "separated"
-    #: they already overlap at the start
-    OVERLAPPED = "overlapped"
-    #: the iteration cap ran out (``fraction`` is a safe time before any contact)
-    OUT_OF_ITERATIONS = "out_of_iterations"
+    return make_advance(c, disp, hits[0][0] if hits else None, tuple(hits))
 
 
 @dataclass(frozen=True)
@@ -228,22 +201,6 @@ class Motion:
     displacement: Any = (0.0, 0.0)
     #: how far the body turns during the step, radians (any sign, any size)
     rotation: float = 0.0
-
-
-@dataclass(frozen=True)
-class TOIResult:
-    """The answer of :func:`time_of_impact`."""
-
-    #: how the query ended
-    status: TOIStatus
-    #: the time of first contact in [0, 1] (1 when separated)
-    fraction: float
-    #: unit normal out of B toward A at that time (zero when the cores already overlap)
-    normal: Vec2
-    #: the point of B's surface nearest A at that time, in world space
-    point: Vec2
-    #: conservative-advancement iterations used
-    iterations: int
 
 
 _STATUS = {CAST_HIT: TOIStatus.HIT, CAST_SEPARATED: TOIStatus.SEPARATED,
@@ -299,4 +256,4 @@ def time_of_impact(shape_a: Shape, motion_a: Motion, shape_b: Shape, motion_b: M
     status, t, nx, ny, px, py, iterations = rotating_time_of_impact(
         core_a, ra, pa[0], pa[1], aa, va[0], va[1], wa,
         core_b, rb, pb[0], pb[1], ab, vb[0], vb[1], wb, td, max_iterations)
-    return TOIResult(_STATUS[status], t, Vec2(nx, ny), Vec2(px, py), iterations)
+    return make_toi_result(_STATUS[status], t, Vec2(nx, ny), Vec2(px, py), iterations)

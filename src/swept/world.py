@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -65,7 +64,14 @@ from ._kernels import world as _world_kernels
 from .constants import BOX_MARGIN, CANDIDATE_MARGIN
 from .contact import contact
 from .raycast import raycast
-from .results import Contact, RayHit, SweepHit, record
+from .results import (
+    ContactBatch,
+    RayBatch,
+    SweepBatch,
+    WorldContact,
+    WorldRayHit,
+    WorldSweepHit,
+)
 from .shapes import AABB, Circle, Plane, Polygon, Ray, Shape, Sphere
 from .sweep import sweep as _sweep
 from .vec import Vec2, Vec3, as_array, as_finite, as_vec2, as_vec3
@@ -112,92 +118,6 @@ _tn = tuple.__new__
 _rn: Any = tuple.__new__
 #: The world kernels, untyped for mypy: they take the scene as a splatted tuple of arrays.
 _kw: Any = _world_kernels
-
-
-# ---------------------------------------------------------------------------------------------
-# results
-
-
-@record
-class WorldRayHit(RayHit):
-    """A :class:`~swept.RayHit` against a world collider, with its handle and data."""
-
-    #: the collider hit
-    handle: int = -1
-    #: the collider's user data
-    data: Any = None
-
-
-@record
-class WorldSweepHit(SweepHit):
-    """A :class:`~swept.SweepHit` against a world collider, with its handle and data."""
-
-    #: the collider met
-    handle: int = -1
-    #: the collider's user data
-    data: Any = None
-
-
-@record
-class WorldContact(Contact):
-    """A :class:`~swept.Contact` with a world collider (the query shape first), with the
-    collider's handle and data."""
-
-    #: the collider touched
-    handle: int = -1
-    #: the collider's user data
-    data: Any = None
-
-
-@dataclass(frozen=True)
-class RayBatch:
-    """The nearest hit of each of n rays (struct of arrays; d is the world's dimension)."""
-
-    #: (n,) bool: whether ray i hit anything
-    hit: np.ndarray
-    #: (n,) float64: distance along ray i to its hit; inf on a miss
-    distance: np.ndarray
-    #: (n, d) float64: the hit point (the origin when it started inside); zeros on a miss
-    point: np.ndarray
-    #: (n, d) float64: unit normal at the hit, facing the ray (from inside: the shortest way
-    #: out); zeros on a miss
-    normal: np.ndarray
-    #: (n,) int64: the collider hit; -1 on a miss
-    handle: np.ndarray
-
-
-@dataclass(frozen=True)
-class SweepBatch:
-    """The first contact of each of n moving circles (spheres) during its displacement."""
-
-    #: (n,) bool: whether ball i touches anything during its move
-    hit: np.ndarray
-    #: (n,) float64: the fraction of the displacement, in [0, 1], at first contact; inf on a
-    #: miss
-    fraction: np.ndarray
-    #: (n, d) float64: where the ball touches the collider at that moment; zeros on a miss
-    point: np.ndarray
-    #: (n, d) float64: unit normal out of the collider toward the ball; zeros on a miss
-    normal: np.ndarray
-    #: (n,) int64: the collider met; -1 on a miss
-    handle: np.ndarray
-
-
-@dataclass(frozen=True)
-class ContactBatch:
-    """The deepest contact of each of n circles (spheres) with the world."""
-
-    #: (n,) bool: whether ball i touches or overlaps anything
-    hit: np.ndarray
-    #: (n, d) float64: unit direction to move ball i out of the collider; zeros on a miss
-    normal: np.ndarray
-    #: (n,) float64: how far along ``normal`` (>= 0); 0.0 on a miss
-    depth: np.ndarray
-    #: (n, d) float64: on the collider's boundary where the ball reaches deepest; zeros on a
-    #: miss
-    point: np.ndarray
-    #: (n,) int64: the collider; -1 on a miss
-    handle: np.ndarray
 
 
 # ---------------------------------------------------------------------------------------------
