@@ -35,7 +35,7 @@ from .dispatch import CONTACT, UNSUPPORTED, type_name
 from .results import Contact, make_contact
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from .vec import Vec2, Vec3
-from .views import view
+from .views import core_shape, view
 
 __all__ = ["contact", "axis_overlaps"]
 
@@ -241,15 +241,6 @@ for _ta, _tb, _h in (
 _TABLE = CONTACT.table
 
 
-def _as_core(capsule: Capsule) -> Any:
-    """A 2D capsule of radius 0 as the segment it is, so that it runs through the very same
-    handler, in the same order, as that segment would (3D capsules and a point-like core stay:
-    there is no 3D segment type)."""
-    if capsule.dim == 2 and capsule.a != capsule.b:
-        return Segment(capsule.a, capsule.b)
-    return capsule
-
-
 def contact(a: Any, b: Any) -> Contact | None:
     """How to move shape ``a`` out of shape ``b``: a :class:`Contact` (depth 0 when they just
     touch), or ``None`` when they are apart.
@@ -260,10 +251,10 @@ def contact(a: Any, b: Any) -> Contact | None:
     ``_3D``. Raises ``TypeError`` naming both types for an unsupported pair or mixed
     dimensions.
     """
-    if type(a) is Capsule and a.radius == 0.0:
-        a = _as_core(a)
-    if type(b) is Capsule and b.radius == 0.0:
-        b = _as_core(b)
+    if type(a) is Capsule:
+        a = core_shape(a)
+    if type(b) is Capsule:
+        b = core_shape(b)
     entry = _TABLE.get((type(a), type(b)))
     if entry is None:
         entry = CONTACT.lookup(a, b)

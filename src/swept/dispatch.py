@@ -56,7 +56,7 @@ class Family:
     ``table.get(type(shape))`` or ``table.get((type(a), type(b)))``, building nothing.
     """
 
-    __slots__ = ("name", "arity", "table", "_registered")
+    __slots__ = ("name", "arity", "table", "_registered", "_missing")
 
     def __init__(self, name: str, arity: int) -> None:
         if arity not in (1, 2):
@@ -69,6 +69,8 @@ class Family:
         self.table: dict[Any, tuple[Handler, bool]] = {}
         # what was registered (not the remembered subclass lookups)
         self._registered: dict[Any, tuple[Handler, bool]] = {}
+        # keys found unsupported, so a query with a fallback does not search again
+        self._missing: set[Any] = set()
 
     def register(self, types: type | tuple[type, ...], handler: Handler, *,
                  flip: bool = False) -> None:
@@ -81,6 +83,8 @@ class Family:
         key = types if isinstance(types, tuple) else (types,)
         if len(key) != self.arity:
             raise ValueError(f"{self.name}: register needs {self.arity} type(s), got {key!r}")
+        # a new entry may serve what was unsupported before
+        self._missing.clear()
         if self.arity == 1:
             self.table[key[0]] = self._registered[key[0]] = (handler, False)
             return
@@ -92,7 +96,7 @@ class Family:
 
     def supports(self, *types: type) -> bool:
         """Whether the table serves these types (directly or through base types)."""
-        return self._search(types) is not None
+        return self.find(*types) is not None
 
     def registered(self) -> list[Any]:
         """The keys registered: types, or pairs of types (not counting reversed entries)."""
@@ -115,19 +119,29 @@ class Family:
                     return entry
         return None
 
+    def find(self, *types: type) -> tuple[Handler, bool] | None:
+        """The ``(handler, swapped)`` for these types, or None when unsupported; both answers
+        are remembered, so a query with a fallback (manifold's one-point contact) or a check
+        (does the World hold this type?) searches the class hierarchy once per pair of types."""
+        key = types[0] if self.arity == 1 else types
+        entry = self.table.get(key)
+        if entry is not None or key in self._missing:
+            return entry
+        entry = self._search(types)
+        if entry is None:
+            self._missing.add(key)
+        else:
+            # remember a subclass's entry, so its next call is one lookup
+            self.table[key] = entry
+        return entry
+
     def lookup(self, *shapes: Any) -> tuple[Handler, bool]:
         """The ``(handler, swapped)`` for these shapes, or ``TypeError`` naming their types."""
         if len(shapes) != self.arity:
             raise TypeError(f"{self.name}: lookup needs {self.arity} shape(s)")
-        types = tuple(type(s) for s in shapes)
-        key = types[0] if self.arity == 1 else types
-        entry = self.table.get(key)
+        entry = self.find(*(type(s) for s in shapes))
         if entry is None:
-            entry = self._search(types)
-            if entry is None:
-                raise self.unsupported(*shapes)
-            # remember a subclass's entry, so its next call is one lookup
-            self.table[key] = entry
+            raise self.unsupported(*shapes)
         return entry
 
     def unsupported(self, *shapes: Any) -> TypeError:

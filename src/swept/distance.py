@@ -35,7 +35,7 @@ from ._kernels.world import KIND_EMPTY
 from .dispatch import CLOSEST_POINT, CLOSEST_POINTS
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
-from .views import ShapeView, readonly, register_view, view
+from .views import ShapeView, core_shape, readonly, register_view, view
 
 __all__ = ["closest_point", "distance", "closest_points"]
 
@@ -268,7 +268,7 @@ def _operand(obj: Any, name: str) -> Any:
     if type(obj) is Circle or type(obj) is Sphere:
         return PointOperand(obj.center) if obj.radius == 0.0 else obj
     if type(obj) is Capsule and obj.radius == 0.0 and obj.dim == 2:
-        return Segment(obj.a, obj.b) if obj.a != obj.b else PointOperand(obj.a)
+        return core_shape(obj) if obj.a != obj.b else PointOperand(obj.a)
     if isinstance(obj, Shape) or isinstance(getattr(type(obj), "dim", None), int):
         # a shape, or a shape-like type registered by its own module (Chain)
         return obj
@@ -284,9 +284,7 @@ def _pair(a: Any, b: Any, fname: str) -> tuple[int, _PairResult]:
     ob = _operand(b, "b")
     entry = None
     if oa is not None and ob is not None and oa.dim == ob.dim:
-        entry = CLOSEST_POINTS.table.get((type(oa), type(ob)))
-        if entry is None and CLOSEST_POINTS.supports(type(oa), type(ob)):
-            entry = CLOSEST_POINTS.lookup(oa, ob)
+        entry = CLOSEST_POINTS.find(type(oa), type(ob))
     if entry is None:
         da = f" ({oa.dim}D)" if oa is not None else ""
         db = f" ({ob.dim}D)" if ob is not None else ""

@@ -114,9 +114,7 @@ def manifold(a: Any, b: Any) -> Manifold | None:
     boundary, ``point - normal * depth`` on ``a``'s. Raises ``TypeError`` naming both types
     for an unsupported pair or mixed dimensions.
     """
-    entry = MANIFOLD.table.get((type(a), type(b)))
-    if entry is None and MANIFOLD.supports(type(a), type(b)):
-        entry = MANIFOLD.lookup(a, b)
+    entry = MANIFOLD.find(type(a), type(b))
     raw = None
     swapped = False
     if entry is not None:

@@ -250,9 +250,9 @@ for _cls, _handler in ((Circle, _ray_circle), (Segment, _ray_segment), (Polygon,
                        (Sphere, _ray_sphere)):
     RAYCAST.register(_cls, _handler)
 
-#: type -> handler: the RAYCAST family's answers, remembered per concrete type on first use
-#: (one dict lookup a call, no tuple to unpack); every miss asks the family
-_HANDLERS: dict[type, Any] = {}
+#: type -> (handler, swapped): the RAYCAST family's table, read directly (one dict lookup a
+#: call; a subclass is remembered there on first use)
+_TABLE = RAYCAST.table
 
 
 def raycast(ray: Ray, shape: Any) -> RayHit | None:
@@ -269,22 +269,21 @@ def raycast(ray: Ray, shape: Any) -> RayHit | None:
             f"raycast needs a Ray as its first argument: raycast({type(ray).__name__}, "
             f"{type(shape).__name__}) is not supported"
         )
-    handler = _HANDLERS.get(type(shape))
-    if handler is None:
-        handler = _handler_of(ray, shape)
+    entry = _TABLE.get(type(shape))
+    if entry is None:
+        entry = _entry_of(ray, shape)
     try:
-        hit: RayHit | None = handler(ray, shape)
+        hit: RayHit | None = entry[0](ray, shape)
     except (ValueError, TypeError):
         raise _dimension_error(ray, shape) from None
     return hit
 
 
-def _handler_of(ray: Ray, shape: Any) -> Any:
-    """The family's handler for ``shape``'s type (remembered), or TypeError."""
-    if RAYCAST.supports(type(shape)):
-        handler = RAYCAST.lookup(shape)[0]
-        _HANDLERS[type(shape)] = handler
-        return handler
+def _entry_of(ray: Ray, shape: Any) -> tuple[Any, bool]:
+    """The family's entry for a subclass of a supported type (remembered), or TypeError."""
+    entry = RAYCAST.find(type(shape))
+    if entry is not None:
+        return entry
     names = ", ".join(t.__name__ for t in RAYCAST.registered())
     raise TypeError(
         f"raycast({type(ray).__name__}, {type(shape).__name__}) is not supported: the shape "

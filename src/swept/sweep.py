@@ -184,7 +184,7 @@ def _ball_cast(center: Vec2 | Vec3, radius: float, rel: Vec2 | Vec3, target: Sha
 
         ball = Circle(center, radius + target_distance) if dim == 2 else \
             Sphere(center, radius + target_distance)
-        c = contact(ball, _as_segment(target))
+        c = contact(ball, target)
         if c is not None:
             normal = c.normal
         return 0.0, normal, closest_point(target, center), True
@@ -216,14 +216,6 @@ def _plane_cast(shape: Shape, rel: Vec2 | Vec3, plane: Plane, target_distance: f
     return fraction, n, at - n * (radius + target_distance), False
 
 
-def _as_segment(shape: Shape) -> Shape:
-    """A 2D capsule of radius 0 as the segment it is (so that it answers exactly as one)."""
-    if isinstance(shape, Capsule) and shape.radius == 0.0 and shape.dim == 2 and \
-            shape.a != shape.b:
-        return Segment(shape.a, shape.b)
-    return shape
-
-
 def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: float,
                max_fraction: float) -> tuple[float, Vec2 | Vec3, Vec2 | Vec3, bool] | None:
     """Cast any convex pair by conservative advancement on GJK distance."""
@@ -239,7 +231,7 @@ def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: f
             # the cores overlap: the contact's shortest way out
             from .contact import contact
 
-            c = contact(_as_segment(shape), _as_segment(target))
+            c = contact(shape, target)
             if c is not None:
                 return 0.0, c.normal, c.point, True
             normal = Vec2(1.0, 0.0) if dim == 2 else Vec3(1.0, 0.0, 0.0)

@@ -27,7 +27,7 @@ from ._kernels import world as _kw
 from .dispatch import Family
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 
-__all__ = ["ShapeView", "view", "register_view", "VIEW"]
+__all__ = ["ShapeView", "view", "register_view", "core_shape", "VIEW"]
 
 
 class ShapeView(NamedTuple):
@@ -55,6 +55,15 @@ VIEW = Family("view", 1)
 def register_view(cls: type, build: Callable[[Any], ShapeView]) -> None:
     """Register how a shape type is seen by the kernels."""
     VIEW.register(cls, build)
+
+
+def core_shape(shape: Any) -> Any:
+    """``shape``, or the shape it is exactly: a 2D capsule of radius 0 is its segment (3D
+    capsules and a point-like core stay: there is no 3D segment type). Queries pass a radius-0
+    capsule through this so it runs the very same handler, in the same order, as its segment."""
+    if type(shape) is Capsule and shape.radius == 0.0 and shape.dim == 2 and shape.a != shape.b:
+        return Segment(shape.a, shape.b)
+    return shape
 
 
 def view(shape: Any) -> ShapeView:
