@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._kernels import world as _kw
+from ._kernels import scene as _kw
 from .dispatch import Family
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 

@@ -60,8 +60,13 @@ import numpy as np
 
 from ._fast import entry_point
 from ._kernels import bvh as _bvh
+from ._kernels import grid as _grid
+from ._kernels import scene as _scene
 from ._kernels import world as _world_kernels
-from .constants import BOX_MARGIN, CANDIDATE_MARGIN
+from ._kernels.scene import Scene
+from ._kernels.world import Balls, Casts, Hits, Touches
+from ._parallel import parallel_for
+from .constants import BOX_MARGIN, CANDIDATE_MARGIN, GRID_MARGIN
 from .contact import contact
 from .raycast import raycast
 from .results import (
@@ -190,44 +195,10 @@ def _scale(*values: Iterable[float]) -> float:
 
 
 #: The compiled entry point of the scalar path's kernel, once resolved (see
-#: swept._fast.entry_point: it skips the dispatcher's type resolution of some fifty arguments,
-#: most of the scalar path's cost).
+#: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
 _fast_cast_one: Any = None
-#: The same for the segments-only scalar kernel.
-_fast_cast_segments_one: Any = None
-
-
-class _Tree:
-    """One BVH over a subset of the colliders: tree arrays, handles, boxes."""
-
-    __slots__ = ("tree", "handles", "lo", "hi", "row", "refits")
-
-    def __init__(self, handles: list[int], lo: np.ndarray, hi: np.ndarray) -> None:
-        self.handles = np.array(handles, dtype=np.int64)
-        self.lo = np.ascontiguousarray(lo[self.handles])
-        self.hi = np.ascontiguousarray(hi[self.handles])
-        self.tree = _bvh.build(self.lo, self.hi)
-        #: handle -> row in lo / hi
-        self.row = {h: i for i, h in enumerate(handles)}
-        self.refits = 0
-
-    def args(self) -> tuple[np.ndarray, ...]:
-        """The tree as the kernels take it: tree arrays, handles, lo, hi."""
-        return (*self.tree, self.handles, self.lo, self.hi)
-
-    def candidates(self, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
-        """Handles whose boxes touch the box [qlo, qhi]."""
-        out = np.empty(max(16, self.handles.shape[0]), np.int64)
-        n = _bvh.query_aabb(*self.tree, self.lo, self.hi, qlo, qhi, out)
-        return self.handles[out[:n]].tolist()
-
-    def ray_candidates(self, origin: np.ndarray, direction: np.ndarray, tmax: float
-                       ) -> list[int]:
-        """Handles whose boxes the ray segment touches."""
-        out = np.empty(max(16, self.handles.shape[0]), np.int64)
-        n = _bvh.ray_candidates_ordered(*self.tree, self.lo, self.hi, origin, direction, tmax,
-                                        np.empty(_bvh.STACK_SIZE, np.int64), out)
-        return self.handles[out[:n]].tolist()
+#: The same for the 2D ray kernel of World.raycast.
+_fast_ray_one2: Any = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,15 +215,10 @@ class World:
     def __init__(self) -> None:
         self._dim: int | None = None
         cap = INITIAL_CAPACITY
-        self._kind = np.full(cap, _kw.KIND_EMPTY, np.int64)
-        self._params = np.zeros((cap, _kw.PARAM_WIDTH))
-        self._poly = np.zeros((cap, 2), np.int64)
-        self._layer = np.zeros(cap, np.int64)
-        self._skip = np.zeros(cap, np.bool_)
-        self._lo = np.zeros((cap, 2))
-        self._hi = np.zeros((cap, 2))
-        self._verts = np.zeros((INITIAL_POOL, 2))
-        self._norms = np.zeros((INITIAL_POOL, 2))
+        self._rows = np.zeros((cap, _scene.ROW_WIDTH))
+        self._tags = np.zeros((cap, _scene.TAG_WIDTH), np.int64)
+        self._tags[:, _scene.KIND] = _scene.KIND_EMPTY
+        self._pool = np.zeros((INITIAL_POOL, 2))
         self._pool_used = 0
         self._pool_live = 0
         self._shapes: list[Shape | None] = []
@@ -263,19 +229,17 @@ class World:
         self._static_set: set[int] = set()
         self._dynamic_set: set[int] = set()
         self._plane_set: set[int] = set()
-        self._static: _Tree | None = None
-        self._grid: tuple[np.ndarray, ...] = ()
-        # the grid's segment table for batch rays, built on demand (None: not yet; (): the
-        # static colliders are not all segments), and per mask whether all are seen
-        self._segments: tuple[np.ndarray, ...] | None = None
-        self._segments_seen: dict[int, bool] = {}
-        self._dynamic: _Tree | None = None
-        self._planes = np.zeros(0, np.int64)
-        self._planes_dirty = False
-        self._dynamic_refit = False
-        self._args: Any = None
-        #: the traversal stacks of the scalar queries, reused
-        self._stacks = (np.empty(_bvh.STACK_SIZE, np.int64), np.empty(_bvh.STACK_SIZE))
+        # the broadphase's parts, None when stale: each tree as (nodes, links, handles), the
+        # grid as grid.py's parts (or None: no grid), then the packed scene
+        self._static_tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._grid: Any = None
+        self._dynamic_tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._packed: tuple[np.ndarray, np.ndarray] | None = None
+        self._scene: Scene | None = None
+        self._refit = False
+        self._refits = 0
+        #: the traversal stack of the scalar queries, reused
+        self._stack = np.empty((_bvh.STACK_SIZE, 2))
 
     # ------------------------------------------------------------------ collider management
 
@@ -323,7 +287,7 @@ class World:
 
     def layer(self, handle: int) -> int:
         """The collider's layer bits."""
-        return int(self._layer[self._check(handle)])
+        return int(self._tags[self._check(handle), _scene.LAYER])
 
     def mask(self, handle: int) -> int:
         """The collider's own mask: the layers it collides with when it moves (for callers)."""
@@ -334,66 +298,61 @@ class World:
         return self._moving[self._check(handle)]
 
     def _grow(self, need: int) -> None:
-        """Make room for row ``need - 1`` in every per-collider array."""
-        cap = self._kind.shape[0]
+        """Make room for row ``need - 1`` in the collider table."""
+        cap = self._rows.shape[0]
         if need <= cap:
             return
         new = max(need, 2 * cap)
-
-        def grown(a: np.ndarray, fill: Any) -> np.ndarray:
-            b = np.full((new, *a.shape[1:]), fill, a.dtype)
-            b[:cap] = a
-            return b
-
-        self._kind = grown(self._kind, _kw.KIND_EMPTY)
-        self._params = grown(self._params, 0.0)
-        self._poly = grown(self._poly, 0)
-        self._layer = grown(self._layer, 0)
-        self._skip = grown(self._skip, False)
-        self._lo = grown(self._lo, 0.0)
-        self._hi = grown(self._hi, 0.0)
+        rows = np.zeros((new, _scene.ROW_WIDTH))
+        rows[:cap] = self._rows
+        tags = np.zeros((new, _scene.TAG_WIDTH), np.int64)
+        tags[:, _scene.KIND] = _scene.KIND_EMPTY
+        tags[:cap] = self._tags
+        self._rows, self._tags = rows, tags
+        self._scene = None
 
     def _pool_add(self, poly: ShapeView) -> tuple[int, int]:
-        """Copy a polygon's corners and normals into the pool: (first row, count)."""
+        """Copy a polygon's corners, then its normals, into the pool: (first row, corners)."""
         n = poly.core.shape[0]
-        if self._pool_used + n > self._verts.shape[0]:
-            size = max(2 * self._verts.shape[0], self._pool_used + n)
-            for name in ("_verts", "_norms"):
-                old = getattr(self, name)
-                new = np.zeros((size, 2))
-                new[: self._pool_used] = old[: self._pool_used]
-                setattr(self, name, new)
+        if self._pool_used + 2 * n > self._pool.shape[0]:
+            size = max(2 * self._pool.shape[0], self._pool_used + 2 * n)
+            new = np.zeros((size, 2))
+            new[: self._pool_used] = self._pool[: self._pool_used]
+            self._pool = new
+            self._scene = None
         s = self._pool_used
-        self._verts[s:s + n] = poly.core
-        self._norms[s:s + n] = poly.normals
-        self._pool_used += n
-        self._pool_live += n
+        self._pool[s:s + n] = poly.core
+        self._pool[s + n:s + 2 * n] = poly.normals
+        self._pool_used += 2 * n
+        self._pool_live += 2 * n
         return s, n
 
     def _pool_release(self, h: int) -> None:
         """Forget collider h's pool rows; compact the pool when mostly dead."""
-        self._pool_live -= int(self._poly[h, 1])
+        self._pool_live -= 2 * int(self._tags[h, _scene.COUNT])
         dead = self._pool_used - self._pool_live
         if dead > POOL_COMPACT_MIN and dead > self._pool_live:
             self._pool_used = 0
             self._pool_live = 0
             for g, s in enumerate(self._shapes):
-                if g != h and isinstance(s, Polygon) and self._kind[g] == _kw.KIND_POLYGON:
-                    self._poly[g] = self._pool_add(view(s))
+                if g != h and isinstance(s, Polygon) and \
+                        self._tags[g, _scene.KIND] == _scene.KIND_POLYGON:
+                    self._tags[g, _scene.FIRST:_scene.COUNT + 1] = self._pool_add(view(s))
 
     def _store(self, h: int, shape: Shape) -> None:
         """Write collider h's kind, parameters and box."""
         v = _encode(shape)
-        self._kind[h] = v.kind
-        self._params[h] = 0.0
-        self._params[h, : len(v.params)] = v.params
+        self._tags[h, _scene.KIND] = v.kind
+        row = self._rows[h]
+        row[:] = 0.0
+        row[: len(v.params)] = v.params
         if v.normals is not None:
-            self._poly[h] = self._pool_add(v)
+            self._tags[h, _scene.FIRST:_scene.COUNT + 1] = self._pool_add(v)
         box = shape.aabb
         grow = BOX_MARGIN * _scale(box.min, box.max)
-        self._lo[h] = np.subtract(box.min, grow)
-        self._hi[h] = np.add(box.max, grow)
-        self._args = None
+        d = shape.dim
+        row[_scene.LO:_scene.LO + d] = np.subtract(box.min, grow)
+        row[_scene.HI:_scene.HI + d] = np.add(box.max, grow)
 
     def add(self, shape: Shape, data: Any = None, *, layer: int = 1, mask: int = ALL_LAYERS,
             moving: bool = False) -> int:
@@ -408,8 +367,6 @@ class World:
         _encode(shape)  # the type check
         if self._dim is None:
             self._dim = shape.dim
-            self._lo = np.zeros((self._kind.shape[0], shape.dim))
-            self._hi = np.zeros((self._kind.shape[0], shape.dim))
         elif shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
@@ -423,7 +380,7 @@ class World:
         self._data.append(data)
         self._masks.append(m)
         self._moving.append(bool(moving))
-        self._layer[h] = lay
+        self._tags[h, _scene.LAYER] = lay
         self._store(h, shape)
         self._alive += 1
         self._file(h, shape)
@@ -433,37 +390,37 @@ class World:
         """Put collider h in the plane list or one of the trees (marking it for rebuild)."""
         if isinstance(shape, Plane):
             self._plane_set.add(h)
-            self._planes_dirty = True
         elif self._moving[h]:
             self._dynamic_set.add(h)
-            self._dynamic = None
+            self._dynamic_tree = None
         else:
             self._static_set.add(h)
-            self._static = None
+            self._static_tree = None
+        self._packed = None
 
     def _unfile(self, h: int) -> None:
         """Take collider h out of its set (marking the structure for rebuild)."""
         if h in self._plane_set:
             self._plane_set.discard(h)
-            self._planes_dirty = True
         elif h in self._dynamic_set:
             self._dynamic_set.discard(h)
-            self._dynamic = None
+            self._dynamic_tree = None
         else:
             self._static_set.discard(h)
-            self._static = None
+            self._static_tree = None
+        self._packed = None
 
     def remove(self, handle: int) -> None:
         """Remove a collider; its handle is never reused."""
         h = self._check(handle)
         self._unfile(h)
-        if self._kind[h] == _kw.KIND_POLYGON:
+        if self._tags[h, _scene.KIND] == _scene.KIND_POLYGON:
             self._pool_release(h)
-        self._kind[h] = _kw.KIND_EMPTY
+        self._tags[h] = 0
+        self._tags[h, _scene.KIND] = _scene.KIND_EMPTY
         self._shapes[h] = None
         self._data[h] = None
         self._alive -= 1
-        self._args = None
 
     def move(self, handle: int, shape: Shape) -> None:
         """Replace a collider's shape (a new pose, or a new shape of the world's dimension)."""
@@ -473,66 +430,68 @@ class World:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
         old = self._shapes[h]
-        if self._kind[h] == _kw.KIND_POLYGON:
+        if self._tags[h, _scene.KIND] == _scene.KIND_POLYGON:
             self._pool_release(h)
         self._shapes[h] = shape
         self._store(h, shape)
-        was_plane = isinstance(old, Plane)
-        if was_plane or isinstance(shape, Plane):
+        if isinstance(old, Plane) or isinstance(shape, Plane):
             self._unfile(h)
             self._file(h, shape)
-        elif self._moving[h] and self._dynamic is not None:
+        elif self._moving[h]:
             # a moving collider: refit its tree, or rebuild it after many refits
-            tree = self._dynamic
-            row = tree.row[h]
-            tree.lo[row] = self._lo[h]
-            tree.hi[row] = self._hi[h]
-            tree.refits += 1
-            if tree.refits > DYNAMIC_REFITS_BEFORE_REBUILD:
-                self._dynamic = None
+            self._refits += 1
+            if self._refits > DYNAMIC_REFITS_BEFORE_REBUILD:
+                self._dynamic_tree = None
+                self._packed = None
             else:
-                self._dynamic_refit = True
-        elif not self._moving[h]:
-            self._static = None
+                self._refit = True
+        else:
+            self._static_tree = None
+            self._packed = None
 
     # ------------------------------------------------------------------ broadphase sync
 
-    def _sync(self) -> Any:
-        """Rebuild or refit what is stale; the scene as the kernels take it."""
-        if self._args is not None and not self._dynamic_refit and self._static is not None \
-                and self._dynamic is not None and not self._planes_dirty:
-            return self._args
-        if self._static is None:
-            self._static = _Tree(sorted(self._static_set), self._lo, self._hi)
-            self._grid = self._build_grid(self._static.handles)
-            self._segments = None
-            self._segments_seen = {}
-        if self._dynamic is None:
-            self._dynamic = _Tree(sorted(self._dynamic_set), self._lo, self._hi)
-            self._dynamic_refit = False
-        if self._dynamic_refit:
-            d = self._dynamic
-            _bvh.refit(*d.tree, d.lo, d.hi)
-            self._dynamic_refit = False
-        if self._planes_dirty:
-            self._planes = np.array(sorted(self._plane_set), dtype=np.int64)
-            self._planes_dirty = False
-        self._args = (*self._static.args(), *self._dynamic.args(), self._planes, self._kind,
-                      self._params, self._poly, self._verts, self._norms, self._layer,
-                      *self._grid)
-        return self._args
+    def _tree(self, handles: set[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A BVH over the boxes of ``handles``: (nodes, links, handles in row order)."""
+        d = self._dim or 2
+        hs = np.array(sorted(handles), dtype=np.int64)
+        lo = np.ascontiguousarray(self._rows[hs, _scene.LO:_scene.LO + d])
+        hi = np.ascontiguousarray(self._rows[hs, _scene.HI:_scene.HI + d])
+        nodes, links = _bvh.build(lo, hi)
+        return nodes, links, hs
 
-    def _build_grid(self, handles: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The ray grid over the static colliders: ``(grid_f, grid_i, start, items, boxes)`` as
-        :func:`swept._kernels.world.grid_build` and ``cast_range`` take them; ``grid_i`` is
-        ``(0, 0)`` when there is none (3D, few colliders, or a scene too uneven)."""
-        none = (np.zeros(3), np.zeros(2, np.int64), np.zeros(1, np.int64),
-                np.zeros(0, np.int64), np.zeros((0, 4)))
+    def _sync(self) -> Scene:
+        """Rebuild, repack or refit what is stale; the scene as the kernels take it."""
+        scene = self._scene
+        if scene is not None and self._packed is not None and not self._refit:
+            return scene
+        if self._packed is None:
+            if self._static_tree is None:
+                self._static_tree = self._tree(self._static_set)
+                self._grid = self._build_grid(self._static_tree[2])
+            if self._dynamic_tree is None:
+                self._dynamic_tree = self._tree(self._dynamic_set)
+                self._refits = 0
+            planes = np.array(sorted(self._plane_set), dtype=np.int64)
+            self._packed = _kw.pack(self._dim or 2, self._static_tree, self._dynamic_tree,
+                                    planes, self._grid)
+            # the moving tree's boxes may have moved since it was built
+            self._refit = bool(self._dynamic_set)
+        scene = Scene(self._rows, self._tags, self._pool, *self._packed)
+        if self._refit:
+            _kw.refit_moving(scene)
+            self._refit = False
+        self._scene = scene
+        return scene
+
+    def _build_grid(self, handles: np.ndarray) -> Any:
+        """The ray grid over the static colliders as :func:`swept._kernels.world.pack` takes
+        it, or None (3D, few colliders, or a scene too uneven for a grid)."""
         k = handles.shape[0]
         if self._dim != 2 or k < GRID_MIN_COLLIDERS:
-            return none
-        lo = self._lo[handles].min(axis=0)
-        hi = self._hi[handles].max(axis=0)
+            return None
+        lo = self._rows[handles, _scene.LO:_scene.LO + 2].min(axis=0)
+        hi = self._rows[handles, _scene.HI:_scene.HI + 2].max(axis=0)
         width, height = float(hi[0] - lo[0]), float(hi[1] - lo[1])
         cells = k / GRID_COLLIDERS_PER_CELL
         scale = _scale(lo, hi)
@@ -540,50 +499,51 @@ class World:
                    CANDIDATE_MARGIN * scale)
         nx = int(math.floor(width / cell)) + 1
         ny = int(math.floor(height / cell)) + 1
-        start, items, boxes = _kw.grid_build(handles, self._kind, self._params, self._lo,
-                                             self._hi, float(lo[0]), float(lo[1]), cell, nx,
-                                             ny)
-        if items.shape[0] > GRID_MAX_ENTRIES_PER_COLLIDER * k:
-            return none
-        grid_f = np.array([lo[0], lo[1], cell], dtype=np.float64)
-        return grid_f, np.array([nx, ny], dtype=np.int64), start, items, boxes
-
-    def _segment_grid(self, mask: int) -> tuple[np.ndarray, ...] | None:
-        """The grid and its segment tables ``(grid_f, grid_i, start, segs, units)``
-        (:func:`swept._kernels.world.grid_segments`) when batch rays with this mask may take
-        the segments-only kernel: a grid over static colliders that are all segments, all
-        seen by the mask, and no moving collider (call after :meth:`_sync`); else None."""
-        assert self._static is not None
-        grid_f, grid_i, start, items, _boxes = self._grid
-        if grid_i[0] == 0 or self._dynamic_set:
+        x0, y0 = float(lo[0]), float(lo[1])
+        if _grid.entry_count(self._rows, self._tags, handles, x0, y0, cell, nx, ny) > \
+                GRID_MAX_ENTRIES_PER_COLLIDER * k:
             return None
-        handles = self._static.handles
-        if self._segments is None:
-            # () marks a grid that holds other kinds too
-            self._segments = (grid_f, grid_i, start, *_kw.grid_segments(items, self._params)) \
-                if (self._kind[handles] == _kw.KIND_SEGMENT).all() else ()
-        if not self._segments:
-            return None
-        seen = self._segments_seen.get(mask)
-        if seen is None:
-            seen = bool(((self._layer[handles] & mask) != 0).all())
-            self._segments_seen[mask] = seen
-        # (no handle is skipped here: _skip marks a scalar query's ignore set only while it
-        # runs, and that query does not come here)
-        return self._segments if seen else None
+        start, items = _grid.bin_colliders(self._rows, self._tags, handles, x0, y0, cell, nx,
+                                           ny)
+        g = GRID_MARGIN * cell
+        boxes = np.zeros((items.shape[0], 6))
+        boxes[:, 0:2] = self._rows[items, _scene.LO:_scene.LO + 2] - g
+        boxes[:, 3:5] = self._rows[items, _scene.HI:_scene.HI + 2] + g
+        frame = np.array([x0, y0, cell])
+        return frame, np.array([nx, ny], dtype=np.int64), start, items, boxes
 
     def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
-        return (int(self._layer[h]) & mask) != 0 and h not in ignore
+        return (int(self._tags[h, _scene.LAYER]) & mask) != 0 and h not in ignore
 
     def _candidates(self, qlo: Any, qhi: Any) -> list[int]:
         """Handles whose boxes touch [qlo, qhi], planes included, sorted."""
-        self._sync()
-        assert self._static is not None and self._dynamic is not None
-        lo = np.asarray(qlo, dtype=np.float64)
-        hi = np.asarray(qhi, dtype=np.float64)
-        found = self._static.candidates(lo, hi) + self._dynamic.candidates(lo, hi)
-        found += self._planes.tolist()
-        return sorted(found)
+        scene = self._sync()
+        query = np.zeros(6)
+        d = self._dim or 2
+        query[:d] = qlo
+        query[3:3 + d] = qhi
+        out = np.empty(64, np.int64)
+        n = _kw.box_candidates(scene, query, out)
+        if n > out.shape[0]:
+            out = np.empty(n, np.int64)
+            _kw.box_candidates(scene, query, out)
+        return sorted(out[:n].tolist())
+
+    def _ray_candidates(self, origin: Any, direction: Any, tmax: float, radius: float
+                        ) -> list[int]:
+        """Handles whose boxes, grown by ``radius``, the ray segment touches (front to back by
+        node entry), planes included."""
+        scene = self._sync()
+        if len(origin) == 2:
+            ray = (origin[0], origin[1], 0.0, direction[0], direction[1], 0.0)
+        else:
+            ray = (*origin, *direction)
+        out = np.empty(64, np.int64)
+        n = _kw.ray_candidates(scene, ray, tmax, radius, out)
+        if n > out.shape[0]:
+            out = np.empty(n, np.int64)
+            _kw.ray_candidates(scene, ray, tmax, radius, out)
+        return out[:n].tolist()
 
     def _check_dim(self, shape: Any, name: str) -> None:
         if shape.dim != self._dim:
@@ -596,7 +556,7 @@ class World:
         n = len(self._shapes)
         for h in ignore:
             if isinstance(h, (int, np.integer)) and 0 <= int(h) < n:
-                self._skip[int(h)] = True
+                self._tags[int(h), _scene.FLAGS] |= _scene.FLAG_SKIP
                 marked.append(int(h))
         return marked
 
@@ -607,33 +567,15 @@ class World:
                   ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool, float]:
         """One ray (or ball) through the kernels: (handle, t, point, normal, inside, exit)
         (the exit is ``t`` for a ball)."""
-        global _fast_cast_one, _fast_cast_segments_one
-        args = self._sync()
-        stack_node, stack_t = self._stacks
+        global _fast_cast_one
+        scene = self._sync()
         if len(origin) == 2:
             (ox, oy), (dx, dy) = origin, direction
-            oz = dz = 0.0
-            d = 2
-            grid = None if grown or ignore else self._segment_grid(mask)
-            if grid is not None:
-                # a ray over static segments only, all seen, nothing moving: the segments-only
-                # walk, as raycast_many takes it (the same answers, half the arrays to unbox)
-                seg_call = (*grid, self._planes, self._kind, self._params, self._poly,
-                            self._verts, self._norms, self._layer, self._skip, mask, ox, oy,
-                            dx, dy, tmax)
-                if _fast_cast_segments_one is not None:
-                    h, t, px, py, nx, ny, inside = _fast_cast_segments_one(*seg_call)
-                else:
-                    h, t, px, py, nx, ny, inside = _kw.cast_segments_one(*seg_call)
-                    _fast_cast_segments_one = entry_point(_kw.cast_segments_one, seg_call)
-                # segments only: the ray leaves a segment where it meets it
-                return h, t, (px, py), (nx, ny), inside, t
+            ray = (ox, oy, 0.0, dx, dy, 0.0)
         else:
-            (ox, oy, oz), (dx, dy, dz) = origin, direction
-            d = 3
+            ray = (*origin, *direction)
         marked = self._set_skip(ignore) if ignore else []
-        call = (*args, self._skip, mask, d, ox, oy, oz, dx, dy, dz, tmax, radius, grown,
-                stack_node, stack_t)
+        call = (scene, self._stack, ray, tmax, radius, mask, grown)
         try:
             if _fast_cast_one is not None:
                 h, t, px, py, pz, nx, ny, nz, inside, te = _fast_cast_one(*call)
@@ -642,8 +584,8 @@ class World:
                 _fast_cast_one = entry_point(_kw.cast_one, call)
         finally:
             for g in marked:
-                self._skip[g] = False
-        if d == 2:
+                self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP
+        if len(origin) == 2:
             return h, t, (px, py), (nx, ny), inside, te
         return h, t, (px, py, pz), (nx, ny, nz), inside, te
 
@@ -651,21 +593,43 @@ class World:
                 ) -> WorldRayHit | None:
         """The nearest hit of ``ray`` on a visible collider (ties: smallest handle), or None:
         what :func:`swept.raycast` gives for that collider, with its handle and data."""
-        if not isinstance(ray, Ray):
+        global _fast_ray_one2
+        if ray.__class__ is not Ray and not isinstance(ray, Ray):
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
-        m = _mask(mask)
+        m = mask if mask == ALL_LAYERS else _mask(mask)
+        scene = self._scene
+        if scene is None or self._packed is None or self._refit:
+            if self._dim is None or self._alive == 0:
+                return None
+            scene = self._sync()
+        if ray.dim == 2 == self._dim and not ignore:
+            # the common case in as few Python steps as possible (World.raycast is called once
+            # a ray, from loops: every step here is a share of the call)
+            if _fast_ray_one2 is None:
+                call = (scene, self._stack, ray._args, m)
+                found = _kw.ray_one2(*call)
+                _fast_ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
+            else:
+                found = _fast_ray_one2(scene, self._stack, ray._args, m)
+            h, t, px, py, nx, ny, inside, te = found
+            if h < 0:
+                return None
+            hit: WorldRayHit = _rn(WorldRayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
+                                                 _tn(Vec2, (nx, ny)), inside, te, h,
+                                                 self._data[h]))
+            return hit
+        origin = ray.origin
         if self._dim is None or self._alive == 0:
             return None
         self._check_dim(ray, "ray")
-        h, t, p, n, inside, te = self._cast_one(ray.origin, ray.direction, ray.max_distance, 0.0,
-                                            False, m, ignore)
+        h, t, p, n, inside, te = self._cast_one(origin, ray.direction, ray.max_distance, 0.0,
+                                                False, m, ignore)
         if h < 0:
             return None
         vec = Vec2 if self._dim == 2 else Vec3
-        point: Any = ray.origin if inside else _tn(vec, p)
-        # the exit comes from the kernel (exit_collider, on the hit collider only)
-        hit: WorldRayHit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, te, h,
-                                             self._data[h]))
+        point: Any = origin if inside else _tn(vec, p)
+        # the exit comes from the kernel (exit_row, on the hit collider only)
+        hit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, te, h, self._data[h]))
         return hit
 
     def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
@@ -677,13 +641,7 @@ class World:
         if self._dim is None or self._alive == 0:
             return []
         self._check_dim(ray, "ray")
-        self._sync()
-        assert self._static is not None and self._dynamic is not None
-        o = np.array(ray.origin, dtype=np.float64)
-        v = np.array(ray.direction, dtype=np.float64)
-        cands = self._static.ray_candidates(o, v, ray.max_distance)
-        cands += self._dynamic.ray_candidates(o, v, ray.max_distance)
-        cands += self._planes.tolist()
+        cands = self._ray_candidates(ray.origin, ray.direction, ray.max_distance, 0.0)
         skip = set(ignore)
         hits = []
         for h in cands:
@@ -854,21 +812,9 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        args = self._sync()
-        grid = self._segment_grid(m) if d == 2 else None
-        if grid is not None:
-            # every static collider a segment in the grid, all seen, nothing moving (the
-            # kernel normalises the directions itself)
-            lean = _kw.cast_segments_many if n >= PARALLEL_MIN_BATCH else \
-                _kw.cast_segments_many_serial
-            handle, t, point, normal = lean(*grid, self._planes, self._kind, self._params,
-                                            self._poly, self._verts, self._norms, self._layer,
-                                            self._skip, m, o, v, md)
-            return RayBatch(handle >= 0, t, point, normal, handle)
         unit = np.ascontiguousarray(v / (_lengths(v) if length is None else length)[:, None])
-        cast = _kw.cast_many if n >= PARALLEL_MIN_BATCH else _kw.cast_many_serial
-        handle, t, point, normal, _inside = cast(*args, self._skip, m, o, unit, md, md, False)
-        return RayBatch(handle >= 0, t, point, normal, handle)
+        out = self._cast_batch(Casts(o, unit, md, md), m, False)
+        return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
     def sweep_many(self, centers: Any, radii: Any, displacements: Any, *,
                    mask: int = ALL_LAYERS) -> SweepBatch:
@@ -898,9 +844,8 @@ class World:
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0
         unit[moving] = v[moving] / length[moving, None]
-        args = self._sync()
-        cast = _kw.cast_many if n >= PARALLEL_MIN_BATCH else _kw.cast_many_serial
-        handle, t, point, normal, inside = cast(*args, self._skip, m, c, unit, length, r, True)
+        out = self._cast_batch(Casts(c, unit, length, r), m, True)
+        handle, t, point, normal, inside = out
         hit = handle >= 0
         # fraction of the displacement; a ball that starts touching hits at 0
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -931,6 +876,16 @@ class World:
         if self._empty_scene() or n == 0:
             return ContactBatch(np.zeros(n, np.bool_), np.zeros((n, d)), np.zeros(n),
                                 np.zeros((n, d)), np.full(n, -1, np.int64))
-        args = self._sync()
-        handle, depth, point, normal = _kw.contact_many(*args, m, c, r)
-        return ContactBatch(handle >= 0, normal, depth, point, handle)
+        scene = self._sync()
+        out = Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
+        parallel_for(_kw.contact_range, n, (scene, Balls(c, r), m, out))
+        return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
+
+    def _cast_batch(self, casts: Casts, mask: int, grown: bool) -> Hits:
+        """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`."""
+        scene = self._sync()
+        n, d = casts.origins.shape
+        out = Hits(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)),
+                   np.zeros(n, np.bool_))
+        parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out))
+        return out

@@ -1,29 +1,35 @@
-"""Broadphase: a bounding volume hierarchy (BVH) over axis-aligned boxes, in 2D and 3D.
+"""Broadphase: a bounding volume hierarchy (BVH) over axis-aligned boxes, in 2D and 3D: one
+build, one refit and one traversal, which every query of the World walks.
 
-The caller (``World``) keeps one box per collider in two arrays, ``lo`` and ``hi``, of shape
-``(n, d)`` float64 with ``d`` 2 or 3, row ``i`` belonging to primitive ``i``. :func:`build`
-turns them into a tree; :func:`refit` updates the tree after boxes move; the query kernels
-return primitive indices (rows of ``lo`` / ``hi``), testing each primitive's own box, so their
-answers equal a brute-force loop over every box.
+Layout. A tree is two arrays, ``nodes`` and ``links`` (:func:`build` returns them), so that a
+scene can hold several trees in the same two arrays (:mod:`swept._kernels.scene`):
 
-Tree layout (a flat array per field; :func:`build` returns them in this order, so
-``query_aabb(*tree, lo, hi, ...)`` works):
+``nodes`` (m, 6) float64
+    Node k's box ``lox loy loz hix hiy hiz`` (z is 0 in 2D): the exact componentwise min / max
+    of the boxes below it.
+``links`` (3 m + n,) int64
+    Per node ``child start count``: an internal node's left child (the right one is ``child +
+    1``; children have larger indices than their parent, node 0 is the root), or -1 for a
+    leaf; the node's primitives are ``items[start : start + count]`` (a leaf holds 1 to
+    :data:`LEAF_SIZE`, an internal node every primitive of its subtree). Then ``items`` (n,):
+    a permutation of the primitive indices, grouped leaf by leaf.
 
-``node_lo, node_hi`` (m, d) float64
-    Each node's box: the exact componentwise min / max of the boxes below it.
-``node_child`` (m,) int64
-    Internal node: the index of its left child; the right child is ``node_child + 1``.
-    Leaf: -1. Children always have larger indices than their parent (node 0 is the root),
-    so a reverse sweep over the nodes visits children before parents.
-``node_start, node_count`` (m,) int64
-    The node's primitives are ``order[node_start : node_start + node_count]``: for a leaf
-    1 to :data:`LEAF_SIZE` of them, for an internal node every primitive of its subtree.
-``order`` (n,) int64
-    A permutation of ``0 .. n-1``: primitive indices grouped leaf by leaf.
+A tree inside a larger pair of arrays is addressed by a :data:`TreeAt` tuple ``(root, count,
+node_links, items, dim)``: its node k is row ``root + k`` of ``nodes``, its triple starts at
+``links[node_links + 3 k]``, its items at ``links[items + start]``; :func:`whole` gives the
+tuple of a tree that fills its arrays. Primitive boxes are given as one (n, 6) array in the
+nodes' column order (:func:`box_rows`), or as the box columns of the scene's collider table.
 
-An empty scene (n = 0) gives m = 0 nodes; every query then finds nothing. n = 1 gives a single
-leaf. The tree depth (root at depth 0) never exceeds :data:`MAX_DEPTH`, so every traversal
-stack of :data:`STACK_SIZE` entries suffices.
+The one traversal: :func:`ray_first_leaf` / :func:`ray_next_leaf` hand the caller the leaves a
+ray (or a fat ray: a ball's path, boxes grown by its radius) touches, front to back, the caller
+testing the leaf's primitives and shrinking its limit to the best hit so far; a node entered
+beyond the limit is dropped. :func:`box_first_leaf` / :func:`box_next_leaf` hand the leaves a
+box touches. Everything else here (:func:`query_aabb`, :func:`ray_candidates_ordered`,
+:func:`ray_closest_boxes`, the World's kernels) is a loop over those leaves.
+
+The tree depth (root at depth 0) never exceeds :data:`MAX_DEPTH`, so every traversal stack of
+:data:`STACK_SIZE` rows suffices. A stack is a (:data:`STACK_SIZE`, 2) float64 array: node, and
+the t at which the ray enters it.
 
 Degenerate boxes (every query stays exact, equal to brute force):
 
@@ -35,10 +41,9 @@ Degenerate boxes (every query stays exact, equal to brute force):
   (planes) should keep them out of the tree and test them in a plain loop.
 - *Empty boxes*: the empty box ``lo = +inf, hi = -inf`` on every axis (:data:`EMPTY_LO`,
   :data:`EMPTY_HI`) overlaps nothing, contains no point, no ray touches it, and it leaves its
-  ancestors' boxes as if it were absent: a placeholder for a removed collider, so that
-  ``remove`` is "set its box empty, then :func:`refit`". (Box and point queries treat any
-  box with ``lo > hi`` on some axis as empty; rays are only exact for the canonical one.)
-  An empty query box (``qlo > qhi`` on some axis) finds nothing.
+  ancestors' boxes as if it were absent: a placeholder for a removed collider. (Box and point
+  queries treat any box with ``lo > hi`` on some axis as empty; rays are only exact for the
+  canonical one.) An empty query box (``qlo > qhi`` on some axis) finds nothing.
 - NaN anywhere (boxes, query boxes, rays) is not supported: the caller validates input.
 
 Touching counts: boxes that share only a face, an edge or a corner overlap; a ray that grazes a
@@ -49,33 +54,26 @@ direction's length (a distance when the direction is a unit vector, as the World
 The kernels do not normalise; a zero direction touches exactly the boxes that contain the
 origin, at t = 0. Closest-hit ties: smallest t, then smallest primitive index.
 
-Kernels: :func:`build` (binned SAH; :func:`build_with` picks the split rule), :func:`refit`,
-:func:`tree_depth`; :func:`query_aabb`, :func:`query_point`; the slab test
-:func:`ray_box_entry2` / :func:`ray_box_entry3` with :func:`inverse_direction`;
-:func:`ray_candidates_ordered` (every box a ray touches, near first);
-:func:`ray_closest_boxes_range`, the closest-hit traversal the World copies with its
-narrowphase inlined, with :func:`ray_closest_boxes` (one ray) and
-:func:`ray_closest_boxes_many` (a ``prange`` batch) on top. Queries only read the tree, so
-any number may run at once; :func:`refit` writes it, so nothing may query during a refit.
+Queries only read the tree, so any number may run at once; :func:`refit` writes it, so nothing
+may query during a refit.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any, TypeVar
 
-import numba
 import numpy as np
 
 from ..constants import AREA_EXTENT_CAP, CENTROID_CLAMP, MAX_DEPTH, MIN_DIRECTION_COMPONENT
-from . import batch_kernel, inline_kernel, kernel
+from . import inline_kernel, kernel
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: The tree as :func:`build` returns it: ``(node_lo, node_hi, node_child, node_start,
-#: node_count, order)``, laid out as the module docstring describes.
-Tree = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: Where a tree lies in a pair of ``nodes`` / ``links`` arrays: ``(root, count, node_links,
+#: items, dim)`` (module docstring).
+TreeAt = tuple[int, int, int, int, int]
+#: A ray (or a fat ray) as the traversal reads it: ``(ox, oy, oz, ix, iy, iz, r, dim)``, the
+#: origin, the inverse direction (:func:`inverse_direction`; in 2D ``oz = 0``, ``iz = inf``)
+#: and the radius every box grows by; dim as a float.
+Probe = tuple[float, float, float, float, float, float, float, float]
 
 #: Most primitives in one leaf. Small leaves suit the World, whose per-primitive narrowphase
 #: (a segment or polygon test) costs more than a box test.
@@ -85,8 +83,6 @@ SAH_BINS = 16
 #: Entries a traversal stack needs: a node at depth k is popped with at most k entries waiting
 #: (one sibling per level above it), then pushes its two children: k + 2 <= MAX_DEPTH + 1.
 STACK_SIZE = MAX_DEPTH + 1
-#: Rays one ``prange`` task handles with one stack allocation in the batch kernel.
-RAY_CHUNK = 64
 #: Lower bound of an empty box, which nothing overlaps and no ray touches.
 EMPTY_LO = math.inf
 #: Upper bound of an empty box.
@@ -170,42 +166,38 @@ def ray_box_entry3(ox: float, oy: float, oz: float, ix: float, iy: float, iz: fl
 
 
 @inline_kernel
-def _row_entry(box_lo: np.ndarray, box_hi: np.ndarray, k: int, d: int, ox: float, oy: float,
-               oz: float, ix: float, iy: float, iz: float, tmax: float) -> float:
-    """:func:`ray_box_entry2` or :func:`ray_box_entry3` (by ``d``) of row k of a box array."""
-    if d == 2:
-        return ray_box_entry2(ox, oy, ix, iy, tmax, box_lo[k, 0], box_lo[k, 1],
-                              box_hi[k, 0], box_hi[k, 1])
-    return ray_box_entry3(ox, oy, oz, ix, iy, iz, tmax, box_lo[k, 0], box_lo[k, 1],
-                          box_lo[k, 2], box_hi[k, 0], box_hi[k, 1], box_hi[k, 2])
+def make_probe(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, r: float,
+               dim: int) -> Probe:
+    """The :data:`Probe` of a ray from ``o`` along ``d`` (z ignored in 2D), boxes grown by
+    ``r``."""
+    if dim == 2:
+        return (ox, oy, 0.0, inverse_direction(dx), inverse_direction(dy), math.inf, r, 2.0)
+    return (ox, oy, oz, inverse_direction(dx), inverse_direction(dy), inverse_direction(dz), r,
+            3.0)
 
 
 @inline_kernel
-def _prepare_ray(origin: np.ndarray, direction: np.ndarray
-                 ) -> tuple[float, float, float, float, float, float]:
-    """Origin and inverse direction as six scalars; in 2D, z is 0 and parallel (never read)."""
-    ox = origin[0]
-    oy = origin[1]
-    ix = inverse_direction(direction[0])
-    iy = inverse_direction(direction[1])
-    oz = 0.0
-    iz = math.inf
-    if origin.shape[0] == 3:
-        oz = origin[2]
-        iz = inverse_direction(direction[2])
-    return ox, oy, oz, ix, iy, iz
+def box_entry(boxes: np.ndarray, k: int, probe: Probe, limit: float) -> float:
+    """Entry t of the probe's segment [0, limit] into row k of a (., 6) box array grown by
+    the probe's radius (inf: a miss); the grown box holds every primitive below it grown by
+    that radius."""
+    ox, oy, oz, ix, iy, iz, r, dim = probe
+    if dim == 2.0:
+        return ray_box_entry2(ox, oy, ix, iy, limit, boxes[k, 0] - r, boxes[k, 1] - r,
+                              boxes[k, 3] + r, boxes[k, 4] + r)
+    return ray_box_entry3(ox, oy, oz, ix, iy, iz, limit, boxes[k, 0] - r, boxes[k, 1] - r,
+                          boxes[k, 2] - r, boxes[k, 3] + r, boxes[k, 4] + r, boxes[k, 5] + r)
 
 
 @inline_kernel
-def _row_touches_box(box_lo: np.ndarray, box_hi: np.ndarray, k: int, qlo: np.ndarray,
-                     qhi: np.ndarray, d: int) -> bool:
-    """Whether row k of a box array overlaps or touches the box [qlo, qhi]; an empty row
-    (lo > hi on some axis) touches nothing, not even an infinite query box."""
-    for a in range(d):
-        blo = box_lo[k, a]
-        bhi = box_hi[k, a]
+def box_touches(boxes: np.ndarray, k: int, query: np.ndarray, dim: int) -> bool:
+    """Whether row k of a (., 6) box array overlaps or touches the query box ``query`` (6,)
+    (same column order); an empty row (lo > hi on some axis) touches nothing."""
+    for a in range(dim):
+        lo = boxes[k, a]
+        hi = boxes[k, 3 + a]
         # separated along axis a (sharing a face still touches), or empty along it
-        if blo > qhi[a] or bhi < qlo[a] or blo > bhi:
+        if lo > query[3 + a] or hi < query[a] or lo > hi:
             return False
     return True
 
@@ -388,12 +380,10 @@ def _node_bounds(lo: np.ndarray, hi: np.ndarray, order: np.ndarray, start: int, 
 
 
 @kernel
-def refit(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-          node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
-          hi: np.ndarray) -> None:
-    """Recompute every node's box in place from the primitives' current boxes, keeping the
-    topology. Queries stay exact after any motion, but after large motions the old topology
-    fits the boxes poorly and queries slow down: rebuild then."""
+def _bounds(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+            node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
+            hi: np.ndarray) -> None:
+    """Every node's box, bottom-up, from the primitives' boxes (the build's last step)."""
     d = lo.shape[1]
     # children have larger indices than parents: a reverse sweep sees children first
     for node in range(node_lo.shape[0] - 1, -1, -1):
@@ -408,10 +398,12 @@ def refit(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
 
 
 @kernel
-def build_with(lo: np.ndarray, hi: np.ndarray, split: int) -> Tree:
-    """Build a BVH over the boxes ``[lo[i], hi[i]]`` with a split rule (:data:`SPLIT_SAH` or
-    :data:`SPLIT_MEDIAN`); returns ``(node_lo, node_hi, node_child, node_start, node_count,
-    order)`` as the module docstring lays out.
+def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                             np.ndarray]:
+    """The tree over the boxes ``[lo[i], hi[i]]`` with a split rule (:data:`SPLIT_SAH` or
+    :data:`SPLIT_MEDIAN`) as separate arrays ``(node_lo, node_hi, node_child, node_start,
+    node_count, order)`` (node_lo / node_hi (m, d)), before :func:`build_with` packs them.
 
     Nodes are split breadth-first in index order until leaves hold at most :data:`LEAF_SIZE`
     primitives. SAH: each node takes the binned-SAH plane, unless every centroid coincides or
@@ -481,25 +473,111 @@ def build_with(lo: np.ndarray, hi: np.ndarray, split: int) -> Tree:
     node_start = node_start[:used].copy()
     node_count = node_count[:used].copy()
     # node boxes bottom-up, exactly as a refit computes them
-    refit(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi)
+    _bounds(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi)
     return node_lo, node_hi, node_child, node_start, node_count, order
 
 
+
+# ---------------------------------------------------------------------------------------------
+# layout
+
+
 @kernel
-def build(lo: np.ndarray, hi: np.ndarray) -> Tree:
-    """Build a BVH by binned SAH over the boxes ``[lo[i], hi[i]]`` ((n, d) float64 each, d 2
-    or 3); returns ``(node_lo, node_hi, node_child, node_start, node_count, order)``."""
+def _pack(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+          node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """The separate build arrays as ``(nodes, links)`` (module docstring)."""
+    m = node_lo.shape[0]
+    d = node_lo.shape[1]
+    nodes = np.zeros((m, 6))
+    links = np.empty(3 * m + order.shape[0], np.int64)
+    for k in range(m):
+        for a in range(d):
+            nodes[k, a] = node_lo[k, a]
+            nodes[k, 3 + a] = node_hi[k, a]
+        links[3 * k] = node_child[k]
+        links[3 * k + 1] = node_start[k]
+        links[3 * k + 2] = node_count[k]
+    links[3 * m:] = order
+    return nodes, links
+
+
+@kernel
+def build_with(lo: np.ndarray, hi: np.ndarray, split: int) -> tuple[np.ndarray, np.ndarray]:
+    """Build a BVH over the boxes ``[lo[i], hi[i]]`` ((n, d) float64 each, d 2 or 3) with a
+    split rule (:data:`SPLIT_SAH` or :data:`SPLIT_MEDIAN`); returns ``(nodes, links)``.
+
+    Nodes are split breadth-first in index order until leaves hold at most :data:`LEAF_SIZE`
+    primitives. SAH: each node takes the binned-SAH plane, unless every centroid coincides or
+    a SAH child could end deeper than :data:`MAX_DEPTH` by median splits from there, in which
+    case it takes the median split (whose children hold at most half, so depth stays bounded).
+    Deterministic: the same input gives a bit-identical tree. An empty scene (n = 0) gives no
+    nodes; n = 1 a single leaf.
+    """
+    return _pack(*_build_arrays(lo, hi, split))
+
+
+@kernel
+def build(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Build a BVH by binned SAH over the boxes ``[lo[i], hi[i]]``: ``(nodes, links)``."""
     return build_with(lo, hi, SPLIT_SAH)
 
 
 @kernel
-def tree_depth(node_child: np.ndarray) -> int:
-    """The depth of the deepest leaf (root at 0; 0 also for an empty tree)."""
-    m = node_child.shape[0]
+def whole(nodes: np.ndarray, dim: int) -> TreeAt:
+    """The :data:`TreeAt` of a tree that fills its own ``nodes`` / ``links`` (as built)."""
+    m = nodes.shape[0]
+    return (0, m, 0, 3 * m, dim)
+
+
+@kernel
+def box_rows(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Primitive boxes ``lo, hi`` ((n, d) each) as one (n, 6) array in the nodes' column order
+    (z 0 in 2D)."""
+    n = lo.shape[0]
+    d = lo.shape[1]
+    out = np.zeros((n, 6))
+    for i in range(n):
+        for a in range(d):
+            out[i, a] = lo[i, a]
+            out[i, 3 + a] = hi[i, a]
+    return out
+
+
+@kernel
+def refit(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, boxes: np.ndarray) -> None:
+    """Recompute every node's box of ``tree`` in place from its primitives' current boxes
+    (``boxes[item]``, (., 6)), keeping the topology. Queries stay exact after any motion, but
+    after large motions the old topology fits the boxes poorly and queries slow down: rebuild
+    then."""
+    root, count, lb, ib, _dim = tree
+    # children have larger indices than parents: a reverse sweep sees children first
+    for k in range(count - 1, -1, -1):
+        row = root + k
+        child = links[lb + 3 * k]
+        if child < 0:
+            for a in range(6):
+                nodes[row, a] = math.inf if a < 3 else -math.inf
+            start = ib + links[lb + 3 * k + 1]
+            for j in range(start, start + links[lb + 3 * k + 2]):
+                p = links[j]
+                for a in range(3):
+                    nodes[row, a] = min(nodes[row, a], boxes[p, a])
+                    nodes[row, 3 + a] = max(nodes[row, 3 + a], boxes[p, 3 + a])
+            continue
+        for a in range(3):
+            nodes[row, a] = min(nodes[root + child, a], nodes[root + child + 1, a])
+            nodes[row, 3 + a] = max(nodes[root + child, 3 + a], nodes[root + child + 1, 3 + a])
+
+
+@kernel
+def tree_depth(nodes: np.ndarray, links: np.ndarray) -> int:
+    """The depth of the deepest leaf of a whole tree (root at 0; 0 also for an empty tree)."""
+    m = nodes.shape[0]
     depth = np.zeros(m, np.int64)
     deepest = 0
     for node in range(m):
-        child = node_child[node]
+        child = links[3 * node]
         if child >= 0:
             depth[child] = depth[node] + 1
             depth[child + 1] = depth[node] + 1
@@ -508,277 +586,265 @@ def tree_depth(node_child: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# box and point queries
+# the traversal
+
+
+@inline_kernel
+def _pop(stack: np.ndarray, sp: int, limit: float) -> tuple[int, int]:
+    """The last node put aside that is not entered beyond ``limit`` (-1: none left), and the
+    stack's new size."""
+    for _ in range(sp):
+        sp -= 1
+        if stack[sp, 1] <= limit:
+            return int(stack[sp, 0]), sp
+    return -1, 0
+
+
+@inline_kernel
+def _descend(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray, node: int,
+             sp: int, probe: Probe, limit: float) -> tuple[int, int]:
+    """From ``node`` (which the probe enters), down to the first leaf front to back: at each
+    internal node both children are tested, the one entered first (ties: left) is descended
+    into and the other, if touched, waits on the stack with its entry t. Returns ``(leaf,
+    sp)``, or ``(-1, sp)`` when nothing within the limit is left."""
+    root, count, lb, _ib, _dim = tree
+    # every pass descends a level or pops a node put aside: count passes at most
+    for _ in range(count):
+        child = links[lb + 3 * node]
+        if child < 0:
+            return node, sp
+        t_left = box_entry(nodes, root + child, probe, limit)
+        t_right = box_entry(nodes, root + child + 1, probe, limit)
+        if t_left <= t_right:
+            if t_left != math.inf:
+                if t_right != math.inf:
+                    stack[sp, 0] = child + 1
+                    stack[sp, 1] = t_right
+                    sp += 1
+                node = child
+                continue
+            # both children missed (or lie beyond the best hit)
+        else:
+            if t_left != math.inf:
+                stack[sp, 0] = child
+                stack[sp, 1] = t_left
+                sp += 1
+            node = child + 1
+            continue
+        node, sp = _pop(stack, sp, limit)
+        if node < 0:
+            return -1, sp
+    return -1, sp
+
+
+@inline_kernel
+def ray_first_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray,
+                   probe: Probe, limit: float) -> tuple[int, int]:
+    """The first leaf (node index within the tree) the probe's segment [0, limit] touches,
+    front to back, and the stack size to pass to :func:`ray_next_leaf`; -1 when none."""
+    if tree[1] == 0 or box_entry(nodes, tree[0], probe, limit) == math.inf:
+        # an empty tree, or the segment misses all of it
+        return -1, 0
+    return _descend(nodes, links, tree, stack, 0, 0, probe, limit)
+
+
+@inline_kernel
+def ray_next_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray,
+                  sp: int, probe: Probe, limit: float) -> tuple[int, int]:
+    """The next leaf after one :func:`ray_first_leaf` or :func:`ray_next_leaf` gave, with the
+    (maybe shrunk) limit: nodes put aside and entered beyond it are dropped."""
+    node, sp = _pop(stack, sp, limit)
+    if node < 0:
+        return -1, sp
+    return _descend(nodes, links, tree, stack, node, sp, probe, limit)
+
+
+@inline_kernel
+def box_next_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray,
+                  sp: int, query: np.ndarray) -> tuple[int, int]:
+    """The next leaf whose box touches ``query`` ((6,), :func:`box_touches`), depth first,
+    and the stack size for the next call; -1 when none is left. Start with the root on the
+    stack (:func:`box_first_leaf`)."""
+    root, count, lb, _ib, dim = tree
+    # every node is pushed at most once
+    for _ in range(count):
+        if sp == 0:
+            break
+        sp -= 1
+        node = int(stack[sp, 0])
+        if not box_touches(nodes, root + node, query, dim):
+            # the query box misses the whole subtree
+            continue
+        child = links[lb + 3 * node]
+        if child < 0:
+            return node, sp
+        stack[sp, 0] = child + 1
+        stack[sp + 1, 0] = child
+        sp += 2
+    return -1, 0
+
+
+@inline_kernel
+def box_first_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray,
+                   query: np.ndarray) -> tuple[int, int]:
+    """The first leaf whose box touches ``query`` (:func:`box_next_leaf`)."""
+    if tree[1] == 0:
+        return -1, 0
+    stack[0, 0] = 0
+    return box_next_leaf(nodes, links, tree, stack, 1, query)
+
+
+@inline_kernel
+def leaf_items(links: np.ndarray, tree: TreeAt, node: int) -> tuple[int, int]:
+    """The range of ``links`` holding the leaf's items (primitive indices or handles)."""
+    lb = tree[2]
+    start = tree[3] + links[lb + 3 * node + 1]
+    return start, start + links[lb + 3 * node + 2]
+
+
+# ---------------------------------------------------------------------------------------------
+# queries on a whole tree (the reference API; the World's kernels walk the same way)
 
 
 @kernel
-def query_aabb(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-               node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-               lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
-               out: np.ndarray) -> int:
-    """Indices of the primitives whose boxes overlap or touch the box [qlo, qhi] ((d,) each),
-    written to ``out`` (int64) in traversal order; returns how many there are.
+def query_aabb(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray, qlo: np.ndarray,
+               qhi: np.ndarray, out: np.ndarray) -> int:
+    """Indices of the primitives whose boxes (``boxes`` (n, 6)) overlap or touch the box
+    [qlo, qhi] ((d,) each), written to ``out`` (int64) in traversal order; returns how many.
 
     Grow strategy: all matches are counted but only the first ``len(out)`` written; when the
     returned count exceeds ``len(out)``, call again with a buffer of at least that size.
     """
-    m = node_lo.shape[0]
-    if m == 0:
-        return 0
-    d = lo.shape[1]
+    d = qlo.shape[0]
+    query = np.zeros(6)
     for a in range(d):
         if qlo[a] > qhi[a]:
             # an empty query box touches nothing
             return 0
+        query[a] = qlo[a]
+        query[3 + a] = qhi[a]
+    tree = whole(nodes, d)
+    stack = np.empty((STACK_SIZE, 2))
     cap = out.shape[0]
-    stack = np.empty(STACK_SIZE, np.int64)
-    stack[0] = 0
-    sp = 1
     found = 0
-    # every node is pushed at most once: m pops at most
-    for _ in range(m):
-        if sp == 0:
+    node, sp = box_first_leaf(nodes, links, tree, stack, query)
+    for _ in range(nodes.shape[0]):
+        if node < 0:
             break
-        sp -= 1
-        node = stack[sp]
-        if not _row_touches_box(node_lo, node_hi, node, qlo, qhi, d):
-            # the query box misses the whole subtree
-            continue
-        child = node_child[node]
-        if child >= 0:
-            stack[sp] = child + 1
-            stack[sp + 1] = child
-            sp += 2
-            continue
-        for j in range(node_start[node], node_start[node] + node_count[node]):
-            p = order[j]
-            if _row_touches_box(lo, hi, p, qlo, qhi, d):
+        first, stop = leaf_items(links, tree, node)
+        for j in range(first, stop):
+            p = links[j]
+            if box_touches(boxes, p, query, d):
                 if found < cap:
                     out[found] = p
                 found += 1
+        node, sp = box_next_leaf(nodes, links, tree, stack, sp, query)
     return found
 
 
 @kernel
-def query_point(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                lo: np.ndarray, hi: np.ndarray, point: np.ndarray, out: np.ndarray) -> int:
+def query_point(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray, point: np.ndarray,
+                out: np.ndarray) -> int:
     """Indices of the primitives whose boxes contain ``point`` ((d,); the boundary counts),
     written to ``out``; returns how many (grow strategy as :func:`query_aabb`)."""
-    return query_aabb(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi,
-                      point, point, out)
-
-
-# ---------------------------------------------------------------------------------------------
-# ray traversal
+    return query_aabb(nodes, links, boxes, point, point, out)
 
 
 @kernel
-def ray_candidates_ordered(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                           node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                           lo: np.ndarray, hi: np.ndarray, origin: np.ndarray,
-                           direction: np.ndarray, tmax: float, stack: np.ndarray,
-                           out: np.ndarray) -> int:
+def ray_candidates_ordered(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray,
+                           origin: np.ndarray, direction: np.ndarray, tmax: float,
+                           stack: np.ndarray, out: np.ndarray) -> int:
     """Indices of the primitives whose boxes the ray segment ``origin + t direction``,
     t in [0, tmax], touches, written to ``out``; returns how many (grow strategy as
     :func:`query_aabb`: the first ``len(out)`` written are the first in this order).
 
-    Order: depth first, into the child entered first (smaller entry t; ties: left) before its
-    sibling, primitives within a leaf in ``order``. That is front to back by node entry, but
-    not sorted by each box's own entry t where sibling boxes overlap: a caller needing sorted
-    hits (``raycast_all``) sorts its narrowphase results. ``stack`` is an int64 scratch
-    buffer of at least :data:`STACK_SIZE` entries (else ValueError).
+    Order: leaf by leaf front to back by node entry (the child entered first before its
+    sibling), primitives within a leaf in tree order; not sorted by each box's own entry t
+    where sibling boxes overlap: a caller needing sorted hits (``raycast_all``) sorts its
+    narrowphase results. ``stack`` is a float64 scratch array of at least (:data:`STACK_SIZE`,
+    2) (else ValueError).
     """
-    m = node_lo.shape[0]
-    if m == 0:
-        return 0
-    if stack.shape[0] < STACK_SIZE:
-        raise ValueError("stack must hold at least STACK_SIZE entries")
-    d = lo.shape[1]
+    if stack.shape[0] < STACK_SIZE or stack.shape[1] < 2:
+        raise ValueError("stack must hold at least STACK_SIZE rows of 2")
+    d = origin.shape[0]
+    tree = whole(nodes, d)
+    probe = make_probe(origin[0], origin[1], origin[d - 1], direction[0], direction[1],
+                       direction[d - 1], 0.0, d)
     cap = out.shape[0]
-    ox, oy, oz, ix, iy, iz = _prepare_ray(origin, direction)
     found = 0
-    if _row_entry(node_lo, node_hi, 0, d, ox, oy, oz, ix, iy, iz, tmax) == math.inf:
-        # the segment misses the whole scene
-        return 0
-    node = 0
-    sp = 0
-    # each pass visits a node not visited before: m passes at most
-    for _ in range(m):
-        child = node_child[node]
-        if child >= 0:
-            # test both children before descending; the far one waits on the stack
-            t_left = _row_entry(node_lo, node_hi, child, d, ox, oy, oz, ix, iy, iz, tmax)
-            t_right = _row_entry(node_lo, node_hi, child + 1, d, ox, oy, oz, ix, iy, iz, tmax)
-            if t_left <= t_right:
-                if t_left != math.inf:
-                    if t_right != math.inf:
-                        stack[sp] = child + 1
-                        sp += 1
-                    node = child
-                    continue
-                # both children missed
-            else:
-                if t_left != math.inf:
-                    stack[sp] = child
-                    sp += 1
-                node = child + 1
-                continue
-        else:
-            for j in range(node_start[node], node_start[node] + node_count[node]):
-                p = order[j]
-                if _row_entry(lo, hi, p, d, ox, oy, oz, ix, iy, iz, tmax) != math.inf:
-                    if found < cap:
-                        out[found] = p
-                    found += 1
-        # a leaf done, or both children missed: resume at the last node put aside
-        if sp == 0:
+    node, sp = ray_first_leaf(nodes, links, tree, stack, probe, tmax)
+    for _ in range(nodes.shape[0]):
+        if node < 0:
             break
-        sp -= 1
-        node = stack[sp]
+        first, stop = leaf_items(links, tree, node)
+        for j in range(first, stop):
+            p = links[j]
+            if box_entry(boxes, p, probe, tmax) != math.inf:
+                if found < cap:
+                    out[found] = p
+                found += 1
+        node, sp = ray_next_leaf(nodes, links, tree, stack, sp, probe, tmax)
     return found
 
 
 @kernel
-def ray_closest_boxes_range(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                            node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                            lo: np.ndarray, hi: np.ndarray, origins: np.ndarray,
-                            directions: np.ndarray, tmax: np.ndarray, first: int, stop: int,
-                            stack_node: np.ndarray, stack_t: np.ndarray, index: np.ndarray,
-                            t: np.ndarray) -> None:
-    """The closest-hit traversal for rays ``first .. stop-1``, treating each primitive as its
-    box: writes ``index[r]``, ``t[r]`` for the first box ray r's segment [0, tmax[r]] touches,
-    or -1 and inf.
-
-    The pattern for the World to copy, with its narrowphase in place of the leaf's box test:
-
-    - one call handles a run of rays, so the array arguments are reference-counted once per
-      run (a call per ray costs about 0.07 us in reference counting alone);
-    - per ray: origin and inverse direction (:func:`inverse_direction`) as scalars (2D:
-      ``oz = 0``, ``iz = inf``, never read); the stacks ``stack_node`` (int64) and
-      ``stack_t`` (float64), at least :data:`STACK_SIZE` each, are the caller's, one pair
-      per thread;
-    - at an internal node both children are tested; the one entered first (ties: left) is
-      descended into at once and the other, if touched, waits on the stack with its entry t;
-    - the limit shrinks to the best hit so far: farther boxes miss, and a waiting node
-      entered beyond the limit is dropped when popped.
-
-    Ties: smallest t, then smallest index. The limit is inclusive, so nodes entered exactly
-    at the best t are still visited, and a hit at t == tmax counts. Every pass of the node
-    loop visits a new node, so it runs at most m times; the stack holds at most one node per
-    level (at most MAX_DEPTH).
-    """
-    m = node_lo.shape[0]
+def _closest_range(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray,
+                   origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray, first: int,
+                   stop: int, index: np.ndarray, t: np.ndarray) -> None:
+    """The closest-hit walk for rays ``first .. stop-1``, each primitive standing for its box:
+    writes ``index[r]``, ``t[r]`` for the first box ray r's segment [0, tmax[r]] touches, or -1
+    and inf. Ties: smallest t, then smallest index; the limit is inclusive, so nodes entered
+    exactly at the best t are still visited, and a hit at t == tmax counts."""
     d = origins.shape[1]
+    tree = whole(nodes, d)
+    stack = np.empty((STACK_SIZE, 2))
     for r in range(first, stop):
-        index[r] = -1
-        t[r] = math.inf
-        if m == 0:
-            continue
-        ox = origins[r, 0]
-        oy = origins[r, 1]
-        ix = inverse_direction(directions[r, 0])
-        iy = inverse_direction(directions[r, 1])
-        oz = 0.0
-        iz = math.inf
-        if d == 3:
-            oz = origins[r, 2]
-            iz = inverse_direction(directions[r, 2])
+        probe = make_probe(origins[r, 0], origins[r, 1], origins[r, d - 1], directions[r, 0],
+                           directions[r, 1], directions[r, d - 1], 0.0, d)
         limit = tmax[r]
-        if _row_entry(node_lo, node_hi, 0, d, ox, oy, oz, ix, iy, iz, limit) == math.inf:
-            # the segment misses the whole scene
-            continue
         best_i = -1
         best_t = math.inf
-        node = 0
-        sp = 0
-        for _ in range(m):
-            child = node_child[node]
-            if child >= 0:
-                # test both children before descending; the far one waits on the stack
-                t_left = _row_entry(node_lo, node_hi, child, d, ox, oy, oz, ix, iy, iz, limit)
-                t_right = _row_entry(node_lo, node_hi, child + 1, d, ox, oy, oz, ix, iy, iz,
-                                     limit)
-                if t_left <= t_right:
-                    if t_left != math.inf:
-                        if t_right != math.inf:
-                            stack_node[sp] = child + 1
-                            stack_t[sp] = t_right
-                            sp += 1
-                        node = child
-                        continue
-                    # both children missed (or lie beyond the best hit)
-                else:
-                    if t_left != math.inf:
-                        stack_node[sp] = child
-                        stack_t[sp] = t_left
-                        sp += 1
-                    node = child + 1
-                    continue
-            else:
-                for j in range(node_start[node], node_start[node] + node_count[node]):
-                    p = order[j]
-                    # narrowphase stand-in: the primitive's own box
-                    tp = _row_entry(lo, hi, p, d, ox, oy, oz, ix, iy, iz, limit)
-                    if tp < best_t or (tp == best_t and p < best_i):
-                        best_t = tp
-                        best_i = p
-                        limit = tp
-            # resume at the last node put aside that is not entered beyond the limit
-            node = -1
-            for _ in range(sp):
-                sp -= 1
-                if stack_t[sp] <= limit:
-                    node = stack_node[sp]
-                    break
+        node, sp = ray_first_leaf(nodes, links, tree, stack, probe, limit)
+        for _ in range(nodes.shape[0]):
             if node < 0:
                 break
+            lo_j, hi_j = leaf_items(links, tree, node)
+            for j in range(lo_j, hi_j):
+                p = links[j]
+                # narrowphase stand-in: the primitive's own box
+                tp = box_entry(boxes, p, probe, limit)
+                if tp < best_t or (tp == best_t and p < best_i):
+                    best_t = tp
+                    best_i = p
+                    limit = tp
+            node, sp = ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
         index[r] = best_i
         t[r] = best_t
 
 
 @kernel
-def ray_closest_boxes(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                      node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                      lo: np.ndarray, hi: np.ndarray, origin: np.ndarray,
-                      direction: np.ndarray, tmax: float) -> tuple[int, float]:
+def ray_closest_boxes(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray,
+                      origin: np.ndarray, direction: np.ndarray, tmax: float
+                      ) -> tuple[int, float]:
     """``(index, t)`` of the first box the ray segment ``origin + t direction`` ((d,) each),
     t in [0, tmax], touches (ties: smallest t, then smallest index), or ``(-1, inf)``."""
     d = origin.shape[0]
-    origins = np.empty((1, d))
-    directions = np.empty((1, d))
-    for k in range(d):
-        origins[0, k] = origin[k]
-        directions[0, k] = direction[k]
-    tmaxs = np.full(1, tmax)
     index = np.empty(1, np.int64)
     t = np.empty(1)
-    ray_closest_boxes_range(node_lo, node_hi, node_child, node_start, node_count, order, lo,
-                            hi, origins, directions, tmaxs, 0, 1, np.empty(STACK_SIZE, np.int64),
-                            np.empty(STACK_SIZE), index, t)
+    _closest_range(nodes, links, boxes, origin.reshape((1, d)), direction.reshape((1, d)),
+                   np.full(1, tmax), 0, 1, index, t)
     return index[0], t[0]
 
 
-@batch_kernel
-def ray_closest_boxes_many(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-                           node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray,
-                           lo: np.ndarray, hi: np.ndarray, origins: np.ndarray,
-                           directions: np.ndarray, tmax: np.ndarray
+@kernel
+def ray_closest_boxes_many(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray,
+                           origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`ray_closest_boxes` for n rays in parallel: ``origins, directions`` (n, d)
-    float64, ``tmax`` (n,) float64; returns ``index`` (n,) int64 (-1 on a miss) and ``t``
-    (n,) float64 (inf on a miss). An empty batch gives empty arrays of those types.
-
-    The parallel pattern: ``prange`` over runs of :data:`RAY_CHUNK` rays, each run one call
-    of :func:`ray_closest_boxes_range` with its own stacks.
-    """
+    """:func:`ray_closest_boxes` for n rays: ``origins, directions`` (n, d) float64, ``tmax``
+    (n,) float64; returns ``index`` (n,) int64 (-1 on a miss) and ``t`` (n,) float64 (inf on a
+    miss). An empty batch gives empty arrays of those types."""
     n = origins.shape[0]
     index = np.empty(n, np.int64)
     t = np.empty(n)
-    n_chunks = (n + RAY_CHUNK - 1) // RAY_CHUNK
-    for c in numba.prange(n_chunks):
-        ray_closest_boxes_range(node_lo, node_hi, node_child, node_start, node_count, order,
-                                lo, hi, origins, directions, tmax, c * RAY_CHUNK,
-                                min(n, (c + 1) * RAY_CHUNK), np.empty(STACK_SIZE, np.int64),
-                                np.empty(STACK_SIZE), index, t)
+    _closest_range(nodes, links, boxes, origins, directions, tmax, 0, n, index, t)
     return index, t
