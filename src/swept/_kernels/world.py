@@ -4,8 +4,8 @@ Every kernel takes the scene as one :class:`~swept._kernels.scene.Scene` argumen
 query's inputs and outputs as small named tuples of arrays (:class:`Casts`, :class:`Hits`,
 :class:`Balls`, :class:`Touches`), so none has more than a handful of parameters. The batch
 kernels are range kernels, ``kernel(first, stop, *args)``, which
-:func:`swept._parallel.parallel_for` runs over chunks of a batch on the calling thread and its helpers; the scalar World queries
-call :func:`cast_one` with numbers in and out.
+:func:`swept._parallel.parallel_for` runs over chunks of a batch on the calling thread and
+its helpers; the scalar World queries call :func:`cast_one` with numbers in and out.
 
 Each query walks the static colliders (the uniform grid when the scene has one and the query
 is a ray, else the static BVH), then the moving BVH, then the unbounded colliders (planes),
@@ -77,7 +77,8 @@ from .scene import (
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one", "ray_one2",
-           "cast_range", "contact_range", "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
+           "cast_range", "contact_range", "box_candidates", "ray_candidates", "refit_moving",
+           "STACK_SIZE"]
 
 
 class Casts(NamedTuple):
