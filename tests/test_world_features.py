@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from swept import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere, raycast
 from swept.constants import MAX_COORDINATE
 from swept.contact import contact
+from swept.resolve import resolve
 from swept.sim import Body, Simulation
 from swept.sweep import sweep
 from swept.world import ALL_LAYERS, World, WorldRayHit, WorldSweepHit
@@ -262,6 +263,29 @@ def test_a_simulation_ball_falls_through_a_sensor() -> None:
     ball = sim.add(Body(Circle((0, 0), 1.0), ccd="swept"))
     sim.run(60)
     assert ball.position.y > 40.0
+
+
+def test_resolve_does_not_push_out_of_a_sensor() -> None:
+    """``resolve`` gathers a World's contacts, which report sensors by default: it must ask
+    for solids only, or a shape inside a trigger zone is pushed out of it."""
+    world = World()
+    wall = world.add(AABB((-10, 1), (10, 5)))
+    world.add(Circle((0, 0), 3), sensor=True)
+    out = resolve(Circle((0, 0), 1.5), (0.0, 2.0), world)
+    assert out.shape == Circle((0, -0.5), 1.5)
+    assert {h for h, _ in out.contacts} == {wall}
+    assert out.velocity == (0.0, 0.0)
+
+
+def test_move_and_slide_walks_through_a_sensor() -> None:
+    """The controller gathers obstacles with ``query_aabb``, which reports sensors by default:
+    it must ask for solids only, or a trigger zone stops the character like a wall."""
+    world = World()
+    world.add(Segment((-100, 10), (100, 10)), data="floor")
+    world.add(AABB((3, -5), (5, 9)), data="zone", sensor=True)
+    moved = world.move_and_slide(Circle((0, 9), 1.0), (60.0, 0.0), 0.25)
+    assert moved.position.x == pytest.approx(15.0, abs=1e-9)
+    assert not moved.on_wall
 
 
 @settings(max_examples=25, deadline=None)
