@@ -350,6 +350,37 @@ def test_filtered_queries_equal_brute_force_over_the_accepted(seed: int, dim: in
             brute_contacts(world, AABB(p, p), mask, accept)
 
 
+@pytest.mark.parametrize("scale", [1e-6, 1.0, 1e7, 1e45])
+def test_filtered_rays_and_sweeps_equal_brute_force_at_every_scale(scale: float) -> None:
+    rng = np.random.default_rng(8)
+    world = World()
+    for i in range(40):
+        c = rng.uniform(-20, 20, 2) * scale
+        if i % 3 == 0:
+            world.add(Circle(c, rng.uniform(0.1, 2) * scale), sensor=i % 4 == 0)
+        elif i % 3 == 1:
+            world.add(Segment(c, c + rng.uniform(-3, 3, 2) * scale))
+        else:
+            world.add(Polygon.regular(5, scale, c, 0.3))
+
+    def accept(h: int, data: Any) -> bool:
+        return h % 3 != 1
+
+    for _ in range(60):
+        ray = Ray(rng.uniform(-30, 30, 2) * scale, rng.normal(size=2))
+        got = world.raycast(ray, filter=accept, include_sensors=True)
+        want = brute_raycast(world, ray, accept=accept, sensors=True)
+        assert_ray_matches(got, want)
+        if got is not None and want is not None:
+            assert close(np.divide(got.point, scale), np.divide(want[0].point, scale))
+        mover = Circle(rng.uniform(-30, 30, 2) * scale, scale)
+        disp = rng.normal(size=2) * 10 * scale
+        met = world.sweep(mover, disp, filter=accept, include_sensors=True)
+        assert_sweep_matches(met, brute_sweep(world, mover, disp, accept=accept, sensors=True))
+        for found in (got, met):
+            assert found is None or all(math.isfinite(x) for x in (*found.point, *found.normal))
+
+
 def test_accept_all_filter_answers_as_no_filter() -> None:
     world = random_world(11, 60, sensors=False)
     rng = np.random.default_rng(12)
