@@ -16,6 +16,17 @@ A collider is seen by a query when ``(collider.layer & mask) != 0`` and its hand
 ``ignore``. Handles are ints from 0 in insertion order, never reused. The world's dimension (2
 or 3) is fixed by its first collider.
 
+Beyond layers, a scalar query takes ``filter=`` (a callable of handle and data, called for the
+colliders the mask passes; the query answers as if the ones it rejects were absent: a Python
+walk over the broadphase's candidates in box-entry order, stopping once the next box lies
+beyond the best hit). **Sensors** (``add(..., sensor=True)``) are trigger volumes kept out of
+the collider table and the kernels' trees, in a small tree of their own that only the Python
+paths read: rays, sweeps and batches pass through them unless a scalar query asks
+``include_sensors=True``; ``contacts``, ``query_aabb`` and ``query_point`` report them.
+``add_segments`` / ``add_circles`` / ``add_boxes`` write numpy rows straight into the table,
+and build each row's shape only when asked for it. A World pickles and copies as its colliders
+(the trees and caches are rebuilt), and :attr:`World.version` counts its changes.
+
 Storage: every collider is a row of numba-friendly arrays (a kind code, a float64 parameter
 table, a polygon vertex/normal pool with offsets; see :mod:`swept._kernels.world`), and one
 narrowphase dispatch (``cast_collider``, ``contact_collider``) calls the existing ray, sweep
