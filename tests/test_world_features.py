@@ -442,6 +442,30 @@ def test_a_filtered_ray_stops_once_the_next_box_is_beyond_the_best_hit() -> None
     assert len(calls) < 520
 
 
+@pytest.mark.parametrize("y", [0.0, 0.5, 1.0])
+def test_filtered_axis_parallel_rays_along_faces_and_through_ends(y: float) -> None:
+    """The walk's box-entry bound with a zero direction component: grazing a face (y = 0 or
+    1), through the boxes' middle, and collinear with segments, past rejected colliders."""
+    world = World()
+    for i in range(10):
+        world.add(AABB((2 * i, 0), (2 * i + 1, 1)), data=i)
+        world.add(Segment((2 * i + 1.25, y), (2 * i + 1.75, y)), data=i)
+
+    def accept(h: int, data: Any) -> bool:
+        return data >= 6
+
+    for origin, direction in (((-5, y), (1, 0)), ((30, y), (-1, 0)), ((13.5, -5), (0, 1)),
+                              ((13.25, 5), (0, -1))):
+        ray = Ray(origin, direction)
+        got = world.raycast(ray, filter=accept)
+        want = brute_raycast(world, ray, accept=accept)
+        assert_ray_matches(got, want)
+        assert got is not None and want is not None and got.handle == want[1]
+        met = world.sweep(Circle(origin, 0.0), np.multiply(direction, 40.0), filter=accept)
+        assert_sweep_matches(met, brute_sweep(world, Circle(origin, 0.0),
+                                              np.multiply(direction, 40.0), accept=accept))
+
+
 def test_a_filter_that_rejects_everything_finds_nothing() -> None:
     world = random_world(5, 20)
     never = lambda h, d: False  # noqa: E731

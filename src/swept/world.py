@@ -17,12 +17,14 @@ A collider is seen by a query when ``(collider.layer & mask) != 0`` and its hand
 or 3) is fixed by its first collider.
 
 Beyond layers, a scalar query takes ``filter=`` (a callable of handle and data, called for the
-colliders the mask passes; the query answers as if the ones it rejects were absent: a Python
-walk over the broadphase's candidates in box-entry order, stopping once the next box lies
-beyond the best hit). **Sensors** (``add(..., sensor=True)``) are trigger volumes kept out of
-the collider table and the kernels' trees, in a small tree of their own that only the Python
-paths read: rays, sweeps and batches pass through them unless a scalar query asks
-``include_sensors=True``; ``contacts``, ``query_aabb`` and ``query_point`` report them.
+colliders the mask passes; the query answers as if the ones it rejects were absent: the
+kernels' nearest hit asked again without each rejected one, at most
+:data:`~swept.constants.FILTER_KERNEL_TRIES` times, then a Python walk over the broadphase's
+candidates in box-entry order, stopping once the next box lies beyond the best hit).
+**Sensors** (``add(..., sensor=True)``) are trigger volumes kept out of the collider table
+and the kernels' trees, in a small tree of their own that only the Python paths read: rays,
+sweeps and batches pass through them unless a scalar query asks ``include_sensors=True``;
+``contacts``, ``query_aabb`` and ``query_point`` report them.
 ``add_segments`` / ``add_circles`` / ``add_boxes`` write numpy rows straight into the table,
 and build each row's shape only when asked for it. A World pickles and copies as its colliders
 (the trees and caches are rebuilt), and :attr:`World.version` counts its changes.
@@ -73,7 +75,7 @@ import numpy as np
 from ._fast import entry_point
 from ._kernels import bvh as _bvh
 from ._kernels import world as _world_kernels
-from .constants import BOX_MARGIN, CANDIDATE_MARGIN
+from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES
 from .contact import contact
 from .raycast import raycast
 from .results import (
@@ -296,16 +298,19 @@ def _slab_entry(origin: np.ndarray, direction: np.ndarray, lo: np.ndarray, hi: n
     """Where the ray ``origin + t direction`` (t >= 0) enters each box ``[lo[i], hi[i]]``: t,
     at least 0 (``inf`` for a box it never meets). A lower bound on any hit inside the box,
     used to stop a candidate walk early."""
+    if lo.shape[0] == 0:
+        return np.zeros(0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t1 = (lo - origin) / direction
         t2 = (hi - origin) / direction
-        # parallel to an axis: inside the slab from the start, or never in it
-        flat = direction == 0.0
-        inside = (origin >= lo) & (origin <= hi)
-        near = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2))
-    if near.shape[0] == 0:
-        return np.zeros(0)
-    return np.maximum(near.max(axis=1), 0.0)
+        near = np.minimum(t1, t2)
+        if not direction.all():
+            # parallel to an axis: inside the slab from the start, or never in it (and no
+            # 0 / 0 left behind to break the sort)
+            inside = (origin >= lo) & (origin <= hi)
+            near = np.where(direction == 0.0, np.where(inside, -np.inf, np.inf), near)
+    out = near.max(axis=1)
+    return np.maximum(out, 0.0, out=out)
 
 
 class _Tree:
@@ -875,8 +880,7 @@ class World:
             return None
         self._check_dim(ray, "ray")
         if filter is not None:
-            return self._raycast_python(ray, m, set(ignore), filter, True, include_sensors,
-                                        None)
+            return self._raycast_filtered(ray, m, ignore, filter, include_sensors)
         if include_sensors and self._sensor_set:
             return self._raycast_python(ray, m, set(ignore), None, False, True,
                                         self.raycast(ray, mask=m, ignore=ignore))
@@ -948,8 +952,7 @@ class World:
         if isinstance(shape, Plane):
             raise TypeError("sweep does not support moving a Plane")
         if filter is not None:
-            return self._sweep_python(shape, disp, td, m, set(ignore), filter, True,
-                                      include_sensors, None)
+            return self._sweep_filtered(shape, disp, td, m, ignore, filter, include_sensors)
         if include_sensors and self._sensor_set:
             first = self.sweep(shape, disp, mask=m, ignore=ignore, target_distance=td)
             return self._sweep_python(shape, disp, td, m, set(ignore), None, False, True,
@@ -1190,6 +1193,51 @@ class World:
 
     # ------------------------------------------------------------------ filtered and sensor paths
 
+    def _raycast_filtered(self, ray: Ray, mask: int, ignore: Iterable[int],
+                          filt: Callable[[int, Any], bool], sensors: bool
+                          ) -> WorldRayHit | None:
+        """The nearest hit ``filt`` accepts: the kernels' nearest hit, asked again with each
+        rejected collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk
+        over what is left; the sensors (if asked) by the Python walk. The filter is called at
+        most once per collider."""
+        skip = set(ignore)
+        best: WorldRayHit | None = None
+        for _ in range(FILTER_KERNEL_TRIES):
+            hit = self.raycast(ray, mask=mask, ignore=skip)
+            if hit is None or filt(hit.handle, hit.data):
+                best = hit
+                break
+            # rejected: as if absent
+            skip.add(hit.handle)
+        else:
+            best = self._raycast_python(ray, mask, skip, filt, True, False, None)
+        if sensors and self._sensor_set:
+            best = self._raycast_python(ray, mask, set(ignore), filt, False, True, best)
+        return best
+
+    def _sweep_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
+                        ignore: Iterable[int], filt: Callable[[int, Any], bool], sensors: bool
+                        ) -> WorldSweepHit | None:
+        """The first contact ``filt`` accepts: for a ball, as :meth:`_raycast_filtered` does
+        for a ray; for other movers, the Python walk over every candidate."""
+        if not isinstance(shape, (Circle, Sphere)):
+            return self._sweep_python(shape, disp, td, mask, set(ignore), filt, True, sensors,
+                                      None)
+        skip = set(ignore)
+        best: WorldSweepHit | None = None
+        for _ in range(FILTER_KERNEL_TRIES):
+            hit = self._sweep_ball(shape, disp, mask, skip, td)
+            if hit is None or filt(hit.handle, hit.data):
+                best = hit
+                break
+            skip.add(hit.handle)
+        else:
+            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
+        if sensors and self._sensor_set:
+            best = self._sweep_python(shape, disp, td, mask, set(ignore), filt, False, True,
+                                      best)
+        return best
+
     def _raycast_python(self, ray: Ray, mask: int, skip: set[int],
                         filt: Callable[[int, Any], bool] | None, colliders: bool,
                         sensors: bool, best: WorldRayHit | None) -> WorldRayHit | None:
@@ -1213,7 +1261,8 @@ class World:
             planes += self._sensor_planes
         for tree in trees:
             hs, lo, hi = tree.ray_boxes(o, v, tmax)
-            entries += zip(_slab_entry(o, v, lo, hi).tolist(), hs.tolist())
+            if hs.shape[0]:
+                entries += zip(_slab_entry(o, v, lo, hi).tolist(), hs.tolist())
         # a half-plane has no box: tested first
         entries += [(0.0, h) for h in planes]
         entries.sort()
@@ -1265,6 +1314,8 @@ class World:
         zero = np.zeros_like(d)
         for tree in trees:
             hs, tlo, thi = tree.boxes(qlo, qhi)
+            if not hs.shape[0]:
+                continue
             # the moving box meets a target box when its origin-relative corner path enters
             # the target grown by the mover's box (a Minkowski sum)
             enter = _slab_entry(zero, d, tlo - grow - mhi, thi + grow - mlo)
