@@ -875,7 +875,8 @@ class World:
         if not isinstance(ray, Ray):
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
         m = _mask(mask)
-        _check_filter(filter, include_sensors)
+        if filter is not None or include_sensors is not False:
+            _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
             return None
         self._check_dim(ray, "ray")
@@ -942,7 +943,8 @@ class World:
         kernels; other movers through :func:`swept.sweep` on the broadphase's candidates.
         ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
         m = _mask(mask)
-        _check_filter(filter, include_sensors)
+        if filter is not None or include_sensors is not False:
+            _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
             return None
         self._check_dim(shape, "shape")
