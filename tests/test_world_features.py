@@ -563,6 +563,37 @@ def test_bulk_adds_answer_as_per_shape_adds(dim: int, moving: bool) -> None:
     _same_answers(bulk, one, dim, 7)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), scale=st.sampled_from([1e-6, 1.0, 1e7, 1e40]),
+       dim=st.sampled_from([2, 3]))
+def test_bulk_rows_at_any_scale_answer_batches_bit_for_bit(seed: int, scale: float,
+                                                          dim: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 40
+    a = np.round(rng.uniform(-20, 20, (n, dim)), 1) * scale
+    # axis-aligned, flat and point-like rows among the random ones
+    step = np.round(rng.uniform(-3, 3, (n, dim)), 1) * scale
+    step[: n // 4, 1:] = 0.0
+    step[np.all(step == 0.0, axis=1), 0] = scale
+    radii = np.where(rng.random(n) < 0.2, 0.0, rng.uniform(0, 2, n) * scale)
+    size = np.where(rng.random((n, dim)) < 0.2, 0.0, rng.uniform(0, 3, (n, dim)) * scale)
+    ball = Circle if dim == 2 else Sphere
+    shapes = [Segment(p, p + q) if dim == 2 else Capsule(p, p + q, 0.0) for p, q in zip(a, step)]
+    shapes += [ball(p, r) for p, r in zip(a, radii)] + [AABB(p, p + e) for p, e in zip(a, size)]
+    one = _per_shape(shapes)
+    bulk = World()
+    bulk.add_segments(np.hstack((a, a + step)))
+    bulk.add_circles(a, radii)
+    bulk.add_boxes(a, a + size)
+    o = rng.uniform(-30, 30, (200, dim)) * scale
+    d = rng.normal(size=(200, dim))
+    ra, rb = bulk.raycast_many(o, d), one.raycast_many(o, d)
+    for field in _fields(ra):
+        assert np.array_equal(getattr(ra, field), getattr(rb, field)), field
+    for h in range(3 * n):
+        assert bulk.shape(h) == one.shape(h)
+
+
 def test_bulk_rows_mix_with_adds_moves_and_removes() -> None:
     rng = np.random.default_rng(1)
     a = rng.uniform(-20, 20, (50, 2))
@@ -670,8 +701,9 @@ def _rich_world(dim: int) -> World:
     rng = np.random.default_rng(dim)
     a = rng.uniform(-20, 20, (30, dim))
     world.add_segments(np.hstack((a, a + 1.0)), data=list(range(30)), layer=2, moving=True)
-    world.add_circles(rng.uniform(-20, 20, (30, dim)), 0.5, mask=6)
+    hs = world.add_circles(rng.uniform(-20, 20, (30, dim)), 0.5, mask=6)
     world.remove(int(world.handles()[-3]))
+    world.move(int(hs[4]), random_shape(rng, dim))
     world.shape(int(world.handles()[-5]))  # one bulk row built, the others still pending
     return world
 
