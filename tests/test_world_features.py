@@ -652,6 +652,35 @@ def test_bulk_add_bad_input_names_the_argument_and_row(call: Any, name: str, row
     assert len(world) == 0 and world.dim is None and world.version == 0
 
 
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda w, a: w.add_segments(a), "segments"),
+    (lambda w, a: w.add_circles(a, 1.0), "centers"),
+    (lambda w, a: w.add_circles([(0.0, 0.0)] * len(a), [r[0] for r in a]), "radii"),
+    (lambda w, a: w.add_boxes(a, a), "mins"),
+])
+def test_bulk_arrays_follow_the_input_contract(call: Any, name: str) -> None:
+    """Strings are a TypeError, huge ints and 1e60 a ValueError, each naming the argument."""
+    world = World()
+    row = [0.0, 0.0, 1.0, 1.0] if name == "segments" else [0.0, 0.0]
+    for bad in ([[10**400] + row[1:]], [[1e60] + row[1:]]):
+        with pytest.raises(ValueError, match=rf"^{name} .*MAX_COORDINATE"):
+            call(world, bad)
+    with pytest.raises(TypeError, match=rf"^{name} "):
+        call(world, [["1"] + row[1:]])
+    with pytest.raises(TypeError, match=rf"^{name} "):
+        call(world, np.array([["1"] * len(row)]))
+    assert len(world) == 0 and world.version == 0
+
+
+def test_is_sensor_of_an_unknown_handle_is_named() -> None:
+    world = World()
+    world.add(Circle((0, 0), 1))
+    with pytest.raises(ValueError, match="handle 5: .*never added"):
+        world.is_sensor(5)
+    with pytest.raises(TypeError, match="handle"):
+        world.is_sensor("0")  # type: ignore[arg-type]
+
+
 def test_bulk_add_of_the_wrong_dimension_is_named() -> None:
     world = World()
     world.add(Circle((0, 0), 1))
