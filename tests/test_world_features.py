@@ -205,6 +205,24 @@ def test_a_sensor_that_touches_at_the_same_distance_loses_to_the_smaller_handle(
     assert hit is not None and hit.handle == wall
 
 
+def test_an_ignore_generator_is_read_once_by_every_path() -> None:
+    """The sensor and filter paths ask the kernels too: a one-shot ``ignore`` iterator must
+    be read once, not consumed by the first of them."""
+    world = World()
+    near = world.add(Segment((-1, 1), (1, 1)))
+    zone = world.add(Segment((-1, 2), (1, 2)), sensor=True)
+    far = world.add(Segment((-1, 0), (1, 0)))
+    ray = Ray((0, 5), (0, -1))
+    ball = Circle((0, 5), 0.25)
+    accept = lambda h, d: True  # noqa: E731
+    for kwargs in ({"include_sensors": True}, {"filter": accept},
+                   {"filter": accept, "include_sensors": True}):
+        hit = world.raycast(ray, ignore=(h for h in (near, zone)), **kwargs)
+        assert hit is not None and hit.handle == far
+        met = world.sweep(ball, (0, -10), ignore=(h for h in (near, zone)), **kwargs)
+        assert met is not None and met.handle == far
+
+
 def test_batches_never_see_sensors() -> None:
     world = random_world(3, 40)
     solid = World()

@@ -883,8 +883,9 @@ class World:
         if filter is not None:
             return self._raycast_filtered(ray, m, ignore, filter, include_sensors)
         if include_sensors and self._sensor_set:
-            return self._raycast_python(ray, m, set(ignore), None, False, True,
-                                        self.raycast(ray, mask=m, ignore=ignore))
+            skip = set(ignore)
+            return self._raycast_python(ray, m, skip, None, False, True,
+                                        self.raycast(ray, mask=m, ignore=skip))
         h, t, p, n, inside, te = self._cast_one(ray.origin, ray.direction, ray.max_distance, 0.0,
                                             False, m, ignore)
         if h < 0:
@@ -956,9 +957,9 @@ class World:
         if filter is not None:
             return self._sweep_filtered(shape, disp, td, m, ignore, filter, include_sensors)
         if include_sensors and self._sensor_set:
-            first = self.sweep(shape, disp, mask=m, ignore=ignore, target_distance=td)
-            return self._sweep_python(shape, disp, td, m, set(ignore), None, False, True,
-                                      first)
+            skip = set(ignore)
+            first = self.sweep(shape, disp, mask=m, ignore=skip, target_distance=td)
+            return self._sweep_python(shape, disp, td, m, skip, None, False, True, first)
         if isinstance(shape, (Circle, Sphere)):
             return self._sweep_ball(shape, disp, m, ignore, td)
         box = shape.aabb
@@ -1202,7 +1203,8 @@ class World:
         rejected collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk
         over what is left; the sensors (if asked) by the Python walk. The filter is called at
         most once per collider."""
-        skip = set(ignore)
+        given = set(ignore)
+        skip = set(given)
         best: WorldRayHit | None = None
         for _ in range(FILTER_KERNEL_TRIES):
             hit = self.raycast(ray, mask=mask, ignore=skip)
@@ -1214,7 +1216,7 @@ class World:
         else:
             best = self._raycast_python(ray, mask, skip, filt, True, False, None)
         if sensors and self._sensor_set:
-            best = self._raycast_python(ray, mask, set(ignore), filt, False, True, best)
+            best = self._raycast_python(ray, mask, given, filt, False, True, best)
         return best
 
     def _sweep_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
@@ -1225,7 +1227,8 @@ class World:
         if not isinstance(shape, (Circle, Sphere)):
             return self._sweep_python(shape, disp, td, mask, set(ignore), filt, True, sensors,
                                       None)
-        skip = set(ignore)
+        given = set(ignore)
+        skip = set(given)
         best: WorldSweepHit | None = None
         for _ in range(FILTER_KERNEL_TRIES):
             hit = self._sweep_ball(shape, disp, mask, skip, td)
@@ -1236,8 +1239,7 @@ class World:
         else:
             best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
         if sensors and self._sensor_set:
-            best = self._sweep_python(shape, disp, td, mask, set(ignore), filt, False, True,
-                                      best)
+            best = self._sweep_python(shape, disp, td, mask, given, filt, False, True, best)
         return best
 
     def _raycast_python(self, ray: Ray, mask: int, skip: set[int],
