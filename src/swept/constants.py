@@ -98,6 +98,8 @@ __all__ = [
     "VEC_CLOSE_TOLERANCE",
     # collision response
     "RESOLVE_PASSES",
+    # the World's query filter
+    "FILTER_KERNEL_TRIES",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -481,3 +483,16 @@ VEC_CLOSE_TOLERANCE = 1e-9
 #: Slides makes eight), enough to leave a 20-degree wedge under 0.2 of overlap, as that seed
 #: measured. Not measured here beyond the seed.
 RESOLVE_PASSES = 8
+
+# --- the World's query filter (swept.world, ``filter=``)
+
+#: A filtered ``World.raycast`` (and a ball's ``World.sweep``) first asks the compiled kernels
+#: for the nearest hit, calls the filter on it, and on a rejection asks again with that
+#: collider ignored, at most this many times (a loop cap); then it walks the remaining
+#: broadphase candidates in Python, in order of box entry. Measured (1,000 rays, 10,000
+#: random segments 5 to 50 long in a 1000 x 1000 world, a filter rejecting a random 0 / 50 /
+#: 90 / 99% of them; microseconds a ray, one thread, on a shared 2-core machine): the Python
+#: walk alone 57 / 56 / 56 / 66; 2 tries 3.3 / 22 / 55 / 75; 4 tries 3.0 / 12 / 56 / 99; 8
+#: tries 3.3 / 9.8 / 78 / 145; 16 tries 3.3 / 9.1 / 104 / 206. 4 is 19x faster than the walk
+#: when the filter rejects little and at most 1.5x slower when it rejects nearly everything.
+FILTER_KERNEL_TRIES = 4

@@ -125,6 +125,9 @@ class _Obstacles:
         self.kwargs: dict[str, Any] = {"ignore": tuple(self.ignore)}
         if mask is not None:
             self.kwargs["mask"] = mask
+        if self.world is not None and hasattr(self.world, "is_sensor"):
+            # a World's sensors are triggers, not obstacles (its overlap queries report them)
+            self.kwargs["include_sensors"] = False
         if self.world is None:
             if isinstance(obstacles, (Shape, Chain, str, bytes)) or not isinstance(
                     obstacles, Iterable):

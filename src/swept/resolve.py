@@ -36,7 +36,9 @@ def _coerce(shape: Any, velocity: Any) -> Vec2 | Vec3:
 def _found(shape: Shape, obstacles: Any) -> list[tuple[Any, Contact]]:
     """Every contact of ``shape`` with the obstacles, in order: (collider, Contact)."""
     if hasattr(obstacles, "contacts") and hasattr(obstacles, "sweep"):
-        return [(c.handle, c) for c in obstacles.contacts(shape)]
+        # a World's sensors are triggers, not obstacles (its contacts report them)
+        solid = {"include_sensors": False} if hasattr(obstacles, "is_sensor") else {}
+        return [(c.handle, c) for c in obstacles.contacts(shape, **solid)]
     found: list[tuple[Any, Contact]] = []
     for i, obstacle in enumerate(obstacles):
         c = contact_obstacle(shape, obstacle)

@@ -301,7 +301,9 @@ def _world_shapes(world: Any) -> list[Shape]:
     handles = getattr(world, "handles", None)
     shape = getattr(world, "shape", None)
     if callable(handles) and callable(shape):
-        return [shape(h) for h in handles()]
+        # sensors are triggers, not solids: bodies pass through them
+        sensor = getattr(world, "is_sensor", None)
+        return [shape(h) for h in handles() if sensor is None or not sensor(h)]
     shapes = getattr(world, "shapes", None)
     if callable(shapes):
         return list(shapes())
@@ -466,7 +468,8 @@ class Simulation:
         self._caught = np.zeros(0, np.int64)
         self._missed = np.zeros(0, np.int64)
         self._statics: _Statics | None = None
-        self._world_table: list[Any] = []
+        #: (world, world.version) when the statics were last built
+        self._world_seen: tuple[Any, int] | None = None
 
     # ------------------------------------------------------------------------------ bodies
 
@@ -600,13 +603,14 @@ class Simulation:
 
     def _static(self) -> _Statics:
         """The colliders' arrays, rebuilt when the world's shapes changed."""
-        # fast path: World keeps its shapes in a list by handle (None once removed); a copy
-        # of it compares by identity first, in microseconds for thousands of walls
-        table = getattr(self.world, "_shapes", None)
-        if isinstance(table, list):
-            if self._statics is not None and self._world_table == table:
+        # fast path: a World's public change counter, unchanged since the last build
+        version = getattr(self.world, "version", None)
+        if isinstance(version, int):
+            seen = self._world_seen
+            if self._statics is not None and seen is not None and seen[0] is self.world \
+                    and seen[1] == version:
                 return self._statics
-            self._world_table = list(table)
+            self._world_seen = (self.world, version)
         shapes = _world_shapes(self.world)
         if self._statics is None or self._statics.shapes != shapes:
             self._statics = _Statics(shapes, self.dim)

@@ -16,6 +16,19 @@ A collider is seen by a query when ``(collider.layer & mask) != 0`` and its hand
 ``ignore``. Handles are ints from 0 in insertion order, never reused. The world's dimension (2
 or 3) is fixed by its first collider.
 
+Beyond layers, a scalar query takes ``filter=`` (a callable of handle and data, called for the
+colliders the mask passes; the query answers as if the ones it rejects were absent: the
+kernels' nearest hit asked again without each rejected one, at most
+:data:`~swept.constants.FILTER_KERNEL_TRIES` times, then a Python walk over the broadphase's
+candidates in box-entry order, stopping once the next box lies beyond the best hit).
+**Sensors** (``add(..., sensor=True)``) are trigger volumes kept out of the collider table
+and the kernels' trees, in a small tree of their own that only the Python paths read: rays,
+sweeps and batches pass through them unless a scalar query asks ``include_sensors=True``;
+``contacts``, ``query_aabb`` and ``query_point`` report them.
+``add_segments`` / ``add_circles`` / ``add_boxes`` write numpy rows straight into the table,
+and build each row's shape only when asked for it. A World pickles and copies as its colliders
+(the trees and caches are rebuilt), and :attr:`World.version` counts its changes.
+
 Storage: every collider is a row of numba-friendly arrays (a kind code, a float64 parameter
 table, a polygon vertex/normal pool with offsets; see :mod:`swept._kernels.world`), and one
 narrowphase dispatch (``cast_collider``, ``contact_collider``) calls the existing ray, sweep
@@ -52,8 +65,9 @@ a move *refits* (topology kept, boxes recomputed), rebuilt after
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,7 +80,7 @@ from ._kernels import world as _world_kernels
 from ._kernels.scene import Scene
 from ._kernels.world import Balls, Casts, Hits, Touches
 from ._parallel import parallel_for
-from .constants import BOX_MARGIN, CANDIDATE_MARGIN, GRID_MARGIN
+from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES, GRID_MARGIN
 from .contact import contact
 from .raycast import raycast
 from .results import (
@@ -77,7 +91,7 @@ from .results import (
     WorldRayHit,
     WorldSweepHit,
 )
-from .shapes import AABB, Circle, Plane, Polygon, Ray, Shape, Sphere
+from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
 from .sweep import sweep as _sweep
 from .vec import Vec2, Vec3, as_array, as_finite, as_vec2, as_vec3
 from .views import ShapeView, view
@@ -184,6 +198,35 @@ def _encode(shape: Shape) -> ShapeView:
     return v
 
 
+def _check_filter(filter: Any, include_sensors: Any) -> None:
+    """TypeError unless ``filter`` is None or callable and ``include_sensors`` a bool."""
+    if filter is not None and not callable(filter):
+        raise TypeError(f"filter must be a callable filter(handle, data) -> bool or None, not "
+                        f"{type(filter).__name__}")
+    if not isinstance(include_sensors, (bool, np.bool_)):
+        raise TypeError(f"include_sensors must be a bool, not {type(include_sensors).__name__}")
+
+
+def _flag(value: Any, name: str) -> bool:
+    """A bool argument, or TypeError naming it."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+    return bool(value)
+
+
+def _rows(value: Any, name: str, widths: tuple[int, ...]) -> np.ndarray:
+    """A bulk add's array: C-contiguous float64 of shape (n, w) for a w in ``widths``, every
+    value finite and within MAX_COORDINATE; ValueError naming ``name`` (and the first bad row,
+    as ``index (row, column)``) otherwise."""
+    a = np.ascontiguousarray(as_array(value, name), dtype=np.float64)
+    if a.ndim == 1 and a.size == 0:
+        a = a.reshape(0, widths[0])
+    if a.ndim != 2 or a.shape[1] not in widths:
+        shapes = " or ".join(f"(n, {w})" for w in widths)
+        raise ValueError(f"{name} must have shape {shapes}, got {a.shape}")
+    return a
+
+
 def _scale(*values: Iterable[float]) -> float:
     """The largest magnitude among the given coordinates, at least 1."""
     s = 1.0
@@ -199,6 +242,130 @@ def _scale(*values: Iterable[float]) -> float:
 _fast_cast_one: Any = None
 #: The same for the 2D ray kernel of World.raycast.
 _fast_ray_one2: Any = None
+
+
+
+
+class _Pending:
+    """The placeholder a bulk add leaves in ``World._shapes``: the shape is built from its bulk
+    record when first asked for (:meth:`World._shape_at`). One instance, :data:`_PENDING`;
+    it pickles and copies as itself."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> str:
+        return "_PENDING"
+
+    def __repr__(self) -> str:
+        return "_PENDING"
+
+
+_PENDING = _Pending()
+
+#: A bulk add's record: (first handle, kind tag, its rows as validated, read-only). Tags and
+#: row layouts: "segment2" (ax, ay, bx, by), "segment3" (a, b: a radius-0 Capsule),
+#: "circle" (cx, cy, r), "sphere" (cx, cy, cz, r), "box2" / "box3" (min, max).
+_Bulk = tuple[int, str, np.ndarray]
+
+#: bulk tag -> the collider-table kind its rows are written as
+_BULK_KIND = {"segment2": _kw.KIND_SEGMENT, "segment3": _kw.KIND_CAPSULE3,
+              "circle": _kw.KIND_CIRCLE, "sphere": _kw.KIND_SPHERE, "box2": _kw.KIND_AABB2,
+              "box3": _kw.KIND_AABB3}
+
+
+def _bulk_shape(tag: str, row: list[float]) -> Shape:
+    """The shape of one bulk row (as ``add`` would have been given it)."""
+    if tag == "segment2":
+        return Segment((row[0], row[1]), (row[2], row[3]))
+    if tag == "segment3":
+        return Capsule((row[0], row[1], row[2]), (row[3], row[4], row[5]), 0.0)
+    if tag == "circle":
+        return Circle((row[0], row[1]), row[2])
+    if tag == "sphere":
+        return Sphere((row[0], row[1], row[2]), row[3])
+    half = len(row) // 2
+    return AABB(tuple(row[:half]), tuple(row[half:]))
+
+
+def _bulk_boxes(tag: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The exact bounding boxes ``(lo, hi)`` of bulk rows, as each shape's ``aabb`` gives."""
+    if tag in ("segment2", "segment3"):
+        d = rows.shape[1] // 2
+        return np.minimum(rows[:, :d], rows[:, d:]), np.maximum(rows[:, :d], rows[:, d:])
+    if tag in ("circle", "sphere"):
+        c, r = rows[:, :-1], rows[:, -1:]
+        return c - r, c + r
+    d = rows.shape[1] // 2
+    return rows[:, :d], rows[:, d:]
+
+
+def _slab_entry(origin: np.ndarray, direction: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                ) -> np.ndarray:
+    """Where the ray ``origin + t direction`` (t >= 0) enters each box ``[lo[i], hi[i]]``: t,
+    at least 0 (``inf`` for a box it never meets). A lower bound on any hit inside the box,
+    used to stop a candidate walk early."""
+    if lo.shape[0] == 0:
+        return np.zeros(0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t1 = (lo - origin) / direction
+        t2 = (hi - origin) / direction
+        near = np.minimum(t1, t2)
+        if not direction.all():
+            # parallel to an axis: inside the slab from the start, or never in it (and no
+            # 0 / 0 left behind to break the sort)
+            inside = (origin >= lo) & (origin <= hi)
+            near = np.where(direction == 0.0, np.where(inside, -np.inf, np.inf), near)
+    out = near.max(axis=1)
+    return np.maximum(out, 0.0, out=out)
+
+
+class _BoxTree:
+    """A BVH over boxes given row by row (``lo[i]``, ``hi[i]`` the box of ``handles[i]``), for
+    the sensors, which the kernels never see: only the Python query paths read it."""
+
+    __slots__ = ("handles", "lo", "hi", "nodes", "links", "rows")
+
+    def __init__(self, handles: list[int], lo: np.ndarray, hi: np.ndarray) -> None:
+        self.handles = np.array(handles, dtype=np.int64)
+        self.lo = np.ascontiguousarray(lo)
+        self.hi = np.ascontiguousarray(hi)
+        self.nodes, self.links = _bvh.build(self.lo, self.hi)
+        self.rows = _bvh.box_rows(self.lo, self.hi)
+
+    def _touching(self, qlo: np.ndarray, qhi: np.ndarray) -> np.ndarray:
+        out = np.empty(max(16, self.handles.shape[0]), np.int64)
+        n = _bvh.query_aabb(self.nodes, self.links, self.rows, np.asarray(qlo, np.float64),
+                            np.asarray(qhi, np.float64), out)
+        return out[:n]
+
+    def _crossed(self, origin: np.ndarray, direction: np.ndarray, tmax: float) -> np.ndarray:
+        out = np.empty(max(16, self.handles.shape[0]), np.int64)
+        n = _bvh.ray_candidates_ordered(self.nodes, self.links, self.rows,
+                                        np.asarray(origin, np.float64),
+                                        np.asarray(direction, np.float64), tmax,
+                                        np.empty((_bvh.STACK_SIZE, 2)), out)
+        return out[:n]
+
+    def candidates(self, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
+        """Handles whose boxes touch the box [qlo, qhi]."""
+        return self.handles[self._touching(qlo, qhi)].tolist()
+
+    def ray_candidates(self, origin: np.ndarray, direction: np.ndarray, tmax: float
+                       ) -> list[int]:
+        """Handles whose boxes the ray segment touches."""
+        return self.handles[self._crossed(origin, direction, tmax)].tolist()
+
+    def boxes(self, qlo: np.ndarray, qhi: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(handles, lo, hi)`` of the boxes touching the box [qlo, qhi]."""
+        rows = self._touching(qlo, qhi)
+        return self.handles[rows], self.lo[rows], self.hi[rows]
+
+    def ray_boxes(self, origin: np.ndarray, direction: np.ndarray, tmax: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(handles, lo, hi)`` of the boxes the ray segment touches."""
+        rows = self._crossed(origin, direction, tmax)
+        return self.handles[rows], self.lo[rows], self.hi[rows]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,7 +388,7 @@ class World:
         self._pool = np.zeros((INITIAL_POOL, 2))
         self._pool_used = 0
         self._pool_live = 0
-        self._shapes: list[Shape | None] = []
+        self._shapes: list[Shape | _Pending | None] = []
         self._data: list[Any] = []
         self._masks: list[int] = []
         self._moving: list[bool] = []
@@ -240,6 +407,15 @@ class World:
         self._refits = 0
         #: the traversal stack of the scalar queries, reused
         self._stack = np.empty((_bvh.STACK_SIZE, 2))
+        # sensors: out of the kernels' table and trees entirely; only Python paths read them
+        self._sensor_set: set[int] = set()
+        self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._sensor_tree: _BoxTree | None = None
+        self._sensor_planes: list[int] = []
+        # bulk adds' records, whose shapes are built on demand (_PENDING in _shapes until then)
+        self._bulk: list[_Bulk] = []
+        self._bulk_starts: list[int] = []
+        self._version = 0
 
     # ------------------------------------------------------------------ collider management
 
@@ -277,9 +453,28 @@ class World:
 
     def shape(self, handle: int) -> Shape:
         """The collider's shape."""
-        s = self._shapes[self._check(handle)]
-        assert s is not None
+        return self._shape_at(self._check(handle))
+
+    def _shape_at(self, h: int) -> Shape:
+        """Live collider h's shape, built from its bulk record on first use."""
+        s = self._shapes[h]
+        if s is _PENDING:
+            start, tag, rows = self._bulk[bisect.bisect_right(self._bulk_starts, h) - 1]
+            s = _bulk_shape(tag, rows[h - start].tolist())
+            self._shapes[h] = s
+        assert isinstance(s, Shape)
         return s
+
+    @property
+    def version(self) -> int:
+        """A change counter: it increases on every add, bulk add, remove and move, and never
+        otherwise. Compare it with a remembered value to know whether cached answers about
+        this world (the Simulation's static arrays, a user's) are still current."""
+        return self._version
+
+    def is_sensor(self, handle: int) -> bool:
+        """Whether the collider was added with ``sensor=True``."""
+        return self._check(handle) in self._sensor_set
 
     def data(self, handle: int) -> Any:
         """The collider's user data."""
@@ -355,13 +550,17 @@ class World:
         row[_scene.HI:_scene.HI + d] = np.add(box.max, grow)
 
     def add(self, shape: Shape, data: Any = None, *, layer: int = 1, mask: int = ALL_LAYERS,
-            moving: bool = False) -> int:
+            moving: bool = False, sensor: bool = False) -> int:
         """Add a collider; returns its handle (ints from 0 in insertion order, never reused).
 
         ``layer`` (32 bits) is what queries' masks test; ``mask`` is the collider's own
         mask, kept for callers that move it; ``moving=True`` puts it in the dynamic tree,
-        for colliders moved often.
+        for colliders moved often. ``sensor=True`` makes a trigger volume: rays, sweeps and
+        batches pass through it (unless a scalar query asks ``include_sensors=True``);
+        ``contacts``, ``query_aabb`` and ``query_point`` report it.
         """
+        if not isinstance(sensor, (bool, np.bool_)):
+            raise TypeError(f"sensor must be a bool, not {type(sensor).__name__}")
         if not isinstance(shape, Shape) or isinstance(shape, Ray):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
         _encode(shape)  # the type check
@@ -381,10 +580,40 @@ class World:
         self._masks.append(m)
         self._moving.append(bool(moving))
         self._tags[h, _scene.LAYER] = lay
-        self._store(h, shape)
+        if sensor:
+            self._sensor_file(h, shape)
+        else:
+            self._store(h, shape)
+            self._file(h, shape)
         self._alive += 1
-        self._file(h, shape)
+        self._version += 1
         return h
+
+    def _sensor_file(self, h: int, shape: Shape) -> None:
+        """Keep sensor h's box (grown as :meth:`_store` grows the table's) for the sensors' own
+        tree, which only the Python query paths read; mark that tree for rebuild."""
+        self._sensor_set.add(h)
+        box = shape.aabb
+        grow = BOX_MARGIN * _scale(box.min, box.max)
+        self._sensor_box[h] = (np.subtract(box.min, grow), np.add(box.max, grow))
+        self._sensor_tree = None
+
+    def _sensor_unfile(self, h: int) -> None:
+        self._sensor_set.discard(h)
+        del self._sensor_box[h]
+        self._sensor_tree = None
+
+    def _sensor_sync(self) -> _BoxTree:
+        """The sensors' tree over their bounded boxes (sensor planes in ``_sensor_planes``)."""
+        if self._sensor_tree is None:
+            d = self._dim or 2
+            planes = sorted(h for h in self._sensor_set if isinstance(self._shapes[h], Plane))
+            bounded = sorted(self._sensor_set.difference(planes))
+            lo = np.array([self._sensor_box[h][0] for h in bounded], np.float64)
+            hi = np.array([self._sensor_box[h][1] for h in bounded], np.float64)
+            self._sensor_tree = _BoxTree(bounded, lo.reshape(-1, d), hi.reshape(-1, d))
+            self._sensor_planes = planes
+        return self._sensor_tree
 
     def _file(self, h: int, shape: Shape) -> None:
         """Put collider h in the plane list or one of the trees (marking it for rebuild)."""
@@ -413,6 +642,13 @@ class World:
     def remove(self, handle: int) -> None:
         """Remove a collider; its handle is never reused."""
         h = self._check(handle)
+        self._version += 1
+        if h in self._sensor_set:
+            self._sensor_unfile(h)
+            self._shapes[h] = None
+            self._data[h] = None
+            self._alive -= 1
+            return
         self._unfile(h)
         if self._tags[h, _scene.KIND] == _scene.KIND_POLYGON:
             self._pool_release(h)
@@ -429,6 +665,11 @@ class World:
         if shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
+        self._version += 1
+        if h in self._sensor_set:
+            self._shapes[h] = shape
+            self._sensor_file(h, shape)
+            return
         old = self._shapes[h]
         if self._tags[h, _scene.KIND] == _scene.KIND_POLYGON:
             self._pool_release(h)
@@ -545,6 +786,13 @@ class World:
             _kw.ray_candidates(scene, ray, tmax, radius, out)
         return out[:n].tolist()
 
+    def _table_boxes(self, handles: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(handles, lo, hi)`` of table colliders, their boxes as the broadphase holds them."""
+        d = self._dim or 2
+        hs = np.array(handles, dtype=np.int64)
+        return (hs, self._rows[hs, _scene.LO:_scene.LO + d],
+                self._rows[hs, _scene.HI:_scene.HI + d])
+
     def _check_dim(self, shape: Any, name: str) -> None:
         if shape.dim != self._dim:
             raise ValueError(f"{name}: this world is {self._dim}D, got a {shape.dim}D "
@@ -589,10 +837,15 @@ class World:
             return h, t, (px, py), (nx, ny), inside, te
         return h, t, (px, py, pz), (nx, ny, nz), inside, te
 
-    def raycast(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
-                ) -> WorldRayHit | None:
+    def raycast(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
+                filter: Callable[[int, Any], bool] | None = None,
+                include_sensors: bool = False) -> WorldRayHit | None:
         """The nearest hit of ``ray`` on a visible collider (ties: smallest handle), or None:
-        what :func:`swept.raycast` gives for that collider, with its handle and data."""
+        what :func:`swept.raycast` gives for that collider, with its handle and data.
+
+        ``filter(handle, data)``, called for colliders the mask and ``ignore`` pass, hides
+        those it returns false for (the nearest *accepted* hit); ``include_sensors=True``
+        also tests sensors."""
         global _fast_ray_one2
         if ray.__class__ is not Ray and not isinstance(ray, Ray):
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
@@ -602,7 +855,8 @@ class World:
             if self._dim is None or self._alive == 0:
                 return None
             scene = self._sync()
-        if ray.dim == 2 == self._dim and not ignore:
+        if ray.dim == 2 == self._dim and not ignore and filter is None and \
+                include_sensors is False:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
             if _fast_ray_one2 is None:
@@ -618,10 +872,18 @@ class World:
                                                  _tn(Vec2, (nx, ny)), inside, te, h,
                                                  self._data[h]))
             return hit
-        origin = ray.origin
+        if filter is not None or include_sensors is not False:
+            _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
             return None
         self._check_dim(ray, "ray")
+        if filter is not None:
+            return self._raycast_filtered(ray, m, ignore, filter, include_sensors)
+        if include_sensors and self._sensor_set:
+            skip = set(ignore)
+            return self._raycast_python(ray, m, skip, None, False, True,
+                                        self.raycast(ray, mask=m, ignore=skip))
+        origin = ray.origin
         h, t, p, n, inside, te = self._cast_one(origin, ray.direction, ray.max_distance, 0.0,
                                                 False, m, ignore)
         if h < 0:
@@ -632,22 +894,32 @@ class World:
         hit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, te, h, self._data[h]))
         return hit
 
-    def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
-                    ) -> list[WorldRayHit]:
-        """Every visible collider ``ray`` hits, sorted by distance then handle."""
+    def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
+                    filter: Callable[[int, Any], bool] | None = None,
+                    include_sensors: bool = False) -> list[WorldRayHit]:
+        """Every visible collider ``ray`` hits, sorted by distance then handle (``filter``
+        and ``include_sensors`` as in :meth:`raycast`)."""
         if not isinstance(ray, Ray):
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
         m = _mask(mask)
+        _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
             return []
         self._check_dim(ray, "ray")
         cands = self._ray_candidates(ray.origin, ray.direction, ray.max_distance, 0.0)
+        if include_sensors and self._sensor_set:
+            o = np.array(ray.origin, dtype=np.float64)
+            v = np.array(ray.direction, dtype=np.float64)
+            cands += self._sensor_sync().ray_candidates(o, v, ray.max_distance)
+            cands += self._sensor_planes
         skip = set(ignore)
         hits = []
         for h in cands:
             if not self._visible(h, m, skip):
                 continue
-            hit = raycast(ray, self._shapes[h])
+            if filter is not None and not filter(h, self._data[h]):
+                continue
+            hit = raycast(ray, self._shape_at(h))
             if hit is not None:
                 # the library's own values: built without the user-facing checks
                 found: Any = hit
@@ -656,23 +928,33 @@ class World:
         return hits
 
     def sweep(self, shape: Shape, displacement: Any, *, mask: int = ALL_LAYERS,
-              ignore: Iterable[int] = (), target_distance: float = 0.0
-              ) -> WorldSweepHit | None:
+              ignore: Iterable[int] = (), target_distance: float = 0.0,
+              filter: Callable[[int, Any], bool] | None = None,
+              include_sensors: bool = False) -> WorldSweepHit | None:
         """The first visible collider ``shape`` meets when moved by ``displacement`` (the
         least fraction, ties: smallest handle), or None: what :func:`swept.sweep` gives for
         that collider, with its handle and data. Circles and spheres go through the compiled
-        kernels; other movers through :func:`swept.sweep` on the broadphase's candidates."""
+        kernels; other movers through :func:`swept.sweep` on the broadphase's candidates.
+        ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
         m = _mask(mask)
+        if filter is not None or include_sensors is not False:
+            _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
             return None
         self._check_dim(shape, "shape")
         coerce = as_vec2 if self._dim == 2 else as_vec3
         disp = coerce(displacement, "displacement")
         td = as_finite(target_distance, "target_distance", minimum=0.0)
-        if isinstance(shape, (Circle, Sphere)):
-            return self._sweep_ball(shape, disp, m, ignore, td)
         if isinstance(shape, Plane):
             raise TypeError("sweep does not support moving a Plane")
+        if filter is not None:
+            return self._sweep_filtered(shape, disp, td, m, ignore, filter, include_sensors)
+        if include_sensors and self._sensor_set:
+            skip = set(ignore)
+            first = self.sweep(shape, disp, mask=m, ignore=skip, target_distance=td)
+            return self._sweep_python(shape, disp, td, m, skip, None, False, True, first)
+        if isinstance(shape, (Circle, Sphere)):
+            return self._sweep_ball(shape, disp, m, ignore, td)
         box = shape.aabb
         lo = np.minimum(np.asarray(box.min), np.asarray(box.min) + disp)
         hi = np.maximum(np.asarray(box.max), np.asarray(box.max) + disp)
@@ -682,9 +964,7 @@ class World:
         for h in self._candidates(lo - grow, hi + grow):
             if not self._visible(h, m, skip):
                 continue
-            target = self._shapes[h]
-            assert target is not None
-            hit = _sweep(shape, disp, target, target_distance=td)
+            hit = _sweep(shape, disp, self._shape_at(h), target_distance=td)
             if hit is not None and (best is None or hit.fraction < best.fraction):
                 met: Any = hit
                 best = _rn(WorldSweepHit, (*met, h, self._data[h]))
@@ -719,11 +999,14 @@ class World:
                                                     h, self._data[h]))
         return result
 
-    def contacts(self, shape: Shape, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
-                 ) -> list[WorldContact]:
+    def contacts(self, shape: Shape, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
+                 filter: Callable[[int, Any], bool] | None = None,
+                 include_sensors: bool = True) -> list[WorldContact]:
         """Every visible collider ``shape`` touches or overlaps, by handle: ``contact(shape,
-        collider)`` for each (the normal moves ``shape`` out)."""
+        collider)`` for each (the normal moves ``shape`` out). Sensors are reported unless
+        ``include_sensors=False``; ``filter`` as in :meth:`raycast`."""
         m = _mask(mask)
+        _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
             return []
         self._check_dim(shape, "shape")
@@ -733,32 +1016,43 @@ class World:
         hi = np.asarray(box.max, dtype=np.float64) + grow
         skip = set(ignore)
         out = []
-        for h in self._candidates(lo, hi):
+        cands = self._candidates(lo, hi)
+        if include_sensors and self._sensor_set:
+            cands = sorted(cands + self._sensor_sync().candidates(lo, hi) + self._sensor_planes)
+        for h in cands:
             if not self._visible(h, m, skip):
                 continue
-            c = contact(shape, self._shapes[h])
+            if filter is not None and not filter(h, self._data[h]):
+                continue
+            c = contact(shape, self._shape_at(h))
             if c is not None:
                 touch: Any = c
                 out.append(_rn(WorldContact, (*touch, h, self._data[h])))
         return out
 
-    def query_aabb(self, box: AABB, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
-                   ) -> list[int]:
+    def query_aabb(self, box: AABB, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
+                   filter: Callable[[int, Any], bool] | None = None,
+                   include_sensors: bool = True) -> list[int]:
         """Handles of the visible colliders whose shape overlaps or touches ``box`` (exact,
-        by :func:`swept.contact`), sorted."""
+        by :func:`swept.contact`), sorted; sensors included unless ``include_sensors=False``,
+        ``filter`` as in :meth:`raycast`."""
         if not isinstance(box, AABB):
             raise TypeError(f"box must be an AABB, not {type(box).__name__}")
-        return [c.handle for c in self.contacts(box, mask=mask, ignore=ignore)]
+        return [c.handle for c in self.contacts(box, mask=mask, ignore=ignore, filter=filter,
+                                                include_sensors=include_sensors)]
 
-    def query_point(self, point: Any, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = ()
-                    ) -> list[int]:
+    def query_point(self, point: Any, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
+                    filter: Callable[[int, Any], bool] | None = None,
+                    include_sensors: bool = True) -> list[int]:
         """Handles of the visible colliders containing ``point`` (the boundary counts; a
         segment contains the points on it), sorted: ``query_aabb`` of the point's box."""
         if self._dim is None:
             _mask(mask)
+            _check_filter(filter, include_sensors)
             return []
         p = as_vec2(point, "point") if self._dim == 2 else as_vec3(point, "point")
-        return self.query_aabb(AABB(p, p), mask=mask, ignore=ignore)
+        return self.query_aabb(AABB(p, p), mask=mask, ignore=ignore, filter=filter,
+                               include_sensors=include_sensors)
 
     def move_and_slide(self, shape: Shape, velocity: Any, dt: float, **kwargs: Any) -> Any:
         """Move a character through the world: :func:`swept.controller.move_and_slide`."""
@@ -889,3 +1183,328 @@ class World:
                    np.zeros(n, np.bool_))
         parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out))
         return out
+
+    # ------------------------------------------------------------------ filtered and sensor paths
+
+    def _raycast_filtered(self, ray: Ray, mask: int, ignore: Iterable[int],
+                          filt: Callable[[int, Any], bool], sensors: bool
+                          ) -> WorldRayHit | None:
+        """The nearest hit ``filt`` accepts: the kernels' nearest hit, asked again with each
+        rejected collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk
+        over what is left; the sensors (if asked) by the Python walk. The filter is called at
+        most once per collider."""
+        given = set(ignore)
+        skip = set(given)
+        best: WorldRayHit | None = None
+        for _ in range(FILTER_KERNEL_TRIES):
+            hit = self.raycast(ray, mask=mask, ignore=skip)
+            if hit is None or filt(hit.handle, hit.data):
+                best = hit
+                break
+            # rejected: as if absent
+            skip.add(hit.handle)
+        else:
+            best = self._raycast_python(ray, mask, skip, filt, True, False, None)
+        if sensors and self._sensor_set:
+            best = self._raycast_python(ray, mask, given, filt, False, True, best)
+        return best
+
+    def _sweep_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
+                        ignore: Iterable[int], filt: Callable[[int, Any], bool], sensors: bool
+                        ) -> WorldSweepHit | None:
+        """The first contact ``filt`` accepts: for a ball, as :meth:`_raycast_filtered` does
+        for a ray; for other movers, the Python walk over every candidate."""
+        if not isinstance(shape, (Circle, Sphere)):
+            return self._sweep_python(shape, disp, td, mask, set(ignore), filt, True, sensors,
+                                      None)
+        given = set(ignore)
+        skip = set(given)
+        best: WorldSweepHit | None = None
+        for _ in range(FILTER_KERNEL_TRIES):
+            hit = self._sweep_ball(shape, disp, mask, skip, td)
+            if hit is None or filt(hit.handle, hit.data):
+                best = hit
+                break
+            skip.add(hit.handle)
+        else:
+            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
+        if sensors and self._sensor_set:
+            best = self._sweep_python(shape, disp, td, mask, given, filt, False, True, best)
+        return best
+
+    def _raycast_python(self, ray: Ray, mask: int, skip: set[int],
+                        filt: Callable[[int, Any], bool] | None, colliders: bool,
+                        sensors: bool, best: WorldRayHit | None) -> WorldRayHit | None:
+        """The nearest hit, better than ``best``, among the ordinary colliders (``colliders``)
+        and the sensors (``sensors``) that the mask, ``skip`` and ``filt`` accept: the exact
+        :func:`swept.raycast` on the broadphase's candidates in order of box entry, stopping
+        once the next box is entered beyond the best hit."""
+        o = np.array(ray.origin, dtype=np.float64)
+        v = np.array(ray.direction, dtype=np.float64)
+        tmax = ray.max_distance
+        entries: list[tuple[float, int]] = []
+        boxed: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        planes: list[int] = []
+        if colliders:
+            cands = self._ray_candidates(ray.origin, ray.direction, tmax, 0.0)
+            planes += [h for h in cands if h in self._plane_set]
+            boxed.append(self._table_boxes([h for h in cands if h not in self._plane_set]))
+        if sensors:
+            boxed.append(self._sensor_sync().ray_boxes(o, v, tmax))
+            planes += self._sensor_planes
+        for hs, lo, hi in boxed:
+            if hs.shape[0]:
+                entries += zip(_slab_entry(o, v, lo, hi).tolist(), hs.tolist())
+        # a half-plane has no box: tested first
+        entries += [(0.0, h) for h in planes]
+        entries.sort()
+        best_t = math.inf if best is None else best.distance
+        best_h = -1 if best is None else best.handle
+        for entry, h in entries:
+            if entry > best_t:
+                # every later box is entered beyond the best hit
+                break
+            if not self._visible(h, mask, skip):
+                continue
+            data = self._data[h]
+            if filt is not None and not filt(h, data):
+                continue
+            hit = raycast(ray, self._shape_at(h))
+            if hit is not None and (hit.distance < best_t or (hit.distance == best_t
+                                                              and h < best_h)):
+                found: Any = hit
+                best = _rn(WorldRayHit, (*found, h, data))
+                best_t, best_h = hit.distance, h
+        return best
+
+    def _sweep_python(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
+                      skip: set[int], filt: Callable[[int, Any], bool] | None, colliders: bool,
+                      sensors: bool, best: WorldSweepHit | None) -> WorldSweepHit | None:
+        """The first contact, better than ``best``, among the colliders and sensors the mask,
+        ``skip`` and ``filt`` accept: :func:`swept.sweep` on the broadphase's candidates in
+        order of the fraction at which the moving shape's box enters theirs, stopping once
+        that is beyond the best hit."""
+        box = shape.aabb
+        mlo = np.asarray(box.min, dtype=np.float64)
+        mhi = np.asarray(box.max, dtype=np.float64)
+        d = np.asarray(disp, dtype=np.float64)
+        lo = np.minimum(mlo, mlo + d)
+        hi = np.maximum(mhi, mhi + d)
+        grow = td + CANDIDATE_MARGIN * _scale(lo, hi)
+        qlo, qhi = lo - grow, hi + grow
+        entries: list[tuple[float, int]] = []
+        found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        planes: list[int] = []
+        if colliders:
+            cands = self._candidates(qlo, qhi)
+            planes += [h for h in cands if h in self._plane_set]
+            found.append(self._table_boxes([h for h in cands if h not in self._plane_set]))
+        if sensors:
+            found.append(self._sensor_sync().boxes(qlo, qhi))
+            planes += self._sensor_planes
+        zero = np.zeros_like(d)
+        for hs, tlo, thi in found:
+            if not hs.shape[0]:
+                continue
+            # the moving box meets a target box when its origin-relative corner path enters
+            # the target grown by the mover's box (a Minkowski sum)
+            enter = _slab_entry(zero, d, tlo - grow - mhi, thi + grow - mlo)
+            entries += zip(enter.tolist(), hs.tolist())
+        entries += [(0.0, h) for h in planes]
+        entries.sort()
+        best_f = math.inf if best is None else best.fraction
+        best_h = -1 if best is None else best.handle
+        for entry, h in entries:
+            if entry > best_f:
+                break
+            if not self._visible(h, mask, skip):
+                continue
+            data = self._data[h]
+            if filt is not None and not filt(h, data):
+                continue
+            hit = _sweep(shape, disp, self._shape_at(h), target_distance=td)
+            if hit is not None and (hit.fraction < best_f or (hit.fraction == best_f
+                                                              and h < best_h)):
+                met: Any = hit
+                best = _rn(WorldSweepHit, (*met, h, data))
+                best_f, best_h = hit.fraction, h
+        return best
+
+    # ------------------------------------------------------------------ bulk adds
+
+    def add_segments(self, segments: Any, *, data: Sequence[Any] | None = None,
+                     layer: int = 1, mask: int = ALL_LAYERS, moving: bool = False
+                     ) -> np.ndarray:
+        """Add n segments at once from an (n, 4) array of ``(ax, ay, bx, by)`` rows (2D) or
+        (n, 6) of ``(a, b)`` (3D: radius-0 capsules); returns their handles (int64)."""
+        rows = _rows(segments, "segments", (4, 6))
+        d = rows.shape[1] // 2
+        same = (rows[:, :d] == rows[:, d:]).all(axis=1)
+        if same.any():
+            i = int(np.argmax(same))
+            raise ValueError(f"segments: row {i} has zero length (a == b == "
+                             f"{tuple(rows[i, :d].tolist())})")
+        return self._add_bulk("segment2" if d == 2 else "segment3", rows, d, "segments", data,
+                              layer, mask, moving)
+
+    def add_circles(self, centers: Any, radii: Any, *, data: Sequence[Any] | None = None,
+                    layer: int = 1, mask: int = ALL_LAYERS, moving: bool = False
+                    ) -> np.ndarray:
+        """Add n circles (spheres, for 3D centres) at once from ``centers`` (n, d) and
+        ``radii`` (n,) or one radius for all; returns their handles (int64)."""
+        c = _rows(centers, "centers", (2, 3))
+        n = c.shape[0]
+        r = as_array(radii, "radii")
+        if r.ndim == 0:
+            r = np.full(n, float(r))
+        if r.shape != (n,):
+            raise ValueError(f"radii must be one number or have {n} entries (one per centre), "
+                             f"got shape {r.shape}")
+        if (r < 0.0).any():
+            i = int(np.argmax(r < 0.0))
+            raise ValueError(f"radii: row {i} is negative ({r[i]!r}); a radius must be >= 0")
+        rows = np.ascontiguousarray(np.column_stack((c, r)), dtype=np.float64)
+        d = c.shape[1]
+        return self._add_bulk("circle" if d == 2 else "sphere", rows, d, "centers", data,
+                              layer, mask, moving)
+
+    def add_boxes(self, mins: Any, maxs: Any, *, data: Sequence[Any] | None = None,
+                  layer: int = 1, mask: int = ALL_LAYERS, moving: bool = False) -> np.ndarray:
+        """Add n axis-aligned boxes at once from ``mins`` and ``maxs`` ((n, d) each); returns
+        their handles (int64)."""
+        lo = _rows(mins, "mins", (2, 3))
+        hi = _rows(maxs, "maxs", (2, 3))
+        if hi.shape != lo.shape:
+            raise ValueError(f"maxs must have the shape of mins {lo.shape}, got {hi.shape}")
+        flipped = (lo > hi).any(axis=1)
+        if flipped.any():
+            i = int(np.argmax(flipped))
+            raise ValueError(f"maxs: row {i} is below mins on an axis (min "
+                             f"{tuple(lo[i].tolist())}, max {tuple(hi[i].tolist())})")
+        d = lo.shape[1]
+        rows = np.ascontiguousarray(np.hstack((lo, hi)))
+        return self._add_bulk("box2" if d == 2 else "box3", rows, d, "mins", data, layer, mask,
+                              moving)
+
+    def _add_bulk(self, tag: str, rows: np.ndarray, d: int, name: str, data: Any, layer: Any,
+                  mask: Any, moving: Any) -> np.ndarray:
+        """Append validated bulk rows: the table written in one go, shapes left pending."""
+        lay = _mask(layer, "layer") if not isinstance(layer, bool) else None
+        if lay is None:
+            raise TypeError("layer must be an int")
+        m = _mask(mask)
+        mv = _flag(moving, "moving")
+        n = rows.shape[0]
+        if data is not None:
+            if isinstance(data, (str, bytes)) or not hasattr(data, "__len__"):
+                raise TypeError(f"data must be None or a sequence of {n} values, not "
+                                f"{type(data).__name__}")
+            if len(data) != n:
+                raise ValueError(f"data must have {n} entries (one per row), got {len(data)}")
+        if self._dim is not None and d != self._dim:
+            raise ValueError(f"{name}: this world is {self._dim}D, got {d}D rows")
+        h0 = len(self._shapes)
+        if n == 0:
+            return np.zeros(0, np.int64)
+        if self._dim is None:
+            self._dim = d
+        rows.setflags(write=False)
+        self._grow(h0 + n)
+        self._shapes.extend([_PENDING] * n)
+        self._data.extend([None] * n if data is None else list(data))
+        self._masks.extend([m] * n)
+        self._moving.extend([mv] * n)
+        self._tags[h0:h0 + n, _scene.LAYER] = lay
+        self._bulk.append((h0, tag, rows))
+        self._bulk_starts.append(h0)
+        self._write_rows(slice(h0, h0 + n), tag, rows)
+        self._file_range(range(h0, h0 + n), mv)
+        self._alive += n
+        self._version += 1
+        return np.arange(h0, h0 + n, dtype=np.int64)
+
+    def _write_rows(self, where: slice | np.ndarray, tag: str, rows: np.ndarray) -> None:
+        """Write bulk rows' kind, parameters and boxes (grown as :meth:`_store` grows them)
+        into the collider table at rows ``where``, vectorised."""
+        self._tags[where, _scene.KIND] = _BULK_KIND[tag]
+        self._rows[where] = 0.0
+        # every bulk layout is its kind's parameter row (a 3D segment's radius stays 0)
+        self._rows[where, : rows.shape[1]] = rows
+        lo, hi = _bulk_boxes(tag, rows)
+        grow = BOX_MARGIN * np.maximum(1.0, np.maximum(np.abs(lo), np.abs(hi)).max(axis=1))
+        d = lo.shape[1]
+        self._rows[where, _scene.LO:_scene.LO + d] = lo - grow[:, None]
+        self._rows[where, _scene.HI:_scene.HI + d] = hi + grow[:, None]
+
+    def _file_range(self, handles: Iterable[int], moving: bool) -> None:
+        """Put bounded colliders in the static or the dynamic set (marking it for rebuild)."""
+        if moving:
+            self._dynamic_set.update(handles)
+            self._dynamic_tree = None
+        else:
+            self._static_set.update(handles)
+            self._static_tree = None
+        self._packed = None
+
+    # ------------------------------------------------------------------ pickle and copy
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The colliders (handles, shapes or their bulk records, data, layers, masks, flags)
+        and the change counter; not the table, the trees, nor the compiled calls' caches."""
+        n = len(self._shapes)
+        return {
+            "format": 1,
+            "dim": self._dim,
+            # a Shape, None (removed) or _PENDING (a bulk row whose shape is not built yet)
+            "shapes": list(self._shapes),
+            "data": list(self._data),
+            "layers": self._tags[:n, _scene.LAYER].copy(),
+            "masks": list(self._masks),
+            "moving": list(self._moving),
+            "sensors": sorted(self._sensor_set),
+            "bulk": list(self._bulk),
+            "version": self._version,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Rebuild the world from :meth:`__getstate__`'s colliders."""
+        World.__init__(self)
+        if state.get("format") != 1:
+            raise ValueError(f"cannot restore a World from state format {state.get('format')!r}")
+        dim = state["dim"]
+        shapes = list(state["shapes"])
+        n = len(shapes)
+        if dim is None:
+            return
+        self._dim = dim
+        self._grow(n)
+        self._shapes = shapes
+        self._data = list(state["data"])
+        self._masks = list(state["masks"])
+        self._moving = list(state["moving"])
+        self._tags[:n, _scene.LAYER] = state["layers"]
+        self._bulk = list(state["bulk"])
+        self._bulk_starts = [b[0] for b in self._bulk]
+        sensors = set(state["sensors"])
+        pending = np.zeros(n, np.bool_)
+        for h, s in enumerate(shapes):
+            if s is None:
+                continue
+            self._alive += 1
+            if s is _PENDING:
+                pending[h] = True
+            elif h in sensors:
+                self._sensor_file(h, s)
+            else:
+                self._store(h, s)
+                self._file(h, s)
+        moving = np.array(self._moving, dtype=np.bool_)
+        for start, tag, rows in self._bulk:
+            sel = np.flatnonzero(pending[start:start + rows.shape[0]])
+            if sel.size == 0:
+                continue
+            hs = start + sel
+            self._write_rows(hs, tag, rows[sel])
+            self._file_range(hs[moving[hs]].tolist(), True)
+            self._file_range(hs[~moving[hs]].tolist(), False)
+        self._version = int(state["version"])

@@ -1,0 +1,82 @@
+"""Benchmark filling a World: one ``add`` per segment against ``add_segments`` from numpy.
+
+Scene: random segments 1 to 10 long in a 1000 x 1000 world. Runners (best of ``repeat``
+timings each, seconds):
+
+- ``add x 10,000``: ``World.add(Segment(a, b))`` in a Python loop (the shapes built too);
+- ``add_segments 10,000`` and ``add_segments 1,000,000``: one call on an (n, 4) array;
+- ``first ray after 1,000,000``: the first query, which builds the broadphase over them;
+- ``pickle 1,000,000`` / ``unpickle 1,000,000``: ``pickle.dumps`` and ``pickle.loads`` of that
+  world (its bulk rows, not the trees).
+
+``run(quick)`` is the entry point; ``python benchmarks/bench_world_bulk.py [--quick]`` runs it
+from the command line (``--quick``: 100,000 rows instead of 1,000,000, one timing each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from swept import Ray, Segment
+from swept.world import World
+
+
+def _segments(n: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(0.0, 1000.0, (n, 2))
+    angle = rng.uniform(0.0, 2.0 * np.pi, n)
+    length = rng.uniform(1.0, 10.0, n)
+    b = a + length[:, None] * np.column_stack((np.cos(angle), np.sin(angle)))
+    return np.hstack((a, b))
+
+
+def _best(fn: Callable[[], Any], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def run(quick: bool = False) -> dict[str, float]:
+    """Time every runner; print a table; return seconds by runner."""
+    big = 100_000 if quick else 1_000_000
+    repeat = 1 if quick else 3
+    small = _segments(10_000, 1)
+    rows = _segments(big, 2)
+    World().add_segments(small[:2])  # imports and first-call costs out of the timings
+
+    def one_by_one() -> None:
+        w = World()
+        for r in small:
+            w.add(Segment((r[0], r[1]), (r[2], r[3])))
+
+    out = {
+        "add x 10,000": _best(one_by_one, repeat),
+        "add_segments 10,000": _best(lambda: World().add_segments(small), repeat),
+        f"add_segments {big:,}": _best(lambda: World().add_segments(rows), repeat),
+    }
+    world = World()
+    world.add_segments(rows)
+    out[f"first ray after {big:,}"] = _best(lambda: world.raycast(Ray((500, 500), (1, 0))), 1)
+    blob = pickle.dumps(world)
+    out[f"pickle {big:,}"] = _best(lambda: pickle.dumps(world), repeat)
+    out[f"unpickle {big:,}"] = _best(lambda: pickle.loads(blob), repeat)
+    print(f"{'runner':<30} {'seconds':>10}")
+    for name, seconds in out.items():
+        print(f"{name:<30} {seconds:>10.3f}")
+    print(f"pickle size: {len(blob) / 1e6:.1f} MB for {big:,} segments")
+    return out
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    run(parser.parse_args().quick)
