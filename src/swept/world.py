@@ -727,7 +727,9 @@ class World:
 
     def _build_grid(self, handles: np.ndarray) -> Any:
         """The ray grid over the static colliders as :func:`swept._kernels.world.pack` takes
-        it, or None (3D, few colliders, or a scene too uneven for a grid)."""
+        it, or None (3D, few colliders, or a scene too uneven for a grid). Colliders on layer
+        0, which no mask sees, stay out of it."""
+        handles = handles[self._tags[handles, _scene.LAYER] != 0]
         k = handles.shape[0]
         if self._dim != 2 or k < GRID_MIN_COLLIDERS:
             return None
@@ -746,10 +748,7 @@ class World:
             return None
         start, items = _grid.bin_colliders(self._rows, self._tags, handles, x0, y0, cell, nx,
                                            ny)
-        g = GRID_MARGIN * cell
-        boxes = np.zeros((items.shape[0], 6))
-        boxes[:, 0:2] = self._rows[items, _scene.LO:_scene.LO + 2] - g
-        boxes[:, 3:5] = self._rows[items, _scene.HI:_scene.HI + 2] + g
+        boxes = _grid.entry_rows(self._rows, self._tags, items, GRID_MARGIN * cell)
         frame = np.array([x0, y0, cell])
         return frame, np.array([nx, ny], dtype=np.int64), start, items, boxes
 
@@ -823,7 +822,8 @@ class World:
         else:
             ray = (*origin, *direction)
         marked = self._set_skip(ignore) if ignore else []
-        call = (scene, self._stack, ray, tmax, radius, mask, grown)
+        flags = (_kw.CAST_GROWN if grown else 0) | (_kw.CAST_SKIPPING if marked else 0)
+        call = (scene, self._stack, ray, tmax, radius, mask, flags)
         try:
             if _fast_cast_one is not None:
                 h, t, px, py, pz, nx, ny, nz, inside, te = _fast_cast_one(*call)

@@ -181,21 +181,35 @@ def box_entry(boxes: np.ndarray, k: int, probe: Probe, limit: float) -> float:
     """Entry t of the probe's segment [0, limit] into row k of a (., 6) box array grown by
     the probe's radius (inf: a miss); the grown box holds every primitive below it grown by
     that radius."""
+    return box_entry_at(boxes, k, 0, probe, limit)
+
+
+@inline_kernel
+def box_entry_at(boxes: np.ndarray, k: int, col: int, probe: Probe, limit: float) -> float:
+    """:func:`box_entry` of the box in columns ``col .. col+5`` of row k (the collider
+    table's box columns, read in place: a column view would be reference-counted)."""
     ox, oy, oz, ix, iy, iz, r, dim = probe
     if dim == 2.0:
-        return ray_box_entry2(ox, oy, ix, iy, limit, boxes[k, 0] - r, boxes[k, 1] - r,
-                              boxes[k, 3] + r, boxes[k, 4] + r)
-    return ray_box_entry3(ox, oy, oz, ix, iy, iz, limit, boxes[k, 0] - r, boxes[k, 1] - r,
-                          boxes[k, 2] - r, boxes[k, 3] + r, boxes[k, 4] + r, boxes[k, 5] + r)
+        return ray_box_entry2(ox, oy, ix, iy, limit, boxes[k, col] - r, boxes[k, col + 1] - r,
+                              boxes[k, col + 3] + r, boxes[k, col + 4] + r)
+    return ray_box_entry3(ox, oy, oz, ix, iy, iz, limit, boxes[k, col] - r,
+                          boxes[k, col + 1] - r, boxes[k, col + 2] - r, boxes[k, col + 3] + r,
+                          boxes[k, col + 4] + r, boxes[k, col + 5] + r)
 
 
 @inline_kernel
 def box_touches(boxes: np.ndarray, k: int, query: np.ndarray, dim: int) -> bool:
     """Whether row k of a (., 6) box array overlaps or touches the query box ``query`` (6,)
     (same column order); an empty row (lo > hi on some axis) touches nothing."""
+    return box_touches_at(boxes, k, 0, query, dim)
+
+
+@inline_kernel
+def box_touches_at(boxes: np.ndarray, k: int, col: int, query: np.ndarray, dim: int) -> bool:
+    """:func:`box_touches` of the box in columns ``col .. col+5`` of row k."""
     for a in range(dim):
-        lo = boxes[k, a]
-        hi = boxes[k, 3 + a]
+        lo = boxes[k, col + a]
+        hi = boxes[k, col + 3 + a]
         # separated along axis a (sharing a face still touches), or empty along it
         if lo > query[3 + a] or hi < query[a] or lo > hi:
             return False

@@ -8,7 +8,8 @@ side ``cell`` from ``(x0, y0)`` when that beats its BVH for the scene
 Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``start``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
 ``items[start[c] : start[c + 1]]``, handles), and one box per entry, stored in line with it
-so that a walk reads a cell's boxes from one run of memory: the collider's box grown by
+so that a walk reads a cell's entries from one run of memory (:func:`entry_rows`): a
+segment's crossing data, any other collider's box grown by
 :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
 reject a hit the narrowphase finds: a ray through a segment's end at a corner of its box can
 cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the crossing on
@@ -28,6 +29,7 @@ import numpy as np
 from ..constants import GRID_MARGIN
 from . import inline_kernel, kernel
 from .bvh import _clip_slab
+from .ray import RAY_PARALLEL_SINE, _unit2
 from .scene import HI, KIND, KIND_CAPSULE2, KIND_SEGMENT, LO
 
 #: The state of a DDA walk (module docstring).
@@ -145,6 +147,34 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
             items[fill[c]] = h
             fill[c] += 1
     return start, items
+
+
+@kernel
+def entry_rows(rows: np.ndarray, tags: np.ndarray, items: np.ndarray, margin: float
+               ) -> np.ndarray:
+    """The grid's entry rows (E, 6), one per entry ``items[j]``: a segment's crossing data
+    ``ax ay 1 ex ey parallel`` (``e = b - a`` and the parallel threshold
+    ``RAY_PARALLEL_SINE * |e|``, as ``ray_segment`` computes them), any other collider's box
+    grown by ``margin``: ``minx miny 0 maxx maxy 0`` (column 2 tells them apart)."""
+    m = items.shape[0]
+    out = np.zeros((m, 6))
+    for j in range(m):
+        h = items[j]
+        if tags[h, KIND] == KIND_SEGMENT:
+            ex = rows[h, 2] - rows[h, 0]
+            ey = rows[h, 3] - rows[h, 1]
+            out[j, 0] = rows[h, 0]
+            out[j, 1] = rows[h, 1]
+            out[j, 2] = 1.0
+            out[j, 3] = ex
+            out[j, 4] = ey
+            out[j, 5] = RAY_PARALLEL_SINE * _unit2(ex, ey)[2]
+        else:
+            out[j, 0] = rows[h, LO] - margin
+            out[j, 1] = rows[h, LO + 1] - margin
+            out[j, 3] = rows[h, HI] + margin
+            out[j, 4] = rows[h, HI + 1] + margin
+    return out
 
 
 @inline_kernel
