@@ -422,7 +422,7 @@ def main() -> None:
     # swept, batch: the BVH build is timed apart (a static scene builds it once)
     lo = np.minimum(seg_a, seg_b)
     hi = np.maximum(seg_a, seg_b)
-    tree = (*bvh.build(lo, hi), lo, hi)
+    tree = (*bvh.build(lo, hi), bvh.box_rows(lo, hi))
     build_s = best_time(lambda: bvh.build(lo, hi), repeats)
     seconds = best_time(lambda: run_swept_batch(scene, tree), 25)
     rows["swept (batch)"] = {**score(*run_swept_batch(scene, tree), truth),

@@ -673,7 +673,7 @@ def _segment_tree(seg_a: np.ndarray, seg_b: np.ndarray) -> tuple[np.ndarray, ...
     """A BVH over the segments' boxes, and those boxes."""
     lo = np.minimum(seg_a, seg_b)
     hi = np.maximum(seg_a, seg_b)
-    return (*bvh.build(lo, hi), lo, hi)
+    return (*bvh.build(lo, hi), bvh.box_rows(lo, hi))
 
 
 def _scalar_sweeps(centers: np.ndarray, radii: np.ndarray, disps: np.ndarray,

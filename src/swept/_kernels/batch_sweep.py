@@ -1,10 +1,10 @@
-"""Batch shape casts: many moving circles against many static segments, in parallel.
+"""Batch shape casts: many moving circles against many static segments.
 
 Each circle's move is a ray from its centre against every segment grown by its radius (a
 capsule, seed 000). A BVH over the segments' boxes (:mod:`swept._kernels.bvh`) culls them: the
-ray is traversed front to back against each node's box grown by the circle's radius (the fat
-ray), which contains every capsule below it, and the limit shrinks to the nearest hit so far.
-The exact cast is :func:`swept._kernels.ray.ray_capsule2`, the very kernel the scalar
+one traversal walks the fat ray front to back (every box grown by the circle's radius, which
+contains every capsule below it), the limit shrinking to the nearest hit so far. The exact
+cast is :func:`swept._kernels.ray.ray_capsule2`, the very kernel the scalar
 :func:`swept.sweep` uses, so the batch and scalar answers agree.
 
 Fractions are of each circle's displacement, in [0, 1]; a miss has ``inf`` and index -1.
@@ -13,42 +13,66 @@ Fractions are of each circle's displacement, in [0, 1]; a miss has ``inf`` and i
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
-import numba
 import numpy as np
 
-from . import batch_kernel, kernel
-from .bvh import STACK_SIZE, inverse_direction, ray_box_entry2
+from .._parallel import parallel_for
+from . import kernel
+from .bvh import (
+    STACK_SIZE,
+    box_entry,
+    leaf_items,
+    make_probe,
+    ray_first_leaf,
+    ray_next_leaf,
+    whole,
+)
 from .ray import ray_capsule2
 
-__all__ = ["sweep_circles_segments", "CIRCLE_CHUNK"]
+__all__ = ["sweep_circles_segments", "Segments", "Swept"]
 
-#: Circles one ``prange`` task casts with one pair of traversal stacks.
-CIRCLE_CHUNK = 64
+
+class Segments(NamedTuple):
+    """The static segments: ends ``a, b`` (m, 2), their tree ``nodes, links`` and boxes
+    ``boxes`` (m, 6), as :func:`sweep_circles_segments` takes them."""
+
+    a: np.ndarray
+    b: np.ndarray
+    nodes: np.ndarray
+    links: np.ndarray
+    boxes: np.ndarray
+
+
+class Swept(NamedTuple):
+    """The moving circles (``centers`` (n, 2), ``radii`` (n,), ``displacements`` (n, 2)) and
+    the outputs (``hit``, ``fraction``, ``normal``, ``index``)."""
+
+    centers: np.ndarray
+    radii: np.ndarray
+    displacements: np.ndarray
+    hit: np.ndarray
+    fraction: np.ndarray
+    normal: np.ndarray
+    index: np.ndarray
 
 
 @kernel
-def _cast_range(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
-                seg_a: np.ndarray, seg_b: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
-                node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
-                order: np.ndarray, lo: np.ndarray, hi: np.ndarray, first: int, stop: int,
-                stack_node: np.ndarray, stack_t: np.ndarray, hit: np.ndarray,
-                fraction: np.ndarray, normal: np.ndarray, index: np.ndarray) -> None:
-    """Cast circles ``first .. stop-1``, writing their rows of the four outputs."""
-    m = node_lo.shape[0]
+def _cast_range(first: int, stop: int, segs: Segments, io: Swept) -> None:
+    """Cast circles ``first .. stop-1``, writing their rows of the outputs."""
+    tree = whole(segs.nodes, 2)
+    stack = np.empty((STACK_SIZE, 2))
     for i in range(first, stop):
-        hit[i] = False
-        fraction[i] = math.inf
-        normal[i, 0] = 0.0
-        normal[i, 1] = 0.0
-        index[i] = -1
-        if m == 0:
-            continue
-        ox = centers[i, 0]
-        oy = centers[i, 1]
-        r = radii[i]
-        vx = displacements[i, 0]
-        vy = displacements[i, 1]
+        io.hit[i] = False
+        io.fraction[i] = math.inf
+        io.normal[i, 0] = 0.0
+        io.normal[i, 1] = 0.0
+        io.index[i] = -1
+        ox = io.centers[i, 0]
+        oy = io.centers[i, 1]
+        r = io.radii[i]
+        vx = io.displacements[i, 0]
+        vy = io.displacements[i, 1]
         length = math.hypot(vx, vy)
         if length > 0.0:
             dx = vx / length
@@ -57,91 +81,48 @@ def _cast_range(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarra
             # no motion: only a segment the circle already touches can be met, at 0
             dx = 1.0
             dy = 0.0
-        ix = inverse_direction(dx)
-        iy = inverse_direction(dy)
+        probe = make_probe(ox, oy, 0.0, dx, dy, 0.0, r, 2)
         limit = length
-        if ray_box_entry2(ox, oy, ix, iy, limit, node_lo[0, 0] - r, node_lo[0, 1] - r,
-                          node_hi[0, 0] + r, node_hi[0, 1] + r) == math.inf:
-            # the fat ray misses the whole scene
-            continue
         best_i = -1
         best_t = math.inf
         bnx = 0.0
         bny = 0.0
-        node = 0
-        sp = 0
-        # every pass visits a new node: m passes at most
-        for _ in range(m):
-            child = node_child[node]
-            if child >= 0:
-                # both children's boxes grown by r; the nearer first, the other waits
-                c = child
-                t_left = ray_box_entry2(ox, oy, ix, iy, limit, node_lo[c, 0] - r,
-                                        node_lo[c, 1] - r, node_hi[c, 0] + r,
-                                        node_hi[c, 1] + r)
-                c = child + 1
-                t_right = ray_box_entry2(ox, oy, ix, iy, limit, node_lo[c, 0] - r,
-                                         node_lo[c, 1] - r, node_hi[c, 0] + r,
-                                         node_hi[c, 1] + r)
-                if t_left <= t_right:
-                    if t_left != math.inf:
-                        if t_right != math.inf:
-                            stack_node[sp] = child + 1
-                            stack_t[sp] = t_right
-                            sp += 1
-                        node = child
-                        continue
-                    # both children missed (or lie beyond the nearest hit)
-                else:
-                    if t_left != math.inf:
-                        stack_node[sp] = child
-                        stack_t[sp] = t_left
-                        sp += 1
-                    node = child + 1
-                    continue
-            else:
-                for j in range(node_start[node], node_start[node] + node_count[node]):
-                    p = order[j]
-                    if ray_box_entry2(ox, oy, ix, iy, limit, lo[p, 0] - r, lo[p, 1] - r,
-                                      hi[p, 0] + r, hi[p, 1] + r) == math.inf:
-                        # the fat ray misses this segment's grown box
-                        continue
-                    # the exact cast: a ray against the segment grown by r (a capsule)
-                    t, _px, _py, nx, ny, _inside = ray_capsule2(
-                        ox, oy, dx, dy, seg_a[p, 0], seg_a[p, 1], seg_b[p, 0], seg_b[p, 1], r,
-                        limit)
-                    if t < 0.0:
-                        continue
-                    if t < best_t or (t == best_t and p < best_i):
-                        best_t = t
-                        best_i = p
-                        bnx = nx
-                        bny = ny
-                        limit = t
-            # resume at the last node put aside that is not entered beyond the limit
-            node = -1
-            while sp > 0:
-                sp -= 1
-                if stack_t[sp] <= limit:
-                    node = stack_node[sp]
-                    break
+        node, sp = ray_first_leaf(segs.nodes, segs.links, tree, stack, probe, limit)
+        # each leaf is handed out once
+        for _ in range(tree[1]):
             if node < 0:
                 break
+            lo_j, hi_j = leaf_items(segs.links, tree, node)
+            for j in range(lo_j, hi_j):
+                p = segs.links[j]
+                if box_entry(segs.boxes, p, probe, limit) == math.inf:
+                    # the fat ray misses this segment's grown box
+                    continue
+                # the exact cast: a ray against the segment grown by r (a capsule)
+                t, _px, _py, nx, ny, _inside = ray_capsule2(
+                    ox, oy, dx, dy, segs.a[p, 0], segs.a[p, 1], segs.b[p, 0], segs.b[p, 1], r,
+                    limit)
+                if t < 0.0:
+                    continue
+                if t < best_t or (t == best_t and p < best_i):
+                    best_t = t
+                    best_i = p
+                    bnx = nx
+                    bny = ny
+                    limit = t
+            node, sp = ray_next_leaf(segs.nodes, segs.links, tree, stack, sp, probe, limit)
         if best_i < 0:
             continue
-        hit[i] = True
-        fraction[i] = min(best_t / length, 1.0) if length > 0.0 else 0.0
-        normal[i, 0] = bnx
-        normal[i, 1] = bny
-        index[i] = best_i
+        io.hit[i] = True
+        io.fraction[i] = min(best_t / length, 1.0) if length > 0.0 else 0.0
+        io.normal[i, 0] = bnx
+        io.normal[i, 1] = bny
+        io.index[i] = best_i
 
 
-@batch_kernel
 def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
-                           seg_a: np.ndarray, seg_b: np.ndarray, node_lo: np.ndarray,
-                           node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,
-                           node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
-                           hi: np.ndarray
+                           seg_a: np.ndarray, seg_b: np.ndarray, nodes: np.ndarray,
+                           links: np.ndarray, boxes: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """First contact of each of n moving circles with m static segments.
 
@@ -149,7 +130,9 @@ def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements
     ``centers[i]`` by ``displacements[i]`` over the step. ``seg_a, seg_b`` (m, 2) float64:
     the segments' ends. The tree is :func:`swept._kernels.bvh.build` over the segments'
     boxes ``lo = minimum(seg_a, seg_b)``, ``hi = maximum(seg_a, seg_b)``, followed by those
-    boxes: ``sweep_circles_segments(c, r, d, a, b, *bvh.build(lo, hi), lo, hi)``.
+    boxes as rows: ``sweep_circles_segments(c, r, d, a, b, *bvh.build(lo, hi),
+    bvh.box_rows(lo, hi))``. Runs over chunks of circles on the calling thread and its
+    helpers (:func:`swept._parallel.parallel_for`).
 
     Returns ``hit`` (n,) bool, ``fraction`` (n,) float64 in [0, 1] (inf on a miss),
     ``normal`` (n, 2) float64 (out of the segment toward the circle; zero on a miss) and
@@ -158,14 +141,7 @@ def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements
     shortest way out, as :func:`swept.sweep` does. An empty batch gives empty arrays.
     """
     n = centers.shape[0]
-    hit = np.zeros(n, np.bool_)
-    fraction = np.empty(n)
-    normal = np.empty((n, 2))
-    index = np.empty(n, np.int64)
-    n_chunks = (n + CIRCLE_CHUNK - 1) // CIRCLE_CHUNK
-    for k in numba.prange(n_chunks):
-        _cast_range(centers, radii, displacements, seg_a, seg_b, node_lo, node_hi, node_child,
-                    node_start, node_count, order, lo, hi, k * CIRCLE_CHUNK,
-                    min(n, (k + 1) * CIRCLE_CHUNK), np.empty(STACK_SIZE, np.int64),
-                    np.empty(STACK_SIZE), hit, fraction, normal, index)
-    return hit, fraction, normal, index
+    io = Swept(centers, radii, displacements, np.zeros(n, np.bool_), np.empty(n),
+               np.empty((n, 2)), np.empty(n, np.int64))
+    parallel_for(_cast_range, n, (Segments(seg_a, seg_b, nodes, links, boxes), io))
+    return io.hit, io.fraction, io.normal, io.index
