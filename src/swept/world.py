@@ -626,6 +626,7 @@ class World:
             self._static_set.add(h)
             self._static_tree = None
         self._packed = None
+        self._scene = None
 
     def _unfile(self, h: int) -> None:
         """Take collider h out of its set (marking the structure for rebuild)."""
@@ -638,6 +639,7 @@ class World:
             self._static_set.discard(h)
             self._static_tree = None
         self._packed = None
+        self._scene = None
 
     def remove(self, handle: int) -> None:
         """Remove a collider; its handle is never reused."""
@@ -684,11 +686,14 @@ class World:
             if self._refits > DYNAMIC_REFITS_BEFORE_REBUILD:
                 self._dynamic_tree = None
                 self._packed = None
+                self._scene = None
             else:
                 self._refit = True
+                self._scene = None
         else:
             self._static_tree = None
             self._packed = None
+            self._scene = None
 
     # ------------------------------------------------------------------ broadphase sync
 
@@ -704,7 +709,8 @@ class World:
     def _sync(self) -> Scene:
         """Rebuild, repack or refit what is stale; the scene as the kernels take it."""
         scene = self._scene
-        if scene is not None and self._packed is not None and not self._refit:
+        if scene is not None:
+            # nothing changed: every change sets _scene to None
             return scene
         if self._packed is None:
             if self._static_tree is None:
@@ -851,21 +857,21 @@ class World:
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
         m = mask if mask == ALL_LAYERS else _mask(mask)
         scene = self._scene
-        if scene is None or self._packed is None or self._refit:
+        if scene is None:
+            # something changed since the last query (or there was none)
             if self._dim is None or self._alive == 0:
                 return None
             scene = self._sync()
-        if ray.dim == 2 == self._dim and not ignore and filter is None and \
+        if ray.dim == self._dim == 2 and not ignore and filter is None and \
                 include_sensors is False:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
-            if _fast_ray_one2 is None:
+            fast = _fast_ray_one2
+            if fast is None:
                 call = (scene, self._stack, ray._args, m)
-                found = _kw.ray_one2(*call)
-                _fast_ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
-            else:
-                found = _fast_ray_one2(scene, self._stack, ray._args, m)
-            h, t, px, py, nx, ny, inside, te = found
+                _kw.ray_one2(*call)
+                fast = _fast_ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
+            h, t, px, py, nx, ny, inside, te = fast(scene, self._stack, ray._args, m)
             if h < 0:
                 return None
             hit: WorldRayHit = _rn(WorldRayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
@@ -1445,6 +1451,7 @@ class World:
             self._static_set.update(handles)
             self._static_tree = None
         self._packed = None
+        self._scene = None
 
     # ------------------------------------------------------------------ pickle and copy
 
