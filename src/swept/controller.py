@@ -39,6 +39,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ._kernels import bvh as _bvh
 from .chain import Chain, contact_obstacle
 from .constants import (
     CLEARANCE_TOLERANCE,
@@ -98,21 +99,24 @@ _FLOOR, _WALL, _CEILING = 0, 1, 2
 # ------------------------------------------------------------------------------ obstacles
 
 _Found = tuple[Any, Shape | Chain, Any]  # (collider, obstacle, data)
-_box_cache: dict[tuple[int, ...], tuple[list[Any], np.ndarray, np.ndarray]] = {}
+_box_cache: dict[tuple[int, ...], tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def _boxes(items: list[Any]) -> tuple[np.ndarray, np.ndarray]:
-    """The obstacles' bounding boxes as (n, d) arrays, cached by the obstacles' identities."""
+def _boxes(items: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A BVH over the obstacles' bounding boxes (the World's one build and traversal:
+    ``(nodes, links, box rows)``), cached by the obstacles' identities."""
     key = tuple(map(id, items))
     hit = _box_cache.get(key)
     if hit is not None and all(a is b for a, b in zip(hit[0], items)):
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     lo = np.array([tuple(o.aabb.min) for o in items], dtype=np.float64)
     hi = np.array([tuple(o.aabb.max) for o in items], dtype=np.float64)
+    nodes, links = _bvh.build(lo, hi)
+    rows = _bvh.box_rows(lo, hi)
     if len(_box_cache) >= BOX_CACHE_SIZE:
         _box_cache.clear()
-    _box_cache[key] = (list(items), lo, hi)
-    return lo, hi
+    _box_cache[key] = (list(items), nodes, links, rows)
+    return nodes, links, rows
 
 
 class _Obstacles:
@@ -138,10 +142,9 @@ class _Obstacles:
                 if not isinstance(o, (Shape, Chain)):
                     raise TypeError(f"obstacles[{i}] must be a shape or a Chain, not "
                                     f"{type(o).__name__}")
-            self.lo: np.ndarray | None = None
-            self.hi: np.ndarray | None = None
+            self.tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
             if len(self.items) > BROADPHASE_MIN_OBSTACLES:
-                self.lo, self.hi = _boxes(self.items)
+                self.tree = _boxes(self.items)
         #: stand-ins for colliders moved within this call (a carrying platform)
         self.extra: list[_Found] = []
 
@@ -156,17 +159,23 @@ class _Obstacles:
 
     def _near(self, lo: Sequence[float], hi: Sequence[float]) -> list[_Found]:
         if self.world is not None:
+            w = self.world
+            near = getattr(w, "_box_handles", None)
+            if near is not None:
+                # the World's broadphase: colliders by box (the narrowphase is ours)
+                return [(h, w.shape(h), w.data(h)) for h in near(lo, hi, **self.kwargs)]
             dim = len(lo)
             box = AABB(Vec2(*lo) if dim == 2 else Vec3(*lo), Vec2(*hi) if dim == 2
                        else Vec3(*hi))
-            w = self.world
             return [(h, w.shape(h), w.data(h)) for h in w.query_aabb(box, **self.kwargs)]
-        if self.lo is None or self.hi is None:
+        if self.tree is None:
             return [(i, o, None) for i, o in enumerate(self.items) if i not in self.ignore]
-        qlo = np.asarray(lo, dtype=np.float64)
-        qhi = np.asarray(hi, dtype=np.float64)
-        keep = np.flatnonzero(np.all(self.lo <= qhi, axis=1) & np.all(self.hi >= qlo, axis=1))
-        return [(int(i), self.items[i], None) for i in keep if int(i) not in self.ignore]
+        nodes, links, rows = self.tree
+        out = np.empty(len(self.items), np.int64)
+        n = _bvh.query_aabb(nodes, links, rows, np.asarray(lo, dtype=np.float64),
+                            np.asarray(hi, dtype=np.float64), out)
+        keep = sorted(out[:n].tolist())
+        return [(i, self.items[i], None) for i in keep if i not in self.ignore]
 
 
 def _grown(shape: Shape, motion: Vec2 | Vec3, margin: float

@@ -791,6 +791,22 @@ class World:
             _kw.ray_candidates(scene, ray, tmax, radius, out)
         return out[:n].tolist()
 
+    def _box_handles(self, lo: Any, hi: Any, *, mask: int = ALL_LAYERS,
+                     ignore: Iterable[int] = (), include_sensors: bool = True) -> list[int]:
+        """Handles of the visible colliders whose *boxes* touch the box [lo, hi], sorted: the
+        broadphase's answer without a narrowphase, for callers that run their own
+        (:func:`swept.controller.move_and_slide`)."""
+        m = _mask(mask)
+        if self._dim is None or self._alive == 0:
+            return []
+        qlo = np.asarray(lo, dtype=np.float64)
+        qhi = np.asarray(hi, dtype=np.float64)
+        cands = self._candidates(qlo, qhi)
+        if include_sensors and self._sensor_set:
+            cands = sorted(cands + self._sensor_sync().candidates(qlo, qhi) + self._sensor_planes)
+        skip = set(ignore)
+        return [h for h in cands if self._visible(h, m, skip)]
+
     def _table_boxes(self, handles: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(handles, lo, hi)`` of table colliders, their boxes as the broadphase holds them."""
         d = self._dim or 2
