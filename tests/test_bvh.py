@@ -30,6 +30,7 @@ from swept._kernels.bvh import (
     STACK_SIZE,
     Probe,
     TreeAt,
+    box_entry,
     box_first_leaf,
     box_next_leaf,
     box_rows,
@@ -543,6 +544,29 @@ def test_numpy_reference_slab_test_matches_the_kernel() -> None:
 
 
 @pytest.mark.parametrize("d", [2, 3])
+def test_box_rows_packs_the_columns_with_z_zero_in_2d(d: int) -> None:
+    lo, hi = random_scene(np.random.default_rng(40 + d), 30, d, unbounded=True)
+    rows = box_rows(lo, hi)
+    assert rows.dtype == np.float64 and rows.shape == (30, 6)
+    assert np.array_equal(rows[:, :d], lo) and np.array_equal(rows[:, 3:3 + d], hi)
+    assert np.all(rows[:, d:3] == 0.0) and np.all(rows[:, 3 + d:] == 0.0)
+    assert box_rows(lo[:0], hi[:0]).shape == (0, 6)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_whole_addresses_a_tree_that_fills_its_arrays(d: int) -> None:
+    lo, hi = random_scene(np.random.default_rng(50 + d), 100, d)
+    nodes, links = build(lo, hi)
+    m = nodes.shape[0]
+    assert whole(nodes, d) == (0, m, 0, 3 * m, d)
+    # the items begin right after the last node's triple
+    assert links.shape[0] == 3 * m + 100
+    empty = build(lo[:0], hi[:0])[0]
+    assert empty.shape == (0, 6)
+    assert whole(empty, d) == (0, 0, 0, 0, d)
+
+
+@pytest.mark.parametrize("d", [2, 3])
 def test_empty_scene_has_no_nodes_and_every_query_misses(d: int) -> None:
     lo = np.empty((0, d))
     tree = build(lo, lo)
@@ -935,6 +959,190 @@ def test_removing_a_box_by_emptying_it_and_refitting() -> None:
     assert ray_closest_boxes(*tree, box_rows(lo, hi), origin, direction, INF) == (-1, INF)
     assert box_leaves(tree, whole(tree[0], 2), np.array([-INF, -INF]),
                       np.array([INF, INF])) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# the leaf walks
+
+
+def check_ray_walk(tree: Tree, lo: np.ndarray, hi: np.ndarray, origin: np.ndarray,
+                   direction: np.ndarray, tmax: float, radius: float) -> None:
+    """The ray walk with the limit fixed at inf hands out exactly the leaves whose boxes
+    (grown by the radius) the ray touches, each once, and of two siblings both touched, every
+    leaf below the one entered first (ties: left) before any leaf below the other. With the
+    limit shrinking to the best hit so far (from tmax), it hands out each leaf at most once,
+    each touched within the limit then in force, and every leaf entered within the final
+    limit; the best hit equals brute force."""
+    nodes, links = tree
+    d = lo.shape[1]
+    node_lo, node_hi, child, start, count, order = unpack(tree, d)
+    at = whole(nodes, d)
+    probe = probe_of(origin, direction, radius)
+    # every node's entry t, and every primitive's, with the boxes grown by the radius
+    node_t = brute_entries(node_lo - radius, node_hi + radius, origin, direction, INF)
+    box_t = brute_entries(lo - radius, hi + radius, origin, direction, INF)
+    assert [box_entry(nodes, k, probe, INF) for k in range(nodes.shape[0])] == node_t.tolist()
+    leaves = np.nonzero(child < 0)[0]
+    walk = [leaf for leaf, _ in ray_leaves(tree, at, probe, INF)]
+    assert len(walk) == len(set(walk))
+    assert set(walk) == {int(k) for k in leaves if node_t[k] < INF}
+    position = {leaf: i for i, leaf in enumerate(walk)}
+    for k in np.nonzero(child >= 0)[0]:
+        left = [position[x] for x in leaves_below(child, child[k]) if x in position]
+        right = [position[x] for x in leaves_below(child, child[k] + 1) if x in position]
+        if left and right:
+            first, second = (left, right) if node_t[child[k]] <= node_t[child[k] + 1] else (
+                right, left)
+            assert max(first) < min(second)
+
+    def shrink(leaf: int, limit: float) -> float:
+        items = order[start[leaf]:start[leaf] + count[leaf]]
+        return min(limit, float(box_t[items].min()))
+
+    walk_limits = ray_leaves(tree, at, probe, tmax, shrink)
+    handed = [leaf for leaf, _ in walk_limits]
+    assert len(handed) == len(set(handed))
+    for leaf, limit in walk_limits:
+        # touched within the limit in force
+        assert node_t[leaf] <= limit
+    final = tmax
+    for leaf in handed:
+        final = shrink(leaf, final)
+    assert {int(k) for k in leaves if node_t[k] <= final and node_t[k] < INF} <= set(handed)
+    best = min((float(box_t[p]) for leaf in handed
+                for p in order[start[leaf]:start[leaf] + count[leaf]]), default=INF)
+    expected = float(box_t.min()) if lo.shape[0] else INF
+    assert (best if best <= tmax else INF) == (expected if expected <= tmax else INF)
+
+
+def check_box_walk(tree: Tree, d: int, qlo: np.ndarray, qhi: np.ndarray) -> None:
+    """The box walk hands out exactly the leaves whose boxes touch [qlo, qhi], each once."""
+    node_lo, node_hi, child, _, _, _ = unpack(tree, d)
+    touched = (np.all(node_lo <= qhi, axis=1) & np.all(node_hi >= qlo, axis=1)
+               & np.all(node_lo <= node_hi, axis=1) & (child < 0))
+    walk = box_leaves(tree, whole(tree[0], d), qlo, qhi)
+    assert len(walk) == len(set(walk))
+    assert set(walk) == set(np.nonzero(touched)[0].tolist())
+
+
+radius = st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0])
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@given(data=st.data())
+def test_leaf_walks_on_small_scenes(d: int, data: st.DataObject) -> None:
+    lo, hi = data.draw(grid_scene(d))
+    tree = build(lo, hi)
+    for _ in range(3):
+        origin, direction, tmax = data.draw(grid_ray(d))
+        check_ray_walk(tree, lo, hi, origin, direction, tmax, data.draw(radius))
+        check_box_walk(tree, d, *data.draw(grid_box(d)))
+
+
+@pytest.mark.parametrize("d", [2, 3])
+@pytest.mark.parametrize("split", [SPLIT_SAH, SPLIT_MEDIAN])
+def test_leaf_walks_on_seeded_scenes(d: int, split: int) -> None:
+    rng = np.random.default_rng(60 + d)
+    lo, hi = random_scene(rng, 400, d, unbounded=True)
+    tree = build_with(lo, hi, split)
+    for r, (origin, direction, tmax) in enumerate(random_rays(rng, lo, hi, 30)):
+        check_ray_walk(tree, lo, hi, origin, direction, tmax, [0.0, 2.0, 25.0][r % 3])
+    for qlo, qhi in random_queries(rng, lo, hi, 20):
+        check_box_walk(tree, d, qlo, qhi)
+    # a query box over all space touches every leaf but those holding only empty boxes
+    check_box_walk(tree, d, np.full(d, -INF), np.full(d, INF))
+
+
+def test_ray_walk_goes_front_to_back_along_a_row() -> None:
+    # disjoint boxes in a row: the leaves' boxes are disjoint along the ray, so each leaf is
+    # entered no earlier than the one before it
+    n = 64
+    x = np.arange(n) * 3.0
+    perm = np.random.default_rng(12).permutation(n)
+    lo = np.ascontiguousarray(np.stack([x[perm], np.zeros(n)], axis=1))
+    hi = np.ascontiguousarray(np.stack([x[perm] + 1.0, np.ones(n)], axis=1))
+    tree = build(lo, hi)
+    node_lo, node_hi = unpack(tree, 2)[:2]
+    for start, step in ((-5.0, 1.0), (500.0, -1.0)):
+        origin, direction = np.array([start, 0.5]), np.array([step, 0.0])
+        walk = [leaf for leaf, _ in ray_leaves(tree, whole(tree[0], 2),
+                                               probe_of(origin, direction, 0.0), INF)]
+        entries = brute_entries(node_lo, node_hi, origin, direction, INF)[walk]
+        assert len(walk) == int(np.count_nonzero(unpack(tree, 2)[2] < 0))
+        assert np.all(np.diff(entries) > 0.0)
+        check_ray_walk(tree, lo, hi, origin, direction, INF, 0.0)
+
+
+def embed(a: Tree, b: Tree, n_a: int, d: int) -> tuple[np.ndarray, np.ndarray, TreeAt,
+                                                       TreeAt]:
+    """Trees ``a`` (over primitives 0 .. n_a-1) and ``b`` (over the rest, its items shifted by
+    n_a) packed into one pair of arrays between spare rows (nodes 7.0, links -99), as a scene
+    holds several trees; returns the arrays and the two trees' TreeAt."""
+    m_a, m_b = a[0].shape[0], b[0].shape[0]
+    n_b = b[1].shape[0] - 3 * m_b
+    nodes = np.full((3 + m_a + 2 + m_b + 1, 6), 7.0)
+    root_a, root_b = 3, 3 + m_a + 2
+    nodes[root_a:root_a + m_a] = a[0]
+    nodes[root_b:root_b + m_b] = b[0]
+    links_a = 5
+    links_b = links_a + 3 * m_a + 2
+    items_a = links_b + 3 * m_b + 1
+    items_b = items_a + n_a + 4
+    links = np.full(items_b + n_b + 3, -99, np.int64)
+    links[links_a:links_a + 3 * m_a] = a[1][:3 * m_a]
+    links[links_b:links_b + 3 * m_b] = b[1][:3 * m_b]
+    links[items_a:items_a + n_a] = a[1][3 * m_a:]
+    links[items_b:items_b + n_b] = b[1][3 * m_b:] + n_a
+    return (nodes, links, (root_a, m_a, links_a, items_a, d),
+            (root_b, m_b, links_b, items_b, d))
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_refit_and_walks_on_trees_embedded_at_an_offset(d: int) -> None:
+    rng = np.random.default_rng(70 + d)
+    n, n_a = 300, 120
+    lo, hi = random_scene(rng, n, d, unbounded=True)
+    a = build(lo[:n_a], hi[:n_a])
+    b = build(lo[n_a:], hi[n_a:])
+    nodes, links, at_a, at_b = embed(a, b, n_a, d)
+    assert 0 not in (at_a[0], at_a[2], at_a[3])
+    # every box moves, a few vanish
+    shift = rng.normal(0.0, 5.0, (n, d))
+    lo2, hi2 = lo + shift, hi + shift
+    gone = rng.random(n) < 0.05
+    lo2[gone], hi2[gone] = EMPTY_LO, EMPTY_HI
+    boxes = box_rows(lo2, hi2)
+    spare = np.ones(nodes.shape[0], bool)
+    spare[at_a[0]:at_a[0] + at_a[1]] = spare[at_b[0]:at_b[0] + at_b[1]] = False
+    links_before = links.copy()
+    b_before = nodes[at_b[0]:at_b[0] + at_b[1]].copy()
+    refit(nodes, links, at_a, boxes)
+    refit_whole(a, lo2[:n_a], hi2[:n_a])
+    check_tree_layout(a, lo2[:n_a], hi2[:n_a])
+    # tree a refitted where it lies, b and the spare rows untouched, the links only read
+    assert np.array_equal(nodes[at_a[0]:at_a[0] + at_a[1]], a[0])
+    assert np.array_equal(nodes[at_b[0]:at_b[0] + at_b[1]], b_before)
+    assert np.all(nodes[spare] == 7.0)
+    assert np.array_equal(links, links_before)
+    refit(nodes, links, at_b, boxes)
+    refit_whole(b, lo2[n_a:], hi2[n_a:])
+    assert np.array_equal(nodes[at_b[0]:at_b[0] + at_b[1]], b[0])
+    assert np.array_equal(nodes[at_a[0]:at_a[0] + at_a[1]], a[0])
+    assert np.all(nodes[spare] == 7.0)
+    # the walks on the embedded trees hand out the same leaves, holding the same primitives
+    for tree, at, offset in ((a, at_a, 0), (b, at_b, n_a)):
+        alone = whole(tree[0], d)
+        for origin, direction, tmax in random_rays(rng, lo2, hi2, 20):
+            probe = probe_of(origin, direction, 1.0)
+            walk = ray_leaves((nodes, links), at, probe, tmax)
+            assert walk == ray_leaves(tree, alone, probe, tmax)
+            for leaf, _ in walk:
+                first, stop = bvh.leaf_items(links, at, leaf)
+                first_alone, stop_alone = bvh.leaf_items(tree[1], alone, leaf)
+                assert np.array_equal(links[first:stop],
+                                      tree[1][first_alone:stop_alone] + offset)
+        for qlo, qhi in random_queries(rng, lo2, hi2, 10):
+            assert box_leaves((nodes, links), at, qlo, qhi) == box_leaves(tree, alone, qlo, qhi)
 
 
 # ---------------------------------------------------------------------------------------------
