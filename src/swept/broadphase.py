@@ -168,30 +168,33 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
        cell over the boxes' bounds, coarsened (doubled) while binning would make more than
        :data:`~swept.constants.BROADPHASE_MAX_ENTRIES_PER_COLLIDER` entries a collider (a
        memory bound, not a speed one) (:func:`plan_grid`).
-    2. Take the grid unless the colliders at most
-       :data:`~swept.constants.BROADPHASE_SMALL_CELLS` cells across crowd into shared cells:
-       an occupancy (:class:`GridPlan`) above :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY`
-       takes the BVH. Identical boxes (nothing to separate) take the BVH too.
+    2. Take the grid unless the small colliders (at most
+       :data:`~swept.constants.BROADPHASE_SMALL_CELLS` probe cells across) crowd into shared
+       cells: an occupancy (:class:`GridPlan`) above
+       :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY` takes the BVH. Identical boxes
+       (nothing separates them) take the BVH too.
 
-    Why, measured (``benchmarks/bench_broadphase.py``, 2,000 rays, one thread, microseconds a
-    ray at 1,000 / 10,000 colliders, the World's own grid and BVH on one machine): the grid
-    wins on every scene kind that is not clustered, and by most where long or large colliders
-    make it hold many entries, which the World's previous rule (no grid past 8 entries a
-    collider) turned away: walls as long as the world 0.20 / 0.52 on the grid against 10.3 /
-    114 on the BVH (170 entries a collider at 10,000: the BVH's boxes of long diagonal walls
-    overlap everywhere); uniform segments 20 to 100 long 0.085 / 0.117 against 0.46 / 1.76;
-    large boxes 0.30 / 0.34 against 0.58 / 0.79; mixed small and long 0.088 / 0.23 against
-    1.75 / 13.8; coordinates of 1e6 0.067 / 0.16 against 0.29 / 0.46. Sparse scenes (tiny
-    segments, rays that mostly miss and walk the whole grid) still favour the grid (10,000
-    segments 0.1 long, 19% hits: 0.77 against 1.55). Only clusters turn it: 10,000 tiny
-    segments in a square of side s within a 1000 x 1000 world (occupancy in brackets): s = 300
-    (6.2) grid 0.26 / BVH 0.34; s = 200 (12.7) 0.29 / 0.23; s = 150 (21.9) 0.31 / 0.18;
-    s = 100 (47.5) 0.36 / 0.14; at 1,000 the same crossing between occupancy 6.1 (grid 1.3x
-    faster) and 12.6 (BVH 1.08x faster): hence the threshold 8. The occupancy ignores long
-    and large colliders because a cell crossed by many long walls is opaque (a ray entering it
-    stops there), while a cell crowded with small ones is mostly passed through; and it is
-    measured at the grid's own cell, so it does not grow with the collider count (walls and
-    uniform scenes stay at 1.0 to 1.6 from 1,000 to 10,000 colliders).
+    Why, measured (``benchmarks/bench_broadphase.py``: 2,000 rays, one thread, us a ray at
+    1,000 / 10,000 colliders; "grid" and "BVH" are the World's own, its grid decision patched
+    to this function or to "none"): the grid wins on every scene kind but a cluster, and by
+    most exactly where long or large colliders make it hold many entries, which the World's
+    previous rule (no grid past 8 entries a collider) turned away: walls as long as the world
+    0.17 / 0.69 on the grid against 21 / 119 on the BVH (at 10,000, 170 entries a collider;
+    the boxes of long diagonal walls overlap everywhere, so a BVH walk tests most of them);
+    uniform segments 20 to 100 long 0.080 / 0.106 against 0.47 / 3.9; large boxes 0.26 / 0.31
+    against 0.61 / 0.84; small and long mixed 0.082 / 0.151 against 1.7 / 15; coordinates of
+    1e6 0.070 / 0.161 against 0.29 / 0.48; every kind 0.26 / 0.47 against 0.41 / 1.17. A
+    sparse scene whose rays mostly miss and walk the whole grid still favours it (10,000
+    segments 0.05 to 0.1 long, 19% hits: 0.79 against 2.6). Only clusters turn it (small
+    colliders crowding few cells that most rays cross without a hit): see
+    :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY` (the crossing between occupancy 3.8 and
+    6.1; unclustered scenes read 1.0 to 1.6). The occupancy leaves out long and large
+    colliders because a cell crossed by many long walls is opaque (a ray entering it stops
+    there) while a cell crowded with small ones is mostly passed through, and it is read on
+    probe cells of a fixed density, so that it does not drift with the collider count or the
+    grid's own cell. With this rule the World's rays are within 1.3x of the faster of a plain
+    compiled grid and a plain BVH on every scene kind but the one with moving colliders (whose
+    own tree the World walks for every ray; not this choice's doing).
 
     ``cell`` is finite and positive whatever the input (for the BVH, the size a grid would
     have had, or a fallback). Bad input (wrong shapes, NaN, ``hi < lo``, ``dim`` not 2 or 3)
