@@ -144,6 +144,15 @@ def test_huge_coordinates_give_a_finite_cell_without_overflow() -> None:
                 rel=1e-12)
 
 
+def test_coordinates_past_the_range_still_give_a_finite_cell() -> None:
+    """Boxes spread over 1e200 (past MAX_COORDINATE): the cells' area would overflow to inf;
+    the cell is still finite."""
+    rng = np.random.default_rng(7)
+    lo = rng.uniform(-1e200, 1e200, (300, 2))
+    c = choose_broadphase(lo, lo + 1e197, 2)
+    _finite_positive(c)
+
+
 def test_zero_width_scene_takes_a_one_column_grid() -> None:
     """Every box on the line x = 5 (zero width): the cells are sized by the height."""
     y = np.linspace(0.0, 999.0, 300)

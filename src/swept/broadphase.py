@@ -89,7 +89,8 @@ def plan_grid(lo: Any, hi: Any, *, thin: Any = None) -> GridPlan:
     def sized(per_cell: float) -> float:
         """The side of square cells holding ``per_cell`` colliders each on average."""
         cells = max(k / per_cell, 1.0)
-        return max(math.sqrt(width * height / cells), max(width, height) / cells,
+        # (the square root taken factor by factor: width * height may pass the floats)
+        return max(math.sqrt(width) * math.sqrt(height / cells), max(width, height) / cells,
                    1e-12 * magnitude)
 
     cell = sized(BROADPHASE_COLLIDERS_PER_CELL)
