@@ -100,6 +100,10 @@ __all__ = [
     "RESOLVE_PASSES",
     # the World's query filter
     "FILTER_KERNEL_TRIES",
+    # broadphase choice
+    "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
+    "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
+    "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -496,3 +500,45 @@ RESOLVE_PASSES = 8
 #: tries 3.3 / 9.8 / 78 / 145; 16 tries 3.3 / 9.1 / 104 / 206. 4 is 19x faster than the walk
 #: when the filter rejects little and at most 1.5x slower when it rejects nearly everything.
 FILTER_KERNEL_TRIES = 4
+
+# --- broadphase choice (swept.broadphase): grid or BVH for a scene's ray queries
+
+#: Fewer static colliders than this take the BVH (a few levels deep) without a grid. Not
+#: measured here: the World's ``GRID_MIN_COLLIDERS``, kept.
+BROADPHASE_GRID_MIN_COLLIDERS = 64
+#: The grid's cells are sized for this many colliders a cell on average over the colliders'
+#: bounds (``k / 0.125`` cells). Measured (``benchmarks/bench_broadphase.py``, one thread,
+#: every scene kind at 1,000 and 10,000 colliders, us a ray): the World's grid at 0.5 / 0.25 /
+#: 0.125 / 0.0625 a cell: large boxes 0.35 / 0.32 / 0.29 / 0.28 at 10,000 (the plain grid's
+#: best: 0.245), every kind 0.57 / 0.51 / 0.49 / 0.45, walls 0.20 / 0.17 / 0.14 / 0.13 at
+#: 1,000, uniform segments 0.085 / 0.095 / 0.098 / 0.105 at 1,000 (the only one slower, and
+#: still faster than the plain grid's best, 0.118); the plain grid gains more (factors of
+#: 1.3 to 2 from 0.5 to 0.125). 0.125 brings the boxes within 1.2x of the plain grid, with
+#: 1.4x to 3x the entries of 0.5; 0.0625 doubles the entries again for 5%.
+BROADPHASE_COLLIDERS_PER_CELL = 0.125
+#: The occupancy (:class:`swept.broadphase.GridPlan`) is measured on probe cells sized for
+#: this many colliders a cell, whatever the grid's own cell, so that its threshold
+#: (:data:`BROADPHASE_MAX_OCCUPANCY`) reads the scene alone. Measured with it: see there (the
+#: World's ``GRID_COLLIDERS_PER_CELL``, at which the clusters were measured).
+BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL = 0.5
+#: The grid's cells are doubled until binning makes at most this many entries a collider on
+#: average (a memory bound: the World's grid stores an index and a box, 40 bytes, per entry,
+#: so at most ~10 KB a collider). Not a speed limit; measured: walls as long as the world
+#: make 170 a collider at 10,000 and the grid is still 200x faster than the BVH there (0.52
+#: against 114 us a ray), and doubling the cell makes those rays 2.8x slower.
+BROADPHASE_MAX_ENTRIES_PER_COLLIDER = 256.0
+#: Colliders at most this many probe cells across count towards the occupancy (a longer or larger
+#: one is in many cells, where a ray stops at it: it is counted by the entries). Measured:
+#: chosen so the occupancy does not depend on the collider count: with 1 cell it read 3.9 and
+#: 12.6 for the same cluster at 10,000 and 1,000 colliders (its segments span 1 to 3 cells);
+#: with 4, 12.7 and 12.6.
+BROADPHASE_SMALL_CELLS = 4.0
+#: Above this occupancy (the mean number of small colliders sharing a small collider's probe
+#: cell) the scene takes the BVH. Measured (one thread, us a ray, the World's grid at
+#: :data:`BROADPHASE_COLLIDERS_PER_CELL` against its BVH): clusters of 10,000 tiny segments in
+#: a square of side 400 / 300 / 250 / 200 / 100 in a 1000 x 1000 world read occupancy 3.2 /
+#: 6.2 / 8.5 / 12.7 / 47.5, grid 0.36 / 0.42 / 0.46 / 0.51 / 0.55, BVH 0.50 / 0.34 / 0.28 /
+#: 0.24 / 0.14; at 1,000, occupancy 3.8 / 6.1 / 8.4 / 12.6 / 43: grid 0.17 / 0.19 / 0.19 /
+#: 0.21 / 0.22, BVH 0.21 / 0.17 / 0.15 / 0.13 / 0.11. The crossing lies between 3.8 and 6.1;
+#: every unclustered scene kind reads 1.0 to 1.6.
+BROADPHASE_MAX_OCCUPANCY = 5.0

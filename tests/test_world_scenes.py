@@ -1,0 +1,134 @@
+"""The World's ray queries on every scene kind of the broadphase benchmark equal brute force.
+
+For each kind of ``benchmarks/scenes.py`` (uniform short segments, walls as long as the world,
+large boxes, a cluster in 1% of the area, coordinates of 1e6, small and large mixed, moving
+colliders among static ones, every collider kind) at 200 colliders: ``World.raycast_many`` and
+the scalar ``World.raycast`` give, ray by ray, the minimum over colliders of
+:func:`swept.raycast` (ties: the smallest handle), with its point and normal. These guard the
+broadphase rewrite (issue 11): whichever structure the World picks, the answers stay these.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from swept import Ray, raycast
+from swept.world import World
+
+N = 200
+RAYS = 48
+
+
+def _load_scenes() -> Any:
+    if "swept_bench_scenes" in sys.modules:
+        return sys.modules["swept_bench_scenes"]
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "scenes.py"
+    spec = importlib.util.spec_from_file_location("swept_bench_scenes", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["swept_bench_scenes"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+scenes = _load_scenes()
+_CACHE: dict[str, tuple[Any, list[Any], World]] = {}
+
+
+def _world(kind: str) -> tuple[Any, list[Any], World]:
+    """The scene, its shapes, and a World holding them (built once per kind)."""
+    if kind not in _CACHE:
+        scene = scenes.make_scene(kind, N)
+        shapes = scene.shapes()
+        world = World()
+        for i, shape in enumerate(shapes):
+            assert world.add(shape, moving=bool(scene.moving[i])) == i
+        _CACHE[kind] = (scene, shapes, world)
+    return _CACHE[kind]
+
+
+def _brute(shapes: list[Any], ray: Ray) -> tuple[int, Any]:
+    """The nearest hit over every collider by the scalar API (ties: the smallest handle)."""
+    best_h, best = -1, None
+    for h, shape in enumerate(shapes):
+        hit = raycast(ray, shape)
+        if hit is not None and (best is None or hit.distance < best.distance):
+            best_h, best = h, hit
+    return best_h, best
+
+
+def _close(a: float, b: float, scale: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, scale)
+
+
+def _check(shapes: list[Any], world: World, origins: np.ndarray, directions: np.ndarray,
+           max_distance: np.ndarray) -> None:
+    """raycast_many and raycast agree with the brute force on every ray."""
+    batch = world.raycast_many(origins, directions, max_distance)
+    for r in range(origins.shape[0]):
+        ray = Ray(origins[r], directions[r], float(max_distance[r]))
+        h, hit = _brute(shapes, ray)
+        one = world.raycast(ray)
+        scale = float(np.max(np.abs(origins[r])))
+        if hit is None:
+            assert one is None, r
+            assert batch.handle[r] == -1 and not batch.hit[r] and batch.distance[r] == math.inf
+            continue
+        assert one is not None and one.handle == h, (r, h, one)
+        assert batch.handle[r] == h and batch.hit[r], (r, h, batch.handle[r])
+        for got in (one.distance, batch.distance[r]):
+            assert _close(got, hit.distance, hit.distance), (r, got, hit.distance)
+        for k in range(2):
+            assert _close(one.point[k], hit.point[k], scale), r
+            assert _close(batch.point[r, k], hit.point[k], scale), r
+            assert one.normal[k] == pytest.approx(hit.normal[k], abs=1e-12)
+            assert batch.normal[r, k] == pytest.approx(hit.normal[k], abs=1e-12)
+        assert one.started_inside == hit.started_inside
+
+
+@pytest.mark.parametrize("kind", scenes.KINDS)
+def test_world_rays_equal_brute_force_on_every_scene_kind(kind: str) -> None:
+    """The scene's own rays (from inside its bounds, max distance its diagonal)."""
+    scene, shapes, world = _world(kind)
+    origins, directions, tmax = scenes.rays(scene, RAYS)
+    _check(shapes, world, origins, directions, np.full(RAYS, tmax))
+
+
+@pytest.mark.parametrize("kind", scenes.KINDS)
+def test_world_rays_through_ends_and_corners_equal_brute_force(kind: str) -> None:
+    """Rays aimed exactly at collider box corners (a segment's end, a box's corner: grazing
+    hits the broadphase's own box tests must not reject), with max distances that end short
+    of, exactly at, and past the corner."""
+    scene, shapes, world = _world(kind)
+    rng = np.random.default_rng(5)
+    pick = rng.integers(0, N, RAYS)
+    corner = np.where(rng.integers(0, 2, (RAYS, 1)) == 1, scene.lo[pick], scene.hi[pick])
+    span = scene.bounds_hi - scene.bounds_lo
+    origins = corner + rng.uniform(-0.3, 0.3, (RAYS, 2)) * span
+    v = corner - origins
+    directions = v / np.hypot(v[:, 0], v[:, 1])[:, None]
+    reach = np.hypot(v[:, 0], v[:, 1])
+    md = reach * rng.choice([0.5, 1.0, math.inf], RAYS)
+    _check(shapes, world, origins, directions, md)
+
+
+@given(kind=st.sampled_from(scenes.KINDS), u=st.floats(0.0, 1.0), w=st.floats(0.0, 1.0),
+       angle=st.floats(0.0, 2.0 * math.pi), reach=st.floats(0.0, 1.5))
+def test_world_ray_equals_brute_force_for_any_ray(kind: str, u: float, w: float, angle: float,
+                                                  reach: float) -> None:
+    """Any ray from inside the scene's bounds, any max distance up to 1.5 diagonals."""
+    scene, shapes, world = _world(kind)
+    origin = scene.bounds_lo + np.array([u, w]) * (scene.bounds_hi - scene.bounds_lo)
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    direction = direction / math.hypot(direction[0], direction[1])
+    _check(shapes, world, origin[None, :], direction[None, :],
+           np.array([reach * scene.diagonal]))
