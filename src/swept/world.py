@@ -80,7 +80,8 @@ from ._kernels import world as _world_kernels
 from ._kernels.scene import Scene
 from ._kernels.world import Balls, Casts, Hits, Touches
 from ._parallel import parallel_for
-from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES, GRID_MARGIN
+from .broadphase import BroadphaseChoice, choose_broadphase
+from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES, GRID_MARGIN, MAX_DEPTH
 from .contact import contact
 from .raycast import raycast
 from .results import (
@@ -113,16 +114,11 @@ ALL_LAYERS = 0xFFFFFFFF
 #: Moves of moving colliders the dynamic tree absorbs by refitting before it is rebuilt (a
 #: refit keeps the topology, which fits the boxes worse the farther they have moved).
 DYNAMIC_REFITS_BEFORE_REBUILD = 64
-#: A 2D world with at least this many static, bounded colliders also bins them in a uniform
-#: grid, which ray queries walk cell by cell (DDA) instead of descending the static BVH.
-GRID_MIN_COLLIDERS = 64
-#: The grid's cells are sized for about this many colliders a cell on average (measured on
-#: 1,000 / 10,000 random segments, single thread, with segments binned only into the cells
-#: they cross: 0.5 gave 0.18 / 0.23 us a ray, 1.0 gave 0.17 / 0.26, 0.35 gave 0.18 / 0.23).
-GRID_COLLIDERS_PER_CELL = 0.5
-#: The grid is dropped (rays use the BVH) when binning puts more than this many entries per
-#: collider in it on average: the scene is too uneven (long or large colliders) for a grid.
-GRID_MAX_ENTRIES_PER_COLLIDER = 8.0
+#: The most entries (and cells) a World's ray grid holds, whatever the scene: a grid entry is
+#: an index and a row of six floats (56 bytes), so at most about 450 MB. Its cells are doubled
+#: until binning fits. Not measured for speed: a memory bound (1,000,000 segments 20 to 100
+#: long in a 1000 x 1000 world make about 3 entries each at the chosen cell).
+GRID_MAX_ENTRIES = 8_000_000
 #: Batches smaller than this run on one thread: waking the thread pool costs more.
 PARALLEL_MIN_BATCH = 256
 #: Rows the collider table starts with; it doubles when full.
@@ -405,6 +401,8 @@ class World:
         self._scene: Scene | None = None
         self._refit = False
         self._refits = 0
+        #: the last broadphase choice for the static colliders (swept.broadphase)
+        self._broadphase: BroadphaseChoice | None = None
         #: the traversal stack of the scalar queries, reused
         self._stack = np.empty((_bvh.STACK_SIZE, 2))
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
@@ -733,25 +731,31 @@ class World:
 
     def _build_grid(self, handles: np.ndarray) -> Any:
         """The ray grid over the static colliders as :func:`swept._kernels.world.pack` takes
-        it, or None (3D, few colliders, or a scene too uneven for a grid). Colliders on layer
-        0, which no mask sees, stay out of it."""
+        it, or None when :func:`swept.broadphase.choose_broadphase` picks the BVH for the
+        scene (3D, few colliders, clusters). Colliders on layer 0, which no mask sees, stay out
+        of it. The choice is kept in ``_broadphase`` (its ``reason`` says why)."""
         handles = handles[self._tags[handles, _scene.LAYER] != 0]
-        k = handles.shape[0]
-        if self._dim != 2 or k < GRID_MIN_COLLIDERS:
+        d = self._dim or 2
+        lo = self._rows[handles, _scene.LO:_scene.LO + d]
+        hi = self._rows[handles, _scene.HI:_scene.HI + d]
+        kinds = self._tags[handles, _scene.KIND]
+        thin = (kinds == _scene.KIND_SEGMENT) | (kinds == _scene.KIND_CAPSULE2)
+        choice = choose_broadphase(lo, hi, d, thin=thin)
+        self._broadphase = choice
+        if not choice.use_grid:
             return None
-        lo = self._rows[handles, _scene.LO:_scene.LO + 2].min(axis=0)
-        hi = self._rows[handles, _scene.HI:_scene.HI + 2].max(axis=0)
-        width, height = float(hi[0] - lo[0]), float(hi[1] - lo[1])
-        cells = k / GRID_COLLIDERS_PER_CELL
-        scale = _scale(lo, hi)
-        cell = max(math.sqrt(width * height / cells), max(width, height) / cells,
-                   CANDIDATE_MARGIN * scale)
-        nx = int(math.floor(width / cell)) + 1
-        ny = int(math.floor(height / cell)) + 1
-        x0, y0 = float(lo[0]), float(lo[1])
-        if _grid.entry_count(self._rows, self._tags, handles, x0, y0, cell, nx, ny) > \
-                GRID_MAX_ENTRIES_PER_COLLIDER * k:
-            return None
+        x0, y0 = float(lo[:, 0].min()), float(lo[:, 1].min())
+        width = float(hi[:, 0].max()) - x0
+        height = float(hi[:, 1].max()) - y0
+        cell = choice.cell
+        # memory: at most GRID_MAX_ENTRIES entries and cells in all, the cell doubled until so
+        for _ in range(MAX_DEPTH):
+            nx = int(math.floor(width / cell)) + 1
+            ny = int(math.floor(height / cell)) + 1
+            if nx * ny <= GRID_MAX_ENTRIES and _grid.entry_count(
+                    self._rows, self._tags, handles, x0, y0, cell, nx, ny) <= GRID_MAX_ENTRIES:
+                break
+            cell *= 2.0
         start, items = _grid.bin_colliders(self._rows, self._tags, handles, x0, y0, cell, nx,
                                            ny)
         boxes = _grid.entry_rows(self._rows, self._tags, items, GRID_MARGIN * cell)
