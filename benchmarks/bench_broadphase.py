@@ -6,13 +6,11 @@ least 20x pymunk's ``Space.segment_query_first``. The scenes are :mod:`scenes` (
 issue names) at 1,000 and 10,000 colliders, 2,000 rays each (:func:`scenes.rays`). Runners,
 all on one thread:
 
-- ``world``: :meth:`swept.world.World.raycast_many` as the World decides its structure today;
-- ``world_bvh``: the same World forced onto its BVH (its grid decision patched to "none");
-- ``world_chosen``: the same World with its grid decision patched to
-  :func:`swept.broadphase.choose_broadphase` (grid and cell size, or the BVH): evidence for the
-  choice the lead wires into the new engine. (The patches are for measurement only.) In a
-  scene with moving colliders, ``world_chosen_all_static`` adds the same colliders all static,
-  to show what the moving colliders' own tree costs each ray;
+- ``world``: :meth:`swept.world.World.raycast_many` as the World decides its structure
+  (:func:`swept.broadphase.choose_broadphase`: grid and cell size, or the BVH);
+- ``world_bvh``: the same World forced onto its BVH (the choice patched, for measurement
+  only). In a scene with moving colliders, ``world_all_static`` adds the same colliders all
+  static, to show what the moving colliders' own tree costs each ray;
 - ``grid``: a plain compiled uniform grid written here (numba; DDA walk, stopping at the first
   cell whose hits lie within it; a segment binned into the cells it crosses, any other collider
   into the cells its box covers), at several cell sizes: the best is the reference;
@@ -49,9 +47,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from swept._kernels import world as _world_kernels
+import swept.world as swept_world
 from swept._kernels.ray import ray_aabb2, ray_capsule2, ray_circle, ray_polygon, ray_segment
-from swept.broadphase import choose_broadphase
+from swept.broadphase import BroadphaseChoice
 from swept.world import World
 
 
@@ -582,60 +580,36 @@ def pymunk_runner(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax:
 # the World, and its grid decision patched for evidence
 
 
-def _no_grid(self: World, handles: np.ndarray) -> tuple[np.ndarray, ...]:
-    """World._build_grid forced to "none": rays walk the static BVH."""
-    return (np.zeros(3), np.zeros(2, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64),
-            np.zeros((0, 4)))
-
-
-def _chosen_grid(self: World, handles: np.ndarray) -> tuple[np.ndarray, ...]:
-    """World._build_grid deciding by :func:`swept.broadphase.choose_broadphase`."""
-    w: Any = self
-    if w._dim != 2 or handles.shape[0] == 0:
-        return _no_grid(self, handles)
-    lo, hi = w._lo[handles], w._hi[handles]
-    thin = np.isin(w._kind[handles], (KIND_SEGMENT, KIND_CAPSULE2))
-    choice = choose_broadphase(lo, hi, 2, thin=thin)
-    if not choice.use_grid:
-        return _no_grid(self, handles)
-    x0, y0 = lo.min(axis=0)
-    x1, y1 = hi.max(axis=0)
-    cell = choice.cell
-    nx = int(math.floor((x1 - x0) / cell)) + 1
-    ny = int(math.floor((y1 - y0) / cell)) + 1
-    start, items, boxes = _world_kernels.grid_build(handles, w._kind, w._params, w._lo, w._hi,
-                                                    float(x0), float(y0), cell, nx, ny)
-    return (np.array([x0, y0, cell], dtype=np.float64), np.array([nx, ny], dtype=np.int64),
-            start, items, boxes)
+def _forced_bvh(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Any:
+    """:func:`swept.broadphase.choose_broadphase` forced to the BVH."""
+    return BroadphaseChoice(False, 1.0, "forced: BVH")
 
 
 @contextlib.contextmanager
-def world_decision(world: World, build: Callable[..., Any] | None) -> Iterator[None]:
-    """Within the block, ``world`` decides its ray grid with ``build`` (None: as it does
-    today); the static structures are rebuilt on entry and on exit."""
+def world_decision(world: World, force_bvh: bool) -> Iterator[None]:
+    """Within the block, ``world`` decides its ray structure as it does (``force_bvh``
+    False) or takes its BVH; the static structures are rebuilt on entry and on exit."""
     w: Any = world
-    original = World.__dict__["_build_grid"]
-    if build is not None:
-        World._build_grid = build  # type: ignore[method-assign]
-    w._static = None
-    w._args = None
+    original = swept_world.choose_broadphase
+    if force_bvh:
+        swept_world.choose_broadphase = _forced_bvh  # type: ignore[assignment]
+    w._static_tree = w._packed = w._scene = None
     try:
         yield
     finally:
-        World._build_grid = original  # type: ignore[method-assign]
-        w._static = None
-        w._args = None
+        swept_world.choose_broadphase = original  # type: ignore[assignment]
+        w._static_tree = w._packed = w._scene = None
 
 
 def world_grid_info(world: World) -> dict[str, Any]:
     """What the World's static structure is now: grid cells and entries, or the BVH."""
     w: Any = world
     w._sync()
-    grid_f, grid_i, _start, items, _boxes = w._grid
-    if grid_i[0] == 0:
+    if w._grid is None:
         return {"structure": "bvh"}
-    return {"structure": "grid", "cell": float(grid_f[2]), "cells": [int(grid_i[0]),
-            int(grid_i[1])], "entries": int(items.shape[0])}
+    frame, dims, _start, items, _boxes = w._grid
+    return {"structure": "grid", "cell": float(frame[2]), "cells": [int(dims[0]),
+            int(dims[1])], "entries": int(items.shape[0])}
 
 
 @contextlib.contextmanager
@@ -756,9 +730,8 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
             world.add(shape, moving=bool(scene.moving[i]))
         row["world_add_ms"] = (time.perf_counter() - start) * 1e3
         structures: dict[str, Any] = {}
-        for label, build in (("world", None), ("world_bvh", _no_grid),
-                             ("world_chosen", _chosen_grid)):
-            with world_decision(world, build):
+        for label, force in (("world", False), ("world_bvh", True)):
+            with world_decision(world, force):
                 structures[label] = world_grid_info(world)
                 batch = world.raycast_many(origins, directions, tmax)
                 check[label] = compare(ref_i, ref_t, batch.handle, batch.distance)
@@ -770,11 +743,10 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
             still = World()
             for shape in scene.shapes():
                 still.add(shape)
-            with world_decision(still, _chosen_grid):
+            with world_decision(still, False):
                 batch = still.raycast_many(origins, directions, tmax)
-                check["world_chosen_all_static"] = compare(ref_i, ref_t, batch.handle,
-                                                           batch.distance)
-                us["world_chosen_all_static"] = best_time(
+                check["world_all_static"] = compare(ref_i, ref_t, batch.handle, batch.distance)
+                us["world_all_static"] = best_time(
                     lambda: still.raycast_many(origins, directions, tmax), repeats) / RAYS * 1e6
 
     k = PYMUNK_RAYS[1] if quick else PYMUNK_RAYS[0]
@@ -795,7 +767,7 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
     if "pymunk" in us:
         # the most any structure with this narrowphase could show against pymunk
         row["pymunk_vs_best_plain"] = us["pymunk"] / best_plain
-    for label in ("world", "world_bvh", "world_chosen"):
+    for label in ("world", "world_bvh"):
         row[f"{label}_vs_best_plain"] = us[label] / best_plain
         if "pymunk" in us:
             row[f"pymunk_vs_{label}"] = us["pymunk"] / us[label]
@@ -825,25 +797,19 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 def print_table(result: dict[str, Any]) -> None:
     """The results: us a ray per runner and scene, and the ratios."""
-    print(f"{'scene':<12}{'n':>7}{'world':>8}{'w_bvh':>8}{'w_chos':>8}{'grid':>8}{'bvh':>8}"
-          f"{'pymunk':>8}  {'world/best':>10}{'chos/best':>10}{'pm/world':>9}{'pm/chos':>8}"
-          f"{'pm/best':>8}"
-          f"  best  struct(world->chosen)")
+    print(f"{'scene':<12}{'n':>7}{'world':>8}{'w_bvh':>8}{'grid':>8}{'bvh':>8}{'pymunk':>8}"
+          f"  {'world/best':>10}{'pm/world':>9}{'pm/best':>8}  best  world's structure")
     for r in result["scenes"]:
         u = r["us_per_ray"]
         s = r["world_structure"]
         print(f"{r['scene']:<12}{r['colliders']:>7}{u['world']:>8.3f}{u['world_bvh']:>8.3f}"
-              f"{u['world_chosen']:>8.3f}{u['grid']:>8.3f}{u['bvh']:>8.3f}"
-              f"{u.get('pymunk', math.nan):>8.2f}  {r['world_vs_best_plain']:>10.2f}"
-              f"{r['world_chosen_vs_best_plain']:>10.2f}"
-              f"{r.get('pymunk_vs_world', math.nan):>9.1f}"
-              f"{r.get('pymunk_vs_world_chosen', math.nan):>8.1f}"
+              f"{u['grid']:>8.3f}{u['bvh']:>8.3f}{u.get('pymunk', math.nan):>8.2f}"
+              f"  {r['world_vs_best_plain']:>10.2f}{r.get('pymunk_vs_world', math.nan):>9.1f}"
               f"{r.get('pymunk_vs_best_plain', math.nan):>8.1f}"
-              f"  {r['best_plain']:<5} {s['world']['structure']}->"
-              f"{s['world_chosen']['structure']}")
-        if "world_chosen_all_static" in u:
-            print(f"{'':<19}(the same colliders all static: world_chosen "
-                  f"{u['world_chosen_all_static']:.3f} us)")
+              f"  {r['best_plain']:<5} {s['world']['structure']}")
+        if "world_all_static" in u:
+            print(f"{'':<19}(the same colliders all static: world "
+                  f"{u['world_all_static']:.3f} us)")
 
 
 def main(argv: list[str] | None = None) -> int:
