@@ -40,8 +40,8 @@ shapes3 = [Sphere((5, 0, 0), 1), AABB((4, -1, -1), (6, 1, 1)),
            Capsule((5, -1, 0), (5, 1, 0), 0.5), Plane((-1, 0, 0), -5)]
 for s in shapes2:
     raycast(Ray((0, 0), (1, 0)), s)
-    for m in (Circle((0, 0), 0.5), AABB((-0.5, -0.5), (0.5, 0.5)), Capsule((0, -0.5), (0, 0.5), 0.2),
-              Polygon([(-0.5, -0.5), (0.5, -0.5), (0, 0.5)])):
+    for m in (Circle((0, 0), 0.5), AABB((-0.5, -0.5), (0.5, 0.5)),
+              Capsule((0, -0.5), (0, 0.5), 0.2), Polygon([(-0.5, -0.5), (0.5, -0.5), (0, 0.5)])):
         sweep(m, (10, 0), s)
         contact(m, s)
         if not isinstance(s, Plane):
@@ -78,8 +78,10 @@ for dim in (2, 3):
     w.raycast_all(Ray(tuple(o[0]), tuple(d[0])))
     ball = Circle((1, 1), 1) if dim == 2 else Sphere((1, 1, 1), 1)
     w.sweep(ball, (5,) * dim); w.contacts(ball)
-    w.move_and_slide(ball if dim == 2 else Capsule((1, 1, 1), (1, 2, 1), 0.5), (30,) * dim, 1 / 60)
-    resolve(ball, (0.0,) * dim, [s for s in (shapes2 if dim == 2 else shapes3) if not isinstance(s, Chain)])
+    mover = ball if dim == 2 else Capsule((1, 1, 1), (1, 2, 1), 0.5)
+    w.move_and_slide(mover, (30,) * dim, 1 / 60)
+    solids = [s for s in (shapes2 if dim == 2 else shapes3) if not isinstance(s, Chain)]
+    resolve(ball, (0.0,) * dim, solids)
     for mode in ("discrete", "swept", "speculative"):
         sim = Simulation(w, gravity=(0, -980) if dim == 2 else (0, -980, 0))
         sim.add_balls(rng.uniform(10, 90, (300, dim)), 1.0, rng.normal(size=(300, dim)) * 300,

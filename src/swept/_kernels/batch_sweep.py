@@ -46,7 +46,7 @@ class Segments(NamedTuple):
 
 class Swept(NamedTuple):
     """The moving circles (``centers`` (n, 2), ``radii`` (n,), ``displacements`` (n, 2)) and
-    the outputs (``hit``, ``fraction``, ``normal``, ``index``)."""
+    the outputs (``hit``, ``fraction``, ``normal``, ``segment``: the index of the one met)."""
 
     centers: np.ndarray
     radii: np.ndarray
@@ -54,7 +54,7 @@ class Swept(NamedTuple):
     hit: np.ndarray
     fraction: np.ndarray
     normal: np.ndarray
-    index: np.ndarray
+    segment: np.ndarray
 
 
 @kernel
@@ -67,7 +67,7 @@ def _cast_range(first: int, stop: int, segs: Segments, io: Swept) -> None:
         io.fraction[i] = math.inf
         io.normal[i, 0] = 0.0
         io.normal[i, 1] = 0.0
-        io.index[i] = -1
+        io.segment[i] = -1
         ox = io.centers[i, 0]
         oy = io.centers[i, 1]
         r = io.radii[i]
@@ -117,7 +117,7 @@ def _cast_range(first: int, stop: int, segs: Segments, io: Swept) -> None:
         io.fraction[i] = min(best_t / length, 1.0) if length > 0.0 else 0.0
         io.normal[i, 0] = bnx
         io.normal[i, 1] = bny
-        io.index[i] = best_i
+        io.segment[i] = best_i
 
 
 def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
@@ -144,4 +144,4 @@ def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements
     io = Swept(centers, radii, displacements, np.zeros(n, np.bool_), np.empty(n),
                np.empty((n, 2)), np.empty(n, np.int64))
     parallel_for(_cast_range, n, (Segments(seg_a, seg_b, nodes, links, boxes), io))
-    return io.hit, io.fraction, io.normal, io.index
+    return io.hit, io.fraction, io.normal, io.segment
