@@ -29,38 +29,29 @@ sweeps and batches pass through them unless a scalar query asks ``include_sensor
 and build each row's shape only when asked for it. A World pickles and copies as its colliders
 (the trees and caches are rebuilt), and :attr:`World.version` counts its changes.
 
-Storage: every collider is a row of numba-friendly arrays (a kind code, a float64 parameter
-table, a polygon vertex/normal pool with offsets; see :mod:`swept._kernels.world`), and one
-narrowphase dispatch (``cast_collider``, ``contact_collider``) calls the existing ray, sweep
-and contact kernels for the scalar and the batch paths alike.
+Storage: one collider table, owned by the World and read by every kernel that needs
+colliders (its queries, the Simulation, the controller's candidates): a row per handle of
+shape parameters and box, a row of tags (kind, layer, pool rows, flags), and a pool for polygon
+corners; with the broadphase, five packed arrays in all (:class:`swept._kernels.scene.Scene`;
+numba unboxes each array argument on every call, about 30 ns, and the scene used to be 30
+loose arrays). One narrowphase on a row (:mod:`swept._kernels.scene`) calls the very kernels
+the scalar API calls, for the scalar and the batch paths alike.
 
-Broadphase, chosen by measurement (``benchmarks/bench_world_rays.py``: 10,000 rays, nearest
-hit, random thin segments in a 1000 x 1000 world; one thread, microseconds a ray at 1,000 /
-10,000 segments, on a shared 2-core machine whose timings vary by up to 2x between runs):
-
-- brute force over every collider: 12 / 167. Out.
-- a **BVH** (:mod:`swept._kernels.bvh`, binned SAH, 4 a leaf) with the narrowphase inlined in
-  its front-to-back traversal: 0.42 / 0.94. It serves every query (rays, fat rays for sweeps,
-  boxes, points), in 2D and 3D, and does not care how uneven the scene is.
-- a **uniform grid** walked cell by cell (DDA): 0.32 / 0.53 through the World (the
-  benchmark's bare reference grid: 0.20 / 0.28). Faster for rays in even 2D scenes, but it
-  needs cells sized to the scene and degrades with long or large colliders.
-
-So: every static, bounded collider is in a BVH; in 2D, with at least
-:data:`GRID_MIN_COLLIDERS` of them, they are also binned in a uniform grid (about
-:data:`GRID_COLLIDERS_PER_CELL` a cell) that ray queries walk instead of the static BVH, unless
-binning makes more than :data:`GRID_MAX_ENTRIES_PER_COLLIDER` entries a collider (an uneven
-scene: the BVH then serves rays too). A batch of rays over a grid of segments only, all seen
-and none moving (the common level of walls), walks a cell-ordered copy of the segments instead
-(:func:`swept._kernels.world.cast_segments_many`): 0.14 / 0.15 on one thread, against the
-reference grid's 0.21 / 0.30 in the same run. Sweeps, contacts, box and point queries use the
-BVHs.
+Broadphase: every static, bounded collider is in a BVH (:mod:`swept._kernels.bvh`, binned
+SAH, 4 a leaf), and every moving one in a second BVH; in 2D, the static colliders are also
+binned in a uniform grid (:mod:`swept._kernels.grid`) that ray casts walk cell by cell instead
+of the static tree, when :func:`swept.broadphase.choose_broadphase` says the grid serves the
+scene better (it does on every scene kind measured but clusters: walls as long as the world,
+large boxes, small and long mixed, coordinates of 1e6; see its docstring for the figures).
+Sweeps, contacts, box and point queries use the BVHs. One traversal of each serves every query.
 Colliders with **infinite bounds** (planes) sit in a plain list tested by every query (in a
 tree every ancestor of an infinite box is infinite, so every query would descend there).
 **Static** colliders (the default) are rebuilt lazily, on the next query after an add, remove
-or move among them; **moving** colliders (``add(..., moving=True)``) live in a second BVH that
-a move *refits* (topology kept, boxes recomputed), rebuilt after
+or move among them; **moving** colliders (``add(..., moving=True)``) live in the second BVH,
+which a move *refits* (topology kept, boxes recomputed), rebuilt after
 :data:`DYNAMIC_REFITS_BEFORE_REBUILD` refits or an add or remove among them.
+Measured (``benchmarks/bench_broadphase.py``, ``benchmarks/bench_world_rays.py``): see
+docs/world.md and the README.
 """
 
 from __future__ import annotations
