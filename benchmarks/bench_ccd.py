@@ -50,7 +50,26 @@ import numpy as np
 from swept import Circle, Segment
 from swept._kernels import bvh
 from swept._kernels.batch_sweep import sweep_circles_segments
+from swept._kernels.ray import ray_capsule2
 from swept.sweep import sweep
+from swept.world import World
+
+
+class _one_thread:  # noqa: N801 - a context manager used like a function
+    """Within the block, swept's batches run on one thread (``swept.set_threads`` when the
+    package has it; numba's count otherwise)."""
+
+    def __enter__(self) -> None:
+        import swept
+
+        self.setter = getattr(swept, "set_threads", None)
+        self.before = getattr(swept, "threads", lambda: None)()
+        if self.setter is not None:
+            self.setter(1)
+
+    def __exit__(self, *_exc: Any) -> None:
+        if self.setter is not None and self.before is not None:
+            self.setter(self.before)
 
 #: Side of the square world, in length units.
 WORLD_SIZE = 1000.0
@@ -195,6 +214,106 @@ def run_swept_batch(scene: Scene, tree: tuple[np.ndarray, ...]) -> tuple[np.ndar
     _hit, fraction, _normal, index = sweep_circles_segments(centers, radii, disps, seg_a,
                                                             seg_b, *tree)
     return index, fraction
+
+
+def run_world_sweep_many(scene: Scene, world: World) -> tuple[np.ndarray, np.ndarray]:
+    """swept's ``World.sweep_many`` over a World holding the segments."""
+    centers, radii, disps, _seg_a, _seg_b = scene
+    batch = world.sweep_many(centers, radii, disps)
+    return batch.handle, batch.fraction
+
+
+@numba.njit(cache=True)
+def _plain_grid_build(lo: np.ndarray, hi: np.ndarray, x0: float, y0: float, cell: float,
+                      nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
+    """The plain reference grid: every segment binned into the cells its box covers (CSR)."""
+    m = lo.shape[0]
+    start = np.zeros(nx * ny + 1, np.int64)
+    items = np.empty(0, np.int64)
+    for k in range(2):
+        fill = start[:-1].copy()
+        for i in range(m):
+            ax = min(max(int((lo[i, 0] - x0) / cell), 0), nx - 1)
+            bx = min(max(int((hi[i, 0] - x0) / cell), 0), nx - 1)
+            ay = min(max(int((lo[i, 1] - y0) / cell), 0), ny - 1)
+            by = min(max(int((hi[i, 1] - y0) / cell), 0), ny - 1)
+            for cy in range(ay, by + 1):
+                for cx in range(ax, bx + 1):
+                    c = cx + nx * cy
+                    if k == 0:
+                        start[c + 1] += 1
+                    else:
+                        items[fill[c]] = i
+                        fill[c] += 1
+        if k == 0:
+            for c in range(nx * ny):
+                start[c + 1] += start[c]
+            items = np.empty(start[nx * ny], np.int64)
+    return start, items
+
+
+@numba.njit(cache=True)
+def _plain_grid_sweep(centers: np.ndarray, radii: np.ndarray, disps: np.ndarray,
+                      seg_a: np.ndarray, seg_b: np.ndarray, start: np.ndarray,
+                      items: np.ndarray, frame: np.ndarray, dims: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """The reference to be within 1.3x of: per circle, the cells its swept path's box (grown by
+    its radius) covers, each segment there tested once by the analytic swept-circle test (the
+    same ray-against-capsule kernel swept uses)."""
+    n = centers.shape[0]
+    x0, y0, cell = frame[0], frame[1], frame[2]
+    nx, ny = dims[0], dims[1]
+    index = np.full(n, -1, np.int64)
+    fraction = np.full(n, np.inf)
+    stamp = np.full(seg_a.shape[0], -1, np.int64)
+    for i in range(n):
+        ox, oy, r = centers[i, 0], centers[i, 1], radii[i]
+        vx, vy = disps[i, 0], disps[i, 1]
+        length = math.hypot(vx, vy)
+        dx, dy = (vx / length, vy / length) if length > 0.0 else (1.0, 0.0)
+        ax = min(max(int((min(ox, ox + vx) - r - x0) / cell), 0), nx - 1)
+        bx = min(max(int((max(ox, ox + vx) + r - x0) / cell), 0), nx - 1)
+        ay = min(max(int((min(oy, oy + vy) - r - y0) / cell), 0), ny - 1)
+        by = min(max(int((max(oy, oy + vy) + r - y0) / cell), 0), ny - 1)
+        best_t = length
+        best = -1
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                c = cx + nx * cy
+                for j in range(start[c], start[c + 1]):
+                    k = items[j]
+                    if stamp[k] == i:
+                        continue
+                    stamp[k] = i
+                    t = ray_capsule2(ox, oy, dx, dy, seg_a[k, 0], seg_a[k, 1], seg_b[k, 0],
+                                     seg_b[k, 1], r, best_t)[0]
+                    if t >= 0.0 and (best < 0 or t < best_t or (t == best_t and k < best)):
+                        best_t = t
+                        best = k
+        if best >= 0:
+            index[i] = best
+            fraction[i] = min(best_t / length, 1.0) if length > 0.0 else 0.0
+    return index, fraction
+
+
+def make_plain_grid(scene: Scene) -> tuple[np.ndarray, ...]:
+    """The plain grid over the segments, cells about as wide as the mean spacing."""
+    _c, _r, _d, seg_a, seg_b = scene
+    lo = np.minimum(seg_a, seg_b)
+    hi = np.maximum(seg_a, seg_b)
+    x0, y0 = lo.min(axis=0)
+    extent = float(max(hi.max(axis=0) - lo.min(axis=0)))
+    cell = extent / math.sqrt(seg_a.shape[0])
+    nx = int((hi[:, 0].max() - x0) / cell) + 1
+    ny = int((hi[:, 1].max() - y0) / cell) + 1
+    start, items = _plain_grid_build(lo, hi, float(x0), float(y0), cell, nx, ny)
+    return start, items, np.array([x0, y0, cell]), np.array([nx, ny], np.int64)
+
+
+def run_plain_grid(scene: Scene, grid: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The plain grid with the analytic swept-circle test."""
+    centers, radii, disps, seg_a, seg_b = scene
+    return _plain_grid_sweep(centers, radii, disps, seg_a, seg_b, *grid)
 
 
 def run_swept_scalar(scene: Scene, cands: list[np.ndarray], segments: list[Segment]
@@ -437,6 +556,22 @@ def main() -> None:
                                        "us_per_circle": one_thread / n_circles * 1e6,
                                        "setup": "BVH, 1 thread"}
 
+    # the World's batch sweep, and the plain grid it should be within 1.3x of (one thread)
+    world = World()
+    world.add_segments(np.hstack([seg_a, seg_b]))
+    grid = make_plain_grid(scene)
+    numba.set_num_threads(1)
+    with _one_thread():
+        seconds = best_time(lambda: run_world_sweep_many(scene, world), 25)
+        rows["swept World.sweep_many (1 thread)"] = {
+            **score(*run_world_sweep_many(scene, world), truth),
+            "us_per_circle": seconds / n_circles * 1e6, "setup": "World over the segments"}
+        seconds = best_time(lambda: run_plain_grid(scene, grid), 25)
+        rows["plain grid (1 thread)"] = {**score(*run_plain_grid(scene, grid), truth),
+                                         "us_per_circle": seconds / n_circles * 1e6,
+                                         "setup": "uniform grid, analytic swept circle"}
+    numba.set_num_threads(all_threads)
+
     # swept, scalar API over the candidate pairs
     segments = [Segment(a, b) for a, b in zip(seg_a, seg_b)]
     seconds = best_time(lambda: run_swept_scalar(scene, cands, segments), 1)
@@ -451,17 +586,25 @@ def main() -> None:
                       "us_per_circle": seconds / n_circles * 1e6,
                       "setup": "segment_query_first, default index"}
 
-    world = make_box2d(scene)
-    seconds = best_time(lambda: run_box2d(scene, world), repeats)
-    rows["Box2D"] = {**score(*run_box2d(scene, world), truth),
-                     "us_per_circle": seconds / n_circles * 1e6,
-                     "setup": "QueryAABB + b2TimeOfImpact per candidate"}
+    try:
+        b2 = make_box2d(scene)
+    except ImportError:
+        print("Box2D not installed (pip install -e \".[bench]\"): its row is skipped")
+    else:
+        seconds = best_time(lambda: run_box2d(scene, b2), repeats)
+        rows["Box2D"] = {**score(*run_box2d(scene, b2), truth),
+                         "us_per_circle": seconds / n_circles * 1e6,
+                         "setup": "QueryAABB + b2TimeOfImpact per candidate"}
 
-    objects = make_fcl(scene)
-    seconds = best_time(lambda: run_fcl(scene, objects), repeats)
-    rows["FCL"] = {**score(*run_fcl(scene, objects), truth),
-                   "us_per_circle": seconds / n_circles * 1e6,
-                   "setup": "numpy cull + continuousCollide per candidate"}
+    try:
+        objects = make_fcl(scene)
+    except ImportError:
+        print("python-fcl not installed (pip install -e \".[bench]\"): its row is skipped")
+    else:
+        seconds = best_time(lambda: run_fcl(scene, objects), repeats)
+        rows["FCL"] = {**score(*run_fcl(scene, objects), truth),
+                       "us_per_circle": seconds / n_circles * 1e6,
+                       "setup": "numpy cull + continuousCollide per candidate"}
 
     impacts = rows["swept (batch)"]["impacts"]
     print(f"CCD: {n_circles} circles (r {RADIUS[0]:g}-{RADIUS[1]:g}, up to "
