@@ -259,16 +259,17 @@ def _centroid_bin(c: float, cmin: float, extent: float) -> int:
 
 @kernel
 def _sah_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.ndarray,
-                   start: int, count: int, bin_count: np.ndarray, bin_lo: np.ndarray,
-                   bin_hi: np.ndarray, right_area: np.ndarray, right_count: np.ndarray,
-                   acc_lo: np.ndarray, acc_hi: np.ndarray) -> int:
+                   start: int, count: int, scratch: tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                          np.ndarray, np.ndarray, np.ndarray,
+                                                          np.ndarray]) -> int:
     """Partition ``order[start : start+count]`` by the cheapest binned-SAH plane; returns the
     size of the left part, or 0 when every centroid coincides (no plane separates them).
 
     Cost of a plane: ``area(left) * n_left + area(right) * n_right``. Ties keep the lowest
-    axis, then the lowest plane, so the build is deterministic. The remaining arguments are
-    scratch buffers.
+    axis, then the lowest plane, so the build is deterministic. ``scratch`` holds the bin
+    buffers ``(bin_count, bin_lo, bin_hi, right_area, right_count, acc_lo, acc_hi)``.
     """
+    bin_count, bin_lo, bin_hi, right_area, right_count, acc_lo, acc_hi = scratch
     d = lo.shape[1]
     best_cost = math.inf
     best_axis = -1
@@ -456,6 +457,7 @@ def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
     right_count = np.empty(SAH_BINS, np.int64)
     acc_lo = np.empty(d)
     acc_hi = np.empty(d)
+    scratch = (bin_count, bin_lo, bin_hi, right_area, right_count, acc_lo, acc_hi)
     # each node is allocated once, by its parent, at a higher index: one pass in index order
     for node in range(max_nodes):
         if node >= used:
@@ -467,8 +469,7 @@ def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
             continue
         mid = 0
         if split == SPLIT_SAH and node_depth[node] + 1 + _median_levels(count - 1) <= MAX_DEPTH:
-            mid = _sah_partition(lo, hi, cen, order, start, count, bin_count, bin_lo, bin_hi,
-                                 right_area, right_count, acc_lo, acc_hi)
+            mid = _sah_partition(lo, hi, cen, order, start, count, scratch)
         if mid == 0:
             # median split: SAH not chosen, too deep to risk, or every centroid coincides
             mid = _median_partition(cen, order, start, count)
