@@ -1,0 +1,386 @@
+"""Batch kernels on threads that never make a call slower than one thread.
+
+numba's own parallel loops (``prange`` under the OpenMP, TBB or workqueue layer) split a loop
+into one fixed share per thread and wait for the last share at a barrier. When another
+process holds one of the cores, the thread on that core runs its share at a fraction of the
+speed (or not at all for a whole time slice) and every call waits for it: on this 2-core
+machine ``examples/many_balls.py`` fell from 436-788 steps/s on one thread to 7-44 with two.
+
+:func:`parallel_for` runs instead a *range kernel* ``kernel(start, stop, *args)`` (compiled
+with ``nogil=True``; it writes the rows ``start .. stop-1`` of output arrays given in ``args``)
+over ``[0, n)`` in chunks that threads take one at a time from a shared counter (dynamic
+scheduling), and the calling thread takes chunks too. So a helper thread that is late to wake
+or is descheduled only takes fewer chunks: the caller never waits for a chunk nobody has
+started, only for the chunks already running (a slice of the batch each). With the cores free,
+every thread works on the batch; on one thread, or below ``min_batch`` items, the call is the
+plain ``kernel(0, n, *args)``.
+
+Sharing the cores is not always a gain: when other processes keep the cores busy, the kernel
+scheduler may give this process one core's worth of time whatever its thread count (Linux
+shares time between groups of processes), and two threads then only take turns, each chunk
+stretched by the switches. So each parallel call measures what it gained: the CPU time its
+threads spent on the chunks (``time.thread_time``) over its wall time, about 2 on two free
+cores and about 1 when they took turns. A call that gained less than :data:`MIN_GAIN` sends
+that kernel's next calls to the plain serial call for a while (:data:`BACKOFF_MIN` doubling
+up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the failed call's own
+duration, so the calls that probe the threads again cost a few percent at most); one that
+gained enough restores the threads at once. Measured on the 2-core machine with another
+process spinning: see ``benchmarks/bench_threads.py``.
+
+Threads: :func:`threads` (how many take part in a call, the caller included) and
+:func:`set_threads`. The default is the ``SWEPT_NUM_THREADS`` environment variable if set, else
+``NUMBA_NUM_THREADS`` if set, else the number of cores this process may run on
+(``os.sched_getaffinity``): ``SWEPT_NUM_THREADS`` wins, so a program can give numba and swept
+different counts. The helpers are daemon threads, started at the first call that needs them;
+between calls they sleep on a condition (no spinning). A call made from inside a running
+kernel (from a helper, or by the caller while it runs chunks), or from a second thread while
+another call is running, runs serially rather than wait for the pool.
+
+Results do not depend on the thread count or the schedule as long as each row is written by
+the chunk that owns it (no reductions across rows): the batch kernels of swept are written so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .constants import MAX_THREADS
+
+__all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "PARALLEL_MIN_BATCH",
+           "MIN_CHUNK", "MIN_GAIN", "BACKOFF_MIN", "BACKOFF_MAX", "BACKOFF_CALLS"]
+
+#: Chunks a batch is cut into per thread when ``chunk`` is not given: a late or descheduled
+#: helper then leaves at most about 1/(threads * CHUNKS_PER_THREAD) of the batch to the end,
+#: while each chunk's call into the kernel (about 3-8 us of argument unboxing for the
+#: simulation's 25-30 arrays) stays a small part of its work. Measured on the 2-core machine
+#: with the 1,000-ball many_balls scene and 10,000 swept circles: see ``_auto_chunk``.
+CHUNKS_PER_THREAD = 8
+#: Items below which :func:`parallel_for` runs ``kernel(0, n, *args)`` on the calling thread
+#: by default (a wake-up of the helpers costs about 20-60 us, a batch of 64 simulation bodies
+#: or swept circles about 30-60 us of work). Callers with heavier or lighter items pass their
+#: own ``min_batch``.
+PARALLEL_MIN_BATCH = 128
+#: The smallest chunk :func:`parallel_for` cuts by itself: a chunk under this many items costs
+#: more in its call than it computes.
+MIN_CHUNK = 16
+#: The least gain (CPU time its threads spent on the chunks over the call's wall time) a
+#: parallel call must show for the kernel's next calls to stay parallel. Measured on the
+#: 2-core machine: 1.7-1.9 for 5,000-item calls with the other core free; 0.7-1.1 when another
+#: process kept a core busy (the threads took turns); 1.1 leaves a margin over noise.
+MIN_GAIN = 1.1
+#: Seconds a kernel's calls stay serial after a parallel call that gained too little, the
+#: first time; each further failed probe doubles it, up to :data:`BACKOFF_MAX`.
+BACKOFF_MIN = 0.01
+#: The longest serial spell, seconds: how long a kernel may keep to one thread after the
+#: other processes have left the cores.
+BACKOFF_MAX = 1.0
+#: A serial spell lasts at least this many times the failed parallel call's wall time: a
+#: probe that ran at half speed then costs at most about 1/BACKOFF_CALLS of the time.
+BACKOFF_CALLS = 50
+#: Kernels whose gain :func:`parallel_for` remembers, at most (then it forgets them all).
+MAX_REMEMBERED = 256
+
+
+_lock = threading.Lock()
+_threads: int | None = None
+
+
+def _env_threads(name: str) -> int | None:
+    """The thread count in environment variable ``name``, or None when it is not set."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"the environment variable {name} must be a whole number of "
+                         f"threads, got {text!r}") from None
+    if not 1 <= value <= MAX_THREADS:
+        raise ValueError(f"the environment variable {name} must be between 1 and "
+                         f"{MAX_THREADS}, got {value}")
+    return value
+
+
+def _default_threads() -> int:
+    """``SWEPT_NUM_THREADS``, else ``NUMBA_NUM_THREADS``, else the cores this process may use."""
+    for name in ("SWEPT_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        value = _env_threads(name)
+        if value is not None:
+            return value
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        # no affinity call (macOS, Windows): every core the machine reports
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_THREADS))
+
+
+def threads() -> int:
+    """How many threads a parallel call uses, the caller included (see :func:`set_threads`)."""
+    global _threads
+    if _threads is None:
+        _threads = _default_threads()
+    return _threads
+
+
+def set_threads(count: int | None) -> None:
+    """Use ``count`` threads (the caller included) in swept's parallel calls; None: the default.
+
+    The default is ``SWEPT_NUM_THREADS`` if set, else ``NUMBA_NUM_THREADS`` if set, else the
+    number of cores this process may run on. The count also goes to numba
+    (``numba.set_num_threads``, for the calling thread, clamped to numba's own pool) so that
+    kernels still written with ``prange`` follow it.
+    """
+    global _threads
+    if count is None:
+        value = _default_threads()
+    else:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"threads must be a whole number or None, got {count!r}")
+        if not 1 <= count <= MAX_THREADS:
+            raise ValueError(f"threads must be between 1 and {MAX_THREADS}, got {count}")
+        value = count
+    _threads = value
+    import numba
+
+    pool = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    numba.set_num_threads(min(value, pool))
+
+
+class _Job:
+    """One :func:`parallel_for` call: its chunks, handed out by a shared counter, and the
+    helpers still inside it (the caller waits for them, never for a chunk not yet taken)."""
+
+    __slots__ = ("kernel", "args", "n", "chunk", "count", "helpers", "next", "inside", "error",
+                 "cpu", "cond")
+
+    def __init__(self, kernel: Callable[..., Any], n: int, args: Sequence[Any], chunk: int,
+                 helpers: int) -> None:
+        self.kernel = kernel
+        self.args = tuple(args)
+        self.n = n
+        self.chunk = chunk
+        self.count = (n + chunk - 1) // chunk
+        self.helpers = helpers
+        # next(self.next) is atomic (one C call under the GIL): each chunk index goes to one
+        # thread, without a lock
+        self.next = itertools.count()
+        self.inside = 0
+        self.error: BaseException | None = None
+        # CPU seconds the helpers spent inside the job
+        self.cpu = 0.0
+        self.cond = threading.Condition(threading.Lock())
+
+    def work(self) -> None:
+        """Take chunks and run them until none is left (skipping them once one has raised)."""
+        kernel = self.kernel
+        args = self.args
+        n = self.n
+        chunk = self.chunk
+        count = self.count
+        # one chunk a pass, each index taken once: at most ``count`` passes
+        for _ in range(count):
+            k = next(self.next)
+            if k >= count:
+                return
+            if self.error is not None:
+                # a chunk raised: the rest are not run, only taken
+                continue
+            try:
+                kernel(k * chunk, min(n, (k + 1) * chunk), *args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller, re-raised there
+                with self.cond:
+                    if self.error is None:
+                        self.error = exc
+
+    def help(self) -> None:
+        """A helper's share: enter, take chunks, leave (waking the caller if it waits)."""
+        with self.cond:
+            self.inside += 1
+        start = time.thread_time()
+        try:
+            self.work()
+        finally:
+            spent = time.thread_time() - start
+            with self.cond:
+                self.cpu += spent
+                self.inside -= 1
+                if self.inside == 0:
+                    self.cond.notify_all()
+
+    def wait(self) -> None:
+        """Block (sleeping) until no helper is inside; call once every chunk has been taken:
+        a helper that enters later finds none left."""
+        with self.cond:
+            while self.inside > 0:
+                self.cond.wait()
+
+
+class _Pool:
+    """The helper threads: each sleeps until a new job is posted, works on it, sleeps again."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition(threading.Lock())
+        self.busy = threading.Lock()
+        self.generation = 0
+        self.job: _Job | None = None
+        self.workers: list[threading.Thread] = []
+
+    def ensure(self, helpers: int) -> None:
+        """Start helper threads until there are ``helpers`` of them."""
+        while len(self.workers) < helpers:
+            index = len(self.workers)
+            worker = threading.Thread(target=self._serve, args=(index,),
+                                      name=f"swept-worker-{index}", daemon=True)
+            worker.start()
+            self.workers.append(worker)
+
+    def post(self, job: _Job) -> None:
+        """Hand ``job`` to the helpers and wake them."""
+        with self.cond:
+            self.job = job
+            self.generation += 1
+            self.cond.notify_all()
+
+    def clear(self) -> None:
+        """Drop the finished job (and its arrays)."""
+        with self.cond:
+            self.job = None
+
+    def _serve(self, index: int) -> None:
+        """A helper's life: wait for a job newer than the last one seen, work on it, repeat."""
+        _state.inside = True
+        seen = 0
+        while True:
+            with self.cond:
+                while self.generation == seen:
+                    self.cond.wait()
+                seen = self.generation
+                job = self.job
+            if job is not None and index < job.helpers:
+                job.help()
+
+
+class _State(threading.local):
+    """Per thread: whether it is running chunks of a parallel call (nested calls go serial)."""
+
+    inside = False
+
+
+_state = _State()
+_pool = _Pool()
+
+
+def _reset_after_fork() -> None:
+    """A forked child has none of the parent's helper threads: start afresh."""
+    global _pool, _lock
+    _pool = _Pool()
+    _lock = threading.Lock()
+    _state.inside = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+class _Gain:
+    """What the last parallel calls of one kernel gained: until when its calls stay serial,
+    and the length of the last serial spell (0 after a call that gained enough)."""
+
+    __slots__ = ("serial_until", "backoff")
+
+    def __init__(self) -> None:
+        self.serial_until = 0.0
+        self.backoff = 0.0
+
+    def record(self, gain: float, wall: float, now: float) -> None:
+        """Note a parallel call that took ``wall`` seconds and gained ``gain``."""
+        if gain >= MIN_GAIN:
+            self.backoff = 0.0
+            return
+        # the threads took turns (or woke too late to help): serial for a while, then probe
+        self.backoff = min(max(2.0 * self.backoff, BACKOFF_MIN), BACKOFF_MAX)
+        self.serial_until = now + max(self.backoff, BACKOFF_CALLS * wall)
+
+
+_gains: dict[Any, _Gain] = {}
+# thread_time must tell microseconds apart for a gain to mean anything (it does on Linux and
+# macOS; where it does not, every call that may run in parallel does)
+_MEASURED = time.get_clock_info("thread_time").resolution <= 1e-6
+
+
+def _auto_chunk(n: int, workers: int) -> int:
+    """The chunk size for ``n`` items on ``workers`` threads: about CHUNKS_PER_THREAD chunks a
+    thread, never under MIN_CHUNK items."""
+    return max(MIN_CHUNK, -(-n // (workers * CHUNKS_PER_THREAD)))
+
+
+def _whole(value: Any, name: str, minimum: int) -> int:
+    """``value`` as an int >= ``minimum``, or an error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
+                 chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH) -> None:
+    """Run ``kernel(start, stop, *args)`` over ``[0, n)`` in chunks on :func:`threads` threads.
+
+    ``kernel`` is compiled with ``nogil=True`` and writes only the rows ``start .. stop-1`` of
+    its outputs. ``chunk``: items a chunk (default: about ``CHUNKS_PER_THREAD`` chunks a
+    thread). Below ``min_batch`` items, on one thread, or when called from inside a parallel
+    call, it is the single call ``kernel(0, n, *args)``. The first exception a chunk raises is
+    re-raised here once the running chunks end (chunks not yet started are skipped).
+    """
+    n = _whole(n, "n", 0)
+    min_batch = _whole(min_batch, "min_batch", 0)
+    if chunk is not None:
+        chunk = _whole(chunk, "chunk", 1)
+    count = threads()
+    if count == 1 or n < min_batch or _state.inside or (chunk is not None and chunk >= n):
+        kernel(0, n, *args)
+        return
+    if not _lock.acquire(blocking=False):
+        # another thread's call holds the pool: this one runs on its own thread, not waiting
+        kernel(0, n, *args)
+        return
+    try:
+        gain = _gains.get(kernel)
+        start = time.perf_counter()
+        if gain is not None and start < gain.serial_until:
+            # this kernel's last parallel call gained too little: serial for now
+            kernel(0, n, *args)
+            return
+        size = chunk if chunk is not None else _auto_chunk(n, count)
+        job = _Job(kernel, n, args, size, count - 1)
+        pool = _pool
+        pool.ensure(count - 1)
+        pool.post(job)
+        _state.inside = True
+        cpu = time.thread_time()
+        try:
+            job.work()
+        finally:
+            cpu = time.thread_time() - cpu
+            _state.inside = False
+            job.wait()
+            pool.clear()
+        if job.error is not None:
+            raise job.error
+        if _MEASURED:
+            now = time.perf_counter()
+            wall = now - start
+            if gain is None:
+                if len(_gains) >= MAX_REMEMBERED:
+                    _gains.clear()
+                gain = _gains[kernel] = _Gain()
+            gain.record((cpu + job.cpu) / wall if wall > 0.0 else 1.0, wall, now)
+    finally:
+        _lock.release()
