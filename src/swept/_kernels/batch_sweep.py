@@ -1,4 +1,4 @@
-"""Batch shape casts: many moving circles against many static segments, in parallel.
+"""Batch shape casts: many moving circles against many static segments, on several threads.
 
 Each circle's move is a ray from its centre against every segment grown by its radius (a
 capsule, seed 000). A BVH over the segments' boxes (:mod:`swept._kernels.bvh`) culls them: the
@@ -8,34 +8,44 @@ The exact cast is :func:`swept._kernels.ray.ray_capsule2`, the very kernel the s
 :func:`swept.sweep` uses, so the batch and scalar answers agree.
 
 Fractions are of each circle's displacement, in [0, 1]; a miss has ``inf`` and index -1.
+
+:func:`sweep_circles_segments` is plain Python: it allocates the outputs and has
+:func:`swept._parallel.parallel_for` run the range kernel :func:`cast_range` over the circles
+in chunks, each writing its own rows (so the result does not depend on the thread count).
 """
 
 from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
-from . import batch_kernel, kernel
+from .._parallel import parallel_for
+from . import kernel
 from .bvh import STACK_SIZE, inverse_direction, ray_box_entry2
 from .ray import ray_capsule2
 
-__all__ = ["sweep_circles_segments", "CIRCLE_CHUNK"]
+__all__ = ["sweep_circles_segments", "cast_range", "PARALLEL_MIN_CIRCLES"]
 
-#: Circles one ``prange`` task casts with one pair of traversal stacks.
-CIRCLE_CHUNK = 64
+#: Circles below which :func:`sweep_circles_segments` runs on the calling thread
+#: (:func:`swept._parallel.parallel_for`'s ``min_batch``): a cast costs about 0.3-1 us among
+#: a few thousand segments, a parallel call 20-60 us more than a serial one.
+PARALLEL_MIN_CIRCLES = 256
 
 
 @kernel
-def _cast_range(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
-                seg_a: np.ndarray, seg_b: np.ndarray, node_lo: np.ndarray, node_hi: np.ndarray,
-                node_child: np.ndarray, node_start: np.ndarray, node_count: np.ndarray,
-                order: np.ndarray, lo: np.ndarray, hi: np.ndarray, first: int, stop: int,
-                stack_node: np.ndarray, stack_t: np.ndarray, hit: np.ndarray,
-                fraction: np.ndarray, normal: np.ndarray, index: np.ndarray) -> None:
-    """Cast circles ``first .. stop-1``, writing their rows of the four outputs."""
+def cast_range(first: int, stop: int, centers: np.ndarray, radii: np.ndarray,
+               displacements: np.ndarray, seg_a: np.ndarray, seg_b: np.ndarray,
+               node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
+               node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
+               hi: np.ndarray, hit: np.ndarray, fraction: np.ndarray, normal: np.ndarray,
+               index: np.ndarray) -> None:
+    """Cast circles ``first .. stop-1``, writing their rows of the four outputs (a range
+    kernel for :func:`swept._parallel.parallel_for`)."""
     m = node_lo.shape[0]
+    # one pair of traversal stacks for the whole range
+    stack_node = np.empty(STACK_SIZE, np.int64)
+    stack_t = np.empty(STACK_SIZE)
     for i in range(first, stop):
         hit[i] = False
         fraction[i] = math.inf
@@ -136,7 +146,6 @@ def _cast_range(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarra
         index[i] = best_i
 
 
-@batch_kernel
 def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements: np.ndarray,
                            seg_a: np.ndarray, seg_b: np.ndarray, node_lo: np.ndarray,
                            node_hi: np.ndarray, node_child: np.ndarray, node_start: np.ndarray,
@@ -162,10 +171,8 @@ def sweep_circles_segments(centers: np.ndarray, radii: np.ndarray, displacements
     fraction = np.empty(n)
     normal = np.empty((n, 2))
     index = np.empty(n, np.int64)
-    n_chunks = (n + CIRCLE_CHUNK - 1) // CIRCLE_CHUNK
-    for k in numba.prange(n_chunks):
-        _cast_range(centers, radii, displacements, seg_a, seg_b, node_lo, node_hi, node_child,
-                    node_start, node_count, order, lo, hi, k * CIRCLE_CHUNK,
-                    min(n, (k + 1) * CIRCLE_CHUNK), np.empty(STACK_SIZE, np.int64),
-                    np.empty(STACK_SIZE), hit, fraction, normal, index)
+    parallel_for(cast_range, n,
+                 (centers, radii, displacements, seg_a, seg_b, node_lo, node_hi, node_child,
+                  node_start, node_count, order, lo, hi, hit, fraction, normal, index),
+                 min_batch=PARALLEL_MIN_CIRCLES)
     return hit, fraction, normal, index
