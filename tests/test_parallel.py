@@ -32,18 +32,24 @@ from swept.constants import MAX_THREADS
 from swept.shapes import Capsule, Circle, Segment
 from swept.sim import Body, Simulation
 
+#: The runner's own choice of way (threads or one thread) for a kernel's call, kept here before
+#: the fixture below replaces it.
+REAL_PICK = _parallel._Choice.pick
+
 
 @pytest.fixture(autouse=True)
 def _fresh_runner(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every test starts from the default thread count, with no remembered gains, and keeps
-    its parallel calls parallel (a loaded machine would otherwise send them to one thread)."""
-    monkeypatch.setattr(_parallel, "MIN_GAIN", 0.0)
-    _parallel._gains.clear()
+    """Every test starts from the default thread count, with no remembered speeds, and its
+    parallel calls stay parallel (on a loaded machine the runner would send some to one
+    thread); the tests of that choice put the real one back."""
+    monkeypatch.setattr(_parallel._Choice, "pick", lambda self, now: (True, False))
+    _parallel._choices.clear()
+    monkeypatch.setattr(_parallel, "_last_choice", True)
     yield
     # the default again, read afresh (a test's environment variables are still set here)
     _parallel._threads = None
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-    _parallel._gains.clear()
+    _parallel._choices.clear()
 
 
 class Recorder:
@@ -86,7 +92,7 @@ def test_chunks_are_the_requested_size(n: int, chunk: int | None) -> None:
     out = np.zeros(n, np.int64)
     kernel = Recorder()
     _parallel.parallel_for(kernel, n, (out,), chunk=chunk, min_batch=0)
-    size = chunk if chunk is not None else _parallel._auto_chunk(n, 3)
+    size = chunk if chunk is not None else _parallel._auto_chunk(n, 3, math.nan)
     sizes = sorted(b - a for a, b, _ in kernel.calls)
     if size >= n:
         # one chunk holds the batch: the plain serial call
@@ -94,6 +100,19 @@ def test_chunks_are_the_requested_size(n: int, chunk: int | None) -> None:
     else:
         assert sizes[-1] == size and sum(sizes) == n
         assert len(sizes) == math.ceil(n / size)
+
+
+def test_timed_cheap_items_come_in_fewer_larger_chunks() -> None:
+    # before any timing: CHUNKS_PER_THREAD a thread, at least MIN_CHUNK
+    per = _parallel.CHUNKS_PER_THREAD
+    assert _parallel._auto_chunk(100_000, 2, math.nan) == math.ceil(100_000 / (2 * per))
+    assert _parallel._auto_chunk(300, 2, math.nan) == _parallel.MIN_CHUNK
+    # items of 1 us: CHUNK_SECONDS (50 us) is 50 items, fewer than the default
+    assert _parallel._auto_chunk(100_000, 2, 1e-6) == math.ceil(100_000 / (2 * per))
+    # items of 0.002 us: 25,000 items make 50 us; but one chunk a thread at least
+    assert _parallel._auto_chunk(100_000, 2, 2e-9) == 25_000
+    assert _parallel._auto_chunk(1_000, 2, 2e-9) == 500
+    assert _parallel._auto_chunk(10, 3, math.nan) == 4
 
 
 def test_small_batches_and_one_thread_are_one_plain_call() -> None:
@@ -273,52 +292,90 @@ def _child_batch() -> None:
     os._exit(0 if out.tolist() == [1] * 1000 else 1)
 
 
-# ---------------------------------------------------------------------------- what a call gained
+# ---------------------------------------------------------------------------- threads or one
 
 
-def test_a_call_that_gained_too_little_sends_the_next_ones_to_one_thread(
+def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Two threads that take turns on one core (another process holds the other) only add
-    switches: the measured gain falls under MIN_GAIN and the kernel's next calls are the plain
-    serial call until the spell ends; a call that gains enough restores the threads."""
-    monkeypatch.setattr(_parallel, "MIN_GAIN", 10.0)  # no call gains tenfold on a few threads
+    switches: once its serial calls have been timed faster per item than its parallel ones
+    (by MIN_GAIN: tenfold here, which no call on a few threads reaches), a kernel's calls are
+    the plain serial call, and threads come back when a later probe shows them faster."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    monkeypatch.setattr(_parallel, "MIN_GAIN", 10.0)
     swept.set_threads(2)
     out = np.zeros(400, np.int64)
     kernel = Recorder(pause=0.001)
+    # the first call runs threads, the second probes one thread
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4
-    gain = _parallel._gains[kernel]
-    assert gain.backoff == _parallel.BACKOFF_MIN
-    assert gain.serial_until > time.perf_counter()
     kernel.calls.clear()
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert kernel.calls == [(0, 400, "MainThread")]
-    # the spell ends: the next call probes the threads again, and gains enough this time
-    gain.serial_until = 0.0
+    choice = _parallel._choices[kernel]
+    assert not choice.parallel and choice.interval == _parallel.BACKOFF_MIN
+    # the first calls alternate until each way has been timed SAMPLES times
+    for _ in range(2 * _parallel.SAMPLES - 2):
+        _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
+    assert not choice.learning() and not choice.parallel
+    # until the next probe: one thread
+    kernel.calls.clear()
+    choice.probe_at = time.perf_counter() + 60.0
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
+    assert kernel.calls == [(0, 400, "MainThread")]
+    # a probe that shows threads faster enough brings them back
     monkeypatch.setattr(_parallel, "MIN_GAIN", 0.0)
+    choice.probe_at = 0.0
     kernel.calls.clear()
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
-    assert len(kernel.calls) == 4 and gain.backoff == 0.0
-    assert out.tolist() == [3] * 400
+    assert len(kernel.calls) == 4 and choice.parallel
+    assert out.tolist() == [2 * _parallel.SAMPLES + 2] * 400
 
 
-def test_serial_spells_double_up_to_the_cap_and_outlast_the_failed_call(
+def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_parallel, "MIN_GAIN", 1.1)
-    gain = _parallel._Gain()
-    spells = []
-    for _ in range(12):
-        gain.record(0.9, 1e-4, 100.0)
-        spells.append(gain.backoff)
-        assert gain.serial_until == 100.0 + max(gain.backoff, _parallel.BACKOFF_CALLS * 1e-4)
-    assert spells[0] == _parallel.BACKOFF_MIN
-    assert spells[1] == 2 * _parallel.BACKOFF_MIN
-    assert spells[-1] == _parallel.BACKOFF_MAX
-    # a long failed call: the spell is at least BACKOFF_CALLS of it
-    gain.record(0.9, 1.0, 100.0)
-    assert gain.serial_until == 100.0 + _parallel.BACKOFF_CALLS * 1.0
-    gain.record(1.9, 1.0, 200.0)
-    assert gain.backoff == 0.0
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    fast, slow = 1.0e-3, 1.5e-3  # seconds a call of 1000 items: threads, one thread
+    choice = _parallel._Choice(0.0, True)
+    # the first calls alternate, threads first, until each way has SAMPLES timings
+    now = 0.0
+    ways = []
+    while choice.learning():
+        parallel, probe = choice.pick(now)
+        assert probe == (parallel != choice.parallel)
+        ways.append(parallel)
+        choice.record(parallel, probe, fast if parallel else slow, 1000, now)
+        now += 0.001
+    assert ways == [True, False] * _parallel.SAMPLES
+    # one thread took 1.5x the time an item: threads stay (faster by more than MIN_GAIN)
+    assert choice.parallel and _parallel._last_choice is True
+    assert choice.pick(now) == (True, False)
+    # probes of one thread, further and further apart while they confirm the choice
+    intervals = []
+    for k in range(12):
+        now = 10.0 + 2.0 * k
+        assert choice.pick(now) == (False, True)
+        choice.record(False, True, slow, 1000, now)
+        intervals.append(choice.interval)
+        assert choice.probe_at == now + max(choice.interval, _parallel.BACKOFF_CALLS * slow)
+    assert intervals[1] == 2 * intervals[0] and intervals[-1] == _parallel.BACKOFF_MAX
+    # one call stretched by a lost time slice is outvoted by the median
+    now = 32.5
+    choice.record(True, False, 20 * fast, 1000, now)
+    assert choice.parallel
+    # the threads slow down for good (another process took a core): one thread, at once
+    choice.record(True, False, 20 * fast, 1000, now)
+    assert not choice.parallel and choice.interval == _parallel.BACKOFF_MIN
+    assert _parallel._last_choice is False
+    # a kernel met afterwards starts the way this choice went
+    swept.set_threads(2)
+    kernel = Recorder()
+    _parallel.parallel_for(kernel, 400, (np.zeros(400, np.int64),), chunk=100, min_batch=0)
+    assert kernel.calls == [(0, 400, "MainThread")]
+    # a long call: the next probe waits BACKOFF_CALLS of it
+    choice.record(True, True, 2.0, 1000, 50.0)
+    assert not choice.parallel
+    assert choice.probe_at == 50.0 + _parallel.BACKOFF_CALLS * 2.0
 
 
 # ---------------------------------------------------------------------------- knobs

@@ -15,17 +15,19 @@ started, only for the chunks already running (a slice of the batch each). With t
 every thread works on the batch; on one thread, or below ``min_batch`` items, the call is the
 plain ``kernel(0, n, *args)``.
 
-Sharing the cores is not always a gain: when other processes keep the cores busy, the kernel
-scheduler may give this process one core's worth of time whatever its thread count (Linux
-shares time between groups of processes), and two threads then only take turns, each chunk
-stretched by the switches. So each parallel call measures what it gained: the CPU time its
-threads spent on the chunks (``time.thread_time``) over its wall time, about 2 on two free
-cores and about 1 when they took turns. A call that gained less than :data:`MIN_GAIN` sends
-that kernel's next calls to the plain serial call for a while (:data:`BACKOFF_MIN` doubling
-up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the failed call's own
-duration, so the calls that probe the threads again cost a few percent at most); one that
-gained enough restores the threads at once. Measured on the 2-core machine with another
-process spinning: see ``benchmarks/bench_threads.py``.
+Sharing the cores is not always a gain: when other processes keep the cores busy, two threads
+may only take turns on the time the scheduler grants (Linux shares time between groups of
+processes; a virtual machine's cores may be shared with other machines), each chunk stretched
+by the switches. So each kernel's calls choose their way by measurement: the wall time per item
+of its last :data:`SAMPLES` parallel calls and of its last serial calls, medians compared. A
+kernel's first calls alternate the two ways, starting the way the latest choice of any kernel
+went (threads at first: the machine's load is the same for all); from then on it runs the
+faster way (parallel only while at least :data:`MIN_GAIN` times faster), switching at once
+when the way it runs has become the slower, and probes the other way again after
+:data:`BACKOFF_MIN` seconds, doubling while the choice stands, up to :data:`BACKOFF_MAX`, and
+at least :data:`BACKOFF_CALLS` times the probed call's own duration apart, so that probing
+costs a few percent at most. Measured on the 2-core machine with another process spinning: see
+``benchmarks/bench_threads.py``.
 
 Threads: :func:`threads` (how many take part in a call, the caller included) and
 :func:`set_threads`. The default is the ``SWEPT_NUM_THREADS`` environment variable if set, else
@@ -43,6 +45,7 @@ the chunk that owns it (no reductions across rows): the batch kernels of swept a
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import threading
 import time
@@ -52,37 +55,45 @@ from typing import Any
 from .constants import MAX_THREADS
 
 __all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "PARALLEL_MIN_BATCH",
-           "MIN_CHUNK", "MIN_GAIN", "BACKOFF_MIN", "BACKOFF_MAX", "BACKOFF_CALLS"]
+           "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES", "BACKOFF_MIN", "BACKOFF_MAX",
+           "BACKOFF_CALLS"]
 
 #: Chunks a batch is cut into per thread when ``chunk`` is not given: a late or descheduled
-#: helper then leaves at most about 1/(threads * CHUNKS_PER_THREAD) of the batch to the end,
-#: while each chunk's call into the kernel (about 3-8 us of argument unboxing for the
-#: simulation's 25-30 arrays) stays a small part of its work. Measured on the 2-core machine
-#: with the 1,000-ball many_balls scene and 10,000 swept circles: see ``_auto_chunk``.
-CHUNKS_PER_THREAD = 8
+#: helper then leaves at most about 1/(threads * CHUNKS_PER_THREAD) of the batch to the end.
+#: Measured on the 2-core machine, the many_balls scene (1,000 bodies, calls of 50-300 us):
+#: with 8 a chunk the step took 1.12x its serial time, with 4 0.68x (its own chunk's call
+#: costs 3-5 us: 25-30 arrays to unbox, and a turn of the GIL).
+CHUNKS_PER_THREAD = 4
+#: Seconds of work a chunk is given at least, once a kernel's serial calls have been timed
+#: (its time per item): ten times a chunk's own cost, so that cheap items (a contact pass
+#: that skips most bodies: 0.06 us a body) come in few chunks.
+CHUNK_SECONDS = 50e-6
 #: Items below which :func:`parallel_for` runs ``kernel(0, n, *args)`` on the calling thread
 #: by default (a wake-up of the helpers costs about 20-60 us, a batch of 64 simulation bodies
 #: or swept circles about 30-60 us of work). Callers with heavier or lighter items pass their
 #: own ``min_batch``.
 PARALLEL_MIN_BATCH = 128
-#: The smallest chunk :func:`parallel_for` cuts by itself: a chunk under this many items costs
-#: more in its call than it computes.
-MIN_CHUNK = 16
-#: The least gain (CPU time its threads spent on the chunks over the call's wall time) a
-#: parallel call must show for the kernel's next calls to stay parallel. Measured on the
-#: 2-core machine: 1.7-1.9 for 5,000-item calls with the other core free; 0.7-1.1 when another
-#: process kept a core busy (the threads took turns); 1.1 leaves a margin over noise.
+#: The smallest chunk :func:`parallel_for` cuts by itself (before any timing): a chunk under
+#: this many items costs more in its call than most kernels compute in it.
+MIN_CHUNK = 64
+#: How much faster than one thread (time per item) a kernel's parallel calls must be for it to
+#: keep running them. Measured on the 2-core machine: 1.6-1.9 for 5,000-item calls of 0.5 us
+#: items with the other core free, 0.8-1.0 while another process spun on a core; 1.1 keeps the
+#: threads only where they clearly pay, since "never slower than one thread" comes first.
 MIN_GAIN = 1.1
-#: Seconds a kernel's calls stay serial after a parallel call that gained too little, the
-#: first time; each further failed probe doubles it, up to :data:`BACKOFF_MAX`.
+#: Timings a kernel keeps of its last calls each way; it compares their medians. Three: one
+#: call stretched by a lost time slice (3-4 ms of a 0.2 ms call, seen under load) is outvoted.
+SAMPLES = 3
+#: Seconds before a kernel probes the way it does not run again, after it switched; doubled
+#: after each probe that confirms the choice, up to :data:`BACKOFF_MAX`.
 BACKOFF_MIN = 0.01
-#: The longest serial spell, seconds: how long a kernel may keep to one thread after the
-#: other processes have left the cores.
+#: The longest wait between probes, seconds: how long a kernel may keep to one thread after
+#: the other processes have left the cores (or to threads that have stopped paying).
 BACKOFF_MAX = 1.0
-#: A serial spell lasts at least this many times the failed parallel call's wall time: a
-#: probe that ran at half speed then costs at most about 1/BACKOFF_CALLS of the time.
+#: Probes are at least this many times the probed call's wall time apart: a probe that ran at
+#: half speed then costs at most about 1/BACKOFF_CALLS of the time.
 BACKOFF_CALLS = 50
-#: Kernels whose gain :func:`parallel_for` remembers, at most (then it forgets them all).
+#: Kernels whose speed each way :func:`parallel_for` remembers, at most (then it forgets them all).
 MAX_REMEMBERED = 256
 
 
@@ -157,7 +168,7 @@ class _Job:
     helpers still inside it (the caller waits for them, never for a chunk not yet taken)."""
 
     __slots__ = ("kernel", "args", "n", "chunk", "count", "helpers", "next", "inside", "error",
-                 "cpu", "cond")
+                 "cond")
 
     def __init__(self, kernel: Callable[..., Any], n: int, args: Sequence[Any], chunk: int,
                  helpers: int) -> None:
@@ -172,8 +183,6 @@ class _Job:
         self.next = itertools.count()
         self.inside = 0
         self.error: BaseException | None = None
-        # CPU seconds the helpers spent inside the job
-        self.cpu = 0.0
         self.cond = threading.Condition(threading.Lock())
 
     def work(self) -> None:
@@ -202,13 +211,10 @@ class _Job:
         """A helper's share: enter, take chunks, leave (waking the caller if it waits)."""
         with self.cond:
             self.inside += 1
-        start = time.thread_time()
         try:
             self.work()
         finally:
-            spent = time.thread_time() - start
             with self.cond:
-                self.cpu += spent
                 self.inside -= 1
                 if self.inside == 0:
                     self.cond.notify_all()
@@ -288,36 +294,81 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_after_fork)
 
 
-class _Gain:
-    """What the last parallel calls of one kernel gained: until when its calls stay serial,
-    and the length of the last serial spell (0 after a call that gained enough)."""
+class _Choice:
+    """Which way one kernel's calls run: the wall time per item of its last few calls each
+    way (serial, parallel), the way chosen, and when to probe the other way."""
 
-    __slots__ = ("serial_until", "backoff")
+    __slots__ = ("samples", "parallel", "probe_at", "interval")
 
-    def __init__(self) -> None:
-        self.serial_until = 0.0
-        self.backoff = 0.0
+    def __init__(self, now: float, parallel: bool) -> None:
+        self.samples: tuple[list[float], list[float]] = ([], [])
+        self.parallel = parallel
+        self.probe_at = now
+        self.interval = 0.0
 
-    def record(self, gain: float, wall: float, now: float) -> None:
-        """Note a parallel call that took ``wall`` seconds and gained ``gain``."""
-        if gain >= MIN_GAIN:
-            self.backoff = 0.0
+    def per_item(self) -> float:
+        """The median seconds an item of the serial calls (NaN before one is timed)."""
+        return _median(self.samples[0]) if self.samples[0] else math.nan
+
+    def learning(self) -> bool:
+        """Whether either way has fewer than SAMPLES timings."""
+        return len(self.samples[0]) < SAMPLES or len(self.samples[1]) < SAMPLES
+
+    def pick(self, now: float) -> tuple[bool, bool]:
+        """(whether this call runs in parallel, whether it is a probe of the other way)."""
+        if self.learning():
+            # the first calls alternate: the way with fewer timings (ties: the chosen way)
+            serial, threaded = len(self.samples[0]), len(self.samples[1])
+            parallel = self.parallel if serial == threaded else threaded < serial
+            return parallel, parallel != self.parallel
+        if now > self.probe_at:
+            return not self.parallel, True
+        return self.parallel, False
+
+    def record(self, parallel: bool, probe: bool, seconds: float, n: int, now: float) -> None:
+        """Note a call of ``n`` items that took ``seconds`` one way, and choose again."""
+        ring = self.samples[1 if parallel else 0]
+        ring.append(seconds / n)
+        if len(ring) > SAMPLES:
+            del ring[0]
+        serial, threaded = self.samples
+        if not serial or not threaded:
             return
-        # the threads took turns (or woke too late to help): serial for a while, then probe
-        self.backoff = min(max(2.0 * self.backoff, BACKOFF_MIN), BACKOFF_MAX)
-        self.serial_until = now + max(self.backoff, BACKOFF_CALLS * wall)
+        # medians: a call the scheduler interrupted (a time slice lost: milliseconds) is one
+        # outlier among them, not the verdict
+        faster = _median(threaded) * MIN_GAIN < _median(serial)
+        global _last_choice
+        _last_choice = faster
+        if faster != self.parallel:
+            # the way it ran has become the slower: switch, and check again soon
+            self.parallel = faster
+            self.interval = BACKOFF_MIN
+            self.probe_at = now + max(self.interval, BACKOFF_CALLS * seconds)
+        elif probe:
+            # the probe confirmed the choice: probe again later
+            self.interval = min(max(2.0 * self.interval, BACKOFF_MIN), BACKOFF_MAX)
+            self.probe_at = now + max(self.interval, BACKOFF_CALLS * seconds)
 
 
-_gains: dict[Any, _Gain] = {}
-# thread_time must tell microseconds apart for a gain to mean anything (it does on Linux and
-# macOS; where it does not, every call that may run in parallel does)
-_MEASURED = time.get_clock_info("thread_time").resolution <= 1e-6
+def _median(values: list[float]) -> float:
+    """The middle of a few values (the upper middle of an even count)."""
+    return sorted(values)[len(values) // 2]
 
 
-def _auto_chunk(n: int, workers: int) -> int:
-    """The chunk size for ``n`` items on ``workers`` threads: about CHUNKS_PER_THREAD chunks a
-    thread, never under MIN_CHUNK items."""
-    return max(MIN_CHUNK, -(-n // (workers * CHUNKS_PER_THREAD)))
+_choices: dict[Any, _Choice] = {}
+# the way the latest choice of any kernel went: a new kernel's first call goes that way (the
+# load of the machine is the same for every kernel)
+_last_choice = True
+
+
+def _auto_chunk(n: int, workers: int, per_item: float) -> int:
+    """The chunk size for ``n`` items on ``workers`` threads, items taking ``per_item`` seconds
+    each on one thread (NaN: not yet timed): about CHUNKS_PER_THREAD chunks a thread, of at
+    least MIN_CHUNK items and CHUNK_SECONDS of work, but one chunk a thread at least."""
+    size = max(MIN_CHUNK, -(-n // (workers * CHUNKS_PER_THREAD)))
+    if per_item > 0.0:
+        size = max(size, math.ceil(CHUNK_SECONDS / per_item))
+    return min(size, -(-n // workers))
 
 
 def _whole(value: Any, name: str, minimum: int) -> int:
@@ -327,6 +378,24 @@ def _whole(value: Any, name: str, minimum: int) -> int:
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
     return value
+
+
+def _run(kernel: Callable[..., Any], n: int, args: Sequence[Any], chunk: int, count: int
+         ) -> None:
+    """Run the chunks on ``count`` threads, the caller included; re-raise a chunk's error."""
+    job = _Job(kernel, n, args, chunk, count - 1)
+    pool = _pool
+    pool.ensure(count - 1)
+    pool.post(job)
+    _state.inside = True
+    try:
+        job.work()
+    finally:
+        _state.inside = False
+        job.wait()
+        pool.clear()
+    if job.error is not None:
+        raise job.error
 
 
 def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
@@ -344,7 +413,8 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
     if chunk is not None:
         chunk = _whole(chunk, "chunk", 1)
     count = threads()
-    if count == 1 or n < min_batch or _state.inside or (chunk is not None and chunk >= n):
+    if (count == 1 or n == 0 or n < min_batch or _state.inside
+            or (chunk is not None and chunk >= n)):
         kernel(0, n, *args)
         return
     if not _lock.acquire(blocking=False):
@@ -352,35 +422,20 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
         kernel(0, n, *args)
         return
     try:
-        gain = _gains.get(kernel)
         start = time.perf_counter()
-        if gain is not None and start < gain.serial_until:
-            # this kernel's last parallel call gained too little: serial for now
+        choice = _choices.get(kernel)
+        if choice is None:
+            if len(_choices) >= MAX_REMEMBERED:
+                _choices.clear()
+            choice = _choices[kernel] = _Choice(start, _last_choice)
+        parallel, probe = choice.pick(start)
+        if parallel:
+            if chunk is None:
+                chunk = _auto_chunk(n, count, choice.per_item())
+            _run(kernel, n, args, chunk, count)
+        else:
             kernel(0, n, *args)
-            return
-        size = chunk if chunk is not None else _auto_chunk(n, count)
-        job = _Job(kernel, n, args, size, count - 1)
-        pool = _pool
-        pool.ensure(count - 1)
-        pool.post(job)
-        _state.inside = True
-        cpu = time.thread_time()
-        try:
-            job.work()
-        finally:
-            cpu = time.thread_time() - cpu
-            _state.inside = False
-            job.wait()
-            pool.clear()
-        if job.error is not None:
-            raise job.error
-        if _MEASURED:
-            now = time.perf_counter()
-            wall = now - start
-            if gain is None:
-                if len(_gains) >= MAX_REMEMBERED:
-                    _gains.clear()
-                gain = _gains[kernel] = _Gain()
-            gain.record((cpu + job.cpu) / wall if wall > 0.0 else 1.0, wall, now)
+        now = time.perf_counter()
+        choice.record(parallel, probe, now - start, n, now)
     finally:
         _lock.release()

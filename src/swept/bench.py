@@ -24,6 +24,7 @@ __all__ = ["BENCHMARKS", "main", "benchmarks_dir"]
 BENCHMARKS = {
     "world_rays": "bench_world_rays.py",
     "sim": "bench_sim.py",
+    "threads": "bench_threads.py",
 }
 
 
