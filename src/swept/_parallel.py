@@ -59,26 +59,28 @@ __all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "PARAL
            "BACKOFF_CALLS"]
 
 #: Chunks a batch is cut into per thread when ``chunk`` is not given: a late or descheduled
-#: helper then leaves at most about 1/(threads * CHUNKS_PER_THREAD) of the batch to the end.
-#: Measured on the 2-core machine, the many_balls scene (1,000 bodies, calls of 50-300 us):
-#: with 8 a chunk the step took 1.12x its serial time, with 4 0.68x (its own chunk's call
-#: costs 3-5 us: 25-30 arrays to unbox, and a turn of the GIL).
+#: helper then leaves at most about 1/(threads * CHUNKS_PER_THREAD) of the batch to the end,
+#: and each chunk's own cost (3-5 us for a kernel of 25-30 arrays: unboxing them, a turn of
+#: the GIL) stays a small part of it. Measured on the 2-core machine, the many_balls step
+#: forced parallel with one core busy, alternated with the serial step: 8 chunks a thread (of
+#: at least 16 items) 1.13-1.14x the serial time, 4 (of at least 64) 1.11-1.14x, 2 1.12-1.14x:
+#: once chunks carry CHUNK_SECONDS the count hardly matters there, and 4 keeps the tail short.
 CHUNKS_PER_THREAD = 4
 #: Seconds of work a chunk is given at least, once a kernel's serial calls have been timed
 #: (its time per item): ten times a chunk's own cost, so that cheap items (a contact pass
 #: that skips most bodies: 0.06 us a body) come in few chunks.
 CHUNK_SECONDS = 50e-6
 #: Items below which :func:`parallel_for` runs ``kernel(0, n, *args)`` on the calling thread
-#: by default (a wake-up of the helpers costs about 20-60 us, a batch of 64 simulation bodies
-#: or swept circles about 30-60 us of work). Callers with heavier or lighter items pass their
-#: own ``min_batch``.
+#: by default. Measured: a parallel call costs 5-25 us more than a serial one (an empty
+#: kernel, 1,000 items: median 5-10 us, 90th percentile 20-25), about the work of 128 items
+#: of 0.1-0.2 us. Callers with heavier or lighter items pass their own ``min_batch``.
 PARALLEL_MIN_BATCH = 128
 #: The smallest chunk :func:`parallel_for` cuts by itself (before any timing): a chunk under
 #: this many items costs more in its call than most kernels compute in it.
 MIN_CHUNK = 64
 #: How much faster than one thread (time per item) a kernel's parallel calls must be for it to
-#: keep running them. Measured on the 2-core machine: 1.6-1.9 for 5,000-item calls of 0.5 us
-#: items with the other core free, 0.8-1.0 while another process spun on a core; 1.1 keeps the
+#: keep running them. Measured on the 2-core machine (5,000-item calls of 0.5 us items): 1.85-1.9
+#: with the other core free, 0.96-1.04 while other processes held both cores; 1.1 keeps the
 #: threads only where they clearly pay, since "never slower than one thread" comes first.
 MIN_GAIN = 1.1
 #: Timings a kernel keeps of its last calls each way; it compares their medians. Three: one

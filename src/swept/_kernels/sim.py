@@ -85,12 +85,15 @@ GRID_ENTRIES_PER_COLLIDER = 16
 #: Candidate colliders one body's box query holds without growing its buffer.
 CANDIDATE_CAPACITY = 32
 #: Bodies below which a step's body loops (the move, the contact passes, the bookkeeping) run
-#: on the calling thread (:func:`swept._parallel.parallel_for`'s ``min_batch``): a body costs
-#: 0.5-2 us, a parallel call 20-60 us more than a serial one. Measured: see PARALLEL_MIN_PAIRS.
-PARALLEL_MIN_BODIES = 128
-#: Bodies below which :func:`find_pairs`'s two scans run on the calling thread: a body's scan
-#: costs about 0.1-0.3 us, so a parallel call pays for itself only from a few thousand.
-PARALLEL_MIN_PAIRS = 2048
+#: on the calling thread (:func:`swept._parallel.parallel_for`'s ``min_batch``). Measured on
+#: the many_balls scene (1,000 swept balls, one thread): the move 0.17-0.29 us a body, the
+#: first contact pass 0.06, the bookkeeping 0.17; a parallel call costs 5-25 us more than a
+#: serial one (an empty kernel: median 5-10 us, 90th percentile 20-25).
+PARALLEL_MIN_BODIES = 256
+#: Bodies below which :func:`find_pairs`'s two scans run on the calling thread. Measured: the
+#: first scan costs 0.02 us a body (the whole of find_pairs 37 us for the 1,000 bodies of
+#: many_balls), so a parallel call pays only from several thousand.
+PARALLEL_MIN_PAIRS = 8192
 #: Neighbours per body that :func:`find_pairs`'s single scan holds (more: a second scan).
 PAIR_TABLE_WIDTH = 16
 #: Colliders cached per body for the contact passes and the bookkeeping of one step.
