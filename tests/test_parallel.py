@@ -35,6 +35,8 @@ from swept.sim import Body, Simulation
 #: The runner's own choice of way (threads or one thread) for a kernel's call, kept here before
 #: the fixture below replaces it.
 REAL_PICK = _parallel._Choice.pick
+#: The way a new kernel's first call goes before any choice (the fixture sets threads).
+INITIAL_LAST_CHOICE = _parallel._last_choice
 
 
 @pytest.fixture(autouse=True)
@@ -306,7 +308,7 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     swept.set_threads(2)
     out = np.zeros(400, np.int64)
     kernel = Recorder(pause=0.001)
-    # the first call runs threads, the second probes one thread
+    # threads first (the latest choice, set by the fixture), then a probe of one thread
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4
     kernel.calls.clear()
@@ -314,10 +316,7 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     assert kernel.calls == [(0, 400, "MainThread")]
     choice = _parallel._choices[kernel]
     assert not choice.parallel and choice.interval == _parallel.BACKOFF_MIN
-    # the first calls alternate until each way has been timed SAMPLES times
-    for _ in range(2 * _parallel.SAMPLES - 2):
-        _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
-    assert not choice.learning() and not choice.parallel
+    assert _parallel._last_choice is False
     # until the next probe: one thread
     kernel.calls.clear()
     choice.probe_at = time.perf_counter() + 60.0
@@ -329,7 +328,18 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     kernel.calls.clear()
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4 and choice.parallel
-    assert out.tolist() == [2 * _parallel.SAMPLES + 2] * 400
+    assert out.tolist() == [4] * 400
+
+
+def test_a_new_kernel_starts_on_one_thread_until_a_choice_is_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    assert INITIAL_LAST_CHOICE is False
+    choice = _parallel._Choice(5.0, False)
+    assert choice.pick(5.0) == (False, False)
+    # the next call probes threads
+    choice.record(False, False, 1e-3, 1000, 5.0)
+    assert choice.pick(5.001) == (True, True)
 
 
 def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands(
@@ -337,19 +347,20 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
     monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
     fast, slow = 1.0e-3, 1.5e-3  # seconds a call of 1000 items: threads, one thread
     choice = _parallel._Choice(0.0, True)
-    # the first calls alternate, threads first, until each way has SAMPLES timings
+    assert choice.pick(0.0) == (True, False)
+    choice.record(True, False, fast, 1000, 0.0)
+    # one thread is timed on the second call, and then soon again until SAMPLES timings
     now = 0.0
-    ways = []
-    while choice.learning():
-        parallel, probe = choice.pick(now)
-        assert probe == (parallel != choice.parallel)
-        ways.append(parallel)
-        choice.record(parallel, probe, fast if parallel else slow, 1000, now)
-        now += 0.001
-    assert ways == [True, False] * _parallel.SAMPLES
-    # one thread took 1.5x the time an item: threads stay (faster by more than MIN_GAIN)
-    assert choice.parallel and _parallel._last_choice is True
-    assert choice.pick(now) == (True, False)
+    for k in range(_parallel.SAMPLES):
+        now += 1.0
+        assert choice.pick(now) == (False, True)
+        choice.record(False, True, slow, 1000, now)
+        # one thread took 1.5x the time an item: threads stay (faster by more than MIN_GAIN)
+        assert choice.parallel and _parallel._last_choice is True
+        expected = _parallel.BACKOFF_MIN if k < _parallel.SAMPLES - 1 else 2 * _parallel.BACKOFF_MIN
+        assert choice.interval == expected
+        assert choice.probe_at == now + max(expected, _parallel.BACKOFF_CALLS * slow)
+    assert choice.pick(now + 1e-3) == (True, False)
     # probes of one thread, further and further apart while they confirm the choice
     intervals = []
     for k in range(12):
@@ -357,10 +368,11 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
         assert choice.pick(now) == (False, True)
         choice.record(False, True, slow, 1000, now)
         intervals.append(choice.interval)
-        assert choice.probe_at == now + max(choice.interval, _parallel.BACKOFF_CALLS * slow)
     assert intervals[1] == 2 * intervals[0] and intervals[-1] == _parallel.BACKOFF_MAX
     # one call stretched by a lost time slice is outvoted by the median
     now = 32.5
+    for _ in range(_parallel.SAMPLES - 1):
+        choice.record(True, False, fast, 1000, now)
     choice.record(True, False, 20 * fast, 1000, now)
     assert choice.parallel
     # the threads slow down for good (another process took a core): one thread, at once
@@ -372,10 +384,11 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
     kernel = Recorder()
     _parallel.parallel_for(kernel, 400, (np.zeros(400, np.int64),), chunk=100, min_batch=0)
     assert kernel.calls == [(0, 400, "MainThread")]
-    # a long call: the next probe waits BACKOFF_CALLS of it
-    choice.record(True, True, 2.0, 1000, 50.0)
-    assert not choice.parallel
-    assert choice.probe_at == 50.0 + _parallel.BACKOFF_CALLS * 2.0
+    # probes of threads that confirm one thread: further apart, and a long probe's own
+    # duration times BACKOFF_CALLS at least
+    choice.record(True, True, 0.1, 1000, 50.0)
+    assert not choice.parallel and choice.interval == 2 * _parallel.BACKOFF_MIN
+    assert choice.probe_at == 50.0 + _parallel.BACKOFF_CALLS * 0.1
 
 
 # ---------------------------------------------------------------------------- knobs

@@ -18,16 +18,18 @@ plain ``kernel(0, n, *args)``.
 Sharing the cores is not always a gain: when other processes keep the cores busy, two threads
 may only take turns on the time the scheduler grants (Linux shares time between groups of
 processes; a virtual machine's cores may be shared with other machines), each chunk stretched
-by the switches. So each kernel's calls choose their way by measurement: the wall time per item
+by the switches, and a helper descheduled in the middle of its chunk holds the caller for the
+rest of a time slice (a 0.3 ms call took up to 14 ms so, measured with both cores busy). So
+each kernel's calls choose their way by measurement: the wall time per item
 of its last :data:`SAMPLES` parallel calls and of its last serial calls, medians compared. A
-kernel's first calls alternate the two ways, starting the way the latest choice of any kernel
-went (threads at first: the machine's load is the same for all); from then on it runs the
-faster way (parallel only while at least :data:`MIN_GAIN` times faster), switching at once
-when the way it runs has become the slower, and probes the other way again after
-:data:`BACKOFF_MIN` seconds, doubling while the choice stands, up to :data:`BACKOFF_MAX`, and
-at least :data:`BACKOFF_CALLS` times the probed call's own duration apart, so that probing
-costs a few percent at most. Measured on the 2-core machine with another process spinning: see
-``benchmarks/bench_threads.py``.
+kernel's first call goes the way the latest choice of any kernel went (one thread before any
+choice: the safe way; the machine's load is the same for every kernel), its second call probes
+the other way; from then on it runs the faster way (parallel only while at least
+:data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
+and probes the other way again after :data:`BACKOFF_MIN` seconds, doubling while the choice
+stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the probed call's
+own duration apart, so that probing costs a few percent at most. Measured on the 2-core
+machine with another process spinning: see ``benchmarks/bench_threads.py``.
 
 Threads: :func:`threads` (how many take part in a call, the caller included) and
 :func:`set_threads`. The default is the ``SWEPT_NUM_THREADS`` environment variable if set, else
@@ -85,6 +87,7 @@ MIN_CHUNK = 64
 MIN_GAIN = 1.1
 #: Timings a kernel keeps of its last calls each way; it compares their medians. Three: one
 #: call stretched by a lost time slice (3-4 ms of a 0.2 ms call, seen under load) is outvoted.
+#: Threads chosen on fewer serial timings than this probe one thread again soon.
 SAMPLES = 3
 #: Seconds before a kernel probes the way it does not run again, after it switched; doubled
 #: after each probe that confirms the choice, up to :data:`BACKOFF_MAX`.
@@ -312,17 +315,8 @@ class _Choice:
         """The median seconds an item of the serial calls (NaN before one is timed)."""
         return _median(self.samples[0]) if self.samples[0] else math.nan
 
-    def learning(self) -> bool:
-        """Whether either way has fewer than SAMPLES timings."""
-        return len(self.samples[0]) < SAMPLES or len(self.samples[1]) < SAMPLES
-
     def pick(self, now: float) -> tuple[bool, bool]:
         """(whether this call runs in parallel, whether it is a probe of the other way)."""
-        if self.learning():
-            # the first calls alternate: the way with fewer timings (ties: the chosen way)
-            serial, threaded = len(self.samples[0]), len(self.samples[1])
-            parallel = self.parallel if serial == threaded else threaded < serial
-            return parallel, parallel != self.parallel
         if now > self.probe_at:
             return not self.parallel, True
         return self.parallel, False
@@ -347,8 +341,14 @@ class _Choice:
             self.interval = BACKOFF_MIN
             self.probe_at = now + max(self.interval, BACKOFF_CALLS * seconds)
         elif probe:
-            # the probe confirmed the choice: probe again later
-            self.interval = min(max(2.0 * self.interval, BACKOFF_MIN), BACKOFF_MAX)
+            if self.parallel and len(serial) < SAMPLES:
+                # threads chosen on few timings of one thread (one may have been interrupted):
+                # time one thread again soon, which costs little
+                self.interval = BACKOFF_MIN
+            else:
+                # the probe confirmed the choice: probe again later (a probe of threads on a
+                # busy machine may cost many times a serial call)
+                self.interval = min(max(2.0 * self.interval, BACKOFF_MIN), BACKOFF_MAX)
             self.probe_at = now + max(self.interval, BACKOFF_CALLS * seconds)
 
 
@@ -359,8 +359,8 @@ def _median(values: list[float]) -> float:
 
 _choices: dict[Any, _Choice] = {}
 # the way the latest choice of any kernel went: a new kernel's first call goes that way (the
-# load of the machine is the same for every kernel)
-_last_choice = True
+# load of the machine is the same for every kernel); one thread before any choice, the safe way
+_last_choice = False
 
 
 def _auto_chunk(n: int, workers: int, per_item: float) -> int:
