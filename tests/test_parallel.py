@@ -47,6 +47,8 @@ def _fresh_runner(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(_parallel._Choice, "pick", lambda self, now: (True, False))
     _parallel._choices.clear()
     monkeypatch.setattr(_parallel, "_last_choice", True)
+    monkeypatch.setattr(_parallel, "_threads_probe_at", 0.0)
+    monkeypatch.setattr(_parallel, "_threads_backoff", 0.0)
     yield
     # the default again, read afresh (a test's environment variables are still set here)
     _parallel._threads = None
@@ -322,9 +324,11 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     choice.probe_at = time.perf_counter() + 60.0
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert kernel.calls == [(0, 400, "MainThread")]
-    # a probe that shows threads faster enough brings them back
+    # a probe that shows threads faster enough brings them back (once the machine-wide spell
+    # without probes of threads has ended too)
     monkeypatch.setattr(_parallel, "MIN_GAIN", 0.0)
     choice.probe_at = 0.0
+    monkeypatch.setattr(_parallel, "_threads_probe_at", 0.0)
     kernel.calls.clear()
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4 and choice.parallel
@@ -340,6 +344,38 @@ def test_a_new_kernel_starts_on_one_thread_until_a_choice_is_made(
     # the next call probes threads
     choice.record(False, False, 1e-3, 1000, 5.0)
     assert choice.pick(5.001) == (True, True)
+
+
+def test_once_threads_lose_no_kernel_probes_them_for_a_while(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a busy machine a call on threads may take many times a serial one (a helper
+    descheduled mid-chunk holds the caller for a time slice): after threads lost for one
+    kernel, the others keep to one thread until the spell ends, instead of each paying for its
+    own probe."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    a = _parallel._Choice(0.0, True)
+    a.record(True, False, 10e-3, 1000, 0.0)
+    assert a.pick(0.5) == (False, True)
+    a.record(False, True, 1e-3, 1000, 0.5)
+    assert not a.parallel
+    assert _parallel._threads_backoff == _parallel.BACKOFF_MIN
+    assert _parallel._threads_probe_at == 0.5 + max(_parallel.BACKOFF_MIN,
+                                                     _parallel.BACKOFF_CALLS * 1e-3)
+    # kernel b runs one thread and is due to probe threads: not before the spell ends
+    b = _parallel._Choice(0.0, False)
+    b.record(False, False, 1e-3, 1000, 0.0)
+    assert b.pick(0.51) == (False, False)
+    assert b.pick(0.6) == (True, True)
+    # threads lose again: a longer spell
+    b.record(True, True, 10e-3, 1000, 0.6)
+    assert _parallel._threads_backoff == 2 * _parallel.BACKOFF_MIN
+    assert _parallel._threads_probe_at == 0.6 + max(2 * _parallel.BACKOFF_MIN,
+                                                     _parallel.BACKOFF_CALLS * 10e-3)
+    # threads that win end it
+    c = _parallel._Choice(0.0, False)
+    c.record(False, False, 1e-3, 1000, 0.0)
+    c.record(True, True, 0.5e-3, 1000, 2.0)
+    assert c.parallel and _parallel._threads_backoff == 0.0
 
 
 def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands(

@@ -28,8 +28,9 @@ the other way; from then on it runs the faster way (parallel only while at least
 :data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
 and probes the other way again after :data:`BACKOFF_MIN` seconds, doubling while the choice
 stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the probed call's
-own duration apart, so that probing costs a few percent at most. Measured on the 2-core
-machine with another process spinning: see ``benchmarks/bench_threads.py``.
+own duration apart, so that probing costs a few percent at most. Once threads have lost for
+one kernel, no kernel probes them for such a spell: the load is the machine's. Measured on
+the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
 
 Threads: :func:`threads` (how many take part in a call, the caller included) and
 :func:`set_threads`. The default is the ``SWEPT_NUM_THREADS`` environment variable if set, else
@@ -318,6 +319,10 @@ class _Choice:
     def pick(self, now: float) -> tuple[bool, bool]:
         """(whether this call runs in parallel, whether it is a probe of the other way)."""
         if now > self.probe_at:
+            if not self.parallel and now <= _threads_probe_at:
+                # a kernel found threads slower a moment ago: no probe of them yet (on a busy
+                # machine each may cost many serial calls)
+                return False, False
             return not self.parallel, True
         return self.parallel, False
 
@@ -333,8 +338,15 @@ class _Choice:
         # medians: a call the scheduler interrupted (a time slice lost: milliseconds) is one
         # outlier among them, not the verdict
         faster = _median(threaded) * MIN_GAIN < _median(serial)
-        global _last_choice
+        global _last_choice, _threads_backoff, _threads_probe_at
         _last_choice = faster
+        if not faster and (parallel or self.parallel):
+            # threads lost (this call ran them, or the kernel ran them until now): no kernel
+            # probes them for a while, doubling while they lose
+            _threads_backoff = min(max(2.0 * _threads_backoff, BACKOFF_MIN), BACKOFF_MAX)
+            _threads_probe_at = now + max(_threads_backoff, BACKOFF_CALLS * seconds)
+        elif faster and parallel:
+            _threads_backoff = 0.0
         if faster != self.parallel:
             # the way it ran has become the slower: switch, and check again soon
             self.parallel = faster
@@ -361,6 +373,10 @@ _choices: dict[Any, _Choice] = {}
 # the way the latest choice of any kernel went: a new kernel's first call goes that way (the
 # load of the machine is the same for every kernel); one thread before any choice, the safe way
 _last_choice = False
+# no kernel running one thread probes threads before this time (perf_counter seconds), set when
+# a call on threads lost to one thread, BACKOFF_MIN to BACKOFF_MAX (doubling) after it
+_threads_probe_at = 0.0
+_threads_backoff = 0.0
 
 
 def _auto_chunk(n: int, workers: int, per_item: float) -> int:
