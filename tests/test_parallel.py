@@ -400,13 +400,13 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
     # probes of one thread, further and further apart while they confirm the choice
     intervals = []
     for k in range(12):
-        now = 10.0 + 2.0 * k
+        now = 10.0 + 5.0 * k
         assert choice.pick(now) == (False, True)
         choice.record(False, True, slow, 1000, now)
         intervals.append(choice.interval)
     assert intervals[1] == 2 * intervals[0] and intervals[-1] == _parallel.BACKOFF_MAX
     # one call stretched by a lost time slice is outvoted by the median
-    now = 32.5
+    now = 66.5
     for _ in range(_parallel.SAMPLES - 1):
         choice.record(True, False, fast, 1000, now)
     choice.record(True, False, 20 * fast, 1000, now)
@@ -422,9 +422,9 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
     assert kernel.calls == [(0, 400, "MainThread")]
     # probes of threads that confirm one thread: further apart, and a long probe's own
     # duration times BACKOFF_CALLS at least
-    choice.record(True, True, 0.1, 1000, 50.0)
+    choice.record(True, True, 0.1, 1000, 80.0)
     assert not choice.parallel and choice.interval == 2 * _parallel.BACKOFF_MIN
-    assert choice.probe_at == 50.0 + _parallel.BACKOFF_CALLS * 0.1
+    assert choice.probe_at == 80.0 + _parallel.BACKOFF_CALLS * 0.1
 
 
 # ---------------------------------------------------------------------------- knobs

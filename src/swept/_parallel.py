@@ -94,8 +94,11 @@ SAMPLES = 3
 #: after each probe that confirms the choice, up to :data:`BACKOFF_MAX`.
 BACKOFF_MIN = 0.01
 #: The longest wait between probes, seconds: how long a kernel may keep to one thread after
-#: the other processes have left the cores (or to threads that have stopped paying).
-BACKOFF_MAX = 1.0
+#: the other processes have left the cores (or to threads that have stopped paying). Measured:
+#: with both cores busy a probe of threads took 5-40x its serial call (0.2-0.3 ms calls of the
+#: many_balls step took up to 14 ms); a game stepping 60 times a second makes about 180 such
+#: calls a second, so one probe a second would cost up to 10-20% there, one in 4 s 3-5%.
+BACKOFF_MAX = 4.0
 #: Probes are at least this many times the probed call's wall time apart: a probe that ran at
 #: half speed then costs at most about 1/BACKOFF_CALLS of the time.
 BACKOFF_CALLS = 50
