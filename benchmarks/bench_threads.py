@@ -12,7 +12,7 @@ machine as it is ("idle": this benchmark starts nothing) and then with a busy pr
 - ``World.sweep_many``: 10,000 circles (radius 1 to 5, moves up to 50) against them;
 - ``World.contact_many``: 10,000 circles (radius 1 to 5) against them;
 - ``Simulation.step``: the ``examples/many_balls.py`` scene (1,000 swept balls among 300
-  walls), 10 steps a timing;
+  walls), 30 steps a timing (a few time slices of a loaded machine);
 - the batch sweep ``sweep_circles_segments``: 10,000 circles against the 10,000 segments'
   BVH.
 
@@ -64,7 +64,7 @@ MOVE = 50.0
 #: The many_balls scene: arena side, thin walls, balls.
 ARENA, WALLS, BALLS = 400.0, 300, 1_000
 #: Simulation steps per timing.
-STEPS_PER_TIMING = 10
+STEPS_PER_TIMING = 30
 #: Alternated timings of each call (default threads, then one thread), per regime.
 REPEATS = 15
 #: ... in a quick run.
