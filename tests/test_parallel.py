@@ -180,6 +180,18 @@ def test_a_late_helper_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> Non
     assert {name for _, _, name in kernel.calls} == {"MainThread"}
 
 
+def test_idle_helpers_sleep_rather_than_spin() -> None:
+    """Between calls the helpers wait on a condition: a spinning helper would take a core
+    from the other processes, the very load this runner must not suffer from or cause."""
+    swept.set_threads(3)
+    kernel = Recorder(pause=0.001)
+    _parallel.parallel_for(kernel, 30, (np.zeros(30, np.int64),), chunk=1, min_batch=0)
+    assert len(_parallel._pool.workers) >= 2
+    start = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - start < 0.05
+
+
 # ---------------------------------------------------------------------------- errors
 
 
@@ -509,7 +521,7 @@ class SmallChunks:
         def paused(start: int, stop: int, *rest: Any) -> None:
             self.threads.add(threading.current_thread().name)
             kernel(start, stop, *rest)
-            time.sleep(0.0002)
+            time.sleep(0.0005)
 
         self.real(paused, n, args, chunk=self.chunk, min_batch=0)
 
