@@ -20,9 +20,9 @@ may only take turns on the time the scheduler grants (Linux shares time between 
 processes; a virtual machine's cores may be shared with other machines), each chunk stretched
 by the switches, and a helper descheduled in the middle of its chunk holds the caller for the
 rest of a time slice (a 0.3 ms call took up to 14 ms so, measured with both cores busy). So
-each kernel's calls choose their way by measurement: the wall time per item
-of its last :data:`SAMPLES` parallel calls and of its last serial calls, medians compared. A
-kernel's first call goes the way the latest choice of any kernel went (one thread before any
+each kernel's calls choose their way by measurement: the wall time per item of its last
+:data:`SAMPLES` parallel calls and of its last serial calls, medians compared. A kernel's
+first call goes the way the latest choice of any kernel went (one thread before any
 choice: the safe way; the machine's load is the same for every kernel), its second call probes
 the other way; from then on it runs the faster way (parallel only while at least
 :data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
@@ -232,6 +232,7 @@ class _Job:
         """Block (sleeping) until no helper is inside; call once every chunk has been taken:
         a helper that enters later finds none left."""
         with self.cond:
+            # each helper inside leaves after at most its share of chunks
             while self.inside > 0:
                 self.cond.wait()
 
@@ -241,7 +242,6 @@ class _Pool:
 
     def __init__(self) -> None:
         self.cond = threading.Condition(threading.Lock())
-        self.busy = threading.Lock()
         self.generation = 0
         self.job: _Job | None = None
         self.workers: list[threading.Thread] = []
@@ -271,6 +271,7 @@ class _Pool:
         """A helper's life: wait for a job newer than the last one seen, work on it, repeat."""
         _state.inside = True
         seen = 0
+        # a daemon's loop: it lasts as long as the process (each pass sleeps until a new job)
         while True:
             with self.cond:
                 while self.generation == seen:
