@@ -439,6 +439,32 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
     assert choice.probe_at == 80.0 + _parallel.BACKOFF_CALLS * 0.1
 
 
+@given(st.lists(st.tuples(st.booleans(), st.floats(1e-6, 1.0), st.floats(0.0, 2.0)),
+                max_size=40))
+def test_the_choice_always_runs_the_way_its_medians_favour(
+        calls: list[tuple[bool, float, float]]) -> None:
+    """Whatever the timings, after each call the way chosen is the faster by the medians
+    (threads only when MIN_GAIN faster), spells stay within BACKOFF_MIN..BACKOFF_MAX, and the
+    next probe is never in the past."""
+    choice = _parallel._Choice(0.0, False)
+    now = 0.0
+    for parallel, seconds, pause in calls:
+        now += pause
+        probe = parallel != choice.parallel
+        before = choice.parallel
+        choice.record(parallel, probe, seconds, 1000, now)
+        serial, threaded = choice.samples
+        assert len(serial) <= _parallel.SAMPLES and len(threaded) <= _parallel.SAMPLES
+        assert choice.interval == 0.0 or (
+            _parallel.BACKOFF_MIN <= choice.interval <= _parallel.BACKOFF_MAX)
+        if serial and threaded:
+            expected = _parallel._median(threaded) * _parallel.MIN_GAIN < _parallel._median(serial)
+            assert choice.parallel is expected
+            if probe or choice.parallel != before:
+                # a probe or a switch sets the next probe ahead, by a spell at least
+                assert choice.probe_at >= now + _parallel.BACKOFF_MIN
+
+
 # ---------------------------------------------------------------------------- knobs
 
 
