@@ -6,7 +6,7 @@ a segment. Each engine reports, per circle, the first segment it meets during th
 when (a fraction of the step):
 
 - **swept**: the batch kernel ``sweep_circles_segments`` (a BVH over the segments' boxes, the
-  fat ray traversed front to back, the exact ray-vs-capsule cast), all numba threads; and the
+  fat ray traversed front to back, the exact ray-vs-capsule cast), all threads; and the
   scalar ``sweep`` in a Python loop over candidate pairs (cost per pair).
 - **pymunk**: ``Space.segment_query_first(start, end, radius)`` against static segment shapes
   of radius 0, with the default spatial index (one query per circle).
@@ -47,29 +47,13 @@ from typing import Any
 import numba
 import numpy as np
 
+import swept
 from swept import Circle, Segment
 from swept._kernels import bvh
 from swept._kernels.batch_sweep import sweep_circles_segments
 from swept._kernels.ray import ray_capsule2
 from swept.sweep import sweep
 from swept.world import World
-
-
-class _one_thread:  # noqa: N801 - a context manager used like a function
-    """Within the block, swept's batches run on one thread (``swept.set_threads`` when the
-    package has it; numba's count otherwise)."""
-
-    def __enter__(self) -> None:
-        import swept
-
-        self.setter = getattr(swept, "set_threads", None)
-        self.before = getattr(swept, "threads", lambda: None)()
-        if self.setter is not None:
-            self.setter(1)
-
-    def __exit__(self, *_exc: Any) -> None:
-        if self.setter is not None and self.before is not None:
-            self.setter(self.before)
 
 #: Side of the square world, in length units.
 WORLD_SIZE = 1000.0
@@ -547,11 +531,12 @@ def main() -> None:
     rows["swept (batch)"] = {**score(*run_swept_batch(scene, tree), truth),
                              "us_per_circle": seconds / n_circles * 1e6,
                              "setup": f"BVH build {build_s * 1e3:.3f} ms, "
-                                      f"{numba.get_num_threads()} threads"}
-    all_threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    one_thread = best_time(lambda: run_swept_batch(scene, tree), 25)
-    numba.set_num_threads(all_threads)
+                                      f"{swept.threads()} threads"}
+    swept.set_threads(1)
+    try:
+        one_thread = best_time(lambda: run_swept_batch(scene, tree), 25)
+    finally:
+        swept.set_threads(None)
     rows["swept (batch, 1 thread)"] = {**rows["swept (batch)"],
                                        "us_per_circle": one_thread / n_circles * 1e6,
                                        "setup": "BVH, 1 thread"}
@@ -560,8 +545,8 @@ def main() -> None:
     world = World()
     world.add_segments(np.hstack([seg_a, seg_b]))
     grid = make_plain_grid(scene)
-    numba.set_num_threads(1)
-    with _one_thread():
+    swept.set_threads(1)
+    try:
         seconds = best_time(lambda: run_world_sweep_many(scene, world), 25)
         rows["swept World.sweep_many (1 thread)"] = {
             **score(*run_world_sweep_many(scene, world), truth),
@@ -570,7 +555,8 @@ def main() -> None:
         rows["plain grid (1 thread)"] = {**score(*run_plain_grid(scene, grid), truth),
                                          "us_per_circle": seconds / n_circles * 1e6,
                                          "setup": "uniform grid, analytic swept circle"}
-    numba.set_num_threads(all_threads)
+    finally:
+        swept.set_threads(None)
 
     # swept, scalar API over the candidate pairs
     segments = [Segment(a, b) for a, b in zip(seg_a, seg_b)]
@@ -625,7 +611,7 @@ def main() -> None:
     RESULTS.write_text(json.dumps({
         "machine": {"python": platform.python_version(), "numba": numba.__version__,
                     "cpu": platform.processor() or platform.machine(),
-                    "threads": all_threads},
+                    "threads": swept.threads()},
         "scene": {"circles": n_circles, "segments": n_segments, "world": WORLD_SIZE,
                   "radius": RADIUS, "max_speed": MAX_SPEED, "step": STEP,
                   "segment_length": SEGMENT_LENGTH, "seed": SEED,

@@ -32,9 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
+import swept
 from swept import Segment
 from swept.sim import PathCrossings, Simulation
 from swept.world import World
@@ -120,14 +120,13 @@ def _swept_sim(scene: dict[str, Any], ccd: str) -> Simulation:
 
 def run_swept(scene: dict[str, Any], steps: int, ccd: str,
               threads: int | None = None) -> dict[str, Any]:
-    """Step a swept simulation (on ``threads`` numba threads, all if None); steps per second
-    and tunneling counts."""
-    every = numba.get_num_threads()
-    numba.set_num_threads(threads or every)
+    """Step a swept simulation (on ``threads`` threads, :func:`swept.set_threads`; the default
+    if None); steps per second and tunneling counts."""
+    swept.set_threads(threads)
     try:
         row = _run_swept(scene, steps, ccd)
     finally:
-        numba.set_num_threads(every)
+        swept.set_threads(None)
     if threads is not None:
         row["engine"] += f", {threads} thread{'s' if threads > 1 else ''}"
     return row
@@ -251,7 +250,7 @@ def run(quick: bool = False) -> dict[str, Any]:
               "n_log_n_exponent": 1.0 + math.log(math.log(sizes[-1]) / math.log(sizes[0]))
               / math.log(sizes[-1] / sizes[0])}
     result = {"name": "sim: balls among thin walls", "quick": quick,
-              "threads": numba.get_num_threads(), "rows": rows, "growth": growth}
+              "threads": swept.threads(), "rows": rows, "growth": growth}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     return result

@@ -228,17 +228,18 @@ def test_reruns_are_bit_identical() -> None:
 
 
 def test_the_thread_count_does_not_change_a_bit() -> None:
-    import numba
+    import swept
 
-    every = numba.get_num_threads()
+    every = swept.threads()
     runs = []
-    for threads in (1, every):
-        numba.set_num_threads(threads)
+    # 3 threads on any machine: more chunks run at once than cores, in any order
+    for threads in (1, max(every, 3)):
+        swept.set_threads(threads)
         try:
             sim = _busy_scene()
             sim.run(20)
         finally:
-            numba.set_num_threads(every)
+            swept.set_threads(None)
         runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.missed.tobytes()))
     assert runs[0] == runs[1]
 

@@ -6,6 +6,7 @@ shapes, compiled with numba. See ``README.md`` and ``docs/`` for the conventions
 
 from __future__ import annotations
 
+from ._parallel import set_threads, threads
 from .chain import Chain
 from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
@@ -127,4 +128,6 @@ __all__ = [
     "ContactBatch",
     "Body",
     "Simulation",
+    "set_threads",
+    "threads",
 ]

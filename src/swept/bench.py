@@ -25,6 +25,7 @@ BENCHMARKS = {
     "world_rays": "bench_world_rays.py",
     "sim": "bench_sim.py",
     "broadphase": "bench_broadphase.py",
+    "threads": "bench_threads.py",
 }
 
 

@@ -27,7 +27,8 @@ Sections, in order:
   with their iteration caps;
 - shapes (:mod:`swept.shapes`: polygon validation);
 - vectors (:mod:`swept.vec`);
-- collision response (:mod:`swept.resolve`).
+- collision response (:mod:`swept.resolve`);
+- threads (:mod:`swept._parallel`).
 
 What is *not* here, on purpose: data-layout constants (the collider kind codes and
 ``PARAM_WIDTH``, ``SEGMENT_COLUMNS`` and ``KIND_EMPTY`` in :mod:`swept._kernels.world`; the cast
@@ -43,7 +44,8 @@ and ``SAH_BINS`` in :mod:`swept._kernels.bvh`; ``GRID_*``, ``RAY_TILE_CELLS``,
 ``GRID_COLLIDERS_PER_CELL``, ``GRID_MAX_ENTRIES_PER_COLLIDER``, ``PARALLEL_MIN_BATCH``,
 ``POOL_COMPACT_MIN``, ``DYNAMIC_REFITS_BEFORE_REBUILD`` in :mod:`swept.world`;
 ``GRID_CELLS_PER_COLLIDER``, ``GRID_ENTRIES_PER_COLLIDER``, ``DENSE_GRID_*`` and
-``SERIAL_PASS_LIMIT`` in :mod:`swept._kernels.sim`; ``BROADPHASE_MIN_OBSTACLES`` in
+``SERIAL_PASS_LIMIT`` in :mod:`swept._kernels.sim`; ``CHUNKS_PER_THREAD``,
+``PARALLEL_MIN_BATCH`` and ``MIN_CHUNK`` in :mod:`swept._parallel`; ``BROADPHASE_MIN_OBSTACLES`` in
 :mod:`swept.controller`). They change speed or memory, never an answer, and live beside the
 code they shape. Physical defaults (restitution, gravity, the 1/60 s step) and the command
 line's settings stay in their modules too.
@@ -104,6 +106,8 @@ __all__ = [
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
+    # threads
+    "MAX_THREADS",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -542,3 +546,11 @@ BROADPHASE_SMALL_CELLS = 4.0
 #: 0.21 / 0.22, BVH 0.21 / 0.17 / 0.15 / 0.13 / 0.11. The crossing lies between 3.8 and 6.1;
 #: every unclustered scene kind reads 1.0 to 1.6.
 BROADPHASE_MAX_OCCUPANCY = 5.0
+
+# --- threads (swept._parallel)
+
+#: Most threads :func:`swept.set_threads` (or ``SWEPT_NUM_THREADS`` / ``NUMBA_NUM_THREADS``)
+#: may ask for, the caller included: each is an OS thread, so a runaway count is an error,
+#: not a machine brought down. Not measured: chosen well above the cores of any one machine
+#: that swept targets (a batch cut for more threads than cores only adds chunks).
+MAX_THREADS = 256

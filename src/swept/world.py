@@ -110,8 +110,6 @@ DYNAMIC_REFITS_BEFORE_REBUILD = 64
 #: until binning fits. Not measured for speed: a memory bound (1,000,000 segments 20 to 100
 #: long in a 1000 x 1000 world make about 3 entries each at the chosen cell).
 GRID_MAX_ENTRIES = 8_000_000
-#: Batches smaller than this run on one thread: waking the thread pool costs more.
-PARALLEL_MIN_BATCH = 256
 #: Rows the collider table starts with; it doubles when full.
 INITIAL_CAPACITY = 64
 #: Rows the polygon pool starts with; it doubles when full.

@@ -6,9 +6,12 @@ radius 0, a circle or sphere one with ``a == b``) binned by their boxes into a u
 (:func:`build_grid`: the colliders are static, and a body's query looks at a few cells), plus
 half-planes / half-spaces tested by brute force (a scene has few).
 
-A step is a sequence of ``prange`` loops over bodies, each writing only its own rows, and one
-serial loop over body pairs in a fixed order, so the result does not depend on the thread
-count or the schedule (no unordered reductions):
+A step is a sequence of loops over bodies, each a range kernel (``*_range(first, stop, ...)``)
+that :func:`swept._parallel.parallel_for` runs in chunks on several threads and that writes
+only its own bodies' rows, and one serial loop over body pairs in a fixed order, so the result
+does not depend on the thread count or the schedule (no unordered reductions). The loops'
+entry points (:func:`advance_bodies`, :func:`find_pairs`, :func:`apply_and_resolve_statics`,
+:func:`count_approaches`) are plain Python calling the runner:
 
 1. :func:`advance_bodies` - gravity (semi-implicit Euler), then the move by each body's mode:
    ``discrete`` moves by ``v dt``; ``swept`` casts the move against the colliders grown by the
@@ -32,9 +35,9 @@ import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import numba
 import numpy as np
 
+from .._parallel import parallel_for
 from ..constants import (
     CACHE_MARGIN_FRACTION,
     GRID_MAX_DOUBLINGS,
@@ -45,7 +48,7 @@ from ..constants import (
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
 )
-from . import batch_kernel, inline_kernel, kernel
+from . import inline_kernel, kernel
 from .bvh import inverse_direction, ray_box_entry3
 from .contact import (
     contact_circle_aabb,
@@ -60,8 +63,8 @@ from .sweep import ray_rounded_aabb2, ray_rounded_aabb3
 
 __all__ = [
     "MODE_DISCRETE", "MODE_SWEPT", "MODE_SPECULATIVE", "advance_bodies", "find_pairs",
-    "pair_pass", "apply_and_resolve_statics", "apply_and_resolve_statics_serial",
-    "count_approaches", "build_grid",
+    "pair_pass", "apply_and_resolve_statics", "count_approaches", "build_grid", "advance_range",
+    "resolve_range", "count_range", "pair_grid", "count_pairs_range", "fill_pairs_range",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -81,8 +84,16 @@ GRID_CELLS_PER_COLLIDER = 4
 GRID_ENTRIES_PER_COLLIDER = 16
 #: Candidate colliders one body's box query holds without growing its buffer.
 CANDIDATE_CAPACITY = 32
-#: Bodies one ``prange`` task handles with one candidate buffer.
-BODY_CHUNK = 64
+#: Bodies below which a step's body loops (the move, the contact passes, the bookkeeping) run
+#: on the calling thread (:func:`swept._parallel.parallel_for`'s ``min_batch``). Measured on
+#: the many_balls scene (1,000 swept balls, one thread): the move 0.17-0.29 us a body, the
+#: first contact pass 0.06, the bookkeeping 0.17; a parallel call costs 5-25 us more than a
+#: serial one (an empty kernel: median 5-10 us, 90th percentile 20-25).
+PARALLEL_MIN_BODIES = 256
+#: Bodies below which :func:`find_pairs`'s two scans run on the calling thread. Measured: the
+#: first scan costs 0.02 us a body (the whole of find_pairs 37 us for the 1,000 bodies of
+#: many_balls), so a parallel call pays only from several thousand.
+PARALLEL_MIN_PAIRS = 8192
 #: Neighbours per body that :func:`find_pairs`'s single scan holds (more: a second scan).
 PAIR_TABLE_WIDTH = 16
 #: Colliders cached per body for the contact passes and the bookkeeping of one step.
@@ -469,17 +480,17 @@ def _cast_statics(px: float, py: float, pz: float, dx: float, dy: float, dz: flo
 
 
 @kernel
-def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitution: np.ndarray,
-                   friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
-                   max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
-                   cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray,
-                   plane_n: np.ndarray,
-                   plane_o: np.ndarray, start: np.ndarray, responded: np.ndarray,
-                   crossed: np.ndarray, touching: np.ndarray, cache: np.ndarray,
-                   cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray, first: int,
-                   stop: int) -> None:
-    """:func:`advance_bodies` for bodies ``first .. stop-1``."""
+def advance_range(first: int, stop: int, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray,
+                  restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
+                  gravity: np.ndarray, dt: float, max_casts: int, grid_meta: np.ndarray,
+                  grid_dims: np.ndarray, cell_start: np.ndarray, cell_items: np.ndarray,
+                  lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
+                  cap_r: np.ndarray, box: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+                  start: np.ndarray, responded: np.ndarray, crossed: np.ndarray,
+                  touching: np.ndarray, cache: np.ndarray, cache_count: np.ndarray,
+                  cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+    """:func:`advance_bodies` for bodies ``first .. stop-1`` (a range kernel for
+    :func:`swept._parallel.parallel_for`)."""
     qlo = np.empty(3)
     qhi = np.empty(3)
     for i in range(first, stop):
@@ -602,7 +613,6 @@ def _advance_range(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
         crossed[i] = False
 
 
-@batch_kernel
 def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitution: np.ndarray,
                    friction: np.ndarray, mode: np.ndarray, gravity: np.ndarray, dt: float,
                    max_casts: int, grid_meta: np.ndarray, grid_dims: np.ndarray,
@@ -619,13 +629,11 @@ def advance_bodies(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, restitu
     body's colliders near its new place are cached for the passes: ``cache``
     (n, CACHE_CAPACITY) int64, its ``cache_count`` (n,) and the box they cover, ``cache_lo``
     / ``cache_hi`` (n, 3)."""
-    n = pos.shape[0]
-    for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
-        _advance_range(pos, vel, radius, restitution, friction, mode, gravity, dt, max_casts,
-                       grid_meta, grid_dims, cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r,
-                       box,
-                       plane_n, plane_o, start, responded, crossed, touching, cache, cache_count,
-                       cache_lo, cache_hi, k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
+    parallel_for(advance_range, pos.shape[0],
+                 (pos, vel, radius, restitution, friction, mode, gravity, dt, max_casts,
+                  grid_meta, grid_dims, cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box,
+                  plane_n, plane_o, start, responded, crossed, touching, cache, cache_count,
+                  cache_lo, cache_hi), min_batch=PARALLEL_MIN_BODIES)
 
 
 @kernel
@@ -719,15 +727,12 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
     return found
 
 
-@batch_kernel
-def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Every body's neighbours within the sum of radii (plus the margin): CSR arrays
-    ``(start (n+1,), neighbour (total,))``, each body's list in increasing index order."""
+@kernel
+def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The bodies binned for :func:`find_pairs` (n >= 1): ``(cells, sorted_keys, cell_start,
+    order, sx, sy)``, the arguments of :func:`_neighbours` after ``radius``."""
     n = pos.shape[0]
-    first = np.zeros(n + 1, np.int64)
-    if n == 0:
-        return first, np.empty(0, np.int64)
     cell = 2.0 * radius.max() * (1.0 + PAIR_MARGIN_FRACTION)
     cells, keys, sx, sy, cell = _cell_keys(pos, dim, cell)
     sz = 1
@@ -752,18 +757,30 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
         order = np.argsort(keys, kind="mergesort")
         sorted_keys = keys[order]
         cell_start = np.empty(0, np.int64)
-    # one scan into a fixed-width table; a body with more neighbours than it holds is
-    # scanned again into its row of the result
-    counts = np.zeros(n, np.int64)
-    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
-    for i in numba.prange(n):
+    return cells, sorted_keys, cell_start, order, sx, sy
+
+
+@kernel
+def count_pairs_range(first: int, stop: int, pos: np.ndarray, radius: np.ndarray,
+                      cells: np.ndarray, sorted_keys: np.ndarray, cell_start: np.ndarray,
+                      order: np.ndarray, sx: int, sy: int, dim: int, table: np.ndarray,
+                      counts: np.ndarray) -> None:
+    """:func:`find_pairs`'s first scan for bodies ``first .. stop-1``: each body's count of
+    neighbours, and the first :data:`PAIR_TABLE_WIDTH` of them in its row of ``table``."""
+    for i in range(first, stop):
         counts[i] = _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy,
                                 dim, table[i], True)
-    for i in range(n):
-        first[i + 1] = first[i] + counts[i]
-    neighbour = np.empty(first[n], np.int64)
-    for i in numba.prange(n):
-        row = neighbour[first[i]:first[i + 1]]
+
+
+@kernel
+def fill_pairs_range(first: int, stop: int, pos: np.ndarray, radius: np.ndarray,
+                     cells: np.ndarray, sorted_keys: np.ndarray, cell_start: np.ndarray,
+                     order: np.ndarray, sx: int, sy: int, dim: int, table: np.ndarray,
+                     counts: np.ndarray, row_start: np.ndarray, neighbour: np.ndarray) -> None:
+    """:func:`find_pairs`'s rows for bodies ``first .. stop-1``, each sorted by index (from
+    the table, or a second scan for a body with more neighbours than a table row holds)."""
+    for i in range(first, stop):
+        row = neighbour[row_start[i]:row_start[i + 1]]
         if counts[i] <= PAIR_TABLE_WIDTH:
             for c in range(counts[i]):
                 row[c] = table[i, c]
@@ -781,6 +798,27 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
                 row[b] = row[b - 1]
                 b -= 1
             row[b] = v
+
+
+def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Every body's neighbours within the sum of radii (plus the margin): CSR arrays
+    ``(start (n+1,), neighbour (total,))``, each body's list in increasing index order."""
+    n = pos.shape[0]
+    first = np.zeros(n + 1, np.int64)
+    if n == 0:
+        return first, np.empty(0, np.int64)
+    grid = pair_grid(pos, radius, dim)
+    # one scan into a fixed-width table; a body with more neighbours than it holds is
+    # scanned again into its row of the result
+    counts = np.empty(n, np.int64)
+    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
+    parallel_for(count_pairs_range, n, (pos, radius, *grid, dim, table, counts),
+                 min_batch=PARALLEL_MIN_PAIRS)
+    np.cumsum(counts, out=first[1:])
+    neighbour = np.empty(first[n], np.int64)
+    parallel_for(fill_pairs_range, n, (pos, radius, *grid, dim, table, counts, first, neighbour),
+                 min_batch=PARALLEL_MIN_PAIRS)
     return first, neighbour
 
 
@@ -860,16 +898,16 @@ def pair_pass(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, inv_mass: np
 
 
 @kernel
-def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: np.ndarray,
-                   restitution: np.ndarray, friction: np.ndarray, mode: np.ndarray,
-                   grid_meta: np.ndarray, grid_dims: np.ndarray, cell_start: np.ndarray,
-                   cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray,
-                   cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray, plane_n: np.ndarray,
-                   plane_o: np.ndarray,
-                   responded: np.ndarray, crossed: np.ndarray, touching: np.ndarray,
-                   cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
-                   cache_hi: np.ndarray, first: int, stop: int) -> None:
-    """:func:`apply_and_resolve_statics` for bodies ``first .. stop-1``."""
+def resolve_range(first: int, stop: int, pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
+                  radius: np.ndarray, restitution: np.ndarray, friction: np.ndarray,
+                  mode: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
+                  cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                  cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray, box: np.ndarray,
+                  plane_n: np.ndarray, plane_o: np.ndarray, responded: np.ndarray,
+                  crossed: np.ndarray, touching: np.ndarray, cache: np.ndarray,
+                  cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+    """:func:`apply_and_resolve_statics` for bodies ``first .. stop-1`` (a range kernel for
+    :func:`swept._parallel.parallel_for`)."""
     buf = np.empty(CANDIDATE_CAPACITY, np.int64)
     qlo = np.empty(3)
     qhi = np.empty(3)
@@ -959,7 +997,6 @@ def _resolve_range(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray, radius: n
         pos[i, 2] = pz
 
 
-@batch_kernel
 def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
                               radius: np.ndarray, restitution: np.ndarray, friction: np.ndarray,
                               mode: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
@@ -969,39 +1006,20 @@ def apply_and_resolve_statics(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray
                               plane_o: np.ndarray,
                               responded: np.ndarray, crossed: np.ndarray, touching: np.ndarray,
                               cache: np.ndarray, cache_count: np.ndarray, cache_lo: np.ndarray,
-                              cache_hi: np.ndarray) -> None:
+                              cache_hi: np.ndarray, serial: bool = False) -> None:
     """Apply one pass's body-body corrections (cast first for swept and speculative bodies),
     then push each body out of the colliders it overlaps, answering its velocity.
     ``touching`` (n,) records which bodies met a collider in this pass (before the first,
-    :func:`advance_bodies` sets it): a body that was clear and has not moved is skipped."""
-    n = pos.shape[0]
-    for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
-        _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
-                       cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box, plane_n, plane_o,
-                       responded, crossed, touching, cache, cache_count, cache_lo, cache_hi,
-                       k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK))
-
-
-@kernel
-def apply_and_resolve_statics_serial(pos: np.ndarray, vel: np.ndarray, dpos: np.ndarray,
-                                     radius: np.ndarray, restitution: np.ndarray,
-                                     friction: np.ndarray, mode: np.ndarray, grid_meta: np.ndarray,
-                                     grid_dims: np.ndarray, cell_start: np.ndarray,
-                                     cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                                     cap_a: np.ndarray, cap_b: np.ndarray, cap_r: np.ndarray,
-                                     box: np.ndarray,
-                                     plane_n: np.ndarray, plane_o: np.ndarray,
-                                     responded: np.ndarray, crossed: np.ndarray,
-                                     touching: np.ndarray, cache: np.ndarray,
-                                     cache_count: np.ndarray, cache_lo: np.ndarray,
-                                     cache_hi: np.ndarray) -> None:
-    """:func:`apply_and_resolve_statics` on one thread, for a pass in which few bodies move
-    or touch anything: no parallel region to start, and the very same result (all bodies in
-    one range: one set of scratch buffers)."""
-    _resolve_range(pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
-                   cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box, plane_n, plane_o,
-                   responded,
-                   crossed, touching, cache, cache_count, cache_lo, cache_hi, 0, pos.shape[0])
+    :func:`advance_bodies` sets it): a body that was clear and has not moved is skipped.
+    ``serial``: one call on this thread, for a pass in which few bodies move or touch
+    anything (the very same result: each body's rows depend on that body alone)."""
+    args = (pos, vel, dpos, radius, restitution, friction, mode, grid_meta, grid_dims,
+            cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box, plane_n, plane_o,
+            responded, crossed, touching, cache, cache_count, cache_lo, cache_hi)
+    if serial:
+        resolve_range(0, pos.shape[0], *args)
+    else:
+        parallel_for(resolve_range, pos.shape[0], args, min_batch=PARALLEL_MIN_BODIES)
 
 
 @kernel
@@ -1076,7 +1094,30 @@ def _path_hits(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
     return False
 
 
-@batch_kernel
+@kernel
+def count_range(first: int, stop: int, start: np.ndarray, moved: np.ndarray,
+                responded: np.ndarray, crossed: np.ndarray, grid_meta: np.ndarray,
+                grid_dims: np.ndarray, cell_start: np.ndarray, cell_items: np.ndarray,
+                lo: np.ndarray, hi: np.ndarray, cap_a: np.ndarray, cap_b: np.ndarray,
+                cap_r: np.ndarray, box: np.ndarray, plane_n: np.ndarray, plane_o: np.ndarray,
+                caught: np.ndarray, missed: np.ndarray, cache: np.ndarray,
+                cache_count: np.ndarray, cache_lo: np.ndarray, cache_hi: np.ndarray) -> None:
+    """:func:`count_approaches` for bodies ``first .. stop-1`` (a range kernel for
+    :func:`swept._parallel.parallel_for`)."""
+    buf = np.empty(CANDIDATE_CAPACITY, np.int64)
+    qlo = np.empty(3)
+    qhi = np.empty(3)
+    for i in range(first, stop):
+        if responded[i]:
+            caught[i] += 1
+        elif crossed[i] or _path_hits(start[i, 0], start[i, 1], start[i, 2], moved[i, 0],
+                                      moved[i, 1], moved[i, 2], i, grid_meta, grid_dims,
+                                      cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box,
+                                      plane_n, plane_o, qlo, qhi, buf, cache, cache_count,
+                                      cache_lo, cache_hi):
+            missed[i] += 1
+
+
 def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray,
                      crossed: np.ndarray, grid_meta: np.ndarray, grid_dims: np.ndarray,
                      cell_start: np.ndarray, cell_items: np.ndarray, lo: np.ndarray, hi: np.ndarray,
@@ -1091,17 +1132,7 @@ def count_approaches(start: np.ndarray, moved: np.ndarray, responded: np.ndarray
     passes, which :func:`apply_and_resolve_statics` checked into ``crossed``. Adds to
     ``caught`` / ``missed`` (one per body per step at most). The cache is
     :func:`advance_bodies`'s (a count of -1 everywhere: none)."""
-    n = start.shape[0]
-    for k in numba.prange((n + BODY_CHUNK - 1) // BODY_CHUNK):
-        buf = np.empty(CANDIDATE_CAPACITY, np.int64)
-        qlo = np.empty(3)
-        qhi = np.empty(3)
-        for i in range(k * BODY_CHUNK, min(n, (k + 1) * BODY_CHUNK)):
-            if responded[i]:
-                caught[i] += 1
-            elif crossed[i] or _path_hits(start[i, 0], start[i, 1], start[i, 2], moved[i, 0],
-                                          moved[i, 1], moved[i, 2], i, grid_meta, grid_dims,
-                                          cell_start, cell_items, lo, hi, cap_a, cap_b, cap_r, box,
-                                          plane_n, plane_o, qlo, qhi, buf, cache, cache_count,
-                                          cache_lo, cache_hi):
-                missed[i] += 1
+    parallel_for(count_range, start.shape[0],
+                 (start, moved, responded, crossed, grid_meta, grid_dims, cell_start, cell_items,
+                  lo, hi, cap_a, cap_b, cap_r, box, plane_n, plane_o, caught, missed, cache,
+                  cache_count, cache_lo, cache_hi), min_batch=PARALLEL_MIN_BODIES)

@@ -1,0 +1,259 @@
+"""Benchmark threads against one thread, with the cores free and with one core kept busy.
+
+Issue 11, item 4: with the default settings every parallel call must be no slower than the
+same call on one thread when another process keeps a core busy, and faster when the cores are
+free. Each call below is timed with the default thread count and with ``swept.set_threads(1)``,
+the two alternated (so that both see the same moments of a shared machine), first with the
+machine as it is ("idle": this benchmark starts nothing) and then with a busy process (a
+``multiprocessing`` process spinning on one core, stopped at the end):
+
+- ``World.raycast_many``: 10,000 rays against 10,000 random thin segments (length 5 to 50 in
+  a 1000 x 1000 world, as ``bench_world_rays.py``);
+- ``World.sweep_many``: 10,000 circles (radius 1 to 5, moves up to 50) against them;
+- ``World.contact_many``: 10,000 circles (radius 1 to 5) against them;
+- ``Simulation.step``: the ``examples/many_balls.py`` scene (1,000 swept balls among 300
+  walls), 30 steps a timing (a few time slices of a loaded machine);
+- the batch sweep ``sweep_circles_segments``: 10,000 circles against the 10,000 segments'
+  BVH.
+
+Prints the median time of each call and the ratio default / one thread (at most about 1.0
+under load, under 1 with free cores) and writes ``benchmarks/results/threads.json``. The
+machine is shared: the load average at the start of each regime is recorded, since other
+processes may hold cores even in the "idle" regime. ``run(quick)`` is the entry point for
+``swept bench``; ``python benchmarks/bench_threads.py [--quick]`` runs it from the command
+line. (The World's batch calls still run numba ``prange`` loops until they move to
+:func:`swept._parallel.parallel_for`; ``set_threads`` sets numba's count too, so they are
+compared the same way.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+import swept
+from swept import Segment
+from swept._kernels import bvh
+from swept._kernels.batch_sweep import sweep_circles_segments
+from swept.sim import Simulation
+from swept.world import World
+
+#: Side of the square world of the World and batch-sweep scenes, in length units.
+WORLD_SIZE = 1000.0
+#: Shortest and longest random segment.
+SEGMENT_LENGTH = (5.0, 50.0)
+#: Segments in the World and batch-sweep scenes.
+SEGMENTS = 10_000
+#: Rays, sweeping circles and contact circles per batch call.
+QUERIES = 10_000
+#: Smallest and largest circle radius of the sweeps and contacts.
+RADIUS = (1.0, 5.0)
+#: Longest move of a sweeping circle, per axis.
+MOVE = 50.0
+#: The many_balls scene: arena side, thin walls, balls.
+ARENA, WALLS, BALLS = 400.0, 300, 1_000
+#: Simulation steps per timing.
+STEPS_PER_TIMING = 30
+#: Alternated timings of each call (default threads, then one thread), per regime.
+REPEATS = 15
+#: ... in a quick run.
+QUICK_REPEATS = 5
+#: Calls with the default threads before each call's timings (see :func:`measure`).
+WARM_CALLS = 4
+#: Seed of every random scene, so runs compare.
+SEED = 2026
+RESULTS = Path(__file__).resolve().parent / "results" / "threads.json"
+#: What the busy process runs: a loop that never ends (it is killed).
+BUSY_LOOP = "while True:\n    pass\n"
+
+
+def random_segments(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Ends a, b ((n, 2) float64 each) of n random segments in the world."""
+    a = rng.uniform(0.0, WORLD_SIZE, (n, 2))
+    length = rng.uniform(*SEGMENT_LENGTH, n)
+    angle = rng.uniform(0.0, 2.0 * np.pi, n)
+    b = a + np.stack([np.cos(angle), np.sin(angle)], axis=1) * length[:, None]
+    return a, b
+
+
+def many_balls() -> Simulation:
+    """The scene of ``examples/many_balls.py``: 1,000 swept balls among 300 thin walls in a
+    walled arena (the example's seeds)."""
+    rng = np.random.default_rng(7)
+    world = World()
+    corners = [(0.0, 0.0), (ARENA, 0.0), (ARENA, ARENA), (0.0, ARENA)]
+    for i in range(4):
+        world.add(Segment(corners[i], corners[(i + 1) % 4]))
+    for _ in range(WALLS):
+        a = rng.uniform(20.0, ARENA - 20.0, 2)
+        angle = rng.uniform(0.0, np.pi)
+        b = a + rng.uniform(10.0, 40.0) * np.array([np.cos(angle), np.sin(angle)])
+        world.add(Segment(a, np.clip(b, 1.0, ARENA - 1.0)))
+    rng = np.random.default_rng(11)
+    sim = Simulation(world)
+    speed = rng.uniform(500.0, 3000.0, BALLS)
+    heading = rng.uniform(0.0, 2.0 * np.pi, BALLS)
+    velocities = np.column_stack([speed * np.cos(heading), speed * np.sin(heading)])
+    sim.add_balls(rng.uniform(10.0, ARENA - 10.0, (BALLS, 2)), rng.uniform(1.0, 3.0, BALLS),
+                  velocities, restitution=0.9, ccd="swept")
+    return sim
+
+
+def calls() -> dict[str, Callable[[], Any]]:
+    """The calls measured, by name, built once (and each run once: compiled, caches warm)."""
+    rng = np.random.default_rng(SEED)
+    seg_a, seg_b = random_segments(SEGMENTS, rng)
+    world = World()
+    if hasattr(world, "add_segments"):
+        world.add_segments(np.hstack([seg_a, seg_b]))
+    else:
+        # before the bulk add of issue 11: one at a time
+        for a, b in zip(seg_a, seg_b):
+            world.add(Segment(a, b))
+    origins = rng.uniform(0.0, WORLD_SIZE, (QUERIES, 2))
+    angle = rng.uniform(0.0, 2.0 * np.pi, QUERIES)
+    directions = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    centers = rng.uniform(0.0, WORLD_SIZE, (QUERIES, 2))
+    radii = rng.uniform(*RADIUS, QUERIES)
+    moves = rng.uniform(-MOVE, MOVE, (QUERIES, 2))
+    lo = np.minimum(seg_a, seg_b)
+    hi = np.maximum(seg_a, seg_b)
+    tree = (*bvh.build(lo, hi), bvh.box_rows(lo, hi))
+    sim = many_balls()
+    out: dict[str, Callable[[], Any]] = {
+        "World.raycast_many": lambda: world.raycast_many(origins, directions),
+        "World.sweep_many": lambda: world.sweep_many(centers, radii, moves),
+        "World.contact_many": lambda: world.contact_many(centers, radii),
+        f"Simulation.step x{STEPS_PER_TIMING}": lambda: sim.run(STEPS_PER_TIMING),
+        "sweep_circles_segments": lambda: sweep_circles_segments(centers, radii, moves, seg_a,
+                                                                 seg_b, *tree),
+    }
+    for fn in out.values():
+        fn()
+    return out
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    """Seconds one call of ``fn`` takes."""
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def measure(fn: Callable[[], Any], repeats: int) -> dict[str, float]:
+    """``fn`` with the default threads and on one thread, alternated ``repeats`` times (after
+    a warm-up of each): the medians in milliseconds and their ratio."""
+    default: list[float] = []
+    one: list[float] = []
+    try:
+        # the runner settles which way each kernel runs best under this load (a first call,
+        # a probe of the other way, a call or two to average)
+        swept.set_threads(None)
+        for _ in range(WARM_CALLS):
+            fn()
+        for k in range(repeats + 1):
+            swept.set_threads(None)
+            t_default = _timed(fn)
+            swept.set_threads(1)
+            t_one = _timed(fn)
+            if k > 0:
+                default.append(t_default)
+                one.append(t_one)
+    finally:
+        swept.set_threads(None)
+    d = statistics.median(default)
+    o = statistics.median(one)
+    return {"default_ms": d * 1e3, "one_thread_ms": o * 1e3, "ratio": d / o,
+            "default_best_ms": min(default) * 1e3, "one_thread_best_ms": min(one) * 1e3}
+
+
+def regime(measured: dict[str, Callable[[], Any]], repeats: int) -> dict[str, Any]:
+    """Every call measured once, with the load average before."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {"load_average_1min": load,
+            "calls": {name: measure(fn, repeats) for name, fn in measured.items()}}
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    """Run the benchmark (``quick``: fewer repeats); returns the results and writes them to
+    ``benchmarks/results/threads.json``."""
+    repeats = QUICK_REPEATS if quick else REPEATS
+    measured = calls()
+    idle = regime(measured, repeats)
+    # the busy process: a fresh interpreter spinning on one core (``exec`` of a loop: a
+    # target that spawn can hand over, even when this script is loaded by path)
+    busy_process = multiprocessing.get_context("spawn").Process(
+        target=exec, args=(BUSY_LOOP,), daemon=True)
+    busy_process.start()
+    try:
+        # the spinner is running before the timings start
+        time.sleep(1.0)
+        busy = regime(measured, repeats)
+    finally:
+        busy_process.kill()
+        busy_process.join()
+    result = {
+        "machine": {"python": platform.python_version(), "numba": numba.__version__,
+                    "cpu": platform.machine(), "cores": os.cpu_count(),
+                    "default_threads": swept.threads(),
+                    "numba_threading_layer": _threading_layer()},
+        "quick": quick,
+        "repeats": repeats,
+        "goal": "default / one thread <= ~1.0 with one core busy, < 1 with the cores free",
+        "idle": idle,
+        "one_core_busy": busy,
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    return result
+
+
+def _threading_layer() -> str:
+    """numba's threading layer, once a parallel kernel has started it."""
+    try:
+        return str(numba.threading_layer())
+    except ValueError:
+        return "not started"
+
+
+def print_table(result: dict[str, Any]) -> None:
+    """Median milliseconds per call, default threads and one thread, and the ratio, side by
+    side for the two regimes."""
+    threads = result["machine"]["default_threads"]
+    idle = result["idle"]
+    busy = result["one_core_busy"]
+    print(f"default threads: {threads}; load average before: idle "
+          f"{idle['load_average_1min']:.2f}, busy {busy['load_average_1min']:.2f}")
+    print(f"{'call':<26}{'idle: default':>15}{'1 thread':>10}{'ratio':>7}"
+          f"{'busy: default':>16}{'1 thread':>10}{'ratio':>7}")
+    for name, a in idle["calls"].items():
+        b = busy["calls"][name]
+        print(f"{name:<26}{a['default_ms']:>12.2f} ms{a['one_thread_ms']:>7.2f} ms"
+              f"{a['ratio']:>7.2f}{b['default_ms']:>13.2f} ms{b['one_thread_ms']:>7.2f} ms"
+              f"{b['ratio']:>7.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: run, print the table, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args(argv)
+    result = run(args.quick)
+    print_table(result)
+    print(f"wrote {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
