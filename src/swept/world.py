@@ -192,6 +192,22 @@ def _lengths(v: np.ndarray) -> np.ndarray:
     return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
 
 
+def _mover(shape: Shape, d: int) -> _ws.Movers:
+    """:func:`_movers` of one shape (the scalar :meth:`World.sweep`'s, built with the fewest
+    numpy calls)."""
+    v = view(shape)
+    n = v.core.shape[0]
+    params = np.zeros((1, _scene.PARAM_WIDTH))
+    params[0, :len(v.params)] = v.params
+    box = shape.aabb
+    boxes = np.zeros((1, 6))
+    boxes[0, :d] = box.min
+    boxes[0, 3:3 + d] = box.max
+    normals = np.array(v.normals) if v.normals is not None else np.zeros((n, 2))
+    return _ws.Movers(np.array([v.kind], np.int64), params, np.array([[0, n]], np.int64),
+                      np.array(v.core), normals, np.array([v.radius]), boxes)
+
+
 def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
     """The kernel table of convex movers (:class:`swept._kernels.world_sweep.Movers`)."""
     m = len(shapes)
@@ -292,6 +308,9 @@ def _scale(*values: Iterable[float]) -> float:
 _fast_cast_one: Any = None
 #: The same for the 2D ray kernel of World.raycast.
 _fast_ray_one2: Any = None
+#: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
+#: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
+_fast_sweep_range: Any = None
 
 
 
@@ -1063,14 +1082,20 @@ class World:
         """A segment, capsule, box or polygon swept through the kernels
         (:func:`swept._kernels.world_sweep.sweep_range`, one row), finished as swept.sweep
         does."""
+        global _fast_sweep_range
         scene = self._sync()
         d = self._dim or 2
         sweeps = _ws.Sweeps(np.zeros(1, np.int64), np.array([disp], dtype=np.float64),
                             np.array([disp.length()]))
         out = _sweep_hits(1, d)
         marked = self._set_skip(ignore) if ignore else []
+        call = (0, 1, scene, _mover(shape, d), sweeps, td, mask, out)
         try:
-            _kws.sweep_range(0, 1, scene, _movers([shape], d), sweeps, td, mask, out)
+            if _fast_sweep_range is not None:
+                _fast_sweep_range(*call)
+            else:
+                _kws.sweep_range(*call)
+                _fast_sweep_range = entry_point(_kws.sweep_range, call)
         finally:
             for g in marked:
                 self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP
