@@ -347,3 +347,44 @@ def test_sweep_many_keeps_the_ball_form_and_checks_its_input() -> None:
         w.sweep_many(shapes=box)
     empty = World().sweep_many(box, np.zeros((3, 2)))
     assert empty.handle.tolist() == [-1, -1, -1] and not empty.hit.any()
+
+
+def test_3d_touching_overlapping_and_planes() -> None:
+    w = World()
+    w.add(AABB((0, 0, 0), (1, 1, 1)))
+    w.add(Sphere((5, 0.5, 0.5), 1.0))
+    w.add(Capsule((0, 5, 0), (0, 5, 4), 0.5))
+    w.add(Plane((0.0, 1.0, 0.0), -2.0))
+    movers: list[Shape] = [
+        AABB((1, 0, 0), (2, 1, 1)),                        # shares a face with the box
+        AABB((0.2, 0.2, 0.2), (0.8, 1.5, 0.8)),            # cores overlap the box
+        AABB((4.5, 0.0, 0.0), (5.5, 1.0, 1.0)),            # the sphere's centre inside it
+        Capsule((3.0, 0.5, 0.5), (3.5, 0.5, 0.5), 0.5),    # touches the sphere at the start
+        Capsule((-3, 5, 2), (-2, 5, 2), 0.5),              # heads for the capsule's side
+        Capsule((8, -1, 0), (8, -1.5, 0), 0.0),            # radius 0, over the floor
+    ]
+    for mover in movers:
+        for d in ((3.0, 0.0, 0.0), (0.0, -2.0, 0.0), (-1.0, 0.5, 0.25), (0.0, 0.0, 0.0)):
+            _assert_same(w.sweep(mover, d), _brute(w, mover, d), 10.0)
+    disps = np.array([(3.0, 0.0, 0.0), (0.0, -2.0, 0.0), (-1.0, 0.5, 0.25), (0.0, 0.0, 0.0),
+                      (1.0, 1.0, 1.0), (0.0, -9.0, 0.0)])
+    _batch_equals_scalar(w, movers, disps, w.sweep_many(movers, disps))
+    # the floor y = -2 under a radius-0 capsule whose low end is at y = -1.5: 0.5 of 9
+    hit = w.sweep(movers[5], (0.0, -9.0, 0.0))
+    assert hit is not None and hit.handle == 3 and abs(hit.fraction - 0.5 / 9.0) <= 1e-15
+
+
+def test_radius_zero_capsule_mover_equals_its_segment() -> None:
+    rng = random.Random(4)
+    w = _scene2(rng, 80)
+    for _ in range(40):
+        x, y = rng.uniform(0, 100), rng.uniform(0, 100)
+        d = (rng.uniform(-30, 30), rng.uniform(-30, 30))
+        cap = Capsule((x, y), (x + 2, y + 3), 0.0)
+        _assert_same(w.sweep(cap, d), _brute(w, cap, d), 100.0)
+        seg_hit = w.sweep(Segment((x, y), (x + 2, y + 3)), d)
+        cap_hit = w.sweep(cap, d)
+        assert (seg_hit is None) == (cap_hit is None)
+        if seg_hit is not None and cap_hit is not None:
+            assert seg_hit.handle == cap_hit.handle
+            assert abs(seg_hit.fraction - cap_hit.fraction) <= TOL
