@@ -192,22 +192,6 @@ def _lengths(v: np.ndarray) -> np.ndarray:
     return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
 
 
-def _mover(shape: Shape, d: int) -> _ws.Movers:
-    """:func:`_movers` of one shape (the scalar :meth:`World.sweep`'s, built with the fewest
-    numpy calls)."""
-    v = view(shape)
-    n = v.core.shape[0]
-    params = np.zeros((1, _scene.PARAM_WIDTH))
-    params[0, :len(v.params)] = v.params
-    box = shape.aabb
-    boxes = np.zeros((1, 6))
-    boxes[0, :d] = box.min
-    boxes[0, 3:3 + d] = box.max
-    normals = np.array(v.normals) if v.normals is not None else np.zeros((n, 2))
-    return _ws.Movers(np.array([v.kind], np.int64), params, np.array([[0, n]], np.int64),
-                      np.array(v.core), normals, np.array([v.radius]), boxes)
-
-
 def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
     """The kernel table of convex movers (:class:`swept._kernels.world_sweep.Movers`)."""
     m = len(shapes)
@@ -1077,6 +1061,36 @@ class World:
                                                     h, self._data[h]))
         return result
 
+    def _sweep_scratch(self, shape: Shape, d: int
+                       ) -> tuple[_ws.Movers, _ws.Sweeps, _ws.SweepHits]:
+        """The one-row kernel arguments of :meth:`_sweep_convex`, kept between calls (as the
+        traversal stack is: building them anew cost about a third of a sweep), with ``shape``
+        written in as the mover."""
+        v = view(shape)
+        n = v.core.shape[0]
+        scratch = self.__dict__.get("_convex_scratch")
+        if scratch is None or scratch[0].cores.shape[0] < n or scratch[0].cores.shape[1] != d:
+            cap = max(8, n)
+            scratch = (_ws.Movers(np.zeros(1, np.int64), np.zeros((1, _scene.PARAM_WIDTH)),
+                                  np.zeros((1, 2), np.int64), np.zeros((cap, d)),
+                                  np.zeros((cap, 2)), np.zeros(1), np.zeros((1, 6))),
+                       _ws.Sweeps(np.zeros(1, np.int64), np.zeros((1, d)), np.zeros(1)),
+                       _sweep_hits(1, d))
+            self._convex_scratch = scratch
+        movers = scratch[0]
+        movers.kinds[0] = v.kind
+        if v.params:
+            movers.params[0, :len(v.params)] = v.params
+        movers.spans[0, 1] = n
+        movers.cores[:n] = v.core
+        if v.normals is not None:
+            movers.normals[:n] = v.normals
+        movers.radii[0] = v.radius
+        box = shape.aabb
+        movers.boxes[0, :d] = box.min
+        movers.boxes[0, 3:3 + d] = box.max
+        return scratch
+
     def _sweep_convex(self, shape: Shape, disp: Vec2 | Vec3, mask: int, ignore: Iterable[int],
                       td: float) -> WorldSweepHit | None:
         """A segment, capsule, box or polygon swept through the kernels
@@ -1085,11 +1099,11 @@ class World:
         global _fast_sweep_range
         scene = self._sync()
         d = self._dim or 2
-        sweeps = _ws.Sweeps(np.zeros(1, np.int64), np.array([disp], dtype=np.float64),
-                            np.array([disp.length()]))
-        out = _sweep_hits(1, d)
+        movers, sweeps, out = self._sweep_scratch(shape, d)
+        sweeps.displacements[0] = disp
+        sweeps.lengths[0] = disp.length()
         marked = self._set_skip(ignore) if ignore else []
-        call = (0, 1, scene, _mover(shape, d), sweeps, td, mask, out)
+        call = (0, 1, scene, movers, sweeps, td, mask, out)
         try:
             if _fast_sweep_range is not None:
                 _fast_sweep_range(*call)
