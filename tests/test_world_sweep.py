@@ -388,3 +388,32 @@ def test_radius_zero_capsule_mover_equals_its_segment() -> None:
         if seg_hit is not None and cap_hit is not None:
             assert seg_hit.handle == cap_hit.handle
             assert abs(seg_hit.fraction - cap_hit.fraction) <= TOL
+
+
+@pytest.mark.parametrize("s", [1e-6, 1.0, 1e7])
+def test_filtered_sweeps_with_sensors_equal_brute_force(s: float) -> None:
+    rng = random.Random(31)
+    w = World()
+    for i in range(60):
+        x, y = rng.uniform(0, 60) * s, rng.uniform(0, 60) * s
+        shape: Shape = [Circle((x, y), 2 * s), AABB((x, y), (x + 3 * s, y + 2 * s)),
+                        Segment((x, y), (x + 4 * s, y - 3 * s))][i % 3]
+        w.add(shape, data=i, sensor=(i % 7 == 0))
+
+    def accept(h: int, data: Any) -> bool:
+        return h % 4 != 1
+
+    for trial in range(40):
+        mover = _mover2(rng, trial % 4, s * 0.6)
+        d = (rng.uniform(-40, 40) * s, rng.uniform(-40, 40) * s)
+        for sensors in (False, True):
+            best = None
+            best_h = -1
+            for h in w.handles():
+                if (w.is_sensor(h) and not sensors) or not accept(h, w.data(h)):
+                    continue
+                hit = sweep(mover, d, w.shape(h))
+                if hit is not None and (best is None or hit.fraction < best.fraction):
+                    best, best_h = hit, h
+            got = w.sweep(mover, d, filter=accept, include_sensors=sensors)
+            _assert_same(got, (best_h, best), 60.0 * s)

@@ -1008,6 +1008,9 @@ class World:
         if isinstance(shape, Plane):
             raise TypeError("sweep does not support moving a Plane")
         if filter is not None:
+            if isinstance(shape, _CONVEX_MOVERS):
+                return self._sweep_convex_filtered(shape, disp, td, m, ignore, filter,
+                                                   include_sensors)
             return self._sweep_filtered(shape, disp, td, m, ignore, filter, include_sensors)
         if include_sensors and self._sensor_set:
             skip = set(ignore)
@@ -1060,6 +1063,30 @@ class World:
         result: WorldSweepHit = _rn(WorldSweepHit, (fraction, point, normal, position, inside,
                                                     h, self._data[h]))
         return result
+
+    def _sweep_convex_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
+                               ignore: Iterable[int], filt: Callable[[int, Any], bool],
+                               sensors: bool) -> WorldSweepHit | None:
+        """The first contact ``filt`` accepts for a convex mover, as :meth:`_sweep_filtered`
+        finds it for a ball: the kernel's first contact, asked again with each rejected
+        collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk over what
+        is left; the sensors (if asked) by the Python walk. The filter is called at most once
+        per collider."""
+        given = set(ignore)
+        skip = set(given)
+        best: WorldSweepHit | None = None
+        for _ in range(FILTER_KERNEL_TRIES):
+            hit = self._sweep_convex(shape, disp, mask, skip, td)
+            if hit is None or filt(hit.handle, hit.data):
+                best = hit
+                break
+            # rejected: as if absent
+            skip.add(hit.handle)
+        else:
+            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
+        if sensors and self._sensor_set:
+            best = self._sweep_python(shape, disp, td, mask, given, filt, False, True, best)
+        return best
 
     def _sweep_scratch(self, shape: Shape, d: int
                        ) -> tuple[_ws.Movers, _ws.Sweeps, _ws.SweepHits]:
