@@ -417,3 +417,17 @@ def test_filtered_sweeps_with_sensors_equal_brute_force(s: float) -> None:
                     best, best_h = hit, h
             got = w.sweep(mover, d, filter=accept, include_sensors=sensors)
             _assert_same(got, (best_h, best), 60.0 * s)
+
+
+@given(rows=st.lists(st.tuples(st.floats(-20, 120), st.floats(-20, 120), st.floats(-60, 60),
+                               st.floats(-60, 60), st.integers(0, 4)), min_size=1, max_size=12))
+def test_property_sweep_many_equals_world_sweep(
+        rows: list[tuple[float, float, float, float, int]]) -> None:
+    w = _PROPERTY_WORLD
+    movers: list[Shape] = [
+        [Capsule((x, y), (x + 1, y + 3), 0.5), AABB((x, y), (x + 2, y + 1)),
+         Polygon([(x, y), (x + 2, y + 1), (x, y + 2)]), Segment((x, y), (x + 3, y)),
+         Circle((x, y), 0.75)][k] for x, y, _dx, _dy, k in rows]
+    disps = np.array([(dx, dy) for _x, _y, dx, dy, _k in rows])
+    _batch_equals_scalar(w, movers, disps, w.sweep_many(movers, disps))
+    _batch_equals_scalar(w, [movers[0]] * len(rows), disps, w.sweep_many(movers[0], disps))
