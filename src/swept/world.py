@@ -1399,9 +1399,9 @@ class World:
                 h = int(out.handle[j])
                 shape = listed[int(distinct[at[j]])]
                 met = _sweep(shape, disp[j], self._shape_at(h))
-                assert met is not None
-                out.point[j] = met.point
-                out.normal[j] = met.normal
+                if met is not None:
+                    out.point[j] = met.point
+                    out.normal[j] = met.normal
             hit[rows_convex] = out.handle >= 0
             fraction[rows_convex] = out.fraction
             point[rows_convex] = out.point
