@@ -431,3 +431,20 @@ def test_property_sweep_many_equals_world_sweep(
     disps = np.array([(dx, dy) for _x, _y, dx, dy, _k in rows])
     _batch_equals_scalar(w, movers, disps, w.sweep_many(movers, disps))
     _batch_equals_scalar(w, [movers[0]] * len(rows), disps, w.sweep_many(movers[0], disps))
+
+
+def test_a_collider_kind_the_kernel_cannot_sweep_falls_back_to_python() -> None:
+    """A collider kind added to the table after this kernel (a chain, say) must not be
+    silently missed: the kernel flags the row and the World answers it by the scalar sweep on
+    every candidate. Simulated by relabelling a row with a kind code no kernel knows."""
+    w = World()
+    w.add(AABB((20, -1), (21, 1)))
+    strange = w.add(AABB((5, -1), (6, 1)))
+    box = AABB((0, -0.5), (1, 0.5))
+    w._sync()
+    w._tags[strange, 0] = 99
+    hit = w.sweep(box, (30, 0))
+    assert hit is not None and hit.handle == strange and hit.fraction == 4.0 / 30.0
+    batch = w.sweep_many([box, box], np.array([(30.0, 0.0), (0.0, 5.0)]))
+    assert batch.handle.tolist() == [strange, -1]
+    assert batch.fraction[0] == 4.0 / 30.0 and tuple(batch.normal[0]) == (-1.0, 0.0)

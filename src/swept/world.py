@@ -232,7 +232,7 @@ def _vec_lengths(v: np.ndarray) -> np.ndarray:
 def _sweep_hits(n: int, d: int) -> _ws.SweepHits:
     """An empty :class:`swept._kernels.world_sweep.SweepHits` for n sweeps."""
     return _ws.SweepHits(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)),
-                         np.zeros((n, d)), np.zeros(n, np.bool_), np.zeros(n, np.bool_))
+                         np.zeros((n, d)), np.zeros(n, np.bool_), np.zeros(n, np.int64))
 
 
 def _encode(shape: Shape) -> ShapeView:
@@ -1140,10 +1140,15 @@ class World:
         finally:
             for g in marked:
                 self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP
+        fix = int(out.fix[0])
+        if fix == _ws.FIX_UNSUPPORTED:
+            # a collider kind the kernel cannot sweep: the scalar sweep on every candidate
+            return self._sweep_python(shape, disp, td, mask, set(ignore), None, True, False,
+                                      None)
         h = int(out.handle[0])
         if h < 0:
             return None
-        if out.fix[0]:
+        if fix == _ws.FIX_NORMAL:
             # a start inside whose normal is contact()'s: the scalar sweep of that collider
             met: Any = _sweep(shape, disp, self._shape_at(h), target_distance=td)
             result: WorldSweepHit = _rn(WorldSweepHit, (*met, h, self._data[h]))
@@ -1395,9 +1400,20 @@ class World:
             out = _sweep_hits(k_n, d)
             parallel_for(_kws.sweep_range, k_n, (self._sync(), movers, sweeps, 0.0, mask, out))
             for j in np.flatnonzero(out.fix).tolist():
+                shape = listed[int(distinct[at[j]])]
+                if out.fix[j] == _ws.FIX_UNSUPPORTED:
+                    # a collider kind the kernel cannot sweep: the scalar sweep on every
+                    # candidate
+                    found = self._sweep_python(shape, _tn(Vec2 if d == 2 else Vec3,
+                                                          disp[j].tolist()), 0.0, mask, set(),
+                                               None, True, False, None)
+                    out.handle[j] = -1 if found is None else found.handle
+                    out.fraction[j] = math.inf if found is None else found.fraction
+                    out.point[j] = 0.0 if found is None else found.point
+                    out.normal[j] = 0.0 if found is None else found.normal
+                    continue
                 # a start inside whose normal is contact()'s: the scalar sweep of that collider
                 h = int(out.handle[j])
-                shape = listed[int(distinct[at[j]])]
                 met = _sweep(shape, disp[j], self._shape_at(h))
                 if met is not None:
                     out.point[j] = met.point

@@ -27,8 +27,10 @@ for that pair (:mod:`swept.sweep`):
 
 Two start-inside cases take their normal from :func:`swept.contact` in the scalar API (a ball
 inside the grown mover; two overlapping cores): the kernel finds the fraction (0) and the
-handle, and flags the row (``fix``) for the caller to ask :func:`swept.sweep` for that one
-collider's normal and point.
+handle, and flags the row (``fix`` :data:`FIX_NORMAL`) for the caller to ask
+:func:`swept.sweep` for that one collider's normal and point. A candidate of a kind this
+module does not sweep (a kind added to the table later) flags the row
+:data:`FIX_UNSUPPORTED`: the caller answers that row in Python.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from .scene import (
     KIND_CAPSULE2,
     KIND_CAPSULE3,
     KIND_CIRCLE,
+    KIND_EMPTY,
     KIND_PLANE2,
     KIND_PLANE3,
     KIND_POLYGON,
@@ -82,7 +85,16 @@ from .sweep import (
 )
 from .world import moving_tree, static_tree
 
-__all__ = ["Movers", "Sweeps", "SweepHits", "sweep_row", "sweep_range"]
+__all__ = ["Movers", "Sweeps", "SweepHits", "sweep_row", "sweep_range", "FIX_NONE",
+           "FIX_NORMAL", "FIX_UNSUPPORTED"]
+
+#: ``SweepHits.fix``: the row's answer is complete.
+FIX_NONE = 0
+#: ``SweepHits.fix``: a start inside whose normal and point :func:`swept.sweep` must give.
+FIX_NORMAL = 1
+#: ``SweepHits.fix``: a candidate of a collider kind the kernel cannot sweep: answer the row
+#: in Python.
+FIX_UNSUPPORTED = 2
 
 
 class Movers(NamedTuple):
@@ -114,7 +126,7 @@ class Sweeps(NamedTuple):
 class SweepHits(NamedTuple):
     """Each sweep's first contact: ``handle`` (n,) int64 (-1 on a miss), ``fraction`` (n,)
     float64 (inf on a miss), ``point, normal`` (n, d) float64, ``inside`` (n,) bool, ``fix``
-    (n,) bool (a start inside whose normal and point :func:`swept.sweep` must give)."""
+    (n,) int64 (a ``FIX_*`` code)."""
 
     handle: np.ndarray
     fraction: np.ndarray
@@ -125,8 +137,8 @@ class SweepHits(NamedTuple):
 
 
 #: ``sweep_row``'s answer: ``(fraction, px, py, pz, nx, ny, nz, inside, fix)``, fraction
-#: ``MISS`` on a miss.
-RowHit = tuple[float, float, float, float, float, float, float, bool, bool]
+#: ``MISS`` on a miss, ``fix`` a ``FIX_*`` code.
+RowHit = tuple[float, float, float, float, float, float, float, bool, int]
 
 
 @kernel
@@ -192,17 +204,17 @@ def _at_plane(core: np.ndarray, radius: float, pn: tuple[float, float, float], o
     if gap <= td:
         # starts within the target distance of the plane (or inside it)
         g = gap + radius
-        return 0.0, qx - nx * g, qy - ny * g, qz - nz * g, nx, ny, nz, True, False
+        return 0.0, qx - nx * g, qy - ny * g, qz - nz * g, nx, ny, nz, True, FIX_NONE
     closing = -(rx * nx + ry * ny + rz * nz) if d == 3 else -(rx * nx + ry * ny)
     if closing <= 0.0:
         # parallel to the plane, or leaving it
-        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, FIX_NONE
     f = (gap - td) / closing
     if f > 1.0:
-        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, FIX_NONE
     g = radius + td
     return (f, (qx + rx * f) - nx * g, (qy + ry * f) - ny * g, (qz + rz * f) - nz * g, nx, ny,
-            nz, False, False)
+            nz, False, FIX_NONE)
 
 
 @kernel
@@ -247,10 +259,10 @@ def _at_ball(movers: Movers, k: int, core: np.ndarray, ball: tuple[float, float,
         t, _px, _py, _pz, nx, ny, nz, inside = ray_rounded_aabb3(
             cx, cy, cz, ux, uy, uz, p[0], p[1], p[2], p[3], p[4], p[5], rr, length)
     if t < 0.0:
-        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, FIX_NONE
     if inside:
         # the ball starts inside the grown mover: the normal is contact()'s (the caller's)
-        return 0.0, cx, cy, cz, -nx, -ny, -nz, True, True
+        return 0.0, cx, cy, cz, -nx, -ny, -nz, True, FIX_NORMAL
     f = min(t / length, 1.0) if length > 0.0 else 0.0
     # the ball's centre at contact, back to the mover's surface, then onto the ball's
     bx = (cx + (-rx) * f) - nx * rr
@@ -258,7 +270,7 @@ def _at_ball(movers: Movers, k: int, core: np.ndarray, ball: tuple[float, float,
     bz = (cz + (-rz) * f) - nz * rr
     nx, ny, nz = -nx, -ny, -nz
     return (f, (bx - nx * td) + rx * f, (by - ny * td) + ry * f,
-            ((bz - nz * td) + rz * f) if d == 3 else 0.0, nx, ny, nz, False, False)
+            ((bz - nz * td) + rz * f) if d == 3 else 0.0, nx, ny, nz, False, FIX_NONE)
 
 
 @kernel
@@ -286,8 +298,9 @@ def sweep_row(scene: Scene, h: int, movers: Movers, k: int, rel: tuple[float, fl
                         length, td)
     if kind not in (KIND_SEGMENT, KIND_CAPSULE2, KIND_AABB2, KIND_POLYGON, KIND_AABB3,
                     KIND_CAPSULE3):
-        # a removed collider (or a kind without a core)
-        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+        # a removed collider, or a kind this kernel cannot sweep (the caller's, in Python)
+        return (MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False,
+                FIX_NONE if kind == KIND_EMPTY else FIX_UNSUPPORTED)
     core_b, rb = _collider_core(scene, h, scratch)
     status, t, nx, ny, nz, px, py, pz, _it = cast_cores(core, ra, core_b, rb, rel[0], rel[1],
                                                         rel[2], td, 1.0)
@@ -296,11 +309,11 @@ def sweep_row(scene: Scene, h: int, movers: Movers, k: int, rel: tuple[float, fl
         pz = 0.0
     if status == CAST_OVERLAPPED:
         # the cores overlap (no separating normal): contact()'s normal, from the caller
-        fix = nx == 0.0 and ny == 0.0 and nz == 0.0
+        fix = FIX_NORMAL if nx == 0.0 and ny == 0.0 and nz == 0.0 else FIX_NONE
         return 0.0, px, py, pz, nx, ny, nz, True, fix
     if status in (CAST_HIT, CAST_OUT_OF_ITERATIONS):
-        return t, px, py, pz, nx, ny, nz, t == 0.0, False
-    return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, False
+        return t, px, py, pz, nx, ny, nz, t == 0.0, FIX_NONE
+    return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, FIX_NONE
 
 
 @kernel
@@ -352,7 +365,8 @@ def sweep_range(first: int, stop: int, scene: Scene, movers: Movers, sweeps: Swe
         best_f = math.inf
         px = py = pz = nx = ny = nz = 0.0
         inside = False
-        fix = False
+        fix = FIX_NONE
+        unsupported = False
         for which in range(2):
             tree = static_tree(links) if which == 0 else moving_tree(links)
             node, sp = ray_first_leaf(nodes, links, tree, stack, probe, limit)
@@ -372,6 +386,7 @@ def sweep_range(first: int, stop: int, scene: Scene, movers: Movers, sweeps: Swe
                         continue
                     f, ax, ay, az, anx, any_, anz, ains, afix = sweep_row(
                         scene, h, movers, k, rel, length, td, scratch)
+                    unsupported = unsupported or afix == FIX_UNSUPPORTED
                     if f >= 0.0 and (f < best_f or (f == best_f and h < best_h)):
                         best_f = f
                         best_h = h
@@ -385,6 +400,7 @@ def sweep_range(first: int, stop: int, scene: Scene, movers: Movers, sweeps: Swe
                 continue
             f, ax, ay, az, anx, any_, anz, ains, afix = sweep_row(scene, h, movers, k, rel,
                                                                   length, td, scratch)
+            unsupported = unsupported or afix == FIX_UNSUPPORTED
             if f >= 0.0 and (f < best_f or (f == best_f and h < best_h)):
                 best_f = f
                 best_h = h
@@ -392,7 +408,7 @@ def sweep_range(first: int, stop: int, scene: Scene, movers: Movers, sweeps: Swe
         out.handle[i] = best_h
         out.fraction[i] = best_f
         out.inside[i] = inside
-        out.fix[i] = fix
+        out.fix[i] = FIX_UNSUPPORTED if unsupported else fix
         out.point[i, 0] = px
         out.point[i, 1] = py
         out.normal[i, 0] = nx
