@@ -1404,9 +1404,9 @@ class World:
                 if out.fix[j] == _ws.FIX_UNSUPPORTED:
                     # a collider kind the kernel cannot sweep: the scalar sweep on every
                     # candidate
-                    found = self._sweep_python(shape, _tn(Vec2 if d == 2 else Vec3,
-                                                          disp[j].tolist()), 0.0, mask, set(),
-                                               None, True, False, None)
+                    row: Any = _tn(Vec2 if d == 2 else Vec3, disp[j].tolist())
+                    found = self._sweep_python(shape, row, 0.0, mask, set(), None, True, False,
+                                               None)
                     out.handle[j] = -1 if found is None else found.handle
                     out.fraction[j] = math.inf if found is None else found.fraction
                     out.point[j] = 0.0 if found is None else found.point
