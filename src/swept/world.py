@@ -68,6 +68,7 @@ from ._kernels import bvh as _bvh
 from ._kernels import grid as _grid
 from ._kernels import scene as _scene
 from ._kernels import world as _world_kernels
+from ._kernels import world_sweep as _ws
 from ._kernels.scene import Scene
 from ._kernels.world import Balls, Casts, Hits, Touches
 from ._parallel import parallel_for
@@ -84,8 +85,9 @@ from .results import (
     WorldSweepHit,
 )
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .sweep import reference_point
 from .sweep import sweep as _sweep
-from .vec import Vec2, Vec3, as_array, as_finite, as_vec2, as_vec3
+from .vec import Vec2, Vec3, _length3, as_array, as_finite, as_vec2, as_vec3
 from .views import ShapeView, view
 
 __all__ = [
@@ -122,6 +124,11 @@ _tn = tuple.__new__
 _rn: Any = tuple.__new__
 #: The world kernels, untyped for mypy: they take the scene as a splatted tuple of arrays.
 _kw: Any = _world_kernels
+#: The convex-mover sweep kernels, untyped for mypy likewise.
+_kws: Any = _ws
+#: Movers :meth:`World.sweep` and :meth:`World.sweep_many` cast through
+#: :mod:`swept._kernels.world_sweep` (circles and spheres take the ball path).
+_CONVEX_MOVERS = (Segment, Capsule, AABB, Polygon)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,6 +175,49 @@ def _lengths(v: np.ndarray) -> np.ndarray:
     if v.shape[1] == 2:
         return np.hypot(v[:, 0], v[:, 1])
     return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+
+
+def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
+    """The kernel table of convex movers (:class:`swept._kernels.world_sweep.Movers`)."""
+    m = len(shapes)
+    kinds = np.empty(m, np.int64)
+    params = np.zeros((m, _scene.PARAM_WIDTH))
+    spans = np.empty((m, 2), np.int64)
+    radii = np.empty(m)
+    boxes = np.zeros((m, 6))
+    cores = []
+    normals = []
+    at = 0
+    for i, s in enumerate(shapes):
+        v = view(s)
+        n = v.core.shape[0]
+        kinds[i] = v.kind
+        params[i, :len(v.params)] = v.params
+        spans[i] = at, n
+        at += n
+        radii[i] = v.radius
+        cores.append(v.core)
+        normals.append(v.normals if v.normals is not None else np.zeros((n, 2)))
+        box = s.aabb
+        boxes[i, :d] = box.min
+        boxes[i, 3:3 + d] = box.max
+    return _ws.Movers(kinds, params, spans, np.concatenate(cores).reshape(-1, d),
+                      np.concatenate(normals).reshape(-1, 2), radii, boxes)
+
+
+def _vec_lengths(v: np.ndarray) -> np.ndarray:
+    """Row lengths of an (n, d) array exactly as ``Vec2.length`` / ``Vec3.length`` compute
+    them (``math.hypot``, whose rounding ``np.hypot`` does not always share), so that a batch
+    row's fraction is the scalar sweep's to the last bit."""
+    if v.shape[1] == 2:
+        return np.array([math.hypot(x, y) for x, y in v.tolist()], dtype=np.float64)
+    return np.array([_length3(x, y, z) for x, y, z in v.tolist()], dtype=np.float64)
+
+
+def _sweep_hits(n: int, d: int) -> _ws.SweepHits:
+    """An empty :class:`swept._kernels.world_sweep.SweepHits` for n sweeps."""
+    return _ws.SweepHits(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)),
+                         np.zeros((n, d)), np.zeros(n, np.bool_), np.zeros(n, np.int64))
 
 
 def _encode(shape: Shape) -> ShapeView:
@@ -227,6 +277,9 @@ def _scale(*values: Iterable[float]) -> float:
 _fast_cast_one: Any = None
 #: The same for the 2D ray kernel of World.raycast.
 _fast_ray_one2: Any = None
+#: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
+#: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
+_fast_sweep_range: Any = None
 
 
 
@@ -948,9 +1001,10 @@ class World:
               include_sensors: bool = False) -> WorldSweepHit | None:
         """The first visible collider ``shape`` meets when moved by ``displacement`` (the
         least fraction, ties: smallest handle), or None: what :func:`swept.sweep` gives for
-        that collider, with its handle and data. Circles and spheres go through the compiled
-        kernels; other movers through :func:`swept.sweep` on the broadphase's candidates.
-        ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
+        that collider, with its handle and data. Circles, spheres, segments, capsules, boxes
+        and polygons go through the compiled kernels (:mod:`swept._kernels.world_sweep` for
+        the non-balls); any other mover through :func:`swept.sweep` on the broadphase's
+        candidates. ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
         m = _mask(mask)
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)
@@ -963,6 +1017,9 @@ class World:
         if isinstance(shape, Plane):
             raise TypeError("sweep does not support moving a Plane")
         if filter is not None:
+            if isinstance(shape, _CONVEX_MOVERS):
+                return self._sweep_convex_filtered(shape, disp, td, m, ignore, filter,
+                                                   include_sensors)
             return self._sweep_filtered(shape, disp, td, m, ignore, filter, include_sensors)
         if include_sensors and self._sensor_set:
             skip = set(ignore)
@@ -970,6 +1027,8 @@ class World:
             return self._sweep_python(shape, disp, td, m, skip, None, False, True, first)
         if isinstance(shape, (Circle, Sphere)):
             return self._sweep_ball(shape, disp, m, ignore, td)
+        if isinstance(shape, _CONVEX_MOVERS):
+            return self._sweep_convex(shape, disp, m, ignore, td)
         box = shape.aabb
         lo = np.minimum(np.asarray(box.min), np.asarray(box.min) + disp)
         hi = np.maximum(np.asarray(box.max), np.asarray(box.max) + disp)
@@ -1013,6 +1072,104 @@ class World:
         result: WorldSweepHit = _rn(WorldSweepHit, (fraction, point, normal, position, inside,
                                                     h, self._data[h]))
         return result
+
+    def _sweep_convex_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
+                               ignore: Iterable[int], filt: Callable[[int, Any], bool],
+                               sensors: bool) -> WorldSweepHit | None:
+        """The first contact ``filt`` accepts for a convex mover, as :meth:`_sweep_filtered`
+        finds it for a ball: the kernel's first contact, asked again with each rejected
+        collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk over what
+        is left; the sensors (if asked) by the Python walk. The filter is called at most once
+        per collider."""
+        given = set(ignore)
+        skip = set(given)
+        best: WorldSweepHit | None = None
+        for _ in range(FILTER_KERNEL_TRIES):
+            hit = self._sweep_convex(shape, disp, mask, skip, td)
+            if hit is None or filt(hit.handle, hit.data):
+                best = hit
+                break
+            # rejected: as if absent
+            skip.add(hit.handle)
+        else:
+            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
+        if sensors and self._sensor_set:
+            best = self._sweep_python(shape, disp, td, mask, given, filt, False, True, best)
+        return best
+
+    def _sweep_scratch(self, shape: Shape, d: int
+                       ) -> tuple[_ws.Movers, _ws.Sweeps, _ws.SweepHits]:
+        """The one-row kernel arguments of :meth:`_sweep_convex`, kept between calls (as the
+        traversal stack is: building them anew cost about a third of a sweep), with ``shape``
+        written in as the mover."""
+        v = view(shape)
+        n = v.core.shape[0]
+        scratch = self.__dict__.get("_convex_scratch")
+        if scratch is None or scratch[0].cores.shape[0] < n or scratch[0].cores.shape[1] != d:
+            cap = max(8, n)
+            scratch = (_ws.Movers(np.zeros(1, np.int64), np.zeros((1, _scene.PARAM_WIDTH)),
+                                  np.zeros((1, 2), np.int64), np.zeros((cap, d)),
+                                  np.zeros((cap, 2)), np.zeros(1), np.zeros((1, 6))),
+                       _ws.Sweeps(np.zeros(1, np.int64), np.zeros((1, d)), np.zeros(1)),
+                       _sweep_hits(1, d))
+            self._convex_scratch = scratch
+        movers = scratch[0]
+        movers.kinds[0] = v.kind
+        if v.params:
+            movers.params[0, :len(v.params)] = v.params
+        movers.spans[0, 1] = n
+        movers.cores[:n] = v.core
+        if v.normals is not None:
+            movers.normals[:n] = v.normals
+        movers.radii[0] = v.radius
+        box = shape.aabb
+        movers.boxes[0, :d] = box.min
+        movers.boxes[0, 3:3 + d] = box.max
+        return scratch
+
+    def _sweep_convex(self, shape: Shape, disp: Vec2 | Vec3, mask: int, ignore: Iterable[int],
+                      td: float) -> WorldSweepHit | None:
+        """A segment, capsule, box or polygon swept through the kernels
+        (:func:`swept._kernels.world_sweep.sweep_range`, one row), finished as swept.sweep
+        does."""
+        global _fast_sweep_range
+        scene = self._sync()
+        d = self._dim or 2
+        movers, sweeps, out = self._sweep_scratch(shape, d)
+        sweeps.displacements[0] = disp
+        sweeps.lengths[0] = disp.length()
+        marked = self._set_skip(ignore) if ignore else []
+        call = (0, 1, scene, movers, sweeps, td, mask, out)
+        try:
+            if _fast_sweep_range is not None:
+                _fast_sweep_range(*call)
+            else:
+                _kws.sweep_range(*call)
+                _fast_sweep_range = entry_point(_kws.sweep_range, call)
+        finally:
+            for g in marked:
+                self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP
+        fix = int(out.fix[0])
+        if fix == _ws.FIX_UNSUPPORTED:
+            # a collider kind the kernel cannot sweep: the scalar sweep on every candidate
+            return self._sweep_python(shape, disp, td, mask, set(ignore), None, True, False,
+                                      None)
+        h = int(out.handle[0])
+        if h < 0:
+            return None
+        if fix == _ws.FIX_NORMAL:
+            # a start inside whose normal is contact()'s: the scalar sweep of that collider
+            met: Any = _sweep(shape, disp, self._shape_at(h), target_distance=td)
+            result: WorldSweepHit = _rn(WorldSweepHit, (*met, h, self._data[h]))
+            return result
+        vec = Vec2 if d == 2 else Vec3
+        fraction = float(out.fraction[0])
+        point: Any = _tn(vec, out.point[0].tolist())
+        normal: Any = _tn(vec, out.normal[0].tolist())
+        position = reference_point(shape) + disp * fraction
+        found: WorldSweepHit = _rn(WorldSweepHit, (fraction, point, normal, position,
+                                                   bool(out.inside[0]), h, self._data[h]))
+        return found
 
     def contacts(self, shape: Shape, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
                  filter: Callable[[int, Any], bool] | None = None,
@@ -1125,15 +1282,44 @@ class World:
         out = self._cast_batch(Casts(o, unit, md, md), m, False)
         return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
-    def sweep_many(self, centers: Any, radii: Any, displacements: Any, *,
-                   mask: int = ALL_LAYERS) -> SweepBatch:
-        """The first contact of each of n moving circles (spheres), in parallel:
-        :meth:`sweep` per ball.
+    def sweep_many(self, centers: Any = None, radii: Any = None, displacements: Any = None, *,
+                   shapes: Any = None, mask: int = ALL_LAYERS) -> SweepBatch:
+        """The first contact of each of n moving shapes, in parallel: :meth:`sweep` per row.
 
-        ``centers`` (n, d), ``radii`` (n,) (>= 0) and ``displacements`` (n, d) float64.
-        Returns a :class:`SweepBatch`.
+        Two forms, told apart by the first argument:
+
+        - balls: ``sweep_many(centers, radii, displacements)``, ``centers`` (n, d), ``radii``
+          (n,) (>= 0) and ``displacements`` (n, d) float64: n circles (spheres);
+        - any convex movers: ``sweep_many(shapes, displacements)`` (or ``shapes=``,
+          ``displacements=``), ``shapes`` one shape swept by each of the n rows of
+          ``displacements`` (a probe of many directions, a character's candidate moves), or a
+          sequence of n shapes, row i swept by ``displacements[i]``. Circles, spheres,
+          segments, capsules, boxes and polygons, mixed as you like; each row answers as
+          :meth:`sweep` does (balls by the ball kernels, the others by
+          :mod:`swept._kernels.world_sweep`).
+
+        Shapes rather than arrays of corners: a shape is already validated and carries its
+        kind, and the one-shape form packs one mover for the whole batch. The balls' arrays
+        stay for many balls (no shape objects to build). Returns a :class:`SweepBatch`.
         """
         m = _mask(mask)
+        if shapes is None and (isinstance(centers, Shape) or (
+                isinstance(centers, (list, tuple)) and len(centers) > 0
+                and isinstance(centers[0], Shape))):
+            # the shapes' form, by position: (shapes, displacements)
+            if displacements is not None:
+                raise TypeError("sweep_many(shapes, displacements) takes two arguments, got "
+                                "three")
+            shapes, displacements = centers, radii
+        elif shapes is not None and (centers is not None or radii is not None):
+            raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+        if shapes is not None:
+            if displacements is None:
+                raise TypeError("sweep_many(shapes, displacements): displacements is missing")
+            return self._sweep_shapes(shapes, displacements, m)
+        if centers is None or radii is None or displacements is None:
+            raise TypeError("sweep_many takes (centers, radii, displacements) or (shapes, "
+                            "displacements)")
         c = _array(centers, "centers", 2, self._dim)
         d = c.shape[1]
         n = c.shape[0]
@@ -1145,6 +1331,11 @@ class World:
         v = _array(displacements, "displacements", 2, d)
         if v.shape[0] != n:
             raise ValueError(f"displacements must have {n} rows, got {v.shape[0]}")
+        return self._sweep_balls(c, r, v, m)
+
+    def _sweep_balls(self, c: np.ndarray, r: np.ndarray, v: np.ndarray, m: int) -> SweepBatch:
+        """The balls' :meth:`sweep_many`, on checked arrays."""
+        n, d = c.shape
         if self._empty_scene() or n == 0:
             return SweepBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                               np.zeros((n, d)), np.full(n, -1, np.int64))
@@ -1165,6 +1356,82 @@ class World:
         # from outside: the ball's centre at contact, back along the normal by its radius
         at = c[outside] + v[outside] * fraction[outside, None]
         point[outside] = at - normal[outside] * r[outside, None]
+        return SweepBatch(hit, fraction, point, normal, handle)
+
+    def _sweep_shapes(self, shapes: Any, displacements: Any, mask: int) -> SweepBatch:
+        """The shapes' :meth:`sweep_many`: one shape by n displacements, or n shapes."""
+        one = isinstance(shapes, Shape)
+        if not one and not isinstance(shapes, Sequence):
+            raise TypeError(f"shapes must be a shape or a sequence of shapes, not "
+                            f"{type(shapes).__name__}")
+        listed: list[Shape] = [shapes] if one else list(shapes)
+        for i, s in enumerate(listed):
+            name = "shapes" if one else f"shapes[{i}]"
+            if not isinstance(s, (Circle, Sphere, *_CONVEX_MOVERS)):
+                raise TypeError(f"{name}: sweep_many cannot move a {type(s).__name__}")
+            if self._dim is not None:
+                self._check_dim(s, name)
+        dim = self._dim if self._dim is not None else (listed[0].dim if listed else None)
+        v = _array(displacements, "displacements", 2, dim)
+        n, d = v.shape
+        if not one and n != len(listed):
+            raise ValueError(f"displacements must have {len(listed)} rows (one per shape), "
+                             f"got {n}")
+        if self._empty_scene() or n == 0:
+            return SweepBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
+                              np.zeros((n, d)), np.full(n, -1, np.int64))
+        index = np.zeros(n, np.int64) if one else np.arange(n, dtype=np.int64)
+        balls = np.array([isinstance(s, (Circle, Sphere)) for s in listed], dtype=np.bool_)
+        rows_ball = np.flatnonzero(balls[index])
+        rows_convex = np.flatnonzero(~balls[index])
+        hit = np.zeros(n, np.bool_)
+        fraction = np.full(n, math.inf)
+        point = np.zeros((n, d))
+        normal = np.zeros((n, d))
+        handle = np.full(n, -1, np.int64)
+        if rows_ball.size:
+            ball_of = index[rows_ball]
+            c = np.array([listed[k].center for k in ball_of.tolist()], dtype=np.float64)
+            r = np.array([listed[k].radius for k in ball_of.tolist()], dtype=np.float64)
+            got = self._sweep_balls(c.reshape(-1, d), r, v[rows_ball], mask)
+            hit[rows_ball] = got.hit
+            fraction[rows_ball] = got.fraction
+            point[rows_ball] = got.point
+            normal[rows_ball] = got.normal
+            handle[rows_ball] = got.handle
+        if rows_convex.size:
+            # the convex movers' own table: each distinct shape once
+            distinct, at = np.unique(index[rows_convex], return_inverse=True)
+            movers = _movers([listed[k] for k in distinct.tolist()], d)
+            disp = np.ascontiguousarray(v[rows_convex])
+            sweeps = _ws.Sweeps(at.astype(np.int64).reshape(-1), disp, _vec_lengths(disp))
+            k_n = rows_convex.shape[0]
+            out = _sweep_hits(k_n, d)
+            parallel_for(_kws.sweep_range, k_n, (self._sync(), movers, sweeps, 0.0, mask, out))
+            for j in np.flatnonzero(out.fix).tolist():
+                shape = listed[int(distinct[at[j]])]
+                if out.fix[j] == _ws.FIX_UNSUPPORTED:
+                    # a collider kind the kernel cannot sweep: the scalar sweep on every
+                    # candidate
+                    row: Any = _tn(Vec2 if d == 2 else Vec3, disp[j].tolist())
+                    found = self._sweep_python(shape, row, 0.0, mask, set(), None, True, False,
+                                               None)
+                    out.handle[j] = -1 if found is None else found.handle
+                    out.fraction[j] = math.inf if found is None else found.fraction
+                    out.point[j] = 0.0 if found is None else found.point
+                    out.normal[j] = 0.0 if found is None else found.normal
+                    continue
+                # a start inside whose normal is contact()'s: the scalar sweep of that collider
+                h = int(out.handle[j])
+                met = _sweep(shape, disp[j], self._shape_at(h))
+                if met is not None:
+                    out.point[j] = met.point
+                    out.normal[j] = met.normal
+            hit[rows_convex] = out.handle >= 0
+            fraction[rows_convex] = out.fraction
+            point[rows_convex] = out.point
+            normal[rows_convex] = out.normal
+            handle[rows_convex] = out.handle
         return SweepBatch(hit, fraction, point, normal, handle)
 
     def contact_many(self, centers: Any, radii: Any, *, mask: int = ALL_LAYERS) -> ContactBatch:
