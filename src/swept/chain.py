@@ -111,6 +111,10 @@ class Chain:
     def __hash__(self) -> int:
         return hash(("Chain", self.points, self.loop))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy as the constructor's arguments (the slots are read-only)."""
+        return (Chain, (self.points, self.loop))
+
     def __len__(self) -> int:
         return len(self.segments)
 
