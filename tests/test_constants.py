@@ -44,6 +44,8 @@ LIMITS = {"CENTROID_CLAMP", "AREA_EXTENT_CAP", "MAX_COORDINATE"}
 OTHERS = {
     "COINCIDENT_NORMAL_2D", "COINCIDENT_NORMAL_3D", "DEFAULT_SKIN", "CACHE_MARGIN_FRACTION",
     "DEFAULT_FLOOR_MAX_ANGLE", "FLOOR_PROBE_SKINS",
+    # size thresholds for culling a chain's segments by box (test_world_chain)
+    "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

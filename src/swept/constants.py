@@ -99,7 +99,8 @@ __all__ = [
     # collision response
     "RESOLVE_PASSES",
     # the World's query filter
-    "FILTER_KERNEL_TRIES",
+    "FILTER_KERNEL_TRIES", "CHAIN_BOXES_MIN_SEGMENTS",
+    "CHAIN_RAY_BOXES_MIN_SEGMENTS",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -496,3 +497,18 @@ RESOLVE_PASSES = 8
 #: tries 3.3 / 9.8 / 78 / 145; 16 tries 3.3 / 9.1 / 104 / 206. 4 is 19x faster than the walk
 #: when the filter rejects little and at most 1.5x slower when it rejects nearly everything.
 FILTER_KERNEL_TRIES = 4
+
+# --- a Chain in the World (swept.world, swept.chain)
+
+#: The scalar sweeps and contacts against a Chain (and so the character controller over a
+#: World holding chains) first cull, with one numpy test over every segment's box, the
+#: segments the moving shape's box cannot reach, for chains of at least this many segments.
+#: Measured (a ball over a flat floor chain, ms a query, sweep / contact, shared 2-core
+#: machine): 8 segments 0.017 / 0.005 culled against 0.017 / 0.018 looped; 16: 0.017 / 0.006
+#: against 0.030 / 0.031; 1,000: 0.022 / 0.008 against 1.6 / 1.8; 10,000: 0.050 / 0.023
+#: against 16 / 18.
+CHAIN_BOXES_MIN_SEGMENTS = 8
+#: The same for ``raycast(ray, chain)``, whose per-segment test is cheaper (about 0.2 us):
+#: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
+#: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
+CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
