@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from swept import AABB, Chain, Circle, Polygon, Ray, Segment, World, contact, raycast, sweep
 from swept._kernels import chain as _kc
+from swept._kernels import scene as _scene
 from swept.vec import Vec2
 
 UP = Vec2(0.0, -1.0)  # screen coordinates: y grows down
@@ -380,10 +381,27 @@ def test_a_moving_chain_moves_with_its_refit() -> None:
     floor = Chain([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)])
     w = World()
     h = w.add(floor, moving=True)
+    down = Ray((5.0, -5.0), (0.0, 1.0))
     for k in range(1, 80):
+        # past DYNAMIC_REFITS_BEFORE_REBUILD moves the moving tree is rebuilt
         w.move(h, floor.translated((0.0, k * 0.5)))
-        hit = w.raycast(Ray((5.0, -5.0), (0.0, 1.0)))
+        hit = w.raycast(down)
         assert hit is not None and hit.handle == h and hit.distance == 5.0 + k * 0.5
+    assert w.raycast(down, ignore=[h]) is None
+    # a static collider added: the static chains' rows are rewritten, the moving ones after
+    hs = w.add(Segment((0.0, 100.0), (20.0, 100.0)))
+    hit = w.raycast(down)
+    assert hit is not None and hit.handle == h and hit.distance == 5.0 + 79 * 0.5
+    hit = w.raycast(down, ignore=[h])
+    assert hit is not None and hit.handle == hs
+    # more points: the moving tree is rebuilt
+    w.move(h, Chain([(0.0, 1.0), (4.0, 1.0), (6.0, 2.0), (20.0, 2.0)]))
+    hit = w.raycast(down)
+    assert hit is not None and hit.handle == h and hit.distance == 6.5
+    ball = w.sweep(Circle((5.0, -5.0), 1.0), (0.0, 10.0))
+    ref = sweep(Circle((5.0, -5.0), 1.0), (0.0, 10.0), w.shape(h))
+    assert ball is not None and ball.handle == h and ball.fraction == ref.fraction
+    assert ball.normal == ref.normal
 
 
 def test_pickle_and_growth_keep_the_chains() -> None:
@@ -505,3 +523,66 @@ def test_a_character_on_a_long_chain_floor_is_quick() -> None:
     per_call = (time.perf_counter() - t0) / 20
     assert shape.center[0] == pytest.approx(5000.0 + 21 * 5.0, abs=1e-6)
     assert per_call < 20e-3
+
+
+# ---------------------------------------------------------------------------------------------
+# the chain's own row (a whole chain as one primitive: what a kernel meets that walks the
+# handles' rows, as a Simulation's statics may)
+
+
+@given(chain=chains(), data=st.data())
+def test_the_chain_row_answers_for_the_whole_chain(chain: Chain, data: Any) -> None:
+    from swept import closest_point
+
+    w = World()
+    h = w.add(chain)
+    scene = w._sync()
+    assert scene.tags[h, _scene.KIND] == _scene.KIND_CHAIN
+    ray = data.draw(rays_at(chain))
+    (ox, oy), (dx, dy) = ray.origin, ray.direction
+    t, px, py, _pz, nx, ny, _nz, inside = _scene.cast_row(scene, h, ox, oy, 0.0, dx, dy, 0.0,
+                                                          0.0, math.inf, False)
+    ref = raycast(ray, chain)
+    if ref is None:
+        assert t < 0.0
+    else:
+        assert (t, Vec2(px, py), Vec2(nx, ny), inside) == tuple(ref)[:4]
+        assert _scene.exit_row(scene, h, ox, oy, 0.0, dx, dy, 0.0, t) == t
+    ball, d = data.draw(balls_at(chain))
+    (cx, cy), r = ball.center, ball.radius
+    hit, nx, ny, _nz, depth, px, py, _pz = _scene.contact_row(scene, h, cx, cy, 0.0, r)
+    ref_c = contact(ball, chain)
+    assert hit == (ref_c is not None)
+    if ref_c is not None:
+        assert (Vec2(nx, ny), depth, Vec2(px, py)) == tuple(ref_c)
+    length = math.hypot(d[0], d[1])
+    if length > 0.0:
+        t, px, py, _pz, nx, ny, _nz, inside = _scene.cast_row(
+            scene, h, cx, cy, 0.0, d[0] / length, d[1] / length, 0.0, r, length, True)
+        ref_s = sweep(ball, d, chain)
+        assert (t >= 0.0) == (ref_s is not None)
+        if ref_s is not None and not inside:
+            assert Vec2(nx, ny) == ref_s.normal
+            assert _close((px, py), ref_s.point, _scale(chain))
+    x, y, _z = _scene.closest_row(scene, h, cx, cy, 0.0)
+    assert Vec2(x, y) == closest_point(chain, ball.center)
+
+
+def test_sensors_and_filters_see_chains() -> None:
+    floor = Chain([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)])
+    w = World()
+    hs = w.add(floor, data="trigger", sensor=True)
+    hc = w.add(floor.translated((0.0, 5.0)), data="floor")
+    down = Ray((5.0, -5.0), (0.0, 1.0))
+    hit = w.raycast(down)
+    assert hit is not None and hit.handle == hc
+    hit = w.raycast(down, include_sensors=True)
+    assert hit is not None and hit.handle == hs and hit.distance == 5.0
+    assert w.query_point((5.0, 0.0)) == [hs]
+    hit = w.raycast(down, filter=lambda h, data: data != "floor")
+    assert hit is None
+    ball = Circle((5.0, -5.0), 1.0)
+    met = w.sweep(ball, (0.0, 20.0), filter=lambda h, data: True)
+    ref = sweep(ball, (0.0, 20.0), floor.translated((0.0, 5.0)))
+    assert met is not None and met.handle == hc and met.fraction == ref.fraction
+    assert [c.handle for c in w.contacts(Circle((5.0, 0.5), 1.0))] == [hs]

@@ -61,6 +61,16 @@ tree every ancestor of an infinite box is infinite, so every query would descend
 or move among them; **moving** colliders (``add(..., moving=True)``) live in a second BVH that
 a move *refits* (topology kept, boxes recomputed), rebuilt after
 :data:`DYNAMIC_REFITS_BEFORE_REBUILD` refits or an add or remove among them.
+
+A :class:`~swept.Chain` is one collider (one handle, one row of kind ``KIND_CHAIN``, its points
+in the pool), but each of its segments is a broadphase primitive of its own (a row of kind
+``KIND_CHAIN_SEGMENT`` past the handles' rows, naming the chain), so that a query meets only
+the segments near it: a ray at a 10,000-point chain costs what it costs at 10,000 segments.
+The kernels report a segment's row; the World turns it into the chain's handle. A ray meets a
+segment as a Segment; a ball's sweep and contact apply the chain's Voronoi-region rule
+(:mod:`swept._kernels.chain`), so every answer is the scalar API's for that chain. (Exact
+ties between a chain and another collider go to the other: the segments' rows come after
+every handle.)
 """
 
 from __future__ import annotations
@@ -195,7 +205,8 @@ def _encode(shape: Shape) -> ShapeView:
         v = None
     if v is None or v.kind < 0:
         raise TypeError(f"a World cannot hold a {type(shape).__name__}: use Circle, Segment, "
-                        f"AABB, Polygon, Capsule, Plane (2D) or Sphere, AABB, Capsule, Plane (3D)")
+                        f"AABB, Polygon, Capsule, Plane, Chain (2D) or Sphere, AABB, Capsule, "
+                        f"Plane (3D)")
     return v
 
 
@@ -376,8 +387,8 @@ class _BoxTree:
 class World:
     """Colliders with handles, a broadphase, and scalar and batch queries (module docstring).
 
-    Supported colliders: Circle, Segment, AABB, Polygon, Capsule, Plane (2D); Sphere, AABB,
-    Capsule, Plane (3D). The first collider fixes the dimension; mixing raises ValueError.
+    Supported colliders: Circle, Segment, AABB, Polygon, Capsule, Plane, Chain (2D); Sphere,
+    AABB, Capsule, Plane (3D). The first collider fixes the dimension; mixing raises ValueError.
     """
 
     def __init__(self) -> None:
@@ -685,15 +696,16 @@ class World:
         row[_scene.LO:_scene.LO + d] = np.subtract(box.min, grow)
         row[_scene.HI:_scene.HI + d] = np.add(box.max, grow)
 
-    def add(self, shape: Shape | Chain, data: Any = None, *, layer: int = 1, mask: int = ALL_LAYERS,
-            moving: bool = False, sensor: bool = False) -> int:
+    def add(self, shape: Shape | Chain, data: Any = None, *, layer: int = 1,
+            mask: int = ALL_LAYERS, moving: bool = False, sensor: bool = False) -> int:
         """Add a collider; returns its handle (ints from 0 in insertion order, never reused).
 
         ``layer`` (32 bits) is what queries' masks test; ``mask`` is the collider's own
         mask, kept for callers that move it; ``moving=True`` puts it in the dynamic tree,
         for colliders moved often. ``sensor=True`` makes a trigger volume: rays, sweeps and
         batches pass through it (unless a scalar query asks ``include_sensors=True``);
-        ``contacts``, ``query_aabb`` and ``query_point`` report it.
+        ``contacts``, ``query_aabb`` and ``query_point`` report it. A :class:`~swept.Chain`
+        (2D) is one collider whose every query answers as the scalar API's for the chain.
         """
         if not isinstance(sensor, (bool, np.bool_)):
             raise TypeError(f"sensor must be a bool, not {type(sensor).__name__}")
