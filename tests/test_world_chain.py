@@ -586,3 +586,18 @@ def test_sensors_and_filters_see_chains() -> None:
     ref = sweep(ball, (0.0, 20.0), floor.translated((0.0, 5.0)))
     assert met is not None and met.handle == hc and met.fraction == ref.fraction
     assert [c.handle for c in w.contacts(Circle((5.0, 0.5), 1.0))] == [hs]
+
+
+def test_a_moving_chain_added_after_the_table_grew_keeps_the_other_rows() -> None:
+    """The moving chains' segment rows go after the static chains' (or the handles' end when
+    there are none): a static tree built before any chain existed, then the table grown, must
+    not put them over handle rows."""
+    w = World()
+    circles = [w.add(Circle((3.0 * k, 50.0), 1.0)) for k in range(100)]
+    assert w.raycast(Ray((0.0, 40.0), (0.0, 1.0))) is not None  # the static tree, no chains
+    hc = w.add(Chain([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)]), moving=True)
+    for k in (0, 30, 70, 99):
+        hit = w.raycast(Ray((3.0 * k, 40.0), (0.0, 1.0)))
+        assert hit is not None and hit.handle == circles[k] and hit.distance == 9.0
+    hit = w.raycast(Ray((5.0, -5.0), (0.0, 1.0)))
+    assert hit is not None and hit.handle == hc and hit.distance == 5.0

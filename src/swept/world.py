@@ -525,6 +525,7 @@ class World:
         tags[:cap] = self._tags[:cap]
         self._rows, self._tags = rows, tags
         self._hcap = new
+        self._static_rows_end = new
         self._scene = None
         if self._chain_rows:
             # the chains' segment rows were past the old handle rows: write them anew
@@ -614,7 +615,8 @@ class World:
                 # the moving chains' rows follow the static ones': written anew after them
                 self._dynamic_tree = None
         else:
-            at = self._static_rows_end
+            # (a static tree built when there were no chains left no rows: the handles' end)
+            at = max(self._static_rows_end, hcap)
             for g in [g for g, (first, _n) in self._chain_rows.items() if first >= at]:
                 del self._chain_rows[g]
         counts = [int(self._tags[g, _scene.COUNT]) - (0 if self._rows[g, 0] else 1)
@@ -984,7 +986,7 @@ class World:
                 self._tags[int(h), _scene.FLAGS] |= _scene.FLAG_SKIP
                 marked.append(int(h))
                 if int(h) in self._chain_rows:
-                    # a static chain: its segments' rows too
+                    # a chain: its segments' rows too
                     first, count = self._chain_rows[int(h)]
                     self._tags[first:first + count, _scene.FLAGS] |= _scene.FLAG_SKIP
                     marked += range(first, first + count)
