@@ -601,3 +601,62 @@ def test_a_moving_chain_added_after_the_table_grew_keeps_the_other_rows() -> Non
         assert hit is not None and hit.handle == circles[k] and hit.distance == 9.0
     hit = w.raycast(Ray((5.0, -5.0), (0.0, 1.0)))
     assert hit is not None and hit.handle == hc and hit.distance == 5.0
+
+
+@st.composite
+def _random_chain(draw: Any) -> Chain:
+    n = draw(st.integers(2, 6))
+    pts = draw(st.lists(st.tuples(st.floats(-20, 20), st.floats(-20, 20)), min_size=n,
+                        max_size=n, unique=True))
+    loop = n >= 3 and draw(st.booleans())
+    return Chain(pts, loop=loop)
+
+
+_OPS = st.lists(st.one_of(
+    st.tuples(st.just("chain"), _random_chain(), st.booleans()),
+    st.tuples(st.just("circles"), st.integers(1, 70), st.booleans()),
+    st.tuples(st.just("move"), st.integers(0, 10**6), _random_chain()),
+    st.tuples(st.just("shift"), st.integers(0, 10**6), st.floats(-3, 3)),
+    st.tuples(st.just("remove"), st.integers(0, 10**6), st.just(None)),
+), min_size=1, max_size=12)
+
+
+@given(ops=_OPS, data=st.data())
+def test_adds_moves_and_removes_keep_every_chain_answering(ops: list[Any], data: Any) -> None:
+    """Static and moving chains among other colliders, through adds (the table growing past
+    the chains' segment rows), moves (a chain to a chain of other length, to a circle and
+    back) and removes: every ray's nearest hit is the scalar API's over the live shapes."""
+    w = World()
+    live: dict[int, Any] = {}
+    for op, a, b in ops:
+        if op == "chain":
+            live[w.add(a, moving=b)] = a
+        elif op == "circles":
+            for k in range(a):
+                c = Circle((40.0 + k, 40.0 + (k % 7)), 0.4)
+                live[w.add(c, moving=b)] = c
+        elif live and op in ("move", "shift", "remove"):
+            h = sorted(live)[a % len(live)]
+            if op == "remove":
+                w.remove(h)
+                del live[h]
+                continue
+            new = b if op == "move" else (
+                live[h].translated((b, 0.5 * b)) if isinstance(live[h], Chain)
+                else Circle((live[h].center[0] + b, live[h].center[1]), 0.4))
+            w.move(h, new)
+            live[h] = new
+        for _ in range(3):
+            o = (data.draw(st.floats(-25, 25)), data.draw(st.floats(-25, 25)))
+            angle = data.draw(st.floats(0.0, 2.0 * math.pi))
+            ray = Ray(o, (math.cos(angle), math.sin(angle)))
+            refs = [(hit.distance, h) for h, s in live.items()
+                    if (hit := raycast(ray, s)) is not None]
+            found = w.raycast(ray)
+            if not refs:
+                assert found is None
+                continue
+            best = min(refs)
+            assert found is not None and (found.distance, found.handle) == best
+            if isinstance(live[best[1]], Chain):
+                assert tuple(found)[:5] == tuple(raycast(ray, live[best[1]]))
