@@ -28,7 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from .constants import EDGE_ON_TOLERANCE, FACE_NORMAL_TOLERANCE, JOIN_FLAT_TOLERANCE
+from .constants import (
+    CANDIDATE_MARGIN,
+    CHAIN_BOXES_MIN_SEGMENTS,
+    CHAIN_RAY_BOXES_MIN_SEGMENTS,
+    EDGE_ON_TOLERANCE,
+    FACE_NORMAL_TOLERANCE,
+    JOIN_FLAT_TOLERANCE,
+)
 from .contact import contact
 from .dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP, UNSUPPORTED
 from .distance import PointOperand, closest_point
@@ -60,7 +67,7 @@ class Chain:
     in each segment's Voronoi region (see the module's docstring).
     """
 
-    __slots__ = ("points", "loop", "segments", "_dirs", "_lefts", "_box")
+    __slots__ = ("points", "loop", "segments", "_dirs", "_lefts", "_box", "_boxes")
     points: tuple[Vec2, ...]
     loop: bool
     #: the segments, in order: segment ``i`` runs from ``points[i]`` to ``points[i + 1]``
@@ -68,6 +75,7 @@ class Chain:
     _dirs: tuple[Vec2, ...]
     _lefts: tuple[Vec2, ...]
     _box: AABB
+    _boxes: np.ndarray | None
     dim = 2
 
     def __init__(self, points: Sequence[Any], loop: bool = False) -> None:
@@ -96,6 +104,8 @@ class Chain:
         ys = [p[1] for p in pts]
         object.__setattr__(self, "_box", AABB._unchecked(Vec2(min(xs), min(ys)),
                                                          Vec2(max(xs), max(ys))))
+        #: the segments' boxes (n, 4) ``minx miny maxx maxy``, built on first use
+        object.__setattr__(self, "_boxes", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Chain is immutable")
@@ -110,6 +120,10 @@ class Chain:
 
     def __hash__(self) -> int:
         return hash(("Chain", self.points, self.loop))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy as the constructor's arguments (the slots are read-only)."""
+        return (Chain, (self.points, self.loop))
 
     def __len__(self) -> int:
         return len(self.segments)
@@ -126,6 +140,70 @@ class Chain:
         """The same chain moved by ``offset``."""
         o = as_vec2(offset, "offset")
         return Chain([p + o for p in self.points], self.loop)
+
+    def _segment_boxes(self) -> np.ndarray:
+        """The segments' boxes (n, 4) ``minx miny maxx maxy``, built once."""
+        boxes = self._boxes
+        if boxes is None:
+            pts = np.array(self.points, dtype=np.float64)
+            a = pts[: len(self.segments)]
+            b = np.roll(pts, -1, axis=0)[: len(self.segments)]
+            boxes = np.hstack((np.minimum(a, b), np.maximum(a, b)))
+            boxes.setflags(write=False)
+            object.__setattr__(self, "_boxes", boxes)
+        return boxes
+
+    def _near(self, lo: Sequence[float], hi: Sequence[float]) -> Sequence[int]:
+        """Indices, in order, of the segments whose boxes overlap or touch the box ``lo``..``hi``
+        (every segment of a short chain: the test costs more than it saves)."""
+        n = len(self.segments)
+        if n < CHAIN_BOXES_MIN_SEGMENTS:
+            return range(n)
+        b = self._segment_boxes()
+        keep = (b[:, 0] <= hi[0]) & (lo[0] <= b[:, 2]) & (b[:, 1] <= hi[1]) & (lo[1] <= b[:, 3])
+        return np.flatnonzero(keep).tolist()
+
+    def _near_motion(self, shape: Shape, disp: Vec2, reach: float) -> Sequence[int]:
+        """The segments ``shape`` may meet when moved by ``disp``: those whose boxes touch the
+        box it sweeps, grown by ``reach`` and :data:`~swept.constants.CANDIDATE_MARGIN` of
+        the scale (so that no touching tolerance of the narrowphase sees a culled one)."""
+        if len(self.segments) < CHAIN_BOXES_MIN_SEGMENTS:
+            return range(len(self.segments))
+        box = shape.aabb
+        lo = [min(box.min[k], box.min[k] + disp[k]) for k in range(2)]
+        hi = [max(box.max[k], box.max[k] + disp[k]) for k in range(2)]
+        big = max(1.0, *(abs(v) for v in lo + hi), *(abs(v) for v in self._box.min),
+                  *(abs(v) for v in self._box.max))
+        grow = reach + CANDIDATE_MARGIN * big
+        return self._near([v - grow for v in lo], [v + grow for v in hi])
+
+    def _near_ray(self, ray: Any) -> Sequence[int]:
+        """The segments whose boxes (grown by :data:`~swept.constants.CANDIDATE_MARGIN` of the
+        scale) the ray meets within its ``max_distance``, in order."""
+        n = len(self.segments)
+        if n < CHAIN_RAY_BOXES_MIN_SEGMENTS:
+            return range(n)
+        o = np.array(ray.origin, dtype=np.float64)
+        d = np.array(ray.direction, dtype=np.float64)
+        big = max(1.0, float(np.abs(o).max()), *(abs(v) for v in self._box.min),
+                  *(abs(v) for v in self._box.max))
+        grow = CANDIDATE_MARGIN * big
+        b = self._segment_boxes()
+        lo = b[:, :2] - grow
+        hi = b[:, 2:] + grow
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            t1 = (lo - o) / d
+            t2 = (hi - o) / d
+            near = np.minimum(t1, t2)
+            far = np.maximum(t1, t2)
+        # parallel to an axis: inside that slab all along, or never in it
+        inside = (o >= lo) & (o <= hi)
+        near = np.where(d == 0.0, np.where(inside, -np.inf, np.inf), near)
+        far = np.where(d == 0.0, np.where(inside, np.inf, -np.inf), far)
+        enter = near.max(axis=1)
+        leave = far.min(axis=1)
+        keep = (enter <= leave) & (leave >= 0.0) & (enter <= ray.max_distance)
+        return np.flatnonzero(keep).tolist()
 
     def _neighbour(self, i: int, forward: bool) -> int | None:
         """The segment sharing segment ``i``'s end (``forward``) or start, or None at a free
@@ -192,7 +270,8 @@ def chain_contacts(shape: Shape, chain: Chain) -> list[tuple[int, Contact]]:
     box = shape.aabb
     toward = reference_point(shape)
     found: list[tuple[int, Contact]] = []
-    for i, seg in enumerate(chain.segments):
+    for i in chain._near(box.min, box.max):
+        seg = chain.segments[i]
         if not box.overlaps(seg.aabb):
             continue
         c = contact(shape, seg)
@@ -225,7 +304,8 @@ def sweep_chain(shape: Shape, displacement: Any, chain: Chain, *,
     disp = as_vec2(displacement, "displacement")
     toward = reference_point(shape)
     best: SweepHit | None = None
-    for i, seg in enumerate(chain.segments):
+    for i in chain._near_motion(shape, disp, target_distance):
+        seg = chain.segments[i]
         hit = sweep(shape, disp, seg, target_distance=target_distance)
         if hit is None or (best is not None and hit.fraction >= best.fraction):
             continue
@@ -260,8 +340,8 @@ def sweep_obstacle(shape: Shape, displacement: Any, obstacle: Any, *,
 def _raycast_chain(ray: Any, chain: Chain) -> RayHit | None:
     """The nearest hit of ``ray`` on any segment (a chain is a surface: no inside)."""
     best: RayHit | None = None
-    for seg in chain.segments:
-        hit = raycast(ray, seg)
+    for i in chain._near_ray(ray):
+        hit = raycast(ray, chain.segments[i])
         if hit is not None and (best is None or hit.distance < best.distance):
             best = hit
     return best
@@ -283,7 +363,8 @@ def _sweep_chain_found(shape: Any, rel: Vec2, chain: Chain, td: float, mf: float
     segment's Voronoi region."""
     toward = reference_point(shape)
     best: tuple[float, Vec2, Vec2, bool] | None = None
-    for i, seg in enumerate(chain.segments):
+    for i in chain._near_motion(shape, rel, td):
+        seg = chain.segments[i]
         handler, _swapped = SWEEP.lookup(shape, seg)
         found = handler(shape, rel, seg, td, mf)
         if found is None or (best is not None and found[0] >= best[0]):

@@ -101,7 +101,8 @@ __all__ = [
     # collision response
     "RESOLVE_PASSES",
     # the World's query filter
-    "FILTER_KERNEL_TRIES",
+    "FILTER_KERNEL_TRIES", "CHAIN_BOXES_MIN_SEGMENTS",
+    "CHAIN_RAY_BOXES_MIN_SEGMENTS",
     # broadphase choice
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
@@ -554,3 +555,18 @@ BROADPHASE_MAX_OCCUPANCY = 5.0
 #: not a machine brought down. Not measured: chosen well above the cores of any one machine
 #: that swept targets (a batch cut for more threads than cores only adds chunks).
 MAX_THREADS = 256
+
+# --- a Chain in the World (swept.world, swept.chain)
+
+#: The scalar sweeps and contacts against a Chain (and so the character controller over a
+#: World holding chains) first cull, with one numpy test over every segment's box, the
+#: segments the moving shape's box cannot reach, for chains of at least this many segments.
+#: Measured (a ball over a flat floor chain, ms a query, sweep / contact, shared 2-core
+#: machine): 8 segments 0.017 / 0.005 culled against 0.017 / 0.018 looped; 16: 0.017 / 0.006
+#: against 0.030 / 0.031; 1,000: 0.022 / 0.008 against 1.6 / 1.8; 10,000: 0.050 / 0.023
+#: against 16 / 18.
+CHAIN_BOXES_MIN_SEGMENTS = 8
+#: The same for ``raycast(ray, chain)``, whose per-segment test is cheaper (about 0.2 us):
+#: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
+#: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
+CHAIN_RAY_BOXES_MIN_SEGMENTS = 512

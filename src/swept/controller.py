@@ -205,7 +205,9 @@ def _first_hit(obs: _Obstacles, shape: Shape, motion: Vec2 | Vec3, skin: float
         if isinstance(target, Chain):
             # each segment is a surface of its own, with its Voronoi region's normals
             toward = reference_point(shape)
-            for i, seg in enumerate(target.segments):
+            # (a long chain: only the segments whose boxes touch the motion's, culled at once)
+            for i in target._near(lo, hi):
+                seg = target.segments[i]
                 box = seg.aabb
                 if any(b > h for b, h in zip(box.min, hi)) or any(
                         b < l for b, l in zip(box.max, lo)):

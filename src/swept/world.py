@@ -50,6 +50,16 @@ tree every ancestor of an infinite box is infinite, so every query would descend
 or move among them; **moving** colliders (``add(..., moving=True)``) live in the second BVH,
 which a move *refits* (topology kept, boxes recomputed), rebuilt after
 :data:`DYNAMIC_REFITS_BEFORE_REBUILD` refits or an add or remove among them.
+
+A :class:`~swept.Chain` is one collider (one handle, one row of kind ``KIND_CHAIN``, its points
+in the pool), but each of its segments is a broadphase primitive of its own (a row of kind
+``KIND_CHAIN_SEGMENT`` past the handles' rows, naming the chain), so that a query meets only
+the segments near it: a ray at a 10,000-point chain costs what it costs at 10,000 segments.
+The kernels report a segment's row; the World turns it into the chain's handle. A ray meets a
+segment as a Segment; a ball's sweep and contact apply the chain's Voronoi-region rule
+(:mod:`swept._kernels.chain`), so every answer is the scalar API's for that chain. (Exact
+ties between a chain and another collider go to the other: the segments' rows come after
+every handle.)
 Measured (``benchmarks/bench_broadphase.py``, ``benchmarks/bench_world_rays.py``): see
 docs/world.md and the README.
 """
@@ -73,6 +83,7 @@ from ._kernels.scene import Scene
 from ._kernels.world import Balls, Casts, Hits, Touches
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
+from .chain import Chain
 from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES, GRID_MARGIN, MAX_DEPTH
 from .contact import contact
 from .raycast import raycast
@@ -229,7 +240,8 @@ def _encode(shape: Shape) -> ShapeView:
         v = None
     if v is None or v.kind < 0:
         raise TypeError(f"a World cannot hold a {type(shape).__name__}: use Circle, Segment, "
-                        f"AABB, Polygon, Capsule, Plane (2D) or Sphere, AABB, Capsule, Plane (3D)")
+                        f"AABB, Polygon, Capsule, Plane, Chain (2D) or Sphere, AABB, Capsule, "
+                        f"Plane (3D)")
     return v
 
 
@@ -413,8 +425,8 @@ class _BoxTree:
 class World:
     """Colliders with handles, a broadphase, and scalar and batch queries (module docstring).
 
-    Supported colliders: Circle, Segment, AABB, Polygon, Capsule, Plane (2D); Sphere, AABB,
-    Capsule, Plane (3D). The first collider fixes the dimension; mixing raises ValueError.
+    Supported colliders: Circle, Segment, AABB, Polygon, Capsule, Plane, Chain (2D); Sphere,
+    AABB, Capsule, Plane (3D). The first collider fixes the dimension; mixing raises ValueError.
     """
 
     def __init__(self) -> None:
@@ -423,10 +435,18 @@ class World:
         self._rows = np.zeros((cap, _scene.ROW_WIDTH))
         self._tags = np.zeros((cap, _scene.TAG_WIDTH), np.int64)
         self._tags[:, _scene.KIND] = _scene.KIND_EMPTY
+        #: rows of the table kept for handles; the rows past them hold the static chains'
+        #: segments (one broadphase primitive each), rewritten whenever the static tree is
+        #: rebuilt (:meth:`_split_chains`)
+        self._hcap = cap
+        #: the live chains' handles, and each static chain's segment rows (first row, count)
+        self._chain_set: set[int] = set()
+        self._chain_rows: dict[int, tuple[int, int]] = {}
+        self._static_rows_end = cap
         self._pool = np.zeros((INITIAL_POOL, 2))
         self._pool_used = 0
         self._pool_live = 0
-        self._shapes: list[Shape | _Pending | None] = []
+        self._shapes: list[Shape | Chain | _Pending | None] = []
         self._data: list[Any] = []
         self._masks: list[int] = []
         self._moving: list[bool] = []
@@ -491,18 +511,18 @@ class World:
                          f"handle {handle!r}: never added to this world (it has no colliders "
                          f"yet)")
 
-    def shape(self, handle: int) -> Shape:
-        """The collider's shape."""
+    def shape(self, handle: int) -> Any:
+        """The collider's shape (a Shape, or a Chain)."""
         return self._shape_at(self._check(handle))
 
-    def _shape_at(self, h: int) -> Shape:
-        """Live collider h's shape, built from its bulk record on first use."""
+    def _shape_at(self, h: int) -> Any:
+        """Live collider h's shape (or Chain), built from its bulk record on first use."""
         s = self._shapes[h]
         if s is _PENDING:
             start, tag, rows = self._bulk[bisect.bisect_right(self._bulk_starts, h) - 1]
             s = _bulk_shape(tag, rows[h - start].tolist())
             self._shapes[h] = s
-        assert isinstance(s, Shape)
+        assert isinstance(s, (Shape, Chain))
         return s
 
     @property
@@ -534,17 +554,24 @@ class World:
 
     def _grow(self, need: int) -> None:
         """Make room for row ``need - 1`` in the collider table."""
-        cap = self._rows.shape[0]
+        cap = self._hcap
         if need <= cap:
             return
         new = max(need, 2 * cap)
         rows = np.zeros((new, _scene.ROW_WIDTH))
-        rows[:cap] = self._rows
+        rows[:cap] = self._rows[:cap]
         tags = np.zeros((new, _scene.TAG_WIDTH), np.int64)
         tags[:, _scene.KIND] = _scene.KIND_EMPTY
-        tags[:cap] = self._tags
+        tags[:cap] = self._tags[:cap]
         self._rows, self._tags = rows, tags
+        self._hcap = new
+        self._static_rows_end = new
         self._scene = None
+        if self._chain_rows:
+            # the chains' segment rows were past the old handle rows: write them anew
+            self._chain_rows = {}
+            self._static_tree = None
+            self._packed = None
 
     def _pool_add(self, poly: ShapeView) -> tuple[int, int]:
         """Copy a polygon's corners, then its normals, into the pool: (first row, corners)."""
@@ -564,7 +591,8 @@ class World:
 
     def _pool_release(self, h: int) -> None:
         """Forget collider h's pool rows; compact the pool when mostly dead."""
-        self._pool_live -= 2 * int(self._tags[h, _scene.COUNT])
+        chain = self._tags[h, _scene.KIND] == _scene.KIND_CHAIN
+        self._pool_live -= (1 if chain else 2) * int(self._tags[h, _scene.COUNT])
         dead = self._pool_used - self._pool_live
         if dead > POOL_COMPACT_MIN and dead > self._pool_live:
             self._pool_used = 0
@@ -573,9 +601,130 @@ class World:
                 if g != h and isinstance(s, Polygon) and \
                         self._tags[g, _scene.KIND] == _scene.KIND_POLYGON:
                     self._tags[g, _scene.FIRST:_scene.COUNT + 1] = self._pool_add(view(s))
+                elif g != h and isinstance(s, Chain) and \
+                        self._tags[g, _scene.KIND] == _scene.KIND_CHAIN:
+                    self._tags[g, _scene.FIRST:_scene.COUNT + 1] = self._pool_add_points(s)
+            if self._chain_rows:
+                # the chains' segment rows name their points' old place in the pool
+                self._chain_rows = {}
+                self._static_tree = None
+                self._packed = None
+                self._scene = None
 
-    def _store(self, h: int, shape: Shape) -> None:
+    def _pool_add_points(self, chain: Chain) -> tuple[int, int]:
+        """Copy a chain's points into the pool: (first row, points)."""
+        n = len(chain.points)
+        if self._pool_used + n > self._pool.shape[0]:
+            size = max(2 * self._pool.shape[0], self._pool_used + n)
+            new = np.zeros((size, 2))
+            new[: self._pool_used] = self._pool[: self._pool_used]
+            self._pool = new
+            self._scene = None
+        s = self._pool_used
+        self._pool[s:s + n] = np.array(chain.points, dtype=np.float64)
+        self._pool_used += n
+        self._pool_live += n
+        return s, n
+
+    def _store_chain(self, h: int, chain: Chain) -> None:
+        """Write chain h's row: kind, loop flag, its points in the pool, its box."""
+        self._chain_set.add(h)
+        self._tags[h, _scene.KIND] = _scene.KIND_CHAIN
+        row = self._rows[h]
+        row[:] = 0.0
+        row[0] = 1.0 if chain.loop else 0.0
+        self._tags[h, _scene.FIRST:_scene.COUNT + 1] = self._pool_add_points(chain)
+        box = chain.aabb
+        grow = BOX_MARGIN * _scale(box.min, box.max)
+        row[_scene.LO:_scene.LO + 2] = np.subtract(box.min, grow)
+        row[_scene.HI:_scene.HI + 2] = np.add(box.max, grow)
+
+    def _split_chains(self, handles: set[int], static: bool) -> np.ndarray:
+        """A tree's primitives: ``handles`` sorted, each chain among them replaced by one row
+        per segment, so that a query meets only the segments near it, not every segment of a
+        long chain. The rows lie past the handles' (the table grows to hold them): the static
+        chains' first, rewritten whenever the static tree is rebuilt (which then rebuilds the
+        moving tree too), then the moving chains', rewritten when the moving tree is."""
+        plain = sorted(handles.difference(self._chain_set))
+        chains = sorted(handles.intersection(self._chain_set))
+        hcap = self._hcap
+        if static:
+            self._chain_rows = {}
+            at = hcap
+            if self._dynamic_set.intersection(self._chain_set):
+                # the moving chains' rows follow the static ones': written anew after them
+                self._dynamic_tree = None
+        else:
+            # (a static tree built when there were no chains left no rows: the handles' end)
+            at = max(self._static_rows_end, hcap)
+            for g in [g for g, (first, _n) in self._chain_rows.items() if first >= at]:
+                del self._chain_rows[g]
+        counts = [int(self._tags[g, _scene.COUNT]) - (0 if self._rows[g, 0] else 1)
+                  for g in chains]
+        stop = at + sum(counts)
+        if self._rows.shape[0] < stop:
+            size = hcap + max(stop - hcap, 2 * (self._rows.shape[0] - hcap))
+            rows = np.zeros((size, _scene.ROW_WIDTH))
+            rows[:at] = self._rows[:at]
+            tags = np.zeros((size, _scene.TAG_WIDTH), np.int64)
+            tags[:, _scene.KIND] = _scene.KIND_EMPTY
+            tags[:at] = self._tags[:at]
+            self._rows, self._tags = rows, tags
+            self._scene = None
+        first_row = at
+        for g, n in zip(chains, counts):
+            self._write_chain_rows(g, at, n)
+            self._chain_rows[g] = (at, n)
+            at += n
+        if static:
+            self._static_rows_end = at
+        # rows of chains since removed or moved: nothing reads them (no tree holds them)
+        self._tags[at:, _scene.KIND] = _scene.KIND_EMPTY
+        self._tags[at:, _scene.LAYER] = 0
+        return np.concatenate((np.array(plain, dtype=np.int64),
+                               np.arange(first_row, at, dtype=np.int64)))
+
+    def _write_chain_rows(self, g: int, at: int, n: int) -> None:
+        """Write chain g's n segments into the table's rows ``at .. at+n-1``."""
+        first = int(self._tags[g, _scene.FIRST])
+        count = int(self._tags[g, _scene.COUNT])
+        pts = self._pool[first:first + count]
+        a = pts[:n]
+        b = np.roll(pts, -1, axis=0)[:n]
+        rows = self._rows[at:at + n]
+        rows[:] = 0.0
+        rows[:, 0:2] = a
+        rows[:, 2:4] = b
+        rows[:, 4] = np.arange(n)
+        rows[:, 5] = self._rows[g, 0]
+        rows[:, _scene.CHAIN_OWNER] = g
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        # each segment's box grown as the table grows a lone segment's
+        grow = BOX_MARGIN * np.maximum(1.0, np.maximum(np.abs(lo), np.abs(hi)).max(axis=1))
+        rows[:, _scene.LO:_scene.LO + 2] = lo - grow[:, None]
+        rows[:, _scene.HI:_scene.HI + 2] = hi + grow[:, None]
+        tags = self._tags[at:at + n]
+        tags[:] = 0
+        tags[:, _scene.KIND] = _scene.KIND_CHAIN_SEGMENT
+        tags[:, _scene.LAYER] = self._tags[g, _scene.LAYER]
+        tags[:, _scene.FIRST] = first
+        tags[:, _scene.COUNT] = count
+
+    def _owners(self, found: np.ndarray) -> np.ndarray:
+        """Kernel results' rows as handles: a chain segment's row becomes its chain's handle
+        (in place; -1 and handles stay)."""
+        if self._chain_rows:
+            sub = found >= self._hcap
+            if sub.any():
+                found[sub] = self._rows[found[sub], _scene.CHAIN_OWNER].astype(np.int64)
+        return found
+
+    def _store(self, h: int, shape: Shape | Chain) -> None:
         """Write collider h's kind, parameters and box."""
+        if isinstance(shape, Chain):
+            self._store_chain(h, shape)
+            return
+        self._chain_set.discard(h)
         v = _encode(shape)
         self._tags[h, _scene.KIND] = v.kind
         row = self._rows[h]
@@ -589,21 +738,23 @@ class World:
         row[_scene.LO:_scene.LO + d] = np.subtract(box.min, grow)
         row[_scene.HI:_scene.HI + d] = np.add(box.max, grow)
 
-    def add(self, shape: Shape, data: Any = None, *, layer: int = 1, mask: int = ALL_LAYERS,
-            moving: bool = False, sensor: bool = False) -> int:
+    def add(self, shape: Shape | Chain, data: Any = None, *, layer: int = 1,
+            mask: int = ALL_LAYERS, moving: bool = False, sensor: bool = False) -> int:
         """Add a collider; returns its handle (ints from 0 in insertion order, never reused).
 
         ``layer`` (32 bits) is what queries' masks test; ``mask`` is the collider's own
         mask, kept for callers that move it; ``moving=True`` puts it in the dynamic tree,
         for colliders moved often. ``sensor=True`` makes a trigger volume: rays, sweeps and
         batches pass through it (unless a scalar query asks ``include_sensors=True``);
-        ``contacts``, ``query_aabb`` and ``query_point`` report it.
+        ``contacts``, ``query_aabb`` and ``query_point`` report it. A :class:`~swept.Chain`
+        (2D) is one collider whose every query answers as the scalar API's for the chain.
         """
         if not isinstance(sensor, (bool, np.bool_)):
             raise TypeError(f"sensor must be a bool, not {type(sensor).__name__}")
-        if not isinstance(shape, Shape) or isinstance(shape, Ray):
+        if not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
-        _encode(shape)  # the type check
+        if not isinstance(shape, Chain):
+            _encode(shape)  # the type check
         if self._dim is None:
             self._dim = shape.dim
         elif shape.dim != self._dim:
@@ -629,7 +780,7 @@ class World:
         self._version += 1
         return h
 
-    def _sensor_file(self, h: int, shape: Shape) -> None:
+    def _sensor_file(self, h: int, shape: Shape | Chain) -> None:
         """Keep sensor h's box (grown as :meth:`_store` grows the table's) for the sensors' own
         tree, which only the Python query paths read; mark that tree for rebuild."""
         self._sensor_set.add(h)
@@ -655,7 +806,7 @@ class World:
             self._sensor_planes = planes
         return self._sensor_tree
 
-    def _file(self, h: int, shape: Shape) -> None:
+    def _file(self, h: int, shape: Shape | Chain) -> None:
         """Put collider h in the plane list or one of the trees (marking it for rebuild)."""
         if isinstance(shape, Plane):
             self._plane_set.add(h)
@@ -692,18 +843,20 @@ class World:
             self._alive -= 1
             return
         self._unfile(h)
-        if self._tags[h, _scene.KIND] == _scene.KIND_POLYGON:
+        if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
+        self._chain_set.discard(h)
         self._tags[h] = 0
         self._tags[h, _scene.KIND] = _scene.KIND_EMPTY
         self._shapes[h] = None
         self._data[h] = None
         self._alive -= 1
 
-    def move(self, handle: int, shape: Shape) -> None:
+    def move(self, handle: int, shape: Shape | Chain) -> None:
         """Replace a collider's shape (a new pose, or a new shape of the world's dimension)."""
         h = self._check(handle)
-        _encode(shape)
+        if not isinstance(shape, Chain):
+            _encode(shape)
         if shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
@@ -713,10 +866,21 @@ class World:
             self._sensor_file(h, shape)
             return
         old = self._shapes[h]
-        if self._tags[h, _scene.KIND] == _scene.KIND_POLYGON:
+        if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
         self._shapes[h] = shape
         self._store(h, shape)
+        if self._moving[h] and (isinstance(old, Chain) or isinstance(shape, Chain)):
+            # a moving chain's segment rows: rewritten in place (the refit follows), or the
+            # moving tree rebuilt when its segments are not the same number
+            place = self._chain_rows.get(h)
+            n = len(shape.segments) if isinstance(shape, Chain) else -1
+            if place is not None and place[1] == n:
+                self._write_chain_rows(h, place[0], n)
+            else:
+                self._dynamic_tree = None
+                self._packed = None
+                self._scene = None
         if isinstance(old, Plane) or isinstance(shape, Plane):
             self._unfile(h)
             self._file(h, shape)
@@ -740,7 +904,11 @@ class World:
     def _tree(self, handles: set[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """A BVH over the boxes of ``handles``: (nodes, links, handles in row order)."""
         d = self._dim or 2
-        hs = np.array(sorted(handles), dtype=np.int64)
+        if self._chain_set:
+            # a chain contributes one primitive per segment
+            hs = self._split_chains(handles, handles is self._static_set)
+        else:
+            hs = np.array(sorted(handles), dtype=np.int64)
         lo = np.ascontiguousarray(self._rows[hs, _scene.LO:_scene.LO + d])
         hi = np.ascontiguousarray(self._rows[hs, _scene.HI:_scene.HI + d])
         nodes, links = _bvh.build(lo, hi)
@@ -819,6 +987,9 @@ class World:
         if n > out.shape[0]:
             out = np.empty(n, np.int64)
             _kw.box_candidates(scene, query, out)
+        if self._chain_rows:
+            # a chain's segments: the chain, once
+            return sorted(set(self._owners(out[:n]).tolist()))
         return sorted(out[:n].tolist())
 
     def _ray_candidates(self, origin: Any, direction: Any, tmax: float, radius: float
@@ -835,6 +1006,9 @@ class World:
         if n > out.shape[0]:
             out = np.empty(n, np.int64)
             _kw.ray_candidates(scene, ray, tmax, radius, out)
+        if self._chain_rows:
+            # a chain's segments: the chain, once, where its first segment came
+            return list(dict.fromkeys(self._owners(out[:n]).tolist()))
         return out[:n].tolist()
 
     def _box_handles(self, lo: Any, hi: Any, *, mask: int = ALL_LAYERS,
@@ -873,6 +1047,11 @@ class World:
             if isinstance(h, (int, np.integer)) and 0 <= int(h) < n:
                 self._tags[int(h), _scene.FLAGS] |= _scene.FLAG_SKIP
                 marked.append(int(h))
+                if int(h) in self._chain_rows:
+                    # a chain: its segments' rows too
+                    first, count = self._chain_rows[int(h)]
+                    self._tags[first:first + count, _scene.FLAGS] |= _scene.FLAG_SKIP
+                    marked += range(first, first + count)
         return marked
 
     # ------------------------------------------------------------------ scalar queries
@@ -901,6 +1080,9 @@ class World:
         finally:
             for g in marked:
                 self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP
+        if h >= self._hcap:
+            # a chain's segment: the chain
+            h = int(self._rows[h, _scene.CHAIN_OWNER])
         if len(origin) == 2:
             return h, t, (px, py), (nx, ny), inside, te
         return h, t, (px, py, pz), (nx, ny, nz), inside, te
@@ -936,6 +1118,9 @@ class World:
             h, t, px, py, nx, ny, inside, te = fast(scene, self._stack, ray._args, m)
             if h < 0:
                 return None
+            if h >= self._hcap:
+                # a chain's segment: the chain
+                h = int(self._rows[h, _scene.CHAIN_OWNER])
             hit: WorldRayHit = _rn(WorldRayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
                                                  _tn(Vec2, (nx, ny)), inside, te, h,
                                                  self._data[h]))
@@ -1067,7 +1252,8 @@ class World:
         else:
             fraction = min(t / length, 1.0) if length > 0.0 else 0.0
             at = shape.center + disp * fraction
-            point = at - normal * r
+            # a chain's region rule may have turned the normal: the kernel's touch point
+            point = _tn(vec, p) if h in self._chain_set else at - normal * r
         position = shape.center + disp * fraction
         result: WorldSweepHit = _rn(WorldSweepHit, (fraction, point, normal, position, inside,
                                                     h, self._data[h]))
@@ -1353,6 +1539,9 @@ class World:
         fraction = np.where(inside, 0.0, fraction)
         fraction[~hit] = math.inf
         outside = hit & ~inside
+        if self._chain_set:
+            # a chain's region rule may have turned the normal: keep the kernel's touch point
+            outside &= ~np.isin(handle, np.array(sorted(self._chain_set), dtype=np.int64))
         # from outside: the ball's centre at contact, back along the normal by its radius
         at = c[outside] + v[outside] * fraction[outside, None]
         point[outside] = at - normal[outside] * r[outside, None]
@@ -1455,6 +1644,7 @@ class World:
         scene = self._sync()
         out = Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
         parallel_for(_kw.contact_range, n, (scene, Balls(c, r), m, out))
+        self._owners(out.handle)
         return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
 
     def _cast_batch(self, casts: Casts, mask: int, grown: bool) -> Hits:
@@ -1464,6 +1654,7 @@ class World:
         out = Hits(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)),
                    np.zeros(n, np.bool_))
         parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out))
+        self._owners(out.handle)
         return out
 
     # ------------------------------------------------------------------ filtered and sensor paths

@@ -13,8 +13,10 @@ The collider table, row ``h`` belonging to handle ``h`` (handles are never reuse
     segment ``ax ay bx by``; 2D box ``minx miny maxx maxy``; 2D capsule ``ax ay bx by r``; 2D
     plane ``nx ny offset``; sphere ``cx cy cz r``; 3D box ``minx miny minz maxx maxy maxz``;
     3D capsule ``ax ay az bx by bz r``; 3D plane ``nx ny nz offset``; a polygon and a chain use
-    the pool). Columns :data:`LO` and :data:`HI` (three each; z is 0 in 2D): the collider's
-    box, grown by ``BOX_MARGIN`` of its scale.
+    the pool; a chain's segment rows: :data:`KIND_CHAIN_SEGMENT`). Columns :data:`LO` and
+    :data:`HI` (three each; z is 0 in 2D): the collider's box, grown by ``BOX_MARGIN`` of its
+    scale. Rows past the handles' may hold chain segments (their owner in
+    :data:`CHAIN_OWNER`).
 ``tags`` (cap, :data:`TAG_WIDTH`) int64
     :data:`KIND` (a ``KIND_*`` code, :data:`KIND_EMPTY` for a removed handle), :data:`LAYER`
     (32 layer bits), :data:`FIRST` and :data:`COUNT` (a polygon's or chain's rows in the pool)
@@ -51,6 +53,7 @@ import numpy as np
 
 from ..constants import BOX_MARGIN as BOX_MARGIN  # re-exported for the table's writers
 from . import inline_kernel
+from .chain import cast_chain, cast_segment, closest_chain, contact_chain, contact_segment
 from .contact import (
     contact_circle_aabb,
     contact_circle_capsule,
@@ -103,6 +106,18 @@ KIND_EMPTY = -1
 KIND_CIRCLE, KIND_SEGMENT, KIND_AABB2, KIND_POLYGON, KIND_CAPSULE2, KIND_PLANE2 = 0, 1, 2, 3, 4, 5
 #: 3D kinds.
 KIND_SPHERE, KIND_AABB3, KIND_CAPSULE3, KIND_PLANE3 = 6, 7, 8, 9
+#: A 2D chain (:class:`swept.Chain`), as one row: ``loop`` (1.0 or 0.0) in column 0, its
+#: points in the pool (``FIRST``, ``COUNT``). A chain the broadphase holds as one primitive
+#: (a moving chain) is answered by testing every segment.
+KIND_CHAIN = 10
+#: One segment of a chain, a row of its own beyond the handles' rows (the World gives each
+#: segment of a static chain its own broadphase primitive): ``ax ay bx by i loop owner`` (the
+#: segment's ends, its index, the chain's loop flag and handle), ``FIRST``/``COUNT`` and
+#: ``LAYER`` the owning chain's. A ray tests it as a segment; a ball's cast and contact apply
+#: the chain's Voronoi-region rule (:mod:`swept._kernels.chain`).
+KIND_CHAIN_SEGMENT = 11
+#: Column of a chain segment row holding its owning chain's handle.
+CHAIN_OWNER = 6
 #: Columns of the shape parameters in ``rows`` (the widest kind, a 3D capsule, needs 7).
 PARAM_WIDTH = 8
 #: First column of the collider's box minimum in ``rows`` (x, y, z).
@@ -227,6 +242,21 @@ def cast_row(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, d
     if k == KIND_PLANE3:
         off = p3 + r if grown else p3
         return ray_plane3(ox, oy, oz, dx, dy, dz, p0, p1, p2, off, tmax)
+    if k == KIND_CHAIN_SEGMENT:
+        # one segment of a chain: a ray meets it as a segment; a ball, its region's normal
+        if grown:
+            t, px, py, nx, ny, ins = cast_segment(scene.pool, scene.tags[h, FIRST],
+                                                  scene.tags[h, COUNT], p5 != 0.0, int(p4),
+                                                  ox, oy, dx, dy, r, tmax, True)
+        else:
+            t, px, py, nx, ny, ins = ray_segment(ox, oy, dx, dy, p0, p1, p2, p3, tmax)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
+    if k == KIND_CHAIN:
+        # a whole chain: every segment
+        t, px, py, nx, ny, ins = cast_chain(scene.pool, scene.tags[h, FIRST],
+                                            scene.tags[h, COUNT], p0 != 0.0, ox, oy, dx, dy, r,
+                                            tmax, grown)
+        return t, px, py, 0.0, nx, ny, 0.0, ins
     # a removed collider
     return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
 
@@ -308,6 +338,13 @@ def closest_row(scene: Scene, h: int, qx: float, qy: float, qz: float
         return x, y, z
     if k == KIND_PLANE3:
         return closest_on_plane(qx, qy, qz, p0, p1, p2, p3)[:3]
+    if k == KIND_CHAIN_SEGMENT:
+        x, y, _t = closest_on_segment2(qx, qy, p0, p1, p2, p3)
+        return x, y, 0.0
+    if k == KIND_CHAIN:
+        x, y = closest_chain(scene.pool, scene.tags[h, FIRST], scene.tags[h, COUNT], p0 != 0.0,
+                             qx, qy)
+        return x, y, 0.0
     return qx, qy, qz
 
 
@@ -346,6 +383,14 @@ def contact_row(scene: Scene, h: int, cx: float, cy: float, cz: float, r: float
         return contact_sphere_capsule(cx, cy, cz, r, p0, p1, p2, p3, p4, p5, p6)
     elif k == KIND_PLANE3:
         return contact_sphere_plane(cx, cy, cz, r, p0, p1, p2, p3)
+    elif k == KIND_CHAIN_SEGMENT:
+        # one segment of a chain: the region's normal, the depth against its face line
+        hit, nx, ny, depth, px, py = contact_segment(scene.pool, scene.tags[h, FIRST],
+                                                     scene.tags[h, COUNT], p5 != 0.0, int(p4),
+                                                     cx, cy, r)
+    elif k == KIND_CHAIN:
+        hit, nx, ny, depth, px, py = contact_chain(scene.pool, scene.tags[h, FIRST],
+                                                   scene.tags[h, COUNT], p0 != 0.0, cx, cy, r)
     else:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     return hit, nx, ny, 0.0, depth, px, py, 0.0
