@@ -196,3 +196,59 @@ def test_a_swept_body_meets_a_wall_exactly_when_its_mask_has_the_walls_layer(
         assert body.position.x == pytest.approx(4.0, abs=PARITY)
     else:
         assert body.position.x == 20.0
+
+
+# ---------------------------------------------------------------------------- candidates
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31), st.integers(1, 60), st.sampled_from([2, 3]))
+def test_the_candidates_are_the_colliders_whose_boxes_touch_the_query(seed: int, m: int,
+                                                                      dim: int) -> None:
+    # the written-out walk of the scene's trees against a brute-force test of every box, with
+    # layers, moving colliders, removed ones and planes
+    from swept import Capsule, Plane
+    from swept._kernels import sim as kernels
+    from swept.world import World
+
+    rng = np.random.default_rng(seed)
+    world = World()
+    for k in range(m):
+        a = rng.uniform(-50, 50, dim)
+        shape = (Capsule(a, a + rng.uniform(-8, 8, dim), float(rng.uniform(0, 2))) if k % 2
+                 else AABB(a, a + rng.uniform(0.5, 8, dim)))
+        world.add(shape, layer=int(rng.integers(1, 8)), moving=bool(k % 3 == 0))
+    world.add(Plane((0.0,) * (dim - 1) + (1.0,), -60.0), layer=2)
+    for h in rng.choice(m, m // 4, replace=False):
+        world.remove(int(h))
+    scene = world._sync()
+    for _ in range(10):
+        c = rng.uniform(-60, 60, 3)
+        if dim == 2:
+            c[2] = 0.0
+        half = rng.uniform(0, 20)
+        query = np.concatenate([c - half, c + half])
+        mask = int(rng.integers(0, 8))
+        got = kernels.candidates(scene, query, mask)
+        want = []
+        for h in world.handles():
+            if not int(scene.tags[h, 1]) & mask:
+                continue
+            if isinstance(world.shape(h), Plane):
+                want.append(h)
+                continue
+            lo = scene.rows[h, 8:8 + dim]
+            hi = scene.rows[h, 11:11 + dim]
+            if np.all(lo <= query[3:3 + dim]) and np.all(hi >= query[:dim]):
+                want.append(h)
+        assert sorted(got.tolist()) == sorted(want)
+        # each once
+        assert len(set(got.tolist())) == len(got)
+
+
+def test_a_world_of_another_dimension_is_named() -> None:
+    sim = Simulation(gravity=(0.0, 0.0, 0.0))
+    sim.world.add(Segment((0.0, 0.0), (1.0, 0.0)))
+    sim.add(Body(Sphere((0.0, 0.0, 5.0), 1.0)))
+    with pytest.raises(ValueError, match="2D"):
+        sim.step()
