@@ -134,6 +134,10 @@ def _ball_parts(shape: Any) -> tuple[tuple[float, ...], float, int]:
 class Body:
     """A moving ball: a Circle (2D) or Sphere (3D) with velocity, mass and response settings.
 
+    ``layer`` (32 bits) and ``mask``: the body meets a collider whose layer shares a bit with
+    its mask, and another body when each one's layer is in the other's mask (by default
+    layer 1 and every bit of the mask: it meets everything).
+
     Until it is added to a :class:`Simulation` it holds its own values; afterwards its
     properties read and write the simulation's arrays.
     """
