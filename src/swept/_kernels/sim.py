@@ -729,6 +729,10 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
                 spare, count = _gather(scene, stack, query, mask, spare)
             for c in range(count):
                 h = s.cache[i, c] if cached else spare[0, c]
+                if (scene.rows[h, LO] > query[3] or scene.rows[h, HI] < query[0]
+                        or scene.rows[h, LO + 1] > query[4] or scene.rows[h, HI + 1] < query[1]):
+                    # the path's box misses the collider's box
+                    continue
                 if path_reaches_row(scene, h, px, py, pz, qx, qy, qz):
                     s.crossed[i] = True
                     break
@@ -801,6 +805,10 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
                 spare, count = _gather(scene, stack, query, b.mask[i], spare)
             for c in range(count):
                 h = s.cache[i, c] if cached else spare[0, c]
+                if (scene.rows[h, LO] > query[3] or scene.rows[h, HI] < query[0]
+                        or scene.rows[h, LO + 1] > query[4] or scene.rows[h, HI + 1] < query[1]):
+                    # the path's box misses the collider's box
+                    continue
                 reached = path_reaches_row(scene, h, px, py, pz, qx, qy, qz)
                 if reached:
                     break
