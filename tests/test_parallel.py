@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import swept
 from swept import _parallel
+from swept import sim as sim_module
 from swept._kernels import bvh
 from swept._kernels import sim as sim_kernels
 from swept._kernels.batch_sweep import sweep_circles_segments
@@ -584,9 +585,9 @@ def test_the_simulation_gives_the_same_bits_on_one_thread_and_in_small_chunks(
     swept.set_threads(1)
     serial = _run(_busy_scene(), 25)
     spy = SmallChunks(7)
+    # the body kernels (called from swept.sim) and the pair search (from the kernels module)
+    monkeypatch.setattr(sim_module, "parallel_for", spy)
     monkeypatch.setattr(sim_kernels, "parallel_for", spy)
-    # every contact pass parallel too
-    monkeypatch.setattr(sim_kernels, "SERIAL_PASS_LIMIT", -1)
     swept.set_threads(3)
     chunked = _run(_busy_scene(), 25)
     assert spy.calls > 0 and any(t.startswith("swept-worker-") for t in spy.threads)

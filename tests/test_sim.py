@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,6 +30,15 @@ def _box_walls(sim: Simulation, x0: float, y0: float, x1: float, y1: float) -> N
     corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
     for i in range(4):
         sim.world.add(Segment(corners[i], corners[(i + 1) % 4]))
+
+
+def _bodies(pos: np.ndarray, vel: np.ndarray, radii: np.ndarray, mass: np.ndarray,
+            rest: np.ndarray, fric: np.ndarray) -> kernels.Bodies:
+    """The kernels' body arrays (modes discrete, every layer)."""
+    n = pos.shape[0]
+    return kernels.Bodies(pos, vel, radii, 1.0 / mass, rest, fric, np.zeros(n, np.int64),
+                          np.ones(n, np.int64), np.full(n, 0xFFFFFFFF, np.int64),
+                          np.zeros(n, np.int64), np.zeros(n, np.int64))
 
 
 # ---------------------------------------------------------------------------- fixed step
@@ -452,7 +462,7 @@ def test_pair_pass_matches_a_scalar_reference() -> None:
     vel3[:, :2] = vel
     first, neighbour = kernels.find_pairs(pos3, radii, 2)
     dpos = np.zeros((n, 3))
-    kernels.pair_pass(pos3, vel3, radii, 1.0 / mass, rest, fric, first, neighbour, dpos)
+    kernels.pair_pass(_bodies(pos3, vel3, radii, mass, rest, fric), first, neighbour, dpos)
     p = centers.copy()
     v = vel.copy()
     pairs = 0
@@ -491,8 +501,8 @@ def test_a_pair_pass_never_adds_energy_or_momentum() -> None:
     first, neighbour = kernels.find_pairs(pos, radii, 2)
     before = (0.5 * mass[:, None] * vel ** 2).sum()
     momentum = (mass[:, None] * vel).sum(axis=0)
-    kernels.pair_pass(pos, vel, radii, 1.0 / mass, np.ones(n), np.zeros(n), first, neighbour,
-                      np.zeros((n, 3)))
+    kernels.pair_pass(_bodies(pos, vel, radii, mass, np.ones(n), np.zeros(n)), first,
+                      neighbour, np.zeros((n, 3)))
     assert (0.5 * mass[:, None] * vel ** 2).sum() <= before * (1 + 1e-12)
     assert (mass[:, None] * vel).sum(axis=0) == pytest.approx(momentum, abs=1e-9)
 
@@ -645,14 +655,30 @@ def test_speculative_mode_matches_a_scalar_reference() -> None:
             assert tuple(bodies[k].velocity) == pytest.approx(v, abs=PARITY)
 
 
-def test_serial_and_parallel_passes_give_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_any_split_of_the_range_kernels_gives_the_same_bits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each range kernel writes only its own bodies' rows, so running it over any chunks of
+    the bodies (as the threaded runner does) gives the bits of one call over all of them."""
+    import swept.sim as sim_module
+    from swept._kernels import sim as sim_kernels
+
+    def chunked(size: int) -> Any:
+        def run(kernel: Any, n: int, args: tuple[Any, ...], **_options: Any) -> None:
+            # uneven chunks, the last one first: no order between chunks is promised
+            starts = list(range(0, n, size))
+            for first in reversed(starts):
+                kernel(first, min(n, first + size), *args)
+        return run
+
     runs = []
-    for limit in (-1, 10**9):
-        monkeypatch.setattr(kernels, "SERIAL_PASS_LIMIT", limit)
+    for size in (10**9, 1, 7, 64):
+        monkeypatch.setattr(sim_module, "parallel_for", chunked(size))
+        monkeypatch.setattr(sim_kernels, "parallel_for", chunked(size))
         sim = _busy_scene()
         sim.run(20)
-        runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.caught.tobytes()))
-    assert runs[0] == runs[1]
+        runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.caught.tobytes(),
+                     sim.missed.tobytes()))
+    assert all(run == runs[0] for run in runs[1:])
 
 
 def test_bench_reports_a_failing_script_and_runs_the_rest(

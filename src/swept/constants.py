@@ -30,23 +30,21 @@ Sections, in order:
 - collision response (:mod:`swept.resolve`);
 - threads (:mod:`swept._parallel`).
 
-What is *not* here, on purpose: data-layout constants (the collider kind codes and
-``PARAM_WIDTH``, ``SEGMENT_COLUMNS`` and ``KIND_EMPTY`` in :mod:`swept._kernels.world`; the cast
-and GJK status codes and ``GJK_CACHE_SIZE`` in :mod:`swept._kernels.sweep` and
-:mod:`swept._kernels.distance`; ``MISS`` in :mod:`swept._kernels.ray`; the ccd mode codes in
-:mod:`swept._kernels.sim`; the split codes ``SPLIT_SAH``/``SPLIT_MEDIAN`` and
-``EMPTY_LO``/``EMPTY_HI`` in :mod:`swept._kernels.bvh`), chunk and buffer sizes
-(``RAY_CHUNK``, ``BATCH_CHUNK``, ``BODY_CHUNK``, ``CIRCLE_CHUNK``, ``CANDIDATE_CAPACITY``,
-``CACHE_CAPACITY``, ``PAIR_TABLE_WIDTH``, ``INITIAL_CAPACITY``, ``INITIAL_POOL``,
-``BOX_CACHE_SIZE``) and the measured performance-tuning knobs of the broadphases (``LEAF_SIZE``
-and ``SAH_BINS`` in :mod:`swept._kernels.bvh`; ``GRID_*``, ``RAY_TILE_CELLS``,
-``RAY_SORT_MIN_ENTRIES`` in :mod:`swept._kernels.world`; ``GRID_MIN_COLLIDERS``,
-``GRID_COLLIDERS_PER_CELL``, ``GRID_MAX_ENTRIES_PER_COLLIDER``, ``PARALLEL_MIN_BATCH``,
-``POOL_COMPACT_MIN``, ``DYNAMIC_REFITS_BEFORE_REBUILD`` in :mod:`swept.world`;
-``GRID_CELLS_PER_COLLIDER``, ``GRID_ENTRIES_PER_COLLIDER``, ``DENSE_GRID_*`` and
-``SERIAL_PASS_LIMIT`` in :mod:`swept._kernels.sim`; ``CHUNKS_PER_THREAD``,
-``PARALLEL_MIN_BATCH`` and ``MIN_CHUNK`` in :mod:`swept._parallel`; ``BROADPHASE_MIN_OBSTACLES`` in
-:mod:`swept.controller`). They change speed or memory, never an answer, and live beside the
+What is *not* here, on purpose: data-layout constants (the collider kind codes, the table's
+column names and ``PARAM_WIDTH`` in :mod:`swept._kernels.scene`; the cast flags in
+:mod:`swept._kernels.world`; the cast and GJK status codes and ``GJK_CACHE_SIZE`` in
+:mod:`swept._kernels.sweep` and :mod:`swept._kernels.distance`; ``MISS`` in
+:mod:`swept._kernels.ray`; the ccd mode codes in :mod:`swept._kernels.sim`; the split codes
+``SPLIT_SAH``/``SPLIT_MEDIAN`` and ``EMPTY_LO``/``EMPTY_HI`` in :mod:`swept._kernels.bvh`),
+buffer sizes (``CANDIDATE_CAPACITY``, ``CACHE_CAPACITY``, ``PAIR_TABLE_WIDTH``,
+``INITIAL_CAPACITY``, ``INITIAL_POOL``, ``BOX_CACHE_SIZE``) and the measured performance-tuning
+knobs of the broadphases and threads (``LEAF_SIZE`` and ``SAH_BINS`` in
+:mod:`swept._kernels.bvh`; ``GRID_MAX_ENTRIES``, ``POOL_COMPACT_MIN`` and
+``DYNAMIC_REFITS_BEFORE_REBUILD`` in :mod:`swept.world`; ``DENSE_GRID_*`` in
+:mod:`swept._kernels.sim`; ``CHUNKS_PER_THREAD``, ``PARALLEL_MIN_BATCH`` and ``MIN_CHUNK`` in
+:mod:`swept._parallel`; ``BROADPHASE_MIN_OBSTACLES`` in :mod:`swept.controller`; the grid
+choice's thresholds are here, ``BROADPHASE_*``, because they decide a structure, with their
+measurements). They change speed or memory, never an answer, and live beside the
 code they shape. Physical defaults (restitution, gravity, the 1/60 s step) and the command
 line's settings stay in their modules too.
 
@@ -75,7 +73,7 @@ __all__ = [
     # the World's broadphase
     "GRID_MARGIN", "CANDIDATE_MARGIN", "BOX_MARGIN",
     # the Simulation
-    "GRID_MAX_HALVINGS", "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
+    "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
     "SPECULATIVE_MARGIN_FRACTION", "PAIR_MARGIN_FRACTION", "CACHE_MARGIN_FRACTION",
     "MAX_GRID_KEYS", "PAIR_PUSH_SLOP", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
     "ACCUMULATOR_TOLERANCE",
@@ -242,10 +240,6 @@ BOX_MARGIN = 1e-9
 
 # --- the Simulation (swept.sim, swept._kernels.sim)
 
-#: Halvings of the cell size that :func:`build_grid` may try, from the colliders' extent (a
-#: loop cap: the loop ends once the cells outnumber the target of a few per collider, after
-#: about log2 of the collider count). Not measured: 200 is far beyond any collider count.
-GRID_MAX_HALVINGS = 200
 #: Doublings of the cell size that the body-pair grid (``_cell_keys``) may make until every
 #: key fits in :data:`MAX_GRID_KEYS` (a loop cap: a sparse scene's span over its cell, per
 #: axis, must drop below 2^20 in 3D, 2^30 in 2D). Measured: with the former cap of 200, three

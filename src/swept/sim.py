@@ -5,16 +5,17 @@ static colliders of a :class:`swept.world.World` (``sim.world.add(Segment(...))`
 steps of ``step`` seconds: :meth:`Simulation.update` adds a frame's time to an accumulator and
 takes as many whole steps as it holds, carrying the rest to the next call (seed 000).
 
-One step (loops over bodies run in chunks on several threads by :mod:`swept._parallel`, and
-one serial loop over body pairs; see :mod:`swept._kernels.sim`):
+One step (range kernels over bodies, run by :func:`swept._parallel.parallel_for`, and one
+serial loop over body pairs; see :mod:`swept._kernels.sim`):
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
 
    - ``"discrete"`` moves by ``v dt`` (the naive test: a fast body can tunnel).
    - ``"swept"`` casts the move against every collider grown by the radius, stops at the first
-     contact, responds (:func:`swept.respond`) and spends the rest of the step's time in the
-     new direction, up to ``max_casts`` casts (seed 000's ``sweptStep``, :func:`swept_step`).
+     contact the ball moves into (a ball resting on a floor and sliding is not stopped),
+     responds (:func:`swept.respond`) and spends the rest of the step's time in the new
+     direction, up to ``max_casts`` casts (seed 000's ``sweptStep``, :func:`swept_step`).
    - ``"speculative"`` treats each collider within the step's reach as a constraint: the
      velocity into it is clamped to what closes the gap in one step, so the body stops at the
      surface, and its velocity is answered there (bounce, friction). No time of impact and no
@@ -31,16 +32,19 @@ one serial loop over body pairs; see :mod:`swept._kernels.sim`):
    of the passes) reached a collider (for a thin wall: crossed or touched the segment),
    *missed* one.
 
-Static colliders: segments, circles and convex polygons (2D; a polygon is its outline of edges:
-a body is kept out of it, but one placed inside its outline is not pushed out), spheres (3D),
-and capsules, solid axis-aligned boxes and half-planes / half-spaces (both). A moving body is
-cast against a box grown by its radius with rounded edges and corners, and a body inside a box
-leaves through the nearest face. Layers and masks are not used: a body meets every collider.
-Body-body contacts are discrete (continuous collision is against the static colliders, as
-Box2D's default).
+Colliders: the World's (:class:`swept.world.World`), read through its packed scene
+(:mod:`swept._kernels.scene`) and nothing else: its BVHs give each body's candidates, its
+narrowphase the contacts. Every World shape: segments, circles, solid convex polygons (2D;
+a ball placed inside one is pushed out through its nearest edge), spheres (3D), capsules,
+solid axis-aligned boxes and half-planes / half-spaces (both).
+
+Layers and masks: a body meets a collider when ``(collider.layer & body.mask) != 0``, and two
+bodies meet when each one's layer is in the other's mask (pymunk's ShapeFilter rule); the
+defaults (layer 1, every bit of the mask) meet everything. Body-body contacts are discrete
+(continuous collision is against the colliders, as Box2D's default).
 
 The same inputs give bit-identical results on every run, whatever the thread count: every
-parallel loop writes only its own body's rows, and the pairs are visited in a fixed order.
+range kernel writes only its own bodies' rows, and the pairs are visited in a fixed order.
 """
 
 from __future__ import annotations
@@ -52,19 +56,8 @@ from typing import Any
 import numpy as np
 
 from ._kernels import sim as _k
-from ._kernels.world import (
-    KIND_AABB2,
-    KIND_AABB3,
-    KIND_CAPSULE2,
-    KIND_CAPSULE3,
-    KIND_CIRCLE,
-    KIND_PLANE2,
-    KIND_PLANE3,
-    KIND_POLYGON,
-    KIND_SEGMENT,
-    KIND_SPHERE,
-)
-from ._parallel import threads
+from ._kernels.scene import Scene
+from ._parallel import parallel_for
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     MAX_CASTS_PER_STEP,
@@ -73,16 +66,12 @@ from .constants import (
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .shapes import Circle, Shape, Sphere
 from .vec import Vec2, Vec3, as_array, as_finite, as_vector
-from .views import VIEW, view
-
-#: the collider kinds a simulation's statics may have
-_SIM_KINDS = (KIND_SEGMENT, KIND_CIRCLE, KIND_SPHERE, KIND_CAPSULE2, KIND_CAPSULE3, KIND_PLANE2,
-              KIND_PLANE3, KIND_AABB2, KIND_AABB3, KIND_POLYGON)
+from .world import ALL_LAYERS, World
+from .world import _mask as _check_bits
 
 __all__ = [
     "Body", "Simulation", "CCD_MODES", "DEFAULT_STEP", "DEFAULT_PASSES",
-    "MAX_CASTS_PER_STEP", "MAX_STEPS_PER_UPDATE", "static_arrays", "path_crossings",
-    "PathCrossings",
+    "MAX_CASTS_PER_STEP", "MAX_STEPS_PER_UPDATE", "path_crossings", "PathCrossings",
 ]
 
 #: The ccd modes a body may use, by name.
@@ -126,6 +115,13 @@ def _per_ball(a: np.ndarray, n: int, name: str) -> np.ndarray:
     return a.copy()
 
 
+def _layer_bits(value: Any, name: str) -> int:
+    """A layer or mask (32 bits), or a TypeError / ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    return _check_bits(int(value), name)
+
+
 def _ball_parts(shape: Any) -> tuple[tuple[float, ...], float, int]:
     """Centre, radius and dimension of a body's shape (a Circle or a Sphere)."""
     if isinstance(shape, Circle):
@@ -138,13 +134,17 @@ def _ball_parts(shape: Any) -> tuple[tuple[float, ...], float, int]:
 class Body:
     """A moving ball: a Circle (2D) or Sphere (3D) with velocity, mass and response settings.
 
+    ``layer`` (32 bits) and ``mask``: the body meets a collider whose layer shares a bit with
+    its mask, and another body when each one's layer is in the other's mask (by default
+    layer 1 and every bit of the mask: it meets everything).
+
     Until it is added to a :class:`Simulation` it holds its own values; afterwards its
     properties read and write the simulation's arrays.
     """
 
     def __init__(self, shape: Circle | Sphere, velocity: Any = None, *, mass: float = 1.0,
                  restitution: float = 0.0, friction: float = 0.0,
-                 ccd: str = "discrete") -> None:
+                 ccd: str = "discrete", layer: int = 1, mask: int = ALL_LAYERS) -> None:
         center, radius, dim = _ball_parts(shape)
         if radius <= 0.0:
             raise ValueError(f"shape: a body needs a radius > 0, got {radius!r}")
@@ -161,6 +161,8 @@ class Body:
         self._friction = _check_unit(friction, "friction")
         _mode_code(ccd)
         self._ccd = ccd
+        self._layer = _layer_bits(layer, "layer")
+        self._mask = _layer_bits(mask, "mask")
         self._sim: Simulation | None = None
         self.index = -1
 
@@ -240,6 +242,16 @@ class Body:
         return self._ccd
 
     @property
+    def layer(self) -> int:
+        """The body's layer bits: a body meets another whose mask has one of them."""
+        return self._layer
+
+    @property
+    def mask(self) -> int:
+        """The layers this body meets: colliders and bodies whose layer shares a bit with it."""
+        return self._mask
+
+    @property
     def caught(self) -> int:
         """Steps in which this body responded to a collider (approaches caught)."""
         return 0 if self._sim is None else int(self._sim._caught[self.index])
@@ -254,136 +266,26 @@ class Body:
                 f"radius={self._radius!r}, mass={self._mass!r}, ccd={self._ccd!r})")
 
 
-class _Colliders:
-    """A stand-in for :class:`swept.world.World` while it is not importable: static shapes by
-    handle (``add`` / ``remove`` / ``move``), nothing more."""
-
-    def __init__(self) -> None:
-        self._shapes: dict[int, Shape] = {}
-        self._next = 0
-
-    def add(self, shape: Shape, data: Any = None, **_options: Any) -> int:
-        """Add a static shape; returns its handle."""
-        if not isinstance(shape, Shape):
-            raise TypeError(f"shape must be a shape, not {type(shape).__name__}")
-        h = self._next
-        self._next += 1
-        self._shapes[h] = shape
-        return h
-
-    def remove(self, handle: int) -> None:
-        """Remove the shape with this handle."""
-        del self._shapes[handle]
-
-    def move(self, handle: int, shape: Shape) -> None:
-        """Replace the shape with this handle."""
-        if handle not in self._shapes:
-            raise KeyError(handle)
-        self._shapes[handle] = shape
-
-    def shapes(self) -> list[Shape]:
-        """The shapes, in handle order."""
-        return [self._shapes[h] for h in sorted(self._shapes)]
-
-
-def _new_world() -> Any:
-    """A fresh :class:`swept.world.World`, or the stand-in while none is importable."""
-    try:
-        from .world import World
-    except ImportError:
-        return _Colliders()
-    return World()
-
-
 def _world_shapes(world: Any) -> list[Shape]:
-    """The static shapes of a world, in handle order (``World.handles`` and ``World.shape``;
-    the stand-in's ``shapes``)."""
+    """The shapes of a world that is not a :class:`swept.world.World`, in handle order (its
+    ``handles()`` and ``shape(handle)``, or its ``shapes()``)."""
     handles = getattr(world, "handles", None)
     shape = getattr(world, "shape", None)
     if callable(handles) and callable(shape):
-        # sensors are triggers, not solids: bodies pass through them
-        sensor = getattr(world, "is_sensor", None)
-        return [shape(h) for h in handles() if sensor is None or not sensor(h)]
+        return [shape(h) for h in handles()]
     shapes = getattr(world, "shapes", None)
     if callable(shapes):
         return list(shapes())
-    raise TypeError(f"cannot read the static shapes of a {type(world).__name__}: it needs "
+    raise TypeError(f"cannot read the colliders of a {type(world).__name__}: it needs "
                     f"handles() and shape(handle), as swept.world.World has")
 
 
-def static_arrays(shapes: Iterable[Shape], dim: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                             np.ndarray]:
-    """Static colliders as the kernels take them: capsules ``(a (m,3), b (m,3), R (m,))``,
-    a flag per row ``box (m,)`` (True: the row is a solid box from ``a`` to ``b``, R = 0) and
-    planes ``(normal (k,3), offset (k,))``; 2D points get z = 0."""
-    caps: list[tuple[tuple[float, ...], tuple[float, ...], float]] = []
-    boxes: list[bool] = []
-    planes: list[tuple[tuple[float, ...], float]] = []
-
-    def pad(p: Sequence[float]) -> tuple[float, ...]:
-        return (float(p[0]), float(p[1]), float(p[2]) if len(p) == 3 else 0.0)
-
+def _world_of(shapes: Iterable[Shape]) -> World:
+    """A private World holding ``shapes`` (handles in their order)."""
+    world = World()
     for shape in shapes:
-        if shape.dim != dim:
-            raise ValueError(f"a {dim}D simulation cannot hold the {shape.dim}D collider {shape!r}")
-        n_caps = len(caps)
-        v = view(shape) if VIEW.supports(type(shape)) else None
-        if v is None or v.kind not in _SIM_KINDS:
-            raise TypeError(f"a simulation cannot collide with a {type(shape).__name__} "
-                            f"({dim}D): use segments, circles, capsules, boxes, polygons, "
-                            f"spheres or planes")
-        p = v.params
-        if v.kind in (KIND_SEGMENT, KIND_CIRCLE, KIND_SPHERE, KIND_CAPSULE2, KIND_CAPSULE3):
-            # a capsule-like row: its core's ends grown by its radius
-            caps.append((pad(v.core[0]), pad(v.core[-1]), v.radius))
-        elif v.kind in (KIND_PLANE2, KIND_PLANE3):
-            planes.append((pad(p[:dim]), p[dim]))
-        elif v.kind in (KIND_AABB2, KIND_AABB3):
-            # a solid box (2D or 3D), one row from its min to its max corner
-            caps.append((pad(p[:dim]), pad(p[dim:]), 0.0))
-            boxes.append(True)
-            continue
-        elif v.kind == KIND_POLYGON:
-            pts = [pad(q) for q in v.core]
-            caps.extend((pts[i], pts[(i + 1) % len(pts)], 0.0) for i in range(len(pts)))
-        boxes.extend(False for _ in range(len(caps) - n_caps))
-    cap_a = np.array([c[0] for c in caps], np.float64).reshape(-1, 3)
-    cap_b = np.array([c[1] for c in caps], np.float64).reshape(-1, 3)
-    cap_r = np.array([c[2] for c in caps], np.float64)
-    box = np.array(boxes, np.bool_)
-    plane_n = np.array([p[0] for p in planes], np.float64).reshape(-1, 3)
-    plane_o = np.array([p[1] for p in planes], np.float64)
-    return cap_a, cap_b, cap_r, box, plane_n, plane_o
-
-
-#: The colliders as the kernels take them: the grid's four arrays (:func:`_k.build_grid`), the
-#: rows' bounding boxes (lo, hi (m, 3)), the rows (a, b, R, box: a capsule, or a solid box from a
-#: to b) and the planes (normal, offset).
-StaticArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                   np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-class _Statics:
-    """Capsule and plane arrays of the colliders, with a uniform grid of the capsules' boxes
-    (static colliders: built once; every query of a step looks at a few cells)."""
-
-    def __init__(self, shapes: list[Shape], dim: int) -> None:
-        self.shapes = shapes
-        self.cap_a, self.cap_b, self.cap_r, self.box, self.plane_n, self.plane_o = \
-            static_arrays(shapes, dim)
-        r = self.cap_r[:, None]
-        # the capsules' boxes, three columns (z = 0 in 2D: one layer of grid cells)
-        self.lo = np.zeros((len(self.cap_r), 3))
-        self.hi = np.zeros((len(self.cap_r), 3))
-        self.lo[:, :dim] = (np.minimum(self.cap_a, self.cap_b) - r)[:, :dim]
-        self.hi[:, :dim] = (np.maximum(self.cap_a, self.cap_b) + r)[:, :dim]
-        self.grid = _k.build_grid(self.lo, self.hi)
-
-    def args(self) -> StaticArgs:
-        """The grid, boxes, capsules and planes, in the kernels' argument order."""
-        return (*self.grid, self.lo, self.hi, self.cap_a, self.cap_b, self.cap_r, self.box,
-                self.plane_n, self.plane_o)
+        world.add(shape)
+    return world
 
 
 class PathCrossings:
@@ -392,7 +294,10 @@ class PathCrossings:
 
     def __init__(self, shapes: Iterable[Shape], dim: int = 2) -> None:
         self.dim = dim
-        self._colliders = _Statics(list(shapes), dim)
+        world = _world_of(shapes)
+        if world.dim is not None and world.dim != dim:
+            raise ValueError(f"shapes: a {dim}D check cannot hold {world.dim}D colliders")
+        self._scene = world._sync()
 
     def crossed(self, starts: Any, ends: Any) -> np.ndarray:
         """Whether each centre's straight path ``starts[i] -> ends[i]`` ((n, d) each) reaches
@@ -404,23 +309,26 @@ class PathCrossings:
             raise ValueError(f"starts and ends must both have shape (n, {self.dim}), got "
                              f"{p0.shape} and {p1.shape}")
         n = p0.shape[0]
-        a = np.zeros((n, 3))
-        b = np.zeros((n, 3))
-        a[:, : self.dim] = p0
-        b[:, : self.dim] = p1
-        caught = np.zeros(n, np.int64)
-        missed = np.zeros(n, np.int64)
-        no_cache = (np.zeros((n, 1), np.int64), np.full(n, -1, np.int64), np.zeros((n, 3)),
-                    np.zeros((n, 3)))
-        _k.count_approaches(a, b, np.zeros(n, np.bool_), np.zeros(n, np.bool_),
-                            *self._colliders.args(), caught, missed, *no_cache)
-        return missed > 0
+        bodies = _new_bodies(n)
+        scratch = _k.new_scratch(n)
+        scratch.start[:, : self.dim] = p0
+        scratch.moved[:, : self.dim] = p1
+        parallel_for(_k.approaches_range, n, (self._scene, bodies, scratch))
+        return bodies.missed > 0
 
 
 def path_crossings(shapes: Iterable[Shape], starts: Any, ends: Any) -> np.ndarray:
     """:meth:`PathCrossings.crossed` in one call (``starts`` / ``ends`` (n, d))."""
     dim = np.array(starts, np.float64, ndmin=2).shape[1]
     return PathCrossings(shapes, dim).crossed(starts, ends)
+
+
+def _new_bodies(n: int) -> _k.Bodies:
+    """The kernels' arrays for ``n`` bodies at the origin, at rest, meeting every layer."""
+    return _k.Bodies(np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n), np.ones(n), np.zeros(n),
+                     np.zeros(n), np.zeros(n, np.int64), np.ones(n, np.int64),
+                     np.full(n, ALL_LAYERS, np.int64), np.zeros(n, np.int64),
+                     np.zeros(n, np.int64))
 
 
 class Simulation:
@@ -450,7 +358,7 @@ class Simulation:
         self.passes = passes
         self.max_casts = max_casts
         self.max_steps_per_update = max_steps_per_update
-        self.world = _new_world() if world is None else world
+        self.world = World() if world is None else world
         #: time not yet stepped (less than one step after each update)
         self.accumulator = 0.0
         #: time dropped by updates that would have taken more than max_steps_per_update
@@ -465,11 +373,15 @@ class Simulation:
         self._restitution = np.zeros(0)
         self._friction = np.zeros(0)
         self._mode = np.zeros(0, np.int64)
+        self._layer = np.zeros(0, np.int64)
+        self._mask = np.zeros(0, np.int64)
         self._caught = np.zeros(0, np.int64)
         self._missed = np.zeros(0, np.int64)
-        self._statics: _Statics | None = None
-        #: (world, world.version) when the statics were last built
-        self._world_seen: tuple[Any, int] | None = None
+        self._arrays = self._pack()
+        self._scratch = _k.new_scratch(0)
+        # a world that is not a World: a private World of its shapes, rebuilt when they change
+        self._own_world: World | None = None
+        self._own_shapes: list[Shape] = []
 
     # ------------------------------------------------------------------------------ bodies
 
@@ -483,7 +395,7 @@ class Simulation:
             raise ValueError(f"a {body.dim}D body cannot join a {self.dim}D simulation")
         index = self._append(np.array([body._center]), np.array([body._radius]),
                              np.array([body._velocity]), body.mass, body.restitution,
-                             body.friction, body.ccd)[0]
+                             body.friction, body.ccd, body.layer, body.mask)[0]
         body._sim = self
         body.index = int(index)
         self._bodies[index] = body
@@ -491,10 +403,12 @@ class Simulation:
 
     def add_balls(self, centers: Any, radii: Any, velocities: Any = None, *,
                   mass: Any = 1.0, restitution: float = 0.0, friction: float = 0.0,
-                  ccd: str = "discrete") -> np.ndarray:
+                  ccd: str = "discrete", layer: int = 1, mask: int = ALL_LAYERS) -> np.ndarray:
         """Add many balls at once: ``centers`` (n, d), ``radii`` (n,) or a number,
-        ``velocities`` (n, d) (zero if None), ``mass`` a number or (n,); returns their
-        indices (n,) int64."""
+        ``velocities`` (n, d) (zero if None), ``mass`` a number or (n,), one ``layer`` and
+        ``mask`` for all; returns their indices (n,) int64."""
+        lay = _layer_bits(layer, "layer")
+        msk = _layer_bits(mask, "mask")
         c = as_array(centers, "centers")
         if c.ndim == 1:
             # one center
@@ -519,19 +433,21 @@ class Simulation:
         if np.any(m <= 0.0):
             raise ValueError("mass must be > 0")
         indices = self._append(c, r, v, m, _check_unit(restitution, "restitution"),
-                               _check_unit(friction, "friction"), ccd)
+                               _check_unit(friction, "friction"), ccd, lay, msk)
         for i in indices:
             body = Body(Circle(c[i - indices[0]], r[i - indices[0]]) if self.dim == 2
                         else Sphere(c[i - indices[0]], r[i - indices[0]]),
                         v[i - indices[0]], mass=float(m[i - indices[0]]),
-                        restitution=restitution, friction=friction, ccd=ccd)
+                        restitution=restitution, friction=friction, ccd=ccd, layer=lay,
+                        mask=msk)
             body._sim = self
             body.index = int(i)
             self._bodies[i] = body
         return indices
 
     def _append(self, c: np.ndarray, r: np.ndarray, v: np.ndarray, mass: Any,
-                restitution: float, friction: float, ccd: str) -> np.ndarray:
+                restitution: float, friction: float, ccd: str, layer: int, mask: int
+                ) -> np.ndarray:
         """Append rows for new balls; returns their indices."""
         code = _mode_code(ccd)
         n = c.shape[0]
@@ -548,10 +464,20 @@ class Simulation:
         self._restitution = np.concatenate([self._restitution, np.full(n, restitution)])
         self._friction = np.concatenate([self._friction, np.full(n, friction)])
         self._mode = np.concatenate([self._mode, np.full(n, code, np.int64)])
+        self._layer = np.concatenate([self._layer, np.full(n, layer, np.int64)])
+        self._mask = np.concatenate([self._mask, np.full(n, mask, np.int64)])
         self._caught = np.concatenate([self._caught, np.zeros(n, np.int64)])
         self._missed = np.concatenate([self._missed, np.zeros(n, np.int64)])
         self._bodies.extend([None] * n)  # type: ignore[list-item]
+        self._arrays = self._pack()
+        self._scratch = _k.new_scratch(self._pos.shape[0])
         return np.arange(first, first + n, dtype=np.int64)
+
+    def _pack(self) -> _k.Bodies:
+        """The bodies' arrays as the kernels take them (the same arrays, not copies)."""
+        return _k.Bodies(self._pos, self._vel, self._radius, self._inv_mass, self._restitution,
+                         self._friction, self._mode, self._layer, self._mask, self._caught,
+                         self._missed)
 
     @property
     def bodies(self) -> tuple[Body, ...]:
@@ -601,20 +527,20 @@ class Simulation:
 
     # -------------------------------------------------------------------------- stepping
 
-    def _static(self) -> _Statics:
-        """The colliders' arrays, rebuilt when the world's shapes changed."""
-        # fast path: a World's public change counter, unchanged since the last build
-        version = getattr(self.world, "version", None)
-        if isinstance(version, int):
-            seen = self._world_seen
-            if self._statics is not None and seen is not None and seen[0] is self.world \
-                    and seen[1] == version:
-                return self._statics
-            self._world_seen = (self.world, version)
-        shapes = _world_shapes(self.world)
-        if self._statics is None or self._statics.shapes != shapes:
-            self._statics = _Statics(shapes, self.dim)
-        return self._statics
+    def _scene(self) -> Scene:
+        """The colliders' scene: the World's own (it rebuilds only what changed), or for
+        another kind of world a private World of its shapes, rebuilt when they change."""
+        world = self.world
+        if not isinstance(world, World):
+            shapes = _world_shapes(world)
+            if self._own_world is None or self._own_shapes != shapes:
+                self._own_world = _world_of(shapes)
+                self._own_shapes = shapes
+            world = self._own_world
+        if world.dim is not None and world.dim != self.dim:
+            raise ValueError(f"a {self.dim}D simulation cannot hold the {world.dim}D "
+                             f"colliders of its world")
+        return world._sync()
 
     def update(self, dt: float) -> int:
         """Add ``dt`` seconds to the accumulator and take every whole step it holds (at most
@@ -630,7 +556,7 @@ class Simulation:
                 self.accumulator -= whole * self.time_step
                 break
             self.accumulator = max(self.accumulator - self.time_step, 0.0)
-            self._step_with(self._static())
+            self._step_with(self._scene())
             steps += 1
         return steps
 
@@ -638,49 +564,28 @@ class Simulation:
         """Take ``steps`` fixed steps, bypassing the accumulator."""
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise ValueError(f"steps must be a whole number >= 0, got {steps!r}")
-        statics = self._static()
         for _ in range(steps):
-            self._step_with(statics)
+            # the scene is asked for each step (tens of nanoseconds when nothing changed)
+            self._step_with(self._scene())
 
     def step(self) -> None:
         """Take one fixed step: integrate, move by mode, contact passes, bookkeeping."""
-        self._step_with(self._static())
+        self._step_with(self._scene())
 
-    def _step_with(self, colliders: _Statics) -> None:
-        """One fixed step among ``colliders``."""
-        statics = colliders.args()
+    def _step_with(self, scene: Scene) -> None:
+        """One fixed step among the colliders of ``scene``."""
         n = self._pos.shape[0]
         self.steps_taken += 1
         if n == 0:
             return
-        dt = self.time_step
-        start = np.empty_like(self._pos)
-        responded = np.zeros(n, np.bool_)
-        cache = (np.empty((n, _k.CACHE_CAPACITY), np.int64), np.empty(n, np.int64),
-                 np.empty((n, 3)), np.empty((n, 3)))
-        crossed = np.zeros(n, np.bool_)
-        touching = np.empty(n, np.bool_)
-        _k.advance_bodies(self._pos, self._vel, self._radius, self._restitution,
-                          self._friction, self._mode, self._gravity, dt, self.max_casts,
-                          *statics, start, responded, crossed, touching, *cache)
-        moved = self._pos.copy()
+        bodies = self._arrays
+        scratch = self._scratch
+        parallel_for(_k.advance_range, n, (scene, bodies, scratch, self._gravity,
+                                           self.time_step, self.max_casts))
         first, neighbour = _k.find_pairs(self._pos, self._radius, self.dim)
-        dpos = np.zeros_like(self._pos)
-        # on one thread the serial pass (the same bits) needs no count of the bodies to visit
-        one_thread = threads() == 1
-        for k in range(self.passes):
-            dpos.fill(0.0)
+        for _ in range(self.passes):
+            scratch.dpos.fill(0.0)
             if neighbour.shape[0]:
-                _k.pair_pass(self._pos, self._vel, self._radius, self._inv_mass,
-                             self._restitution, self._friction, first, neighbour, dpos)
-            # the first pass stays parallel on several threads: it visits most bodies of a
-            # busy scene; later ones with few bodies to visit run on this thread alone (the
-            # pushed bodies counted by their nonzero push components, at most 3 each: under half
-            # of the cost of counting rows: 5 us against 12 for 1,000 bodies)
-            serial = one_thread or (k > 0 and np.count_nonzero(touching)
-                                    + np.count_nonzero(dpos) <= _k.SERIAL_PASS_LIMIT)
-            _k.apply_and_resolve_statics(self._pos, self._vel, dpos, self._radius,
-                                         self._restitution, self._friction, self._mode, *statics,
-                                         responded, crossed, touching, *cache, serial=serial)
-        _k.count_approaches(start, moved, responded, crossed, *statics, self._caught,
-                            self._missed, *cache)
+                _k.pair_pass(bodies, first, neighbour, scratch.dpos)
+            parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
+        parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
