@@ -10,7 +10,8 @@ answer as the scalar API would over every collider, with ties going to the small
 - :meth:`World.query_aabb` / :meth:`World.query_point` the colliders whose *shape* (not just
   its bounds) overlaps the box or contains the point;
 - :meth:`World.raycast_many`, :meth:`World.sweep_many` and :meth:`World.contact_many` the
-  same for numpy batches, in parallel (``numba.prange``), returning struct-of-arrays results.
+  same for numpy batches, on the calling thread and its helpers
+  (:func:`swept._parallel.parallel_for`), returning struct-of-arrays results.
 
 A collider is seen by a query when ``(collider.layer & mask) != 0`` and its handle is not in
 ``ignore``. Handles are ints from 0 in insertion order, never reused. The world's dimension (2

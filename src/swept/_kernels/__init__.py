@@ -2,9 +2,10 @@
 
 Each module holds one query family (``ray``, ``contact``, ``distance``, ...). Kernels take and
 return plain floats, ints, bools, tuples of them, and float64 arrays (polygon corners and
-normals, shape cores), so that the scalar API and the batch kernels (``prange`` loops) call the
-very same code. The public modules (``swept.raycast``, ``swept.contact``, ...) coerce input,
-call a kernel and wrap its result; they hold no geometry of their own.
+normals, shape cores), so that the scalar API and the batch kernels (range kernels
+run by :func:`swept._parallel.parallel_for`) call the very same code. The public modules
+(``swept.raycast``, ``swept.contact``, ...) coerce input, call a kernel and wrap its result;
+they hold no geometry of their own.
 """
 
 from __future__ import annotations
@@ -51,11 +52,4 @@ def inline_kernel(fn: F) -> F:
     real call reference-counts every array argument (atomic operations), which made the BVH
     traversal loops twice as slow."""
     compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
-    return compiled
-
-
-def batch_kernel(fn: F) -> F:
-    """Compile ``fn`` as a batch kernel: like :func:`kernel`, with its ``prange`` loops run in
-    parallel threads."""
-    compiled: F = numba.njit(cache=True, nogil=True, parallel=True)(fn)  # type: ignore[assignment]
     return compiled

@@ -495,12 +495,14 @@ def path_reaches_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: 
 
 
 @inline_kernel
-def _cast_all(scene: Scene, px: float, py: float, pz: float, dx: float, dy: float, dz: float,
+def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float],
               length: float, r: float, cache: np.ndarray, spare: np.ndarray, i: int,
               cached: bool, count: int) -> tuple[float, float, float, float, int]:
-    """First entering contact of a ball moving from p along unit d for ``length`` among the
-    candidates: ``(distance, normal, handle)``, handle -1 for none (ties: the smallest
-    handle, so the order of the candidates does not matter)."""
+    """First entering contact of a ball moving from p along unit d (``ray`` = ``(px, py, pz,
+    dx, dy, dz)``) for ``length`` among the candidates: ``(distance, normal, handle)``, handle
+    -1 for none (ties: the smallest handle, so the order of the candidates does not
+    matter)."""
+    px, py, pz, dx, dy, dz = ray
     best_t = math.inf
     best_h = -1
     bnx = 0.0
@@ -598,9 +600,9 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 if length == 0.0:
                     remaining = 0.0
                     break
-                t, nx, ny, nz, h = _cast_all(scene, px, py, pz, mx / length, my / length,
-                                             mz / length, length, r, s.cache, spare, i, cached,
-                                             count)
+                t, nx, ny, nz, h = _cast_all(scene, (px, py, pz, mx / length, my / length,
+                                                     mz / length), length, r, s.cache, spare,
+                                             i, cached, count)
                 if h < 0:
                     # a clear move: spend the rest of the step
                     px += mx
@@ -705,8 +707,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             count = s.cache_count[i]
             if not cached:
                 spare, count = _gather(scene, stack, query, mask, spare)
-            t, _nx, _ny, _nz, h = _cast_all(scene, px, py, pz, mx / push, my / push, mz / push,
-                                            push, r, s.cache, spare, i, cached, count)
+            t, _nx, _ny, _nz, h = _cast_all(scene, (px, py, pz, mx / push, my / push,
+                                                    mz / push), push, r, s.cache, spare, i,
+                                            cached, count)
             if h >= 0:
                 scale = min(t / push, 1.0)
                 mx *= scale
