@@ -48,6 +48,7 @@ from .bvh import (
     inverse_direction,
     ray_box_entry3,
 )
+from .chain import region_normal
 from .geom import segment_segment_params
 from .ray import HEADING_TOLERANCE, MISS, ray_capsule2_entering, ray_capsule3_entering
 from .response import respond_velocity
@@ -63,6 +64,7 @@ from .scene import (
     KIND_AABB3,
     KIND_CAPSULE2,
     KIND_CAPSULE3,
+    KIND_CHAIN_SEGMENT,
     KIND_CIRCLE,
     KIND_PLANE2,
     KIND_PLANE3,
@@ -339,6 +341,15 @@ def cast_entering_row(scene: Scene, h: int, px: float, py: float, pz: float, dx:
         # a segment grown by r: a capsule
         t, _x, _y, nx, ny, _i = ray_capsule2_entering(px, py, dx, dy, p0, p1, p2, p3, r, length)
         return t, nx, ny, 0.0
+    if k == KIND_CHAIN_SEGMENT:
+        # a chain's segment grown by r, its normal moved into the segment's Voronoi region
+        # (no ghost push back along the floor at a seam)
+        t, _x, _y, nx, ny, _i = ray_capsule2_entering(px, py, dx, dy, p0, p1, p2, p3, r, length)
+        if t >= 0.0:
+            nx, ny, _turned, _vx, _vy = region_normal(
+                scene.pool, scene.tags[h, FIRST], scene.tags[h, COUNT], p5 != 0.0, int(p4),
+                nx, ny, px, py, True)
+        return t, nx, ny, 0.0
     if k == KIND_CIRCLE:
         # a circle grown by r: a capsule of one point
         t, _x, _y, nx, ny, _i = ray_capsule2_entering(px, py, dx, dy, p0, p1, p0, p1, p2 + r,
@@ -459,7 +470,8 @@ def path_reaches_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: 
     k = scene.tags[h, KIND]
     p0, p1, p2, p3 = rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3]
     p4, p5, p6 = rows[h, 4], rows[h, 5], rows[h, 6]
-    if k == KIND_SEGMENT:
+    if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+        # a segment, or one segment of a chain
         return path_crosses(px, py, 0.0, qx, qy, 0.0, p0, p1, 0.0, p2, p3, 0.0, 0.0)
     if k == KIND_CIRCLE:
         return path_crosses(px, py, 0.0, qx, qy, 0.0, p0, p1, 0.0, p0, p1, 0.0, p2)
