@@ -198,6 +198,16 @@ CAST_SKIPPING = 2
 ALL_LAYERS_MASK = 0xFFFFFFFF
 
 
+@kernel
+def _row_cast(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, dy: float,
+              dz: float, r: float, tmax: float, grown: bool
+              ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """:func:`~swept._kernels.scene.cast_row` as a real call, for the rare paths (planes, a
+    grid entry that is not a segment): one compiled copy of the whole narrowphase instead of
+    one inlined at every site (each copy is seconds of a cold compile)."""
+    return cast_row(scene, h, ox, oy, oz, dx, dy, dz, r, tmax, grown)
+
+
 #: A cast's best hit so far: ``(handle, t, px, py, pz, nx, ny, nz, inside)``.
 Best = tuple[int, float, float, float, float, float, float, float, bool]
 
@@ -256,7 +266,7 @@ def _cast_planes(scene: Scene, ray: tuple[float, float, float, float, float, flo
         h = links[j]
         if not visible(scene.tags, h, mask):
             continue
-        t, ax, ay, az, anx, any_, anz, ains = cast_row(scene, h, ox, oy, oz, dx, dy, dz, r,
+        t, ax, ay, az, anx, any_, anz, ains = _row_cast(scene, h, ox, oy, oz, dx, dy, dz, r,
                                                        limit, grown)
         if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
             best_t = t
@@ -325,8 +335,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     ey = nodes[row, 4]
                     denom = dx * ey - dy * ex  # cross(d, e)
                     if abs(denom) <= nodes[row, 5]:
-                        # parallel (or a point): ray_segment's collinear cases
-                        t, ax, ay, _az, anx, any_, _anz, ains = cast_row(
+                        # parallel (or a point): ray_segment's collinear cases (rare: a call)
+                        t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
                             scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
                         if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
                             best_t = t
@@ -420,11 +430,10 @@ def ray_one2(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, fl
     fewest values in and out (each costs the scalar call time: about 30 ns an array unboxed,
     15 ns a float boxed)."""
     ox, oy, dx, dy, tmax = ray
-    h, t, px, py, _pz, nx, ny, _nz, inside = _cast(scene, stack, (ox, oy, 0.0, dx, dy, 0.0),
-                                                   0.0, tmax, mask, 0)
-    te = t
-    if h >= 0:
-        te = exit_row(scene, h, ox, oy, 0.0, dx, dy, 0.0, t)
+    # a real call of cast_one, not a second inlined copy of the cast (measured: each copy
+    # costs about 25 s of a cold compile)
+    h, t, px, py, _pz, nx, ny, _nz, inside, te = cast_one(
+        scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, 0)
     return h, t, px, py, nx, ny, inside, te
 
 
