@@ -432,8 +432,11 @@ def ray_one2(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, fl
     ox, oy, dx, dy, tmax = ray
     # a real call of cast_one, not a second inlined copy of the cast (measured: each copy
     # costs about 25 s of a cold compile)
+    # (flags computed, not the literal 0: numba would compile cast_one again for a literal
+    # argument, another 20 s of a cold compile)
+    no_flags = mask & 0
     h, t, px, py, _pz, nx, ny, _nz, inside, te = cast_one(
-        scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, 0)
+        scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, no_flags)
     return h, t, px, py, nx, ny, inside, te
 
 
