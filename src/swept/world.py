@@ -1263,26 +1263,14 @@ class World:
     def _sweep_convex_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
                                ignore: Iterable[int], filt: Callable[[int, Any], bool],
                                sensors: bool) -> WorldSweepHit | None:
-        """The first contact ``filt`` accepts for a convex mover, as :meth:`_sweep_filtered`
-        finds it for a ball: the kernel's first contact, asked again with each rejected
-        collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk over what
-        is left; the sensors (if asked) by the Python walk. The filter is called at most once
-        per collider."""
-        given = set(ignore)
-        skip = set(given)
-        best: WorldSweepHit | None = None
-        for _ in range(FILTER_KERNEL_TRIES):
-            hit = self._sweep_convex(shape, disp, mask, skip, td)
-            if hit is None or filt(hit.handle, hit.data):
-                best = hit
-                break
-            # rejected: as if absent
-            skip.add(hit.handle)
-        else:
-            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
-        if sensors and self._sensor_set:
-            best = self._sweep_python(shape, disp, td, mask, given, filt, False, True, best)
-        return best
+        """The first contact ``filt`` accepts for a convex mover (:meth:`_retry_filtered`
+        over the compiled convex sweep)."""
+        hit: WorldSweepHit | None = self._retry_filtered(
+            lambda skip: self._sweep_convex(shape, disp, mask, skip, td),
+            lambda skip, cols, sens, best: self._sweep_python(shape, disp, td, mask, skip, filt,
+                                                               cols, sens, best),
+            ignore, filt, sensors)
+        return hit
 
     def _sweep_scratch(self, shape: Shape, d: int
                        ) -> tuple[_ws.Movers, _ws.Sweeps, _ws.SweepHits]:
@@ -1660,51 +1648,54 @@ class World:
 
     # ------------------------------------------------------------------ filtered and sensor paths
 
-    def _raycast_filtered(self, ray: Ray, mask: int, ignore: Iterable[int],
-                          filt: Callable[[int, Any], bool], sensors: bool
-                          ) -> WorldRayHit | None:
-        """The nearest hit ``filt`` accepts: the kernels' nearest hit, asked again with each
-        rejected collider ignored (at most FILTER_KERNEL_TRIES times), then the Python walk
-        over what is left; the sensors (if asked) by the Python walk. The filter is called at
-        most once per collider."""
+    def _retry_filtered(self, ask: Callable[[set[int]], Any],
+                        walk: Callable[[set[int], bool, bool, Any], Any], ignore: Iterable[int],
+                        filt: Callable[[int, Any], bool], sensors: bool) -> Any:
+        """The first hit ``filt`` accepts: ``ask(skip)`` (the kernels' answer), asked again
+        with each rejected collider ignored (at most FILTER_KERNEL_TRIES times), then
+        ``walk(skip, colliders, sensors, best)`` (the Python walk) over what is left; the
+        sensors (if asked) by the walk. The filter is called at most once per collider."""
         given = set(ignore)
         skip = set(given)
-        best: WorldRayHit | None = None
+        best: Any = None
         for _ in range(FILTER_KERNEL_TRIES):
-            hit = self.raycast(ray, mask=mask, ignore=skip)
+            hit = ask(skip)
             if hit is None or filt(hit.handle, hit.data):
                 best = hit
                 break
             # rejected: as if absent
             skip.add(hit.handle)
         else:
-            best = self._raycast_python(ray, mask, skip, filt, True, False, None)
+            best = walk(skip, True, False, None)
         if sensors and self._sensor_set:
-            best = self._raycast_python(ray, mask, given, filt, False, True, best)
+            best = walk(given, False, True, best)
         return best
+
+    def _raycast_filtered(self, ray: Ray, mask: int, ignore: Iterable[int],
+                          filt: Callable[[int, Any], bool], sensors: bool
+                          ) -> WorldRayHit | None:
+        """The nearest hit ``filt`` accepts (:meth:`_retry_filtered`)."""
+        hit: WorldRayHit | None = self._retry_filtered(
+            lambda skip: self.raycast(ray, mask=mask, ignore=skip),
+            lambda skip, cols, sens, best: self._raycast_python(ray, mask, skip, filt, cols,
+                                                                 sens, best),
+            ignore, filt, sensors)
+        return hit
 
     def _sweep_filtered(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
                         ignore: Iterable[int], filt: Callable[[int, Any], bool], sensors: bool
                         ) -> WorldSweepHit | None:
-        """The first contact ``filt`` accepts: for a ball, as :meth:`_raycast_filtered` does
-        for a ray; for other movers, the Python walk over every candidate."""
+        """The first contact ``filt`` accepts: for a ball, :meth:`_retry_filtered` over the
+        kernels; for other movers, the Python walk over every candidate."""
         if not isinstance(shape, (Circle, Sphere)):
             return self._sweep_python(shape, disp, td, mask, set(ignore), filt, True, sensors,
                                       None)
-        given = set(ignore)
-        skip = set(given)
-        best: WorldSweepHit | None = None
-        for _ in range(FILTER_KERNEL_TRIES):
-            hit = self._sweep_ball(shape, disp, mask, skip, td)
-            if hit is None or filt(hit.handle, hit.data):
-                best = hit
-                break
-            skip.add(hit.handle)
-        else:
-            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
-        if sensors and self._sensor_set:
-            best = self._sweep_python(shape, disp, td, mask, given, filt, False, True, best)
-        return best
+        hit: WorldSweepHit | None = self._retry_filtered(
+            lambda skip: self._sweep_ball(shape, disp, mask, skip, td),
+            lambda skip, cols, sens, best: self._sweep_python(shape, disp, td, mask, skip, filt,
+                                                               cols, sens, best),
+            ignore, filt, sensors)
+        return hit
 
     def _raycast_python(self, ray: Ray, mask: int, skip: set[int],
                         filt: Callable[[int, Any], bool] | None, colliders: bool,
