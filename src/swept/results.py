@@ -379,14 +379,15 @@ class RayBatch:
 
 @dataclass(frozen=True)
 class SweepBatch:
-    """The first contact of each of n moving circles (spheres) during its displacement."""
+    """The first contact of each of n moving shapes (balls, or any convex mover given to
+    ``World.sweep_many(shapes, displacements)``) during its displacement."""
 
-    #: (n,) bool: whether ball i touches anything during its move
+    #: (n,) bool: whether mover i touches anything during its move
     hit: np.ndarray
     #: (n,) float64: the fraction of the displacement, in [0, 1], at first contact (0 when it
     #: started touching); inf on a miss
     fraction: np.ndarray
-    #: (n, d) float64: where the ball touches the collider at that moment, world space; zeros
+    #: (n, d) float64: where the mover touches the collider at that moment, world space; zeros
     #: on a miss
     point: np.ndarray
     #: (n, d) float64: unit normal out of the collider toward the ball; zeros on a miss
