@@ -1711,9 +1711,8 @@ class World:
         boxed: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         planes: list[int] = []
         if colliders:
-            cands = self._ray_candidates(ray.origin, ray.direction, tmax, 0.0)
-            planes += [h for h in cands if h in self._plane_set]
-            boxed.append(self._table_boxes([h for h in cands if h not in self._plane_set]))
+            self._split_planes(self._ray_candidates(ray.origin, ray.direction, tmax, 0.0),
+                               boxed, planes)
         if sensors:
             boxed.append(self._sensor_sync().ray_boxes(o, v, tmax))
             planes += self._sensor_planes
@@ -1722,11 +1721,31 @@ class World:
                 entries += zip(_slab_entry(o, v, lo, hi).tolist(), hs.tolist())
         # a half-plane has no box: tested first
         entries += [(0.0, h) for h in planes]
+        hit: WorldRayHit | None = self._walk_entries(
+            entries, best, mask, skip, filt, lambda target: raycast(ray, target), WorldRayHit)
+        return hit
+
+    def _split_planes(self, cands: list[int],
+                      boxed: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                      planes: list[int]) -> None:
+        """Candidates sorted into the boxed ones (``(handles, lo, hi)`` appended to ``boxed``)
+        and the planes (appended to ``planes``), for the Python walks."""
+        planes += [h for h in cands if h in self._plane_set]
+        boxed.append(self._table_boxes([h for h in cands if h not in self._plane_set]))
+
+    def _walk_entries(self, entries: list[tuple[float, int]], best: Any, mask: int,
+                      skip: set[int], filt: Callable[[int, Any], bool] | None,
+                      ask: Callable[[Any], Any], record: Any) -> Any:
+        """The Python walks' common loop: candidates ``(entry, handle)`` in order of the
+        value (distance or fraction) at which their boxes are entered, each visible and
+        accepted one asked ``ask(shape)``, the least value kept (ties: the smallest handle)
+        as a ``record`` with its handle and data, better than ``best``; the walk stops once
+        the next box is entered beyond the best hit."""
         entries.sort()
-        best_t = math.inf if best is None else best.distance
+        best_v = math.inf if best is None else best[0]
         best_h = -1 if best is None else best.handle
         for entry, h in entries:
-            if entry > best_t:
+            if entry > best_v:
                 # every later box is entered beyond the best hit
                 break
             if not self._visible(h, mask, skip):
@@ -1734,12 +1753,11 @@ class World:
             data = self._data[h]
             if filt is not None and not filt(h, data):
                 continue
-            hit = raycast(ray, self._shape_at(h))
-            if hit is not None and (hit.distance < best_t or (hit.distance == best_t
-                                                              and h < best_h)):
-                found: Any = hit
-                best = _rn(WorldRayHit, (*found, h, data))
-                best_t, best_h = hit.distance, h
+            hit = ask(self._shape_at(h))
+            # (a hit's first field is its distance or fraction)
+            if hit is not None and (hit[0] < best_v or (hit[0] == best_v and h < best_h)):
+                best = _rn(record, (*hit, h, data))
+                best_v, best_h = hit[0], h
         return best
 
     def _sweep_python(self, shape: Shape, disp: Vec2 | Vec3, td: float, mask: int,
@@ -1761,9 +1779,7 @@ class World:
         found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         planes: list[int] = []
         if colliders:
-            cands = self._candidates(qlo, qhi)
-            planes += [h for h in cands if h in self._plane_set]
-            found.append(self._table_boxes([h for h in cands if h not in self._plane_set]))
+            self._split_planes(self._candidates(qlo, qhi), found, planes)
         if sensors:
             found.append(self._sensor_sync().boxes(qlo, qhi))
             planes += self._sensor_planes
@@ -1776,23 +1792,9 @@ class World:
             enter = _slab_entry(zero, d, tlo - grow - mhi, thi + grow - mlo)
             entries += zip(enter.tolist(), hs.tolist())
         entries += [(0.0, h) for h in planes]
-        entries.sort()
-        best_f = math.inf if best is None else best.fraction
-        best_h = -1 if best is None else best.handle
-        for entry, h in entries:
-            if entry > best_f:
-                break
-            if not self._visible(h, mask, skip):
-                continue
-            data = self._data[h]
-            if filt is not None and not filt(h, data):
-                continue
-            hit = _sweep(shape, disp, self._shape_at(h), target_distance=td)
-            if hit is not None and (hit.fraction < best_f or (hit.fraction == best_f
-                                                              and h < best_h)):
-                met: Any = hit
-                best = _rn(WorldSweepHit, (*met, h, data))
-                best_f, best_h = hit.fraction, h
+        best = self._walk_entries(
+            entries, best, mask, skip, filt,
+            lambda target: _sweep(shape, disp, target, target_distance=td), WorldSweepHit)
         return best
 
     # ------------------------------------------------------------------ bulk adds
