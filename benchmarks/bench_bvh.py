@@ -2,9 +2,10 @@
 
 Scenes: random thin segments (length 5 to 50, random angle) in a 1000 x 1000 world, each
 collider's box the segment's bounding box; rays from random points in random directions with
-no distance limit. Both split rules (binned SAH and object median) are measured, one thread
-and all threads (the ``prange`` batch kernel). Prints a table and writes
-``benchmarks/results/bvh.json``.
+no distance limit. Both split rules (binned SAH and object median) are measured, on one
+thread (the reference query is serial). The build is also timed in 3D (boxes of random
+segments in a 1000-unit cube) and, without ``--quick``, at 1,000,000 boxes. Prints a table and
+writes ``benchmarks/results/bvh.json``.
 
 Run: ``python benchmarks/bench_bvh.py`` (``--quick`` for a smoke run).
 """
@@ -67,10 +68,14 @@ def best_time(fn: Callable[[], Any], repeats: int) -> float:
 
 
 def bench_build(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
-    """Build time and tree depth for each size and split rule."""
+    """Build time and tree depth for each size, dimension and split rule."""
     rows = []
-    for n in sizes:
+    for n, dim in ((n, dim) for n in sizes for dim in (2, 3)):
         lo, hi = segment_boxes(n, np.random.default_rng(SEED))
+        if dim == 3:
+            z = np.random.default_rng(SEED + 1).uniform(0.0, WORLD_SIZE, (n, 1))
+            dz = np.random.default_rng(SEED + 2).uniform(0.0, SEGMENT_LENGTH[1], (n, 1))
+            lo, hi = np.hstack([lo, z]), np.hstack([hi, z + dz])
         for name, split in SPLITS.items():
 
             def run_build(lo: np.ndarray = lo, hi: np.ndarray = hi, split: int = split) -> None:
@@ -79,15 +84,14 @@ def bench_build(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
 
             seconds = best_time(run_build, repeats)
             tree = bvh.build_with(lo, hi, split)
-            rows.append({"n": n, "split": name, "build_ms": seconds * 1e3,
-                         "nodes": int(tree[0].shape[0]), "depth": int(bvh.tree_depth(tree[2]))})
+            rows.append({"n": n, "dim": dim, "split": name, "build_ms": seconds * 1e3,
+                         "nodes": int(tree[0].shape[0]), "depth": int(bvh.tree_depth(*tree))})
     return rows
 
 
 def bench_rays(sizes: list[int], n_rays: int, repeats: int) -> list[dict[str, Any]]:
-    """Microseconds per closest-box ray query, one thread and all threads."""
+    """Microseconds per closest-box ray query, one thread."""
     rows = []
-    all_threads = numba.get_num_threads()
     for n in sizes:
         rng = np.random.default_rng(SEED)
         lo, hi = segment_boxes(n, rng)
@@ -96,20 +100,17 @@ def bench_rays(sizes: list[int], n_rays: int, repeats: int) -> list[dict[str, An
             tree = bvh.build_with(lo, hi, split)
             row: dict[str, Any] = {"n": n, "split": name, "rays": n_rays}
 
-            def run_rays(tree: bvh.Tree = tree, lo: np.ndarray = lo,
-                         hi: np.ndarray = hi, origins: np.ndarray = origins,
+            boxes = bvh.box_rows(lo, hi)
+
+            def run_rays(tree: tuple[np.ndarray, np.ndarray] = tree,
+                         boxes: np.ndarray = boxes, origins: np.ndarray = origins,
                          directions: np.ndarray = directions, tmax: np.ndarray = tmax) -> None:
                 """One batch of closest-box queries."""
-                bvh.ray_closest_boxes_many(*tree, lo, hi, origins, directions, tmax)
+                bvh.ray_closest_boxes_many(*tree, boxes, origins, directions, tmax)
 
-            for label, threads in (("us_per_ray_1_thread", 1),
-                                   ("us_per_ray_all_threads", all_threads)):
-                numba.set_num_threads(threads)
-                row[label] = best_time(run_rays, repeats) / n_rays * 1e6
-            numba.set_num_threads(all_threads)
-            index, _ = bvh.ray_closest_boxes_many(*tree, lo, hi, origins, directions, tmax)
+            row["us_per_ray_1_thread"] = best_time(run_rays, repeats) / n_rays * 1e6
+            index, _ = bvh.ray_closest_boxes_many(*tree, boxes, origins, directions, tmax)
             row["hit_rate"] = float(np.mean(index >= 0))
-            row["threads"] = all_threads
             rows.append(row)
     return rows
 
@@ -119,7 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
     args = parser.parse_args()
-    build_sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    build_sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000, 1_000_000]
     repeats = 2 if args.quick else 7
     n_rays = 2_000 if args.quick else 10_000
     # the machine may be shared: record how busy it was, since the timings depend on it
@@ -129,25 +130,22 @@ def main() -> None:
 
     print(f"BVH build (LEAF_SIZE={bvh.LEAF_SIZE}, SAH_BINS={bvh.SAH_BINS}; load average "
           f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after)")
-    print(f"{'boxes':>8} {'split':>7} {'build ms':>9} {'nodes':>7} {'depth':>6}")
+    print(f"{'boxes':>8} {'dim':>4} {'split':>7} {'build ms':>9} {'nodes':>7} {'depth':>6}")
     for r in build_rows:
-        print(f"{r['n']:>8} {r['split']:>7} {r['build_ms']:>9.2f} {r['nodes']:>7} "
+        print(f"{r['n']:>8} {r['dim']:>4} {r['split']:>7} {r['build_ms']:>9.2f} {r['nodes']:>7} "
               f"{r['depth']:>6}")
     print()
     print(f"closest-box ray queries, {n_rays} rays, thin segments in a 1000x1000 world")
-    print(f"{'boxes':>8} {'split':>7} {'us/ray 1 thr':>13} {'us/ray all':>11} {'threads':>8} "
-          f"{'hit rate':>9} {'grid ref':>9}")
+    print(f"{'boxes':>8} {'split':>7} {'us/ray 1 thr':>13} {'hit rate':>9} {'grid ref':>9}")
     for r in ray_rows:
         print(f"{r['n']:>8} {r['split']:>7} {r['us_per_ray_1_thread']:>13.3f} "
-              f"{r['us_per_ray_all_threads']:>11.3f} {r['threads']:>8} {r['hit_rate']:>9.3f} "
-              f"{GRID_REFERENCE_US[r['n']]:>9.1f}")
+              f"{r['hit_rate']:>9.3f} {GRID_REFERENCE_US[r['n']]:>9.1f}")
     print("(grid ref: a uniform grid's full nearest-segment query, 1 thread, from the issue)")
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({
         "machine": {"python": platform.python_version(), "numba": numba.__version__,
                     "cpu": platform.processor() or platform.machine(),
-                    "threads": numba.get_num_threads(),
                     "load_average_1min_before": load_before,
                     "load_average_1min_after": os.getloadavg()[0]},
         "leaf_size": bvh.LEAF_SIZE, "sah_bins": bvh.SAH_BINS,

@@ -258,57 +258,70 @@ def _centroid_bin(c: float, cmin: float, extent: float) -> int:
 
 
 @kernel
-def _sah_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.ndarray,
-                   start: int, count: int, scratch: tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                          np.ndarray, np.ndarray, np.ndarray,
-                                                          np.ndarray]) -> int:
-    """Partition ``order[start : start+count]`` by the cheapest binned-SAH plane; returns the
-    size of the left part, or 0 when every centroid coincides (no plane separates them).
+def _centroid_bounds(cen: np.ndarray, start: int, count: int, cmin: np.ndarray,
+                     cmax: np.ndarray) -> None:
+    """The componentwise min / max of the centroids ``cen[start : start+count]``."""
+    d = cen.shape[1]
+    for k in range(d):
+        cmin[k] = math.inf
+        cmax[k] = -math.inf
+    for j in range(start, start + count):
+        for k in range(d):
+            c = cen[j, k]
+            cmin[k] = min(cmin[k], c)
+            cmax[k] = max(cmax[k], c)
+
+
+@kernel
+def _sah_plane(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, start: int, count: int,
+               cmin: np.ndarray, cmax: np.ndarray,
+               scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                              np.ndarray, np.ndarray]) -> tuple[int, int]:
+    """The cheapest binned-SAH plane of the boxes ``start : start+count`` (rows of the
+    build's permuted arrays) as ``(axis, bin)``: boxes whose centroid falls in a bin below
+    ``bin`` on ``axis`` go left. ``(-1, -1)`` when every centroid coincides.
 
     Cost of a plane: ``area(left) * n_left + area(right) * n_right``. Ties keep the lowest
-    axis, then the lowest plane, so the build is deterministic. ``scratch`` holds the bin
-    buffers ``(bin_count, bin_lo, bin_hi, right_area, right_count, acc_lo, acc_hi)``.
+    axis, then the lowest plane, so the build is deterministic. One pass bins every box on
+    every axis at once. ``scratch`` holds ``(bin_count (d, B), bin_lo (d, B, d), bin_hi,
+    right_area (B,), right_count (B,), acc_lo (d,), acc_hi (d,))``.
     """
     bin_count, bin_lo, bin_hi, right_area, right_count, acc_lo, acc_hi = scratch
     d = lo.shape[1]
+    for a in range(d):
+        for b in range(SAH_BINS):
+            bin_count[a, b] = 0
+            for k in range(d):
+                bin_lo[a, b, k] = math.inf
+                bin_hi[a, b, k] = -math.inf
+    for j in range(start, start + count):
+        for a in range(d):
+            extent = cmax[a] - cmin[a]
+            if not extent > 0.0:
+                # all centroids share this coordinate: nothing to bin on this axis
+                continue
+            b = _centroid_bin(cen[j, a], cmin[a], extent)
+            bin_count[a, b] += 1
+            for k in range(d):
+                bin_lo[a, b, k] = min(bin_lo[a, b, k], lo[j, k])
+                bin_hi[a, b, k] = max(bin_hi[a, b, k], hi[j, k])
     best_cost = math.inf
     best_axis = -1
     best_split = -1
-    best_cmin = 0.0
-    best_extent = 0.0
     for a in range(d):
-        cmin = math.inf
-        cmax = -math.inf
-        for j in range(start, start + count):
-            c = cen[order[j], a]
-            cmin = min(cmin, c)
-            cmax = max(cmax, c)
-        extent = cmax - cmin
-        if not extent > 0.0:
-            # all centroids share this coordinate: no plane on this axis separates them
+        if not cmax[a] - cmin[a] > 0.0:
+            # no plane on this axis separates the centroids
             continue
-        for b in range(SAH_BINS):
-            bin_count[b] = 0
-            for k in range(d):
-                bin_lo[b, k] = math.inf
-                bin_hi[b, k] = -math.inf
-        for j in range(start, start + count):
-            p = order[j]
-            b = _centroid_bin(cen[p, a], cmin, extent)
-            bin_count[b] += 1
-            for k in range(d):
-                bin_lo[b, k] = min(bin_lo[b, k], lo[p, k])
-                bin_hi[b, k] = max(bin_hi[b, k], hi[p, k])
         # sweep from the right: bins s .. SAH_BINS-1 form the right part of plane s
         n_acc = 0
         for k in range(d):
             acc_lo[k] = math.inf
             acc_hi[k] = -math.inf
         for s in range(SAH_BINS - 1, 0, -1):
-            n_acc += bin_count[s]
+            n_acc += bin_count[a, s]
             for k in range(d):
-                acc_lo[k] = min(acc_lo[k], bin_lo[s, k])
-                acc_hi[k] = max(acc_hi[k], bin_hi[s, k])
+                acc_lo[k] = min(acc_lo[k], bin_lo[a, s, k])
+                acc_hi[k] = max(acc_hi[k], bin_hi[a, s, k])
             right_count[s] = n_acc
             right_area[s] = _half_area(acc_lo, acc_hi, d)
         # sweep from the left: bins 0 .. s-1 form the left part of plane s
@@ -317,10 +330,10 @@ def _sah_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.nd
             acc_lo[k] = math.inf
             acc_hi[k] = -math.inf
         for s in range(1, SAH_BINS):
-            n_acc += bin_count[s - 1]
+            n_acc += bin_count[a, s - 1]
             for k in range(d):
-                acc_lo[k] = min(acc_lo[k], bin_lo[s - 1, k])
-                acc_hi[k] = max(acc_hi[k], bin_hi[s - 1, k])
+                acc_lo[k] = min(acc_lo[k], bin_lo[a, s - 1, k])
+                acc_hi[k] = max(acc_hi[k], bin_hi[a, s - 1, k])
             if n_acc == 0 or right_count[s] == 0:
                 # one side empty: not a split
                 continue
@@ -329,83 +342,88 @@ def _sah_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.nd
                 best_cost = cost
                 best_axis = a
                 best_split = s
-                best_cmin = cmin
-                best_extent = extent
-    if best_axis < 0:
+    return best_axis, best_split
+
+
+@kernel
+def _swap_rows(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.ndarray, i: int,
+               j: int) -> None:
+    """Exchange rows i and j of the build's permuted arrays."""
+    for k in range(lo.shape[1]):
+        lo[i, k], lo[j, k] = lo[j, k], lo[i, k]
+        hi[i, k], hi[j, k] = hi[j, k], hi[i, k]
+        cen[i, k], cen[j, k] = cen[j, k], cen[i, k]
+    order[i], order[j] = order[j], order[i]
+
+
+@kernel
+def _sah_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.ndarray,
+                   start: int, count: int, cmin: np.ndarray, cmax: np.ndarray,
+                   scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                  np.ndarray, np.ndarray]) -> int:
+    """Partition rows ``start : start+count`` by the cheapest binned-SAH plane
+    (:func:`_sah_plane`); returns the size of the left part, or 0 when every centroid
+    coincides (no plane separates them)."""
+    axis, split = _sah_plane(lo, hi, cen, start, count, cmin, cmax, scratch)
+    if axis < 0:
         return 0
-    # partition in place: centroids in bins below the plane go left
+    c0 = cmin[axis]
+    extent = cmax[axis] - c0
+    # in place: centroids in bins below the plane go left
     i = start
     j = start + count - 1
     for _ in range(count):
         if i > j:
             break
-        if _centroid_bin(cen[order[i], best_axis], best_cmin, best_extent) < best_split:
+        if _centroid_bin(cen[i, axis], c0, extent) < split:
             i += 1
         else:
-            swap = order[i]
-            order[i] = order[j]
-            order[j] = swap
+            _swap_rows(lo, hi, cen, order, i, j)
             j -= 1
     return i - start
 
 
 @kernel
-def _median_partition(cen: np.ndarray, order: np.ndarray, start: int, count: int) -> int:
-    """Sort ``order[start : start+count]`` by centroid along the axis of largest centroid
-    spread (ties: lowest axis; equal centroids keep their order, a stable sort) and split it
+def _median_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.ndarray,
+                      start: int, count: int, cmin: np.ndarray, cmax: np.ndarray) -> int:
+    """Sort rows ``start : start+count`` by centroid along the axis of largest centroid
+    spread (ties: lowest axis; equal centroids keep their order, a stable sort) and split them
     in half; returns the size of the left half, ``count // 2``."""
     d = cen.shape[1]
     best_axis = 0
     best_extent = -1.0
     for a in range(d):
-        cmin = math.inf
-        cmax = -math.inf
-        for j in range(start, start + count):
-            c = cen[order[j], a]
-            cmin = min(cmin, c)
-            cmax = max(cmax, c)
-        if cmax - cmin > best_extent:
-            best_extent = cmax - cmin
+        if cmax[a] - cmin[a] > best_extent:
+            best_extent = cmax[a] - cmin[a]
             best_axis = a
-    keys = np.empty(count)
-    for j in range(count):
-        keys[j] = cen[order[start + j], best_axis]
-    perm = np.argsort(keys, kind="mergesort")
-    sorted_ids = np.empty(count, np.int64)
-    for j in range(count):
-        sorted_ids[j] = order[start + perm[j]]
-    for j in range(count):
-        order[start + j] = sorted_ids[j]
+    stop = start + count
+    perm = np.argsort(cen[start:stop, best_axis], kind="mergesort") + start
+    lo[start:stop] = lo[perm]
+    hi[start:stop] = hi[perm]
+    cen[start:stop] = cen[perm]
+    order[start:stop] = order[perm]
     return count // 2
 
 
 @kernel
-def _node_bounds(lo: np.ndarray, hi: np.ndarray, order: np.ndarray, start: int, count: int,
-                 node_lo: np.ndarray, node_hi: np.ndarray, node: int) -> None:
-    """Set a node's box to the union of the boxes ``order[start : start+count]``."""
-    d = lo.shape[1]
-    for k in range(d):
-        node_lo[node, k] = math.inf
-        node_hi[node, k] = -math.inf
-    for j in range(start, start + count):
-        p = order[j]
-        for k in range(d):
-            node_lo[node, k] = min(node_lo[node, k], lo[p, k])
-            node_hi[node, k] = max(node_hi[node, k], hi[p, k])
-
-
-@kernel
 def _bounds(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
-            node_start: np.ndarray, node_count: np.ndarray, order: np.ndarray, lo: np.ndarray,
+            node_start: np.ndarray, node_count: np.ndarray, lo: np.ndarray,
             hi: np.ndarray) -> None:
-    """Every node's box, bottom-up, from the primitives' boxes (the build's last step)."""
+    """Every node's box, bottom-up, from the primitives' boxes in leaf order (the build's
+    last step)."""
     d = lo.shape[1]
     # children have larger indices than parents: a reverse sweep sees children first
     for node in range(node_lo.shape[0] - 1, -1, -1):
         child = node_child[node]
+        for k in range(d):
+            node_lo[node, k] = math.inf
+            node_hi[node, k] = -math.inf
         if child < 0:
-            _node_bounds(lo, hi, order, node_start[node], node_count[node], node_lo, node_hi,
-                         node)
+            # a leaf: the union of its primitives
+            for j in range(node_start[node], node_start[node] + node_count[node]):
+                for k in range(d):
+                    node_lo[node, k] = min(node_lo[node, k], lo[j, k])
+                    node_hi[node, k] = max(node_hi[node, k], hi[j, k])
             continue
         for k in range(d):
             node_lo[node, k] = min(node_lo[child, k], node_lo[child + 1, k])
@@ -433,6 +451,10 @@ def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
         # empty scene: no nodes
         return (np.empty((0, d)), np.empty((0, d)), np.empty(0, np.int64),
                 np.empty(0, np.int64), np.empty(0, np.int64), order)
+    # the boxes and their centroids travel with ``order`` (rows permuted as nodes split), so
+    # every pass over a node reads contiguous memory
+    lo = lo.copy()
+    hi = hi.copy()
     # centroids of the clamped boxes: finite even for infinite and empty boxes
     cen = np.empty((n, d))
     for i in range(n):
@@ -450,14 +472,16 @@ def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
     node_count[0] = n
     used = 1
     # SAH scratch
-    bin_count = np.empty(SAH_BINS, np.int64)
-    bin_lo = np.empty((SAH_BINS, d))
-    bin_hi = np.empty((SAH_BINS, d))
+    bin_count = np.empty((d, SAH_BINS), np.int64)
+    bin_lo = np.empty((d, SAH_BINS, d))
+    bin_hi = np.empty((d, SAH_BINS, d))
     right_area = np.empty(SAH_BINS)
     right_count = np.empty(SAH_BINS, np.int64)
     acc_lo = np.empty(d)
     acc_hi = np.empty(d)
     scratch = (bin_count, bin_lo, bin_hi, right_area, right_count, acc_lo, acc_hi)
+    cmin = np.empty(d)
+    cmax = np.empty(d)
     # each node is allocated once, by its parent, at a higher index: one pass in index order
     for node in range(max_nodes):
         if node >= used:
@@ -467,12 +491,13 @@ def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
         if count <= LEAF_SIZE:
             # small enough: a leaf
             continue
+        _centroid_bounds(cen, start, count, cmin, cmax)
         mid = 0
         if split == SPLIT_SAH and node_depth[node] + 1 + _median_levels(count - 1) <= MAX_DEPTH:
-            mid = _sah_partition(lo, hi, cen, order, start, count, scratch)
+            mid = _sah_partition(lo, hi, cen, order, start, count, cmin, cmax, scratch)
         if mid == 0:
             # median split: SAH not chosen, too deep to risk, or every centroid coincides
-            mid = _median_partition(cen, order, start, count)
+            mid = _median_partition(lo, hi, cen, order, start, count, cmin, cmax)
         left = used
         used += 2
         node_child[node] = left
@@ -488,7 +513,7 @@ def _build_arrays(lo: np.ndarray, hi: np.ndarray, split: int
     node_start = node_start[:used].copy()
     node_count = node_count[:used].copy()
     # node boxes bottom-up, exactly as a refit computes them
-    _bounds(node_lo, node_hi, node_child, node_start, node_count, order, lo, hi)
+    _bounds(node_lo, node_hi, node_child, node_start, node_count, lo, hi)
     return node_lo, node_hi, node_child, node_start, node_count, order
 
 

@@ -162,7 +162,7 @@ def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
         frame[0, :3] = g_frame
     header[H_FRAME] = sum(p.shape[0] for p in node_parts)
     node_parts.append(frame)
-    return np.concatenate(node_parts), np.concatenate(parts).astype(np.int64)
+    return np.concatenate(node_parts), np.concatenate(parts).astype(np.int64, copy=False)
 
 
 @inline_kernel
