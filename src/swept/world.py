@@ -288,13 +288,30 @@ def _scale(*values: Iterable[float]) -> float:
 #: The compiled entry point of the scalar path's kernel, once resolved (see
 #: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
 _fast_cast_one: Any = None
-#: The same for the 2D ray kernel of World.raycast.
-_fast_ray_one2: Any = None
+
+
+def _ray_one2_first(desc: np.ndarray, args: tuple[float, ...], mask: int) -> Any:
+    """World.raycast's 2D kernel on its first call: compile it (or load it from numba's
+    cache), then put its compiled entry point in the place of the global ``_ray_one2``."""
+    global _ray_one2
+    call = (desc, args, mask)
+    out = _kw.ray_one2(*call)
+    _ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
+    return out
+
+
+#: The 2D ray kernel of World.raycast: its compiled entry point once resolved (see
+#: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
+_ray_one2: Any = _ray_one2_first
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
 _fast_sweep_range: Any = None
 
 
+
+
+#: World._ray_scene before the scene was ever described (never a scene, never None).
+_NOT_DESCRIBED = object()
 
 
 class _Pending:
@@ -468,6 +485,11 @@ class World:
         self._broadphase: BroadphaseChoice | None = None
         #: the traversal stack of the scalar queries, reused
         self._stack = np.empty((_bvh.STACK_SIZE, 2))
+        #: the scene World.raycast's descriptor describes (_NOT_DESCRIBED before one), and the
+        #: descriptor (swept._kernels.world.describe): it holds the addresses of that scene's
+        #: arrays and the stack, which this reference keeps alive
+        self._ray_scene: Any = _NOT_DESCRIBED
+        self._ray_desc = np.zeros(0, np.int64)
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -1057,6 +1079,12 @@ class World:
 
     # ------------------------------------------------------------------ scalar queries
 
+    def _describe_scene(self) -> None:
+        """Bring the scene up to date and describe it for World.raycast's kernel."""
+        scene = self._sync()
+        self._ray_desc = _kw.describe(scene, self._stack)
+        self._ray_scene = scene
+
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
                   ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool, float]:
@@ -1097,26 +1125,19 @@ class World:
         ``filter(handle, data)``, called for colliders the mask and ``ignore`` pass, hides
         those it returns false for (the nearest *accepted* hit); ``include_sensors=True``
         also tests sensors."""
-        global _fast_ray_one2
         if ray.__class__ is not Ray and not isinstance(ray, Ray):
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
         m = mask if mask == ALL_LAYERS else _mask(mask)
-        scene = self._scene
-        if scene is None:
+        if self._scene is not self._ray_scene:
             # something changed since the last query (or there was none)
             if self._dim is None or self._alive == 0:
                 return None
-            scene = self._sync()
+            self._describe_scene()
         if ray.dim == self._dim == 2 and not ignore and filter is None and \
                 include_sensors is False:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
-            fast = _fast_ray_one2
-            if fast is None:
-                call = (scene, self._stack, ray._args, m)
-                _kw.ray_one2(*call)
-                fast = _fast_ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
-            h, t, px, py, nx, ny, inside, te = fast(scene, self._stack, ray._args, m)
+            h, t, px, py, nx, ny, inside, te = _ray_one2(self._ray_desc, ray._args, m)
             if h < 0:
                 return None
             if h >= self._hcap:
@@ -1429,15 +1450,10 @@ class World:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
         n = o.shape[0]
-        length = None
-        if d == 2:
-            # hypot is zero for the zero vector only (the lengths wait for the kernel)
-            zero = int(_kw.zero_row(v))
-        else:
-            # (a tiny 3D direction's squares may underflow to a zero length too)
-            length = _lengths(v)
-            zeros = np.flatnonzero(length == 0.0)
-            zero = int(zeros[0]) if zeros.size else -1
+        # the unit directions in one compiled pass (the bits of v / _lengths(v)[:, None]); a
+        # zero length is the zero vector (or, in 3D, one whose squares underflow)
+        unit = np.empty((n, d))
+        zero = int(_kw.unit_rows(v, unit))
         if zero >= 0:
             raise ValueError(f"directions[{zero}] is the zero vector")
         if np.ndim(max_distance) == 0:
@@ -1453,7 +1469,6 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        unit = np.ascontiguousarray(v / (_lengths(v) if length is None else length)[:, None])
         out = self._cast_batch(Casts(o, unit, md, md), m, False)
         return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
@@ -1640,8 +1655,9 @@ class World:
         """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`."""
         scene = self._sync()
         n, d = casts.origins.shape
-        out = Hits(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)),
-                   np.zeros(n, np.bool_))
+        # the kernel writes every field of every row
+        out = Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+                   np.empty(n, np.bool_))
         parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out))
         self._owners(out.handle)
         return out
