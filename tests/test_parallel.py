@@ -91,13 +91,13 @@ def test_every_item_is_covered_exactly_once(n: int, chunk: int | None, count: in
 
 
 @pytest.mark.parametrize("n, chunk", [(1, 1), (17, 16), (16, 16), (1000, 7), (4097, 64),
-                                      (100, 1000), (5000, None)])
-def test_chunks_are_the_requested_size(n: int, chunk: int | None) -> None:
+                                      (100, 1000)])
+def test_chunks_are_the_requested_size(n: int, chunk: int) -> None:
     swept.set_threads(3)
     out = np.zeros(n, np.int64)
     kernel = Recorder()
     _parallel.parallel_for(kernel, n, (out,), chunk=chunk, min_batch=0)
-    size = chunk if chunk is not None else _parallel._auto_chunk(n, 3, math.nan)
+    size = chunk
     sizes = sorted(b - a for a, b, _ in kernel.calls)
     if size >= n:
         # one chunk holds the batch: the plain serial call
@@ -105,6 +105,39 @@ def test_chunks_are_the_requested_size(n: int, chunk: int | None) -> None:
     else:
         assert sizes[-1] == size and sum(sizes) == n
         assert len(sizes) == math.ceil(n / size)
+
+
+def test_default_chunks_taper_so_the_threads_finish_together() -> None:
+    """With equal chunks the last one may start just as the other threads find none left,
+    and the call waits for all of it (about half a chunk on average): the default schedule
+    ends instead in chunks of the smallest size, the first ones being the usual size."""
+    swept.set_threads(3)
+    n = 5000
+    out = np.zeros(n, np.int64)
+    kernel = Recorder()
+    _parallel.parallel_for(kernel, n, (out,), min_batch=0)
+    assert out.tolist() == [1] * n
+    sizes = [b - a for a, b, _ in sorted(kernel.calls)]
+    size = _parallel._auto_chunk(n, 3, math.nan)
+    assert sizes[0] == size and max(sizes) == size
+    # never growing (the last one takes a remainder under half a chunk with it)
+    assert all(x >= y for x, y in zip(sizes[:-2], sizes[1:-1]))
+    assert _parallel.MIN_CHUNK <= sizes[-1] < 1.5 * _parallel.MIN_CHUNK
+    assert sizes[-2] == _parallel.MIN_CHUNK
+
+
+@given(n=st.integers(1, 100_000), workers=st.integers(2, 16), chunk=st.integers(1, 5000),
+       smallest=st.integers(1, 5000))
+def test_tapered_chunks_cover_the_batch_once_never_growing(n: int, workers: int, chunk: int,
+                                                           smallest: int) -> None:
+    bounds = _parallel._tapered_bounds(n, workers, chunk, smallest)
+    assert bounds[0] == 0 and bounds[-1] == n
+    sizes = [b - a for a, b in zip(bounds, bounds[1:])]
+    assert min(sizes) >= 1 and max(sizes) <= chunk + min(smallest, chunk) // 2
+    assert all(x >= y for x, y in zip(sizes[:-2], sizes[1:-1]))
+    # the taper adds a few chunks: about TAPER * workers per halving of the chunk
+    halvings = math.log2(max(1, chunk // max(1, min(smallest, chunk)))) + 1
+    assert len(sizes) <= math.ceil(n / chunk) + 2 * _parallel.TAPER * workers * halvings + 1
 
 
 def test_timed_cheap_items_come_in_fewer_larger_chunks() -> None:
