@@ -32,6 +32,7 @@ from swept._kernels.batch_sweep import sweep_circles_segments
 from swept.constants import MAX_THREADS
 from swept.shapes import Capsule, Circle, Segment
 from swept.sim import Body, Simulation
+from swept.world import World
 
 #: The runner's own choice of way (threads or one thread) for a kernel's call, kept here before
 #: the fixture below replaces it.
@@ -379,6 +380,32 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4 and choice.parallel
     assert out.tolist() == [4] * 400
+
+
+def test_workloads_under_their_own_keys_keep_their_own_timings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One kernel casting rays and balls (cast_range) at costs an item several times apart:
+    timings of both in one ring compared a ball's serial time with a ray's parallel one, and
+    chose threads that lose (or one thread that loses). Each key keeps its own."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    swept.set_threads(2)
+    kernel = Recorder()
+    out = np.zeros(400, np.int64)
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0, key="rays")
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0, key="balls")
+    assert set(_parallel._choices) == {"rays", "balls"}
+    assert all(len(c.samples[0]) + len(c.samples[1]) == 1 for c in _parallel._choices.values())
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
+    assert kernel in _parallel._choices
+
+
+def test_the_world_times_its_batch_rays_and_balls_apart() -> None:
+    world = World()
+    world.add(Segment((5.0, -100.0), (5.0, 100.0)))
+    n = 2 * _parallel.PARALLEL_MIN_BATCH
+    world.raycast_many(np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)))
+    world.sweep_many(np.zeros((n, 2)), np.ones(n), np.tile([10.0, 0.0], (n, 1)))
+    assert {"World.raycast_many", "World.sweep_many balls"} <= set(_parallel._choices)
 
 
 def test_a_new_kernel_starts_on_one_thread_until_a_choice_is_made(

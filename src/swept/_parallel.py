@@ -52,7 +52,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .constants import MAX_THREADS
@@ -464,7 +464,8 @@ def _run(kernel: Callable[..., Any], args: Sequence[Any], bounds: list[int], cou
 
 
 def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
-                 chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH) -> None:
+                 chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH,
+                 key: Hashable = None) -> None:
     """Run ``kernel(start, stop, *args)`` over ``[0, n)`` in chunks on :func:`threads` threads.
 
     ``kernel`` is compiled with ``nogil=True`` and writes only the rows ``start .. stop-1`` of
@@ -472,6 +473,9 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
     thread). Below ``min_batch`` items, on one thread, or when called from inside a parallel
     call, it is the single call ``kernel(0, n, *args)``. The first exception a chunk raises is
     re-raised here once the running chunks end (chunks not yet started are skipped).
+    ``key``: whose timings choose the way (threads or one) of this call; by default the
+    kernel's. A kernel that runs workloads of different costs an item (rays and balls through
+    one cast kernel) passes a key for each, so that the ways are compared on one workload.
     """
     n = _whole(n, "n", 0)
     min_batch = _whole(min_batch, "min_batch", 0)
@@ -488,11 +492,13 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
         return
     try:
         start = time.perf_counter()
-        choice = _choices.get(kernel)
+        if key is None:
+            key = kernel
+        choice = _choices.get(key)
         if choice is None:
             if len(_choices) >= MAX_REMEMBERED:
                 _choices.clear()
-            choice = _choices[kernel] = _Choice(start, _last_choice)
+            choice = _choices[key] = _Choice(start, _last_choice)
         parallel, probe = choice.pick(start)
         if parallel:
             if chunk is None:

@@ -310,6 +310,10 @@ _fast_sweep_range: Any = None
 
 
 
+#: The keys of :func:`swept._parallel.parallel_for`'s timings of the batch rays and of the
+#: batch balls (one kernel, cast_range, at costs an item several times apart).
+_RAY_CASTS = "World.raycast_many"
+_BALL_CASTS = "World.sweep_many balls"
 #: World._ray_scene before the scene was ever described (never a scene, never None).
 _NOT_DESCRIBED = object()
 
@@ -1658,7 +1662,9 @@ class World:
         # the kernel writes every field of every row
         out = Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
-        parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out))
+        # rays and balls cost differently an item: each has its own timings
+        parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out),
+                     key=_BALL_CASTS if grown else _RAY_CASTS)
         self._owners(out.handle)
         return out
 
