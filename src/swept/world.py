@@ -285,9 +285,6 @@ def _scale(*values: Iterable[float]) -> float:
     return s
 
 
-#: The compiled entry point of the scalar path's kernel, once resolved (see
-#: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
-_fast_cast_one: Any = None
 
 
 def _ray_one2_first(desc: np.ndarray, args: tuple[float, ...], mask: int) -> Any:
@@ -303,6 +300,21 @@ def _ray_one2_first(desc: np.ndarray, args: tuple[float, ...], mask: int) -> Any
 #: The 2D ray kernel of World.raycast: its compiled entry point once resolved (see
 #: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
 _ray_one2: Any = _ray_one2_first
+
+
+def _cast_at_first(desc: np.ndarray, ray: tuple[float, ...], tmax: float, radius: float,
+                   mask: int, flags: int) -> Any:
+    """The scalar cast kernel (3D rays, rays that ignore colliders, balls) on its first call,
+    as :func:`_ray_one2_first`."""
+    global _cast_at
+    call = (desc, ray, tmax, radius, mask, flags)
+    out = _kw.cast_at(*call)
+    _cast_at = entry_point(_kw.cast_at, call) or _kw.cast_at
+    return out
+
+
+#: The scalar cast kernel of the other rays and of the balls, as ``_ray_one2``.
+_cast_at: Any = _cast_at_first
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
 _fast_sweep_range: Any = None
@@ -1094,8 +1106,8 @@ class World:
                   ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool, float]:
         """One ray (or ball) through the kernels: (handle, t, point, normal, inside, exit)
         (the exit is ``t`` for a ball)."""
-        global _fast_cast_one
-        scene = self._sync()
+        if self._scene is not self._ray_scene:
+            self._describe_scene()
         if len(origin) == 2:
             (ox, oy), (dx, dy) = origin, direction
             ray = (ox, oy, 0.0, dx, dy, 0.0)
@@ -1103,13 +1115,9 @@ class World:
             ray = (*origin, *direction)
         marked = self._set_skip(ignore) if ignore else []
         flags = (_kw.CAST_GROWN if grown else 0) | (_kw.CAST_SKIPPING if marked else 0)
-        call = (scene, self._stack, ray, tmax, radius, mask, flags)
         try:
-            if _fast_cast_one is not None:
-                h, t, px, py, pz, nx, ny, nz, inside, te = _fast_cast_one(*call)
-            else:
-                h, t, px, py, pz, nx, ny, nz, inside, te = _kw.cast_one(*call)
-                _fast_cast_one = entry_point(_kw.cast_one, call)
+            h, t, px, py, pz, nx, ny, nz, inside, te = _cast_at(self._ray_desc, ray, tmax,
+                                                                radius, mask, flags)
         finally:
             for g in marked:
                 self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP

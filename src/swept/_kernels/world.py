@@ -80,7 +80,7 @@ from .scene import (
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one", "describe",
-           "ray_one2", "cast_range", "unit_rows", "contact_range",
+           "cast_at", "ray_one2", "cast_range", "unit_rows", "contact_range",
            "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
 
 
@@ -501,6 +501,16 @@ def described(desc: np.ndarray) -> tuple[Scene, np.ndarray]:
     links = carray(_int64_at(desc[12]), (desc[13],))
     stack = carray(_float64_at(desc[15]), (desc[16], desc[17]))
     return Scene(rows, tags, pool, nodes, links), stack
+
+
+@entry
+def cast_at(desc: np.ndarray, ray: tuple[float, float, float, float, float, float], tmax: float,
+            radius: float, mask: int, flags: int
+            ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
+    """:func:`cast_one` on the scene of a descriptor (:func:`describe`): the scalar World's
+    3D rays, rays that ignore colliders, and balls. Keeps the GIL, as :func:`ray_one2`."""
+    scene, stack = described(desc)
+    return cast_one(scene, stack, ray, tmax, radius, mask, flags)
 
 
 @entry
