@@ -287,7 +287,7 @@ def _scale(*values: Iterable[float]) -> float:
 
 
 
-def _ray_one2_first(desc: np.ndarray, args: tuple[float, ...], mask: int) -> Any:
+def _ray_one2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
     """World.raycast's 2D kernel on its first call: compile it (or load it from numba's
     cache), then put its compiled entry point in the place of the global ``_ray_one2``."""
     global _ray_one2
@@ -302,7 +302,7 @@ def _ray_one2_first(desc: np.ndarray, args: tuple[float, ...], mask: int) -> Any
 _ray_one2: Any = _ray_one2_first
 
 
-def _cast_at_first(desc: np.ndarray, ray: tuple[float, ...], tmax: float, radius: float,
+def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float,
                    mask: int, flags: int) -> Any:
     """The scalar cast kernel (3D rays, rays that ignore colliders, balls) on its first call,
     as :func:`_ray_one2_first`."""
@@ -501,11 +501,13 @@ class World:
         self._broadphase: BroadphaseChoice | None = None
         #: the traversal stack of the scalar queries, reused
         self._stack = np.empty((_bvh.STACK_SIZE, 2))
-        #: the scene World.raycast's descriptor describes (_NOT_DESCRIBED before one), and the
-        #: descriptor (swept._kernels.world.describe): it holds the addresses of that scene's
-        #: arrays and the stack, which this reference keeps alive
+        #: the scene World.raycast's descriptor describes (_NOT_DESCRIBED before one), the
+        #: descriptor (swept._kernels.world.describe: it holds the addresses of that scene's
+        #: arrays and the stack, which this reference keeps alive) and its own address, which
+        #: the scalar kernels take
         self._ray_scene: Any = _NOT_DESCRIBED
         self._ray_desc = np.zeros(0, np.int64)
+        self._ray_address = 0
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -1099,6 +1101,7 @@ class World:
         """Bring the scene up to date and describe it for World.raycast's kernel."""
         scene = self._sync()
         self._ray_desc = _kw.describe(scene, self._stack)
+        self._ray_address = self._ray_desc.ctypes.data
         self._ray_scene = scene
 
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
@@ -1116,7 +1119,7 @@ class World:
         marked = self._set_skip(ignore) if ignore else []
         flags = (_kw.CAST_GROWN if grown else 0) | (_kw.CAST_SKIPPING if marked else 0)
         try:
-            h, t, px, py, pz, nx, ny, nz, inside, te = _cast_at(self._ray_desc, ray, tmax,
+            h, t, px, py, pz, nx, ny, nz, inside, te = _cast_at(self._ray_address, ray, tmax,
                                                                 radius, mask, flags)
         finally:
             for g in marked:
@@ -1149,7 +1152,7 @@ class World:
                 include_sensors is False:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
-            h, t, px, py, nx, ny, inside, te = _ray_one2(self._ray_desc, ray._args, m)
+            h, t, px, py, nx, ny, inside, te = _ray_one2(self._ray_address, ray._args, m)
             if h < 0:
                 return None
             if h >= self._hcap:

@@ -430,10 +430,10 @@ def cast_one(scene: Scene, stack: np.ndarray,
 # Passing the scene to a compiled call as arrays costs each array an unboxing (a meminfo
 # allocated and freed, the array reference-counted with atomic operations in the kernel): with
 # the five scene arrays and the stack that was half of World.raycast's kernel call. The scalar
-# ray path instead passes one int64 array, the *descriptor*, holding each array's address and
-# shape, and rebuilds the arrays inside the kernel as views without an owner (no reference
-# counting). Measured (1,000 segments, 1,000 rays, best of 21 loops, timeit): the kernel call
-# 0.68 us a ray with the arrays, 0.35 us with the descriptor.
+# ray path instead passes the address of one int64 array, the *descriptor*, holding each
+# array's address and shape, and rebuilds the arrays inside the kernel as views without an
+# owner (no reference counting). Measured (1,000 segments, 1,000 rays, best of 21 loops,
+# timeit): the kernel call 0.68 us a ray with the arrays, 0.35 us with the descriptor.
 
 #: Values a descriptor holds per array: its address, then two dimensions (a 1-d array's second
 #: is 0).
@@ -475,10 +475,10 @@ _int64_at: Any = _int64_pointer
 
 
 def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
-    """The descriptor of ``scene`` and ``stack`` that :func:`ray_one2` takes: (DESC_ARRAYS *
-    DESC_STRIDE,) int64, each array's address and shape. The caller keeps ``scene`` and
-    ``stack`` alive (and unchanged in shape) as long as it passes the descriptor: the kernel
-    reads their memory by address."""
+    """The descriptor of ``scene`` and ``stack`` whose address :func:`ray_one2` and
+    :func:`cast_at` take: (DESC_ARRAYS * DESC_STRIDE,) int64, each array's address and shape.
+    The caller keeps the descriptor, ``scene`` and ``stack`` alive (and unchanged in shape) as
+    long as it passes the address: the kernels read their memory by address."""
     desc = np.zeros(DESC_ARRAYS * DESC_STRIDE, np.int64)
     for k, (array, (dtype, ndim)) in enumerate(zip((*scene, stack), DESC_LAYOUT)):
         if array.dtype != dtype or array.ndim != ndim or not array.flags.c_contiguous:
@@ -491,9 +491,11 @@ def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
 
 
 @inline_kernel
-def described(desc: np.ndarray) -> tuple[Scene, np.ndarray]:
-    """The scene and the stack a descriptor (:func:`describe`) points at, as arrays without
-    an owner."""
+def described(address: int) -> tuple[Scene, np.ndarray]:
+    """The scene and the stack the descriptor (:func:`describe`) at ``address`` points at, as
+    arrays without an owner (the descriptor itself passed by address too: an int unboxes in
+    a third of an array's time, 0.31 against 0.33 us a World.raycast kernel call)."""
+    desc = carray(_int64_at(address), (DESC_ARRAYS * DESC_STRIDE,))
     rows = carray(_float64_at(desc[0]), (desc[1], desc[2]))
     tags = carray(_int64_at(desc[3]), (desc[4], desc[5]))
     pool = carray(_float64_at(desc[6]), (desc[7], desc[8]))
@@ -504,22 +506,24 @@ def described(desc: np.ndarray) -> tuple[Scene, np.ndarray]:
 
 
 @entry
-def cast_at(desc: np.ndarray, ray: tuple[float, float, float, float, float, float], tmax: float,
+def cast_at(desc: int, ray: tuple[float, float, float, float, float, float], tmax: float,
             radius: float, mask: int, flags: int
             ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
-    """:func:`cast_one` on the scene of a descriptor (:func:`describe`): the scalar World's
+    """:func:`cast_one` on the scene of the descriptor (:func:`describe`) at address
+    ``desc``: the scalar World's
     3D rays, rays that ignore colliders, and balls. Keeps the GIL, as :func:`ray_one2`."""
     scene, stack = described(desc)
     return cast_one(scene, stack, ray, tmax, radius, mask, flags)
 
 
 @entry
-def ray_one2(desc: np.ndarray, ray: tuple[float, float, float, float, float],
+def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
              mask: int) -> tuple[int, float, float, float, float, float, bool, float]:
-    """One 2D ray for :meth:`swept.world.World.raycast` against the scene of a descriptor
-    (:func:`describe`), given as the Ray's ``(ox, oy, dx, dy, max_distance)`` (a unit
-    direction): ``(handle, t, px, py, nx, ny, inside, exit)``; the fewest values in and out
-    (each costs the scalar call time: about 30 ns an array unboxed, 15 ns a float boxed).
+    """One 2D ray for :meth:`swept.world.World.raycast` against the scene of the descriptor
+    (:func:`describe`) at address ``desc``, given as the Ray's ``(ox, oy, dx, dy,
+    max_distance)`` (a unit direction): ``(handle, t, px, py, nx, ny, inside, exit)``; the
+    fewest values in and out (each costs the scalar call time: about 30 ns an array unboxed,
+    15 ns a float boxed).
     Keeps the GIL (:func:`swept._kernels.entry`): the stack is the World's one scratch array."""
     scene, stack = described(desc)
     ox, oy, dx, dy, tmax = ray
