@@ -148,25 +148,50 @@ def _directions(d: int, seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("d", [2, 3])
-def test_unit_rows_are_the_bits_of_numpy_division(d: int) -> None:
+def test_the_batch_normalises_to_the_bits_of_numpy_division(d: int) -> None:
+    """raycast_many divides each direction by its length inside the cast kernel (where the
+    threads share the work): the very bits of numpy's ``v / lengths``, so each row is the
+    cast of the direction numpy would have normalised."""
     v = _directions(d, d)
     length = _lengths(v)
-    fine = length > 0.0
-    out = np.empty((int(fine.sum()), d))
-    assert kw.unit_rows(v[fine], out) == -1
-    assert np.array_equal(out, v[fine] / length[fine, None])
+    v = v[length > 0.0]
+    n = v.shape[0]
+    rng = np.random.default_rng(d)
+    world = World()
+    if d == 2:
+        a = rng.uniform(-50.0, 50.0, (200, 2))
+        world.add_segments(np.hstack([a, a + rng.uniform(-20.0, 20.0, (200, 2))]))
+    else:
+        world.add_circles(rng.uniform(-50.0, 50.0, (200, 3)), rng.uniform(1.0, 5.0, 200))
+    scene = world._sync()
+    origins = rng.uniform(-60.0, 60.0, (n, d))
+    tmax = np.full(n, np.inf)
+
+    def cast(directions: np.ndarray, flags: int) -> kw.Hits:
+        out = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+                      np.empty(n, np.bool_))
+        kw.cast_range(0, n, scene, kw.Casts(origins, directions, tmax, tmax), 0xFFFFFFFF,
+                      flags, out)
+        return out
+
+    inside = cast(v, kw.CAST_NORMALISE)
+    numpy = cast(np.ascontiguousarray(v / _lengths(v)[:, None]), 0)
+    assert (inside.handle >= 0).any()
+    for got, want in zip(inside, numpy):
+        assert np.array_equal(got, want)
 
 
 @pytest.mark.parametrize("d", [2, 3])
-def test_unit_rows_finds_the_first_zero_row(d: int) -> None:
+def test_the_first_zero_length_row_is_found(d: int) -> None:
     v = np.ones((5, d))
+    assert kw.zero_length_row(v) == -1
     v[3] = 0.0
     v[4] = 0.0
-    assert kw.unit_rows(v, np.empty_like(v)) == 3
-    if d == 3:
-        # squares that underflow: a zero length, as numpy's formula computes it
-        v[1] = 1e-170
-        assert kw.unit_rows(v, np.empty_like(v)) == 1
+    assert kw.zero_length_row(v) == 3
+    # tiny, not zero: hypot does not underflow in 2D; in 3D the squares do, a zero length
+    v[1] = 1e-170
+    assert kw.zero_length_row(v) == (1 if d == 3 else 3)
+    assert (_lengths(v[1:2])[0] == 0.0) == (d == 3)
 
 
 def test_raycast_many_normalises_as_the_rays_do() -> None:

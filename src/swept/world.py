@@ -1465,10 +1465,9 @@ class World:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
         n = o.shape[0]
-        # the unit directions in one compiled pass (the bits of v / _lengths(v)[:, None]); a
-        # zero length is the zero vector (or, in 3D, one whose squares underflow)
-        unit = np.empty((n, d))
-        zero = int(_kw.unit_rows(v, unit))
+        # (the kernel divides each direction by its length, as v / _lengths(v)[:, None] does;
+        # a zero length is the zero vector or, in 3D, one whose squares underflow)
+        zero = int(_kw.zero_length_row(v))
         if zero >= 0:
             raise ValueError(f"directions[{zero}] is the zero vector")
         if np.ndim(max_distance) == 0:
@@ -1484,7 +1483,7 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        out = self._cast_batch(Casts(o, unit, md, md), m, False)
+        out = self._cast_batch(Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
         return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
     def sweep_many(self, centers: Any = None, radii: Any = None, displacements: Any = None, *,
@@ -1549,7 +1548,7 @@ class World:
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0
         unit[moving] = v[moving] / length[moving, None]
-        out = self._cast_batch(Casts(c, unit, length, r), m, True)
+        out = self._cast_batch(Casts(c, unit, length, r), m, _kw.CAST_GROWN)
         handle, t, point, normal, inside = out
         hit = handle >= 0
         # fraction of the displacement; a ball that starts touching hits at 0
@@ -1666,16 +1665,17 @@ class World:
         self._owners(out.handle)
         return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
 
-    def _cast_batch(self, casts: Casts, mask: int, grown: bool) -> Hits:
-        """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`."""
+    def _cast_batch(self, casts: Casts, mask: int, flags: int) -> Hits:
+        """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`, with
+        its ``flags``."""
         scene = self._sync()
         n, d = casts.origins.shape
         # the kernel writes every field of every row
         out = Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
         # rays and balls cost differently an item: each has its own timings
-        parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out),
-                     key=_BALL_CASTS if grown else _RAY_CASTS)
+        parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
+                     key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
         return out
 

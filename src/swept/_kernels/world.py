@@ -80,7 +80,7 @@ from .scene import (
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one", "describe",
-           "cast_at", "ray_one2", "cast_range", "unit_rows", "contact_range",
+           "cast_at", "ray_one2", "cast_range", "zero_length_row", "contact_range",
            "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
 
 
@@ -196,6 +196,9 @@ def refit_moving(scene: Scene) -> None:
 CAST_GROWN = 1
 #: ``_cast`` flag: the query's ``ignore`` set hides some colliders (``FLAG_SKIP`` rows).
 CAST_SKIPPING = 2
+#: :func:`cast_range` flag: the batch's directions have any nonzero length; each is divided by
+#: its length before the cast.
+CAST_NORMALISE = 4
 #: The mask that sees every layer (``swept.world.ALL_LAYERS``).
 ALL_LAYERS_MASK = 0xFFFFFFFF
 
@@ -538,20 +541,33 @@ def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
 
 
 @kernel
-def cast_range(first: int, stop: int, scene: Scene, casts: Casts, mask: int, grown: bool,
+def cast_range(first: int, stop: int, scene: Scene, casts: Casts, mask: int, flags: int,
                out: Hits) -> None:
     """:func:`_cast` for rows ``first .. stop-1`` of a batch, writing their rows of ``out``
-    (a range kernel: any split of a batch into ranges gives the same answers)."""
+    (a range kernel: any split of a batch into ranges gives the same answers). ``flags``:
+    :data:`CAST_GROWN` (balls of ``casts.radii``), :data:`CAST_NORMALISE` (directions of any
+    nonzero length)."""
     d = casts.origins.shape[1]
     stack = np.empty((STACK_SIZE, 2))
     o = casts.origins
     v = casts.directions
+    grown = (flags & CAST_GROWN) != 0
+    normalise = (flags & CAST_NORMALISE) != 0
     for i in range(first, stop):
         oz = o[i, 2] if d == 3 else 0.0
+        dx = v[i, 0]
+        dy = v[i, 1]
         dz = v[i, 2] if d == 3 else 0.0
+        if normalise:
+            # the bits of numpy's v / lengths (swept.world._lengths' formulas), here where
+            # the threads share the work
+            length = math.hypot(dx, dy) if d == 2 else math.sqrt(dx * dx + dy * dy + dz * dz)
+            dx /= length
+            dy /= length
+            dz /= length
         r = casts.radii[i] if grown else 0.0
         h, t, px, py, pz, nx, ny, nz, inside = _cast(
-            scene, stack, (o[i, 0], o[i, 1], oz, v[i, 0], v[i, 1], dz), r, casts.tmax[i], mask,
+            scene, stack, (o[i, 0], o[i, 1], oz, dx, dy, dz), r, casts.tmax[i], mask,
             CAST_GROWN if grown else 0)
         out.handle[i] = h
         out.t[i] = t
@@ -566,22 +582,17 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, mask: int, gro
 
 
 @kernel
-def unit_rows(v: np.ndarray, out: np.ndarray) -> int:
-    """``v`` (n, d) scaled to unit rows in ``out``, each divided by its length as
-    ``np.hypot`` (2D) or the square root of the sum of squares (3D) computes it, so the very
-    bits of ``v / lengths[:, None]``; returns the first row of zero length (then ``out`` is
-    incomplete), or -1."""
+def zero_length_row(v: np.ndarray) -> int:
+    """The first row of ``v`` (n, d) whose length, as ``np.hypot`` (2D) or the square root
+    of the sum of squares (3D) computes it, is zero (the zero vector, or in 3D one whose
+    squares underflow), or -1."""
     d = v.shape[1]
     for i in range(v.shape[0]):
         if d == 2:
-            length = math.hypot(v[i, 0], v[i, 1])
-        else:
-            length = math.sqrt(v[i, 0] * v[i, 0] + v[i, 1] * v[i, 1] + v[i, 2] * v[i, 2])
-        if length == 0.0:
-            # the zero vector (or, in 3D, one whose squares underflow)
+            if v[i, 0] == 0.0 and v[i, 1] == 0.0:
+                return i
+        elif v[i, 0] * v[i, 0] + v[i, 1] * v[i, 1] + v[i, 2] * v[i, 2] == 0.0:
             return i
-        for a in range(d):
-            out[i, a] = v[i, a] / length
     return -1
 
 
