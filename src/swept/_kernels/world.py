@@ -86,7 +86,8 @@ __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_C
 
 class Casts(NamedTuple):
     """A batch of rays, or of balls cast along rays: ``origins, directions`` (n, d) float64
-    (unit directions), ``tmax`` (n,) float64 and ``radii`` (n,) float64 (read for balls)."""
+    (unit directions, unless cast with :data:`CAST_NORMALISE`), ``tmax`` (n,) float64 and
+    ``radii`` (n,) float64 (read for balls)."""
 
     origins: np.ndarray
     directions: np.ndarray
