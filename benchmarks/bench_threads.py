@@ -21,9 +21,7 @@ under load, under 1 with free cores) and writes ``benchmarks/results/threads.jso
 machine is shared: the load average at the start of each regime is recorded, since other
 processes may hold cores even in the "idle" regime. ``run(quick)`` is the entry point for
 ``swept bench``; ``python benchmarks/bench_threads.py [--quick]`` runs it from the command
-line. (The World's batch calls still run numba ``prange`` loops until they move to
-:func:`swept._parallel.parallel_for`; ``set_threads`` sets numba's count too, so they are
-compared the same way.)
+line.
 """
 
 from __future__ import annotations
@@ -163,10 +161,20 @@ def measure(fn: Callable[[], Any], repeats: int) -> dict[str, float]:
         for _ in range(WARM_CALLS):
             fn()
         for k in range(repeats + 1):
-            swept.set_threads(None)
-            t_default = _timed(fn)
-            swept.set_threads(1)
-            t_one = _timed(fn)
+            # which goes first swaps each round: on a loaded machine another process's time
+            # slices can fall in step with the pairs, on the same one of the two for several
+            # rounds running (measured: serial calls of 2 ms, each first one of its pair taking
+            # 6 ms for six rounds, then each second one for three)
+            if k % 2 == 0:
+                swept.set_threads(None)
+                t_default = _timed(fn)
+                swept.set_threads(1)
+                t_one = _timed(fn)
+            else:
+                swept.set_threads(1)
+                t_one = _timed(fn)
+                swept.set_threads(None)
+                t_default = _timed(fn)
             if k > 0:
                 default.append(t_default)
                 one.append(t_one)

@@ -3,7 +3,8 @@
 Scene (issue 4): 1,000 and 10,000 random segments (length 5 to 50, random angle) in a
 1000 x 1000 world; 10,000 rays from random points in random directions, nearest hit. Runners:
 
-- ``swept batch``: :meth:`swept.world.World.raycast_many` (all threads, and one thread);
+- ``swept batch``: :meth:`swept.world.World.raycast_many` (the default threads, and one
+  thread: ``swept.set_threads(1)``, the count swept's runner reads);
 - ``swept scalar``: :meth:`swept.world.World.raycast` in a Python loop;
 - ``pymunk``: ``Space.segment_query_first`` in a Python loop;
 - ``box2d``: ``b2World.RayCast`` with a closest-hit callback, in a Python loop;
@@ -11,8 +12,10 @@ Scene (issue 4): 1,000 and 10,000 random segments (length 5 to 50, random angle)
   traversal, cells sized to the scene), written here;
 - ``brute``: a compiled loop over every segment (one thread), for scale.
 
-Every runner's answers are checked against the grid's (same segment, same distance). Prints a
-table (microseconds a ray, and ratios) and writes ``benchmarks/results/world_rays.json``.
+The Python loops are timed on their calls alone (each hit kept in a list, read after the
+timing), alternated, best of LOOP_REPEATS rounds. Every runner's answers are checked against
+the grid's (same segment, same distance). Prints a table (microseconds a ray, and ratios) and
+writes ``benchmarks/results/world_rays.json``.
 ``run(quick)`` is the entry point for ``swept bench``; ``python benchmarks/bench_world_rays.py
 [--quick]`` runs it from the command line.
 """
@@ -32,6 +35,7 @@ from typing import Any
 import numba
 import numpy as np
 
+import swept
 from swept import Ray, Segment
 from swept._kernels.ray import ray_segment
 from swept.world import World
@@ -60,6 +64,10 @@ AGREE_TOLERANCE = 1e-6
 FLOAT32_TOLERANCE = 1e-3
 #: Timed repeats of the fast runners (the best is kept).
 REPEATS = 5
+#: Alternated timed rounds of the Python loops (scalar swept, pymunk, Box2D; each loop's best
+#: is kept). Seven: on the shared machine, with three rounds pymunk's best at 1,000 segments
+#: read 2.6 us in one run and 6.9 us in the next.
+LOOP_REPEATS = 7
 #: Most cells a grid ray may visit (a cap: a ray crosses at most 2 * cells per side).
 GRID_MAX_STEPS = 1_000_000
 #: Side of the grid's square: the world plus a margin of the longest segment on each side.
@@ -223,8 +231,14 @@ def brute_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np
 # the other libraries
 
 
+#: A runner of a Python loop: ``(loop, answers)``; ``loop()`` casts every ray and returns the
+#: library's hits in a list (the timed part: the calls alone, as a game makes them), and
+#: ``answers(hits)`` turns them into (index (n,) int64, -1 on a miss; t (n,) float64).
+Loop = tuple[Callable[[], list[Any]], Callable[[list[Any]], tuple[np.ndarray, np.ndarray]]]
+
+
 def pymunk_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np.ndarray
-                ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+                ) -> Loop:
     """A runner casting every ray with pymunk's ``segment_query_first``."""
     import pymunk
 
@@ -239,22 +253,24 @@ def pymunk_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: n
     ends = [tuple(o + d * QUERY_LENGTH) for o, d in zip(origins, directions)]
     flt = pymunk.ShapeFilter()
 
-    def run() -> tuple[np.ndarray, np.ndarray]:
-        index = np.full(len(starts), -1, np.int64)
-        t = np.full(len(starts), np.inf)
+    def loop() -> list[Any]:
         query = space.segment_query_first
-        for k, (s, e) in enumerate(zip(starts, ends)):
-            hit = query(s, e, 0.0, flt)
+        return [query(s, e, 0.0, flt) for s, e in zip(starts, ends)]
+
+    def answers(hits: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        index = np.full(len(hits), -1, np.int64)
+        t = np.full(len(hits), np.inf)
+        for k, hit in enumerate(hits):
             if hit is not None:
                 index[k] = index_of[hit.shape]
                 t[k] = hit.alpha * QUERY_LENGTH
         return index, t
 
-    return run
+    return loop, answers
 
 
 def box2d_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np.ndarray
-               ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+               ) -> Loop:
     """A runner casting every ray with Box2D's ``b2World.RayCast`` (closest-hit callback)."""
     import Box2D
 
@@ -282,18 +298,20 @@ def box2d_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np
     starts = [tuple(o) for o in origins]
     ends = [tuple(o + d * QUERY_LENGTH) for o, d in zip(origins, directions)]
 
-    def run() -> tuple[np.ndarray, np.ndarray]:
-        index = np.full(len(starts), -1, np.int64)
-        t = np.full(len(starts), np.inf)
-        for k, (s, e) in enumerate(zip(starts, ends)):
+    def loop() -> list[Any]:
+        hits = []
+        for s, e in zip(starts, ends):
             cb = Closest()
             world.RayCast(cb, s, e)
-            if cb.index >= 0:
-                index[k] = cb.index
-                t[k] = cb.fraction * QUERY_LENGTH
+            hits.append(cb)
+        return hits
+
+    def answers(hits: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        index = np.array([cb.index for cb in hits], np.int64)
+        t = np.array([cb.fraction * QUERY_LENGTH if cb.index >= 0 else np.inf for cb in hits])
         return index, t
 
-    return run
+    return loop, answers
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,7 +319,12 @@ def box2d_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np
 
 
 def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds (after one warm-up call)."""
+    """The fastest of ``repeats`` timed calls, in seconds (after one warm-up call; with
+    ``repeats`` 0, the one call, timed)."""
+    if repeats == 0:
+        start = time.perf_counter()
+        fn()
+        return time.perf_counter() - start
     fn()
     best = math.inf
     for _ in range(repeats):
@@ -358,13 +381,15 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
     agree["swept_batch"] = agreement(ref_i, ref_t, batch.handle, batch.distance)
     us["swept_batch"] = best_time(lambda: world.raycast_many(origins, directions),
                                   repeats) / RAYS * 1e6
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
+    # one thread: swept's own count (swept.set_threads), which its runner reads; numba's
+    # count alone (numba.set_num_threads) leaves the runner on every thread
+    threads = swept.threads()
+    swept.set_threads(1)
     try:
         us["swept_batch_1_thread"] = best_time(lambda: world.raycast_many(origins, directions),
                                                repeats) / RAYS * 1e6
     finally:
-        numba.set_num_threads(threads)
+        swept.set_threads(threads)
 
     if not quick:
         bi, bt = brute_rays(a, b, origins[:1000], directions[:1000])
@@ -374,31 +399,35 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
 
     rays = [Ray(origins[k], directions[k]) for k in range(loop_rays)]
 
-    def scalar() -> tuple[np.ndarray, np.ndarray]:
-        index = np.full(loop_rays, -1, np.int64)
-        t = np.full(loop_rays, np.inf)
+    def scalar() -> list[Any]:
         cast = world.raycast
-        for k, ray in enumerate(rays):
-            hit = cast(ray)
-            if hit is not None:
-                index[k] = hit.handle
-                t[k] = hit.distance
-        return index, t
+        return [cast(ray) for ray in rays]
 
-    si, st = scalar()
-    agree["swept_scalar"] = agreement(ref_i[:loop_rays], ref_t[:loop_rays], si, st)
-    us["swept_scalar"] = best_time(scalar, 1) / loop_rays * 1e6
+    def scalar_answers(hits: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        index = np.array([-1 if h is None else h.handle for h in hits], np.int64)
+        return index, np.array([np.inf if h is None else h.distance for h in hits])
 
+    loops: dict[str, Loop] = {"swept_scalar": (scalar, scalar_answers)}
     for name, factory in (("pymunk", pymunk_rays), ("box2d", box2d_rays)):
         try:
-            run = factory(a, b, origins[:loop_rays], directions[:loop_rays])
+            loops[name] = factory(a, b, origins[:loop_rays], directions[:loop_rays])
         except ImportError:
             continue
-        pi, pt = run()
+    for name, (loop, answers) in loops.items():
+        pi, pt = answers(loop())
         # Box2D computes in float32: distances agree to its rounding at these coordinates
         tol = FLOAT32_TOLERANCE if name == "box2d" else 0.0
         agree[name] = agreement(ref_i[:loop_rays], ref_t[:loop_rays], pi, pt, tol)
-        us[name] = best_time(run, 1) / loop_rays * 1e6
+    # the loops alternated, LOOP_REPEATS rounds, each loop's best kept: the ratios between
+    # them compare the same moments of a shared machine; every other round runs them in the
+    # reverse order, so that another process's time slices do not fall in step with one loop
+    best = dict.fromkeys(loops, math.inf)
+    names = list(loops)
+    for k in range(LOOP_REPEATS):
+        for name in names if k % 2 == 0 else names[::-1]:
+            best[name] = min(best[name], best_time(loops[name][0], 0))
+    for name, seconds in best.items():
+        us[name] = seconds / loop_rays * 1e6
 
     row["us_per_ray"] = us
     row["agreement_with_grid"] = agree
@@ -406,20 +435,26 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
     row["batch_vs_grid"] = us["grid"] / us["swept_batch"]
     row["batch_1_thread_vs_pymunk"] = us.get("pymunk", math.nan) / us["swept_batch_1_thread"]
     row["batch_1_thread_vs_grid"] = us["grid"] / us["swept_batch_1_thread"]
+    row["scalar_vs_pymunk"] = us.get("pymunk", math.nan) / us["swept_scalar"]
     return row
 
 
 def run(quick: bool = False) -> dict[str, Any]:
     """Run the benchmark (``quick``: fewer rays in the Python loops, fewer repeats); returns
     the results and writes them to ``benchmarks/results/world_rays.json``."""
+    # the machine is shared: the load before the run says how idle it was
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     rows = [bench_size(n, quick) for n in SIZES]
     result = {
         "machine": {"python": platform.python_version(), "numba": numba.__version__,
                     "cpu": platform.machine(), "cores": os.cpu_count(),
-                    "threads": numba.get_num_threads()},
+                    "threads": swept.threads()},
         "quick": quick,
         "issue_reference_us_per_ray": ISSUE_REFERENCE_US,
-        "goal": "swept batch >= 40x pymunk at 10,000 segments, and faster than the grid",
+        "goal": "swept batch >= 40x pymunk at 10,000 segments (default threads, idle machine) "
+                "and >= 25x on one thread, and faster than the grid; World.raycast one ray at "
+                "a time >= 3x pymunk at 1,000 and 10,000 segments",
+        "load_average_1min": load,
         "sizes": rows,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -429,6 +464,8 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 def print_table(result: dict[str, Any]) -> None:
     """The results as a table: microseconds a ray per runner, and agreement with the grid."""
+    print(f"threads: {result['machine']['threads']}; load average before: "
+          f"{result['load_average_1min']:.2f}")
     names = ["swept_batch", "swept_batch_1_thread", "grid", "brute", "swept_scalar", "pymunk",
              "box2d"]
     print(f"{'runner':<22}" + "".join(f"{r['segments']:>12,} seg" for r in result["sizes"])
@@ -444,7 +481,8 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"{r['segments']:,} segments: batch is {r['batch_vs_pymunk']:.1f}x pymunk, "
               f"{r['batch_vs_grid']:.2f}x the grid's speed; on one thread "
               f"{r['batch_1_thread_vs_pymunk']:.1f}x pymunk, {r['batch_1_thread_vs_grid']:.2f}x "
-              f"the grid (hit rate {r['hit_rate']:.3f})")
+              f"the grid (hit rate {r['hit_rate']:.3f}); one ray at a time "
+              f"{r['scalar_vs_pymunk']:.1f}x pymunk")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from swept._kernels.batch_sweep import sweep_circles_segments
 from swept.constants import MAX_THREADS
 from swept.shapes import Capsule, Circle, Segment
 from swept.sim import Body, Simulation
+from swept.world import World
 
 #: The runner's own choice of way (threads or one thread) for a kernel's call, kept here before
 #: the fixture below replaces it.
@@ -91,13 +92,13 @@ def test_every_item_is_covered_exactly_once(n: int, chunk: int | None, count: in
 
 
 @pytest.mark.parametrize("n, chunk", [(1, 1), (17, 16), (16, 16), (1000, 7), (4097, 64),
-                                      (100, 1000), (5000, None)])
-def test_chunks_are_the_requested_size(n: int, chunk: int | None) -> None:
+                                      (100, 1000)])
+def test_chunks_are_the_requested_size(n: int, chunk: int) -> None:
     swept.set_threads(3)
     out = np.zeros(n, np.int64)
     kernel = Recorder()
     _parallel.parallel_for(kernel, n, (out,), chunk=chunk, min_batch=0)
-    size = chunk if chunk is not None else _parallel._auto_chunk(n, 3, math.nan)
+    size = chunk
     sizes = sorted(b - a for a, b, _ in kernel.calls)
     if size >= n:
         # one chunk holds the batch: the plain serial call
@@ -105,6 +106,39 @@ def test_chunks_are_the_requested_size(n: int, chunk: int | None) -> None:
     else:
         assert sizes[-1] == size and sum(sizes) == n
         assert len(sizes) == math.ceil(n / size)
+
+
+def test_default_chunks_taper_so_the_threads_finish_together() -> None:
+    """With equal chunks the last one may start just as the other threads find none left,
+    and the call waits for all of it (about half a chunk on average): the default schedule
+    ends instead in chunks of the smallest size, the first ones being the usual size."""
+    swept.set_threads(3)
+    n = 5000
+    out = np.zeros(n, np.int64)
+    kernel = Recorder()
+    _parallel.parallel_for(kernel, n, (out,), min_batch=0)
+    assert out.tolist() == [1] * n
+    sizes = [b - a for a, b, _ in sorted(kernel.calls)]
+    size = _parallel._auto_chunk(n, 3, math.nan)
+    assert sizes[0] == size and max(sizes) == size
+    # never growing (the last one takes a remainder under half a chunk with it)
+    assert all(x >= y for x, y in zip(sizes[:-2], sizes[1:-1]))
+    assert _parallel.MIN_CHUNK <= sizes[-1] < 1.5 * _parallel.MIN_CHUNK
+    assert sizes[-2] == _parallel.MIN_CHUNK
+
+
+@given(n=st.integers(1, 100_000), workers=st.integers(2, 16), chunk=st.integers(1, 5000),
+       smallest=st.integers(1, 5000))
+def test_tapered_chunks_cover_the_batch_once_never_growing(n: int, workers: int, chunk: int,
+                                                           smallest: int) -> None:
+    bounds = _parallel._tapered_bounds(n, workers, chunk, smallest)
+    assert bounds[0] == 0 and bounds[-1] == n
+    sizes = [b - a for a, b in zip(bounds, bounds[1:])]
+    assert min(sizes) >= 1 and max(sizes) <= chunk + min(smallest, chunk) // 2
+    assert all(x >= y for x, y in zip(sizes[:-2], sizes[1:-1]))
+    # the taper adds a few chunks: about TAPER * workers per halving of the chunk
+    halvings = math.log2(max(1, chunk // max(1, min(smallest, chunk)))) + 1
+    assert len(sizes) <= math.ceil(n / chunk) + 2 * _parallel.TAPER * workers * halvings + 1
 
 
 def test_timed_cheap_items_come_in_fewer_larger_chunks() -> None:
@@ -346,6 +380,32 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4 and choice.parallel
     assert out.tolist() == [4] * 400
+
+
+def test_workloads_under_their_own_keys_keep_their_own_timings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One kernel casting rays and balls (cast_range) at costs an item several times apart:
+    timings of both in one ring compared a ball's serial time with a ray's parallel one, and
+    chose threads that lose (or one thread that loses). Each key keeps its own."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    swept.set_threads(2)
+    kernel = Recorder()
+    out = np.zeros(400, np.int64)
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0, key="rays")
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0, key="balls")
+    assert set(_parallel._choices) == {"rays", "balls"}
+    assert all(len(c.samples[0]) + len(c.samples[1]) == 1 for c in _parallel._choices.values())
+    _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
+    assert kernel in _parallel._choices
+
+
+def test_the_world_times_its_batch_rays_and_balls_apart() -> None:
+    world = World()
+    world.add(Segment((5.0, -100.0), (5.0, 100.0)))
+    n = 2 * _parallel.PARALLEL_MIN_BATCH
+    world.raycast_many(np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)))
+    world.sweep_many(np.zeros((n, 2)), np.ones(n), np.tile([10.0, 0.0], (n, 1)))
+    assert {"World.raycast_many", "World.sweep_many balls"} <= set(_parallel._choices)
 
 
 def test_a_new_kernel_starts_on_one_thread_until_a_choice_is_made(

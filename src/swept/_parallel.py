@@ -52,14 +52,14 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from .constants import MAX_THREADS
 
-__all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "PARALLEL_MIN_BATCH",
-           "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES", "BACKOFF_MIN", "BACKOFF_MAX",
-           "BACKOFF_CALLS"]
+__all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
+           "PARALLEL_MIN_BATCH", "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES",
+           "BACKOFF_MIN", "BACKOFF_MAX", "BACKOFF_CALLS"]
 
 #: Chunks a batch is cut into per thread when ``chunk`` is not given: a late or descheduled
 #: helper then leaves at most about 1/(threads * CHUNKS_PER_THREAD) of the batch to the end,
@@ -69,6 +69,15 @@ __all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "PARAL
 #: at least 16 items) 1.13-1.14x the serial time, 4 (of at least 64) 1.11-1.14x, 2 1.12-1.14x:
 #: once chunks carry CHUNK_SECONDS the count hardly matters there, and 4 keeps the tail short.
 CHUNKS_PER_THREAD = 4
+#: The taper of the last chunks (:func:`_tapered_bounds`): once the batch left is under
+#: ``TAPER * threads`` chunks, each chunk takes 1 / (TAPER * threads) of what is left (down to
+#: MIN_CHUNK and CHUNK_SECONDS of work), as guided self-scheduling does. With equal chunks the
+#: last one may start just as the other threads find none left, and they wait for all of it:
+#: about half a chunk on average (10,000 rays at 0.17 us on 2 threads in chunks of 1,250: up to
+#: 0.2 ms of a 1 ms call); tapered, the wait is at most the smallest chunk. Two: the chunks
+#: halve about every TAPER * threads chunks, so the taper adds only a few chunks (that call:
+#: 13 chunks instead of 8, each costing 3-5 us).
+TAPER = 2
 #: Seconds of work a chunk is given at least, once a kernel's serial calls have been timed
 #: (its time per item): ten times a chunk's own cost, so that cheap items (a contact pass
 #: that skips most bodies: 0.06 us a body) come in few chunks.
@@ -176,16 +185,16 @@ class _Job:
     """One :func:`parallel_for` call: its chunks, handed out by a shared counter, and the
     helpers still inside it (the caller waits for them, never for a chunk not yet taken)."""
 
-    __slots__ = ("kernel", "args", "n", "chunk", "count", "helpers", "next", "inside", "error",
+    __slots__ = ("kernel", "args", "bounds", "count", "helpers", "next", "inside", "error",
                  "cond")
 
-    def __init__(self, kernel: Callable[..., Any], n: int, args: Sequence[Any], chunk: int,
+    def __init__(self, kernel: Callable[..., Any], args: Sequence[Any], bounds: list[int],
                  helpers: int) -> None:
         self.kernel = kernel
         self.args = tuple(args)
-        self.n = n
-        self.chunk = chunk
-        self.count = (n + chunk - 1) // chunk
+        # chunk k is the items bounds[k] .. bounds[k + 1] - 1
+        self.bounds = bounds
+        self.count = len(bounds) - 1
         self.helpers = helpers
         # next(self.next) is atomic (one C call under the GIL): each chunk index goes to one
         # thread, without a lock
@@ -198,8 +207,7 @@ class _Job:
         """Take chunks and run them until none is left (skipping them once one has raised)."""
         kernel = self.kernel
         args = self.args
-        n = self.n
-        chunk = self.chunk
+        bounds = self.bounds
         count = self.count
         # one chunk a pass, each index taken once: at most ``count`` passes
         for _ in range(count):
@@ -210,7 +218,7 @@ class _Job:
                 # a chunk raised: the rest are not run, only taken
                 continue
             try:
-                kernel(k * chunk, min(n, (k + 1) * chunk), *args)
+                kernel(bounds[k], bounds[k + 1], *args)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller, re-raised there
                 with self.cond:
                     if self.error is None:
@@ -393,6 +401,14 @@ def _auto_chunk(n: int, workers: int, per_item: float) -> int:
     return min(size, -(-n // workers))
 
 
+def _smallest_chunk(per_item: float) -> int:
+    """The fewest items :func:`_tapered_bounds` puts in a chunk, items taking ``per_item``
+    seconds each (NaN: not yet timed): MIN_CHUNK, and CHUNK_SECONDS of work."""
+    if per_item > 0.0:
+        return max(MIN_CHUNK, math.ceil(CHUNK_SECONDS / per_item))
+    return MIN_CHUNK
+
+
 def _whole(value: Any, name: str, minimum: int) -> int:
     """``value`` as an int >= ``minimum``, or an error naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -402,10 +418,37 @@ def _whole(value: Any, name: str, minimum: int) -> int:
     return value
 
 
-def _run(kernel: Callable[..., Any], n: int, args: Sequence[Any], chunk: int, count: int
+def _even_bounds(n: int, chunk: int) -> list[int]:
+    """The bounds of chunks of ``chunk`` items over ``[0, n)`` (the last one shorter)."""
+    return [*range(0, n, chunk), n]
+
+
+def _tapered_bounds(n: int, workers: int, chunk: int, smallest: int) -> list[int]:
+    """The bounds of chunks over ``[0, n)`` for ``workers`` threads: ``chunk`` items each
+    while the batch left is large, then a share of what is left (1 / (TAPER * workers)) but
+    at least ``smallest`` items, so that the threads finish close together: the last chunks,
+    the ones a thread may still be running when the others find none left, are small."""
+    smallest = min(smallest, chunk)
+    bounds = [0]
+    at = 0
+    # each pass takes at least one item: at most n passes
+    for _ in range(n):
+        left = n - at
+        if left <= 0:
+            break
+        size = min(chunk, left, max(smallest, -(-left // (TAPER * workers))))
+        if left - size < smallest // 2:
+            # a remainder under half the smallest chunk goes with this one
+            size = left
+        at += size
+        bounds.append(at)
+    return bounds
+
+
+def _run(kernel: Callable[..., Any], args: Sequence[Any], bounds: list[int], count: int
          ) -> None:
     """Run the chunks on ``count`` threads, the caller included; re-raise a chunk's error."""
-    job = _Job(kernel, n, args, chunk, count - 1)
+    job = _Job(kernel, args, bounds, count - 1)
     pool = _pool
     pool.ensure(count - 1)
     pool.post(job)
@@ -421,7 +464,8 @@ def _run(kernel: Callable[..., Any], n: int, args: Sequence[Any], chunk: int, co
 
 
 def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
-                 chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH) -> None:
+                 chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH,
+                 key: Hashable = None) -> None:
     """Run ``kernel(start, stop, *args)`` over ``[0, n)`` in chunks on :func:`threads` threads.
 
     ``kernel`` is compiled with ``nogil=True`` and writes only the rows ``start .. stop-1`` of
@@ -429,6 +473,9 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
     thread). Below ``min_batch`` items, on one thread, or when called from inside a parallel
     call, it is the single call ``kernel(0, n, *args)``. The first exception a chunk raises is
     re-raised here once the running chunks end (chunks not yet started are skipped).
+    ``key``: whose timings choose the way (threads or one) of this call; by default the
+    kernel's. A kernel that runs workloads of different costs an item (rays and balls through
+    one cast kernel) passes a key for each, so that the ways are compared on one workload.
     """
     n = _whole(n, "n", 0)
     min_batch = _whole(min_batch, "min_batch", 0)
@@ -445,16 +492,22 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
         return
     try:
         start = time.perf_counter()
-        choice = _choices.get(kernel)
+        if key is None:
+            key = kernel
+        choice = _choices.get(key)
         if choice is None:
             if len(_choices) >= MAX_REMEMBERED:
                 _choices.clear()
-            choice = _choices[kernel] = _Choice(start, _last_choice)
+            choice = _choices[key] = _Choice(start, _last_choice)
         parallel, probe = choice.pick(start)
         if parallel:
             if chunk is None:
-                chunk = _auto_chunk(n, count, choice.per_item())
-            _run(kernel, n, args, chunk, count)
+                per_item = choice.per_item()
+                bounds = _tapered_bounds(n, count, _auto_chunk(n, count, per_item),
+                                         _smallest_chunk(per_item))
+            else:
+                bounds = _even_bounds(n, chunk)
+            _run(kernel, args, bounds, count)
         else:
             kernel(0, n, *args)
         now = time.perf_counter()

@@ -285,16 +285,49 @@ def _scale(*values: Iterable[float]) -> float:
     return s
 
 
-#: The compiled entry point of the scalar path's kernel, once resolved (see
+
+
+def _ray_one2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
+    """World.raycast's 2D kernel on its first call: compile it (or load it from numba's
+    cache), then put its compiled entry point in the place of the global ``_ray_one2``."""
+    global _ray_one2
+    call = (desc, args, mask)
+    out = _kw.ray_one2(*call)
+    _ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
+    return out
+
+
+#: The 2D ray kernel of World.raycast: its compiled entry point once resolved (see
 #: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
-_fast_cast_one: Any = None
-#: The same for the 2D ray kernel of World.raycast.
-_fast_ray_one2: Any = None
+_ray_one2: Any = _ray_one2_first
+
+
+def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float,
+                   mask: int, flags: int) -> Any:
+    """The scalar cast kernel (3D rays, rays that ignore colliders, balls) on its first call,
+    as :func:`_ray_one2_first`."""
+    global _cast_at
+    call = (desc, ray, tmax, radius, mask, flags)
+    out = _kw.cast_at(*call)
+    _cast_at = entry_point(_kw.cast_at, call) or _kw.cast_at
+    return out
+
+
+#: The scalar cast kernel of the other rays and of the balls, as ``_ray_one2``.
+_cast_at: Any = _cast_at_first
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
 _fast_sweep_range: Any = None
 
 
+
+
+#: The keys of :func:`swept._parallel.parallel_for`'s timings of the batch rays and of the
+#: batch balls (one kernel, cast_range, at costs an item several times apart).
+_RAY_CASTS = "World.raycast_many"
+_BALL_CASTS = "World.sweep_many balls"
+#: World._ray_scene before the scene was ever described (never a scene, never None).
+_NOT_DESCRIBED = object()
 
 
 class _Pending:
@@ -468,6 +501,13 @@ class World:
         self._broadphase: BroadphaseChoice | None = None
         #: the traversal stack of the scalar queries, reused
         self._stack = np.empty((_bvh.STACK_SIZE, 2))
+        #: the scene World.raycast's descriptor describes (_NOT_DESCRIBED before one), the
+        #: descriptor (swept._kernels.world.describe: it holds the addresses of that scene's
+        #: arrays and the stack, which this reference keeps alive) and its own address, which
+        #: the scalar kernels take
+        self._ray_scene: Any = _NOT_DESCRIBED
+        self._ray_desc = np.zeros(0, np.int64)
+        self._ray_address = 0
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -1057,13 +1097,20 @@ class World:
 
     # ------------------------------------------------------------------ scalar queries
 
+    def _describe_scene(self) -> None:
+        """Bring the scene up to date and describe it for World.raycast's kernel."""
+        scene = self._sync()
+        self._ray_desc = _kw.describe(scene, self._stack)
+        self._ray_address = self._ray_desc.ctypes.data
+        self._ray_scene = scene
+
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
                   ) -> tuple[int, float, tuple[float, ...], tuple[float, ...], bool, float]:
         """One ray (or ball) through the kernels: (handle, t, point, normal, inside, exit)
         (the exit is ``t`` for a ball)."""
-        global _fast_cast_one
-        scene = self._sync()
+        if self._scene is not self._ray_scene:
+            self._describe_scene()
         if len(origin) == 2:
             (ox, oy), (dx, dy) = origin, direction
             ray = (ox, oy, 0.0, dx, dy, 0.0)
@@ -1071,13 +1118,9 @@ class World:
             ray = (*origin, *direction)
         marked = self._set_skip(ignore) if ignore else []
         flags = (_kw.CAST_GROWN if grown else 0) | (_kw.CAST_SKIPPING if marked else 0)
-        call = (scene, self._stack, ray, tmax, radius, mask, flags)
         try:
-            if _fast_cast_one is not None:
-                h, t, px, py, pz, nx, ny, nz, inside, te = _fast_cast_one(*call)
-            else:
-                h, t, px, py, pz, nx, ny, nz, inside, te = _kw.cast_one(*call)
-                _fast_cast_one = entry_point(_kw.cast_one, call)
+            h, t, px, py, pz, nx, ny, nz, inside, te = _cast_at(self._ray_address, ray, tmax,
+                                                                radius, mask, flags)
         finally:
             for g in marked:
                 self._tags[g, _scene.FLAGS] &= ~_scene.FLAG_SKIP
@@ -1097,26 +1140,19 @@ class World:
         ``filter(handle, data)``, called for colliders the mask and ``ignore`` pass, hides
         those it returns false for (the nearest *accepted* hit); ``include_sensors=True``
         also tests sensors."""
-        global _fast_ray_one2
         if ray.__class__ is not Ray and not isinstance(ray, Ray):
             raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
         m = mask if mask == ALL_LAYERS else _mask(mask)
-        scene = self._scene
-        if scene is None:
+        if self._scene is not self._ray_scene:
             # something changed since the last query (or there was none)
             if self._dim is None or self._alive == 0:
                 return None
-            scene = self._sync()
+            self._describe_scene()
         if ray.dim == self._dim == 2 and not ignore and filter is None and \
                 include_sensors is False:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
-            fast = _fast_ray_one2
-            if fast is None:
-                call = (scene, self._stack, ray._args, m)
-                _kw.ray_one2(*call)
-                fast = _fast_ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
-            h, t, px, py, nx, ny, inside, te = fast(scene, self._stack, ray._args, m)
+            h, t, px, py, nx, ny, inside, te = _ray_one2(self._ray_address, ray._args, m)
             if h < 0:
                 return None
             if h >= self._hcap:
@@ -1429,15 +1465,9 @@ class World:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
         n = o.shape[0]
-        length = None
-        if d == 2:
-            # hypot is zero for the zero vector only (the lengths wait for the kernel)
-            zero = int(_kw.zero_row(v))
-        else:
-            # (a tiny 3D direction's squares may underflow to a zero length too)
-            length = _lengths(v)
-            zeros = np.flatnonzero(length == 0.0)
-            zero = int(zeros[0]) if zeros.size else -1
+        # (the kernel divides each direction by its length, as v / _lengths(v)[:, None] does;
+        # a zero length is the zero vector or, in 3D, one whose squares underflow)
+        zero = int(_kw.zero_length_row(v))
         if zero >= 0:
             raise ValueError(f"directions[{zero}] is the zero vector")
         if np.ndim(max_distance) == 0:
@@ -1453,8 +1483,7 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        unit = np.ascontiguousarray(v / (_lengths(v) if length is None else length)[:, None])
-        out = self._cast_batch(Casts(o, unit, md, md), m, False)
+        out = self._cast_batch(Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
         return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
     def sweep_many(self, centers: Any = None, radii: Any = None, displacements: Any = None, *,
@@ -1519,7 +1548,7 @@ class World:
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0
         unit[moving] = v[moving] / length[moving, None]
-        out = self._cast_batch(Casts(c, unit, length, r), m, True)
+        out = self._cast_batch(Casts(c, unit, length, r), m, _kw.CAST_GROWN)
         handle, t, point, normal, inside = out
         hit = handle >= 0
         # fraction of the displacement; a ball that starts touching hits at 0
@@ -1636,13 +1665,17 @@ class World:
         self._owners(out.handle)
         return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
 
-    def _cast_batch(self, casts: Casts, mask: int, grown: bool) -> Hits:
-        """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`."""
+    def _cast_batch(self, casts: Casts, mask: int, flags: int) -> Hits:
+        """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`, with
+        its ``flags``."""
         scene = self._sync()
         n, d = casts.origins.shape
-        out = Hits(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)),
-                   np.zeros(n, np.bool_))
-        parallel_for(_kw.cast_range, n, (scene, casts, mask, grown, out))
+        # the kernel writes every field of every row
+        out = Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+                   np.empty(n, np.bool_))
+        # rays and balls cost differently an item: each has its own timings
+        parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
+                     key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
         return out
 

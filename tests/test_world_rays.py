@@ -1,0 +1,218 @@
+"""World.raycast's scene descriptor and raycast_many's compiled normalisation.
+
+World.raycast hands its kernel the scene by address (one int64 descriptor of the scene's
+arrays and the traversal stack, :func:`swept._kernels.world.describe`), so each ray must use
+the descriptor of the current scene: after any change that rebuilds or reallocates the arrays
+(adds past the table's capacity, polygons past the pool's, moves, removals, a copy or a
+pickle) the next ray answers on the new arrays. raycast_many normalises its directions in one
+compiled pass, to the very bits of numpy's ``v / lengths``.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from swept import Circle, Polygon, Ray, Segment, raycast
+from swept._kernels import world as kw
+from swept.world import INITIAL_CAPACITY, INITIAL_POOL, World, _lengths
+
+
+def brute(world: World, ray: Ray) -> tuple[float, int] | None:
+    """The nearest hit (distance, handle) over every collider, ties to the smaller handle."""
+    best: tuple[float, int] | None = None
+    for h in world.handles():
+        hit = raycast(ray, world.shape(h))
+        if hit is not None and (best is None or (hit.distance, h) < best):
+            best = (hit.distance, h)
+    return best
+
+
+def answer(world: World, ray: Ray) -> tuple[float, int] | None:
+    hit = world.raycast(ray)
+    return None if hit is None else (hit.distance, hit.handle)
+
+
+def wall(x: float) -> Segment:
+    """A vertical wall at ``x`` from y = -1 to 1: the ray along +x from the origin meets it."""
+    return Segment((x, -1.0), (x, 1.0))
+
+
+RAY = Ray((0.0, 0.0), (1.0, 0.0))
+
+
+def test_a_ray_after_the_table_grows_reads_the_new_arrays() -> None:
+    """Adding past the table's capacity reallocates its arrays: a descriptor kept from before
+    would point at the freed ones. Each ray must see the walls added since the last."""
+    world = World()
+    world.add(wall(1000.0))
+    assert answer(world, RAY) == (1000.0, 0)
+    for k in range(1, 3 * INITIAL_CAPACITY):
+        world.add(wall(1000.0 - k))
+        assert answer(world, RAY) == (1000.0 - k, k)
+
+
+def test_a_ray_after_the_polygon_pool_grows_reads_the_new_pool() -> None:
+    world = World()
+    world.add(wall(1e4))
+    assert answer(world, RAY) == (1e4, 0)
+    # polygons of 64 corners: the pool doubles several times
+    corners = 64
+    for k in range(1, 3 * INITIAL_POOL // corners + 2):
+        angle = np.linspace(0.0, 2.0 * math.pi, corners, endpoint=False)
+        center = 1e4 - 10.0 * k
+        world.add(Polygon(np.column_stack([center + np.cos(angle), np.sin(angle)])))
+        assert answer(world, RAY) == brute(world, RAY)
+
+
+def test_a_ray_after_moves_and_removals_answers_on_the_current_scene() -> None:
+    world = World()
+    near = world.add(wall(5.0), moving=True)
+    far = world.add(wall(9.0))
+    assert answer(world, RAY) == (5.0, near)
+    world.move(near, wall(12.0))
+    assert answer(world, RAY) == (9.0, far)
+    world.remove(far)
+    assert answer(world, RAY) == (12.0, near)
+    world.remove(near)
+    assert world.raycast(RAY) is None
+    # a new collider in the emptied world
+    again = world.add(Circle((3.0, 0.0), 1.0))
+    assert answer(world, RAY) == (2.0, again)
+
+
+@pytest.mark.parametrize("clone", [copy.copy, copy.deepcopy,
+                                   lambda w: pickle.loads(pickle.dumps(w))])
+def test_a_copied_world_describes_its_own_scene(clone: Any) -> None:
+    """A copy has arrays of its own: it must never reuse the original's descriptor (whose
+    addresses die with the original)."""
+    world = World()
+    for k in range(10):
+        world.add(wall(10.0 + k))
+    assert answer(world, RAY) == (10.0, 0)
+    other = clone(world)
+    del world
+    assert answer(other, RAY) == (10.0, 0)
+    other.remove(0)
+    assert answer(other, RAY) == (11.0, 1)
+
+
+def test_describe_refuses_arrays_of_another_layout() -> None:
+    world = World()
+    world.add(wall(1.0))
+    scene = world._sync()
+    # a strided view: the kernel's views assume C order
+    with pytest.raises(ValueError, match="scene array 5"):
+        kw.describe(scene, np.empty((kw.STACK_SIZE, 4))[:, ::2])
+    with pytest.raises(ValueError, match="scene array 0"):
+        kw.describe(scene._replace(rows=scene.rows.astype(np.float32)), world._stack)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 400))
+def test_world_raycast_equals_brute_force_on_random_walls(seed: int, n: int) -> None:
+    rng = np.random.default_rng(seed)
+    world = World()
+    if n:
+        a = rng.uniform(-50.0, 50.0, (n, 2))
+        world.add_segments(np.hstack([a, a + rng.uniform(-20.0, 20.0, (n, 2))]))
+    for _ in range(20):
+        angle = rng.uniform(0.0, 2.0 * math.pi)
+        ray = Ray(rng.uniform(-60.0, 60.0, 2), (math.cos(angle), math.sin(angle)))
+        got = answer(world, ray)
+        want = brute(world, ray)
+        if want is None:
+            assert got is None
+        else:
+            assert got is not None and got[1] == want[1]
+            assert got[0] == pytest.approx(want[0], rel=1e-12, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------- raycast_many
+
+
+def _directions(d: int, seed: int) -> np.ndarray:
+    """Directions of every scale: ordinary, tiny (1e-160: squares underflow in 3D), huge
+    (1e150), subnormal, and the axes both ways."""
+    rng = np.random.default_rng(seed)
+    parts = [rng.normal(size=(500, d)), rng.normal(size=(100, d)) * 1e-160,
+             rng.normal(size=(100, d)) * 1e150, rng.normal(size=(100, d)) * 1e-310,
+             np.eye(d), -np.eye(d)]
+    return np.concatenate(parts)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_the_batch_normalises_to_the_bits_of_numpy_division(d: int) -> None:
+    """raycast_many divides each direction by its length inside the cast kernel (where the
+    threads share the work): the very bits of numpy's ``v / lengths``, so each row is the
+    cast of the direction numpy would have normalised."""
+    v = _directions(d, d)
+    length = _lengths(v)
+    v = v[length > 0.0]
+    n = v.shape[0]
+    rng = np.random.default_rng(d)
+    world = World()
+    if d == 2:
+        a = rng.uniform(-50.0, 50.0, (200, 2))
+        world.add_segments(np.hstack([a, a + rng.uniform(-20.0, 20.0, (200, 2))]))
+    else:
+        world.add_circles(rng.uniform(-50.0, 50.0, (200, 3)), rng.uniform(1.0, 5.0, 200))
+    scene = world._sync()
+    origins = rng.uniform(-60.0, 60.0, (n, d))
+    tmax = np.full(n, np.inf)
+
+    def cast(directions: np.ndarray, flags: int) -> kw.Hits:
+        out = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+                      np.empty(n, np.bool_))
+        kw.cast_range(0, n, scene, kw.Casts(origins, directions, tmax, tmax), 0xFFFFFFFF,
+                      flags, out)
+        return out
+
+    inside = cast(v, kw.CAST_NORMALISE)
+    numpy = cast(np.ascontiguousarray(v / _lengths(v)[:, None]), 0)
+    assert (inside.handle >= 0).any()
+    for got, want in zip(inside, numpy):
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_the_first_zero_length_row_is_found(d: int) -> None:
+    v = np.ones((5, d))
+    assert kw.zero_length_row(v) == -1
+    v[3] = 0.0
+    v[4] = 0.0
+    assert kw.zero_length_row(v) == 3
+    # tiny, not zero: hypot does not underflow in 2D; in 3D the squares do, a zero length
+    v[1] = 1e-170
+    assert kw.zero_length_row(v) == (1 if d == 3 else 3)
+    assert (_lengths(v[1:2])[0] == 0.0) == (d == 3)
+
+
+def test_raycast_many_normalises_as_the_rays_do() -> None:
+    """Each batch row is the scalar ray through the same (unnormalised) direction."""
+    world = World()
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.0, 100.0, (300, 2))
+    world.add_segments(np.hstack([a, a + rng.uniform(-10.0, 10.0, (300, 2))]))
+    origins = rng.uniform(0.0, 100.0, (200, 2))
+    directions = rng.normal(size=(200, 2)) * rng.choice([1e-9, 1.0, 1e9], (200, 1))
+    batch = world.raycast_many(origins, directions)
+    for i in range(200):
+        hit = world.raycast(Ray(origins[i], directions[i]))
+        assert batch.hit[i] == (hit is not None)
+        if hit is not None:
+            assert batch.handle[i] == hit.handle
+            assert batch.distance[i] == pytest.approx(hit.distance, rel=1e-12, abs=1e-12)
+
+
+def test_raycast_many_names_the_zero_direction() -> None:
+    world = World()
+    world.add(wall(1.0))
+    with pytest.raises(ValueError, match=r"directions\[2\] is the zero vector"):
+        world.raycast_many(np.zeros((4, 2)), [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
