@@ -655,10 +655,14 @@ def test_speculative_mode_matches_a_scalar_reference() -> None:
             assert tuple(bodies[k].velocity) == pytest.approx(v, abs=PARITY)
 
 
+@pytest.mark.parametrize("threaded_passes", [False, True])
 def test_any_split_of_the_range_kernels_gives_the_same_bits(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, threaded_passes: bool) -> None:
     """Each range kernel writes only its own bodies' rows, so running it over any chunks of
-    the bodies (as the threaded runner does) gives the bits of one call over all of them."""
+    the bodies (as the threaded runner does) gives the bits of one call over all of them, and
+    so does the whole step in one compiled call (one thread) or the rest of the step after a
+    threaded move in one call (threaded_passes False: fewer bodies than
+    SIM_PARALLEL_PASSES_MIN)."""
     import swept.sim as sim_module
     from swept._kernels import sim as sim_kernels
 
@@ -671,9 +675,13 @@ def test_any_split_of_the_range_kernels_gives_the_same_bits(
         return run
 
     runs = []
-    for size in (10**9, 1, 7, 64):
-        monkeypatch.setattr(sim_module, "parallel_for", chunked(size))
-        monkeypatch.setattr(sim_kernels, "parallel_for", chunked(size))
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_PASSES_MIN", 0 if threaded_passes else 10**9)
+    for size in (None, 10**9, 1, 7, 64):
+        # None: one thread, the whole step in one call; else threads, chunks of ``size``
+        monkeypatch.setattr(sim_module, "threads", lambda s=size: 1 if s is None else 3)
+        if size is not None:
+            monkeypatch.setattr(sim_module, "parallel_for", chunked(size))
+            monkeypatch.setattr(sim_kernels, "parallel_for", chunked(size))
         sim = _busy_scene()
         sim.run(20)
         runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.caught.tobytes(),
