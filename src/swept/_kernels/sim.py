@@ -3,11 +3,12 @@
 Bodies are circles (2D) or spheres (3D), held as struct-of-arrays with three columns (a 2D
 simulation keeps z = 0), packed in one :class:`Bodies` tuple; a step's scratch arrays in one
 :class:`Scratch`. The colliders are the World's :class:`~swept._kernels.scene.Scene` and
-nothing else: a body's candidates come from the scene's two BVHs and its planes (walked as
-:func:`swept._kernels.world.box_candidates` walks them), kept when the collider's layer is in
-the body's mask; each candidate row is tested by the scene's own narrowphase
-(:func:`~swept._kernels.scene.contact_row`) or by :func:`cast_entering_row`, the swept ball's
-*entering* cast (only a contact the ball moves into stops it).
+nothing else: a body's candidates come from the scene's two BVHs (the one box walk,
+:func:`swept._kernels.bvh.box_gather`, as :func:`swept._kernels.world.box_candidates` walks
+them) and its planes, kept when the collider's layer is in the body's mask; each candidate row
+is tested by the scene's own narrowphase (:func:`~swept._kernels.scene.contact_row`) or by
+:func:`cast_entering_row`, the swept ball's *entering* cast (only a contact the ball moves
+into stops it).
 
 A step is a few range kernels, ``kernel(first, stop, *args)``, each writing only the rows of
 its bodies ``first .. stop-1`` (so :func:`swept._parallel.parallel_for` may split them over
