@@ -55,8 +55,10 @@ STEP = 1.0 / 60.0
 PLACEMENT_GAP = 1.0
 #: Seed of the scene's random numbers.
 SEED = 12345
-#: Balls in the throwaway scene that compiles the kernels before the clock starts.
-WARM_UP_BALLS = 100
+#: Balls in the throwaway scene that compiles the kernels before the clock starts: more than
+#: swept._parallel.PARALLEL_MIN_BATCH, so that a step on several threads warms up the same
+#: calls as the timed scene's (below it the whole step is one serial call).
+WARM_UP_BALLS = 200
 #: pymunk collision type of the balls.
 BALL_TYPE = 1
 #: pymunk collision type of the walls.

@@ -25,14 +25,14 @@ from swept._kernels.bvh import (
     EMPTY_LO,
     LEAF_SIZE,
     MAX_DEPTH,
+    NO_TREE,
     SPLIT_MEDIAN,
     SPLIT_SAH,
     STACK_SIZE,
     Probe,
     TreeAt,
     box_entry,
-    box_first_leaf,
-    box_next_leaf,
+    box_gather,
     box_rows,
     build,
     build_with,
@@ -277,23 +277,20 @@ def ray_leaves(tree: Tree, at: TreeAt, probe: Probe, limit: float,
     return walk
 
 
-def box_leaves(tree: Tree, at: TreeAt, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
-    """The leaves box_first_leaf / box_next_leaf hand out for the query box [qlo, qhi]."""
+def box_items(tree: Tree, at: TreeAt, boxes: np.ndarray, qlo: np.ndarray, qhi: np.ndarray,
+              then: TreeAt = NO_TREE) -> list[int]:
+    """The items box_gather lists for the query box [qlo, qhi] (tree ``at``, then ``then``),
+    checking that it writes only its row of the output."""
     nodes, links = tree
     d = qlo.shape[0]
     query = np.zeros(6)
     query[:d], query[3:3 + d] = qlo, qhi
-    stack = np.full((STACK_SIZE, 2), np.nan)
-    walk = []
-    leaf, sp = box_first_leaf(nodes, links, at, stack, query)
-    for _ in range(at[1] + 1):
-        if leaf < 0:
-            break
-        assert 0 <= sp < STACK_SIZE
-        walk.append(leaf)
-        leaf, sp = box_next_leaf(nodes, links, at, stack, sp, query)
-    assert leaf == -1
-    return walk
+    out = np.full((3, boxes.shape[0] + 1), -1, np.int64)
+    count = box_gather(nodes, links, at, then, np.full(STACK_SIZE, -7, np.int64), query, boxes,
+                       0, out, 1, 0)
+    assert 0 <= count <= boxes.shape[0]
+    assert np.all(out[0] == -1) and np.all(out[2] == -1) and np.all(out[1, count:] == -1)
+    return [int(p) for p in out[1, :count]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -581,7 +578,7 @@ def test_empty_scene_has_no_nodes_and_every_query_misses(d: int) -> None:
     assert ray_closest_boxes(*tree, boxes, q, direction, INF) == (-1, INF)
     at = whole(tree[0], d)
     assert ray_leaves(tree, at, probe_of(q, direction, 0.0), INF) == []
-    assert box_leaves(tree, at, q - INF, q + INF) == []
+    assert box_items(tree, at, boxes, q - INF, q + INF) == []
     refit_whole(tree, lo, lo)
 
 
@@ -686,8 +683,8 @@ def checked(fn: Callable[..., object]) -> Callable[..., object]:
 
 
 def walk_every_leaf(nodes: np.ndarray, links: np.ndarray, at: TreeAt, stack: np.ndarray,
-                    probe: Probe, query: np.ndarray) -> tuple[int, int]:
-    """How many leaves the ray walk and the box walk hand out (compiled by the test)."""
+                    probe: Probe) -> int:
+    """How many leaves the ray walk hands out (compiled by the test)."""
     rays = 0
     leaf, sp = ray_first_leaf(nodes, links, at, stack, probe, math.inf)
     for _ in range(at[1]):
@@ -695,14 +692,7 @@ def walk_every_leaf(nodes: np.ndarray, links: np.ndarray, at: TreeAt, stack: np.
             break
         rays += 1
         leaf, sp = ray_next_leaf(nodes, links, at, stack, sp, probe, math.inf)
-    boxes = 0
-    leaf, sp = box_first_leaf(nodes, links, at, stack, query)
-    for _ in range(at[1]):
-        if leaf < 0:
-            break
-        boxes += 1
-        leaf, sp = box_next_leaf(nodes, links, at, stack, sp, query)
-    return rays, boxes
+    return rays
 
 
 def test_stacks_never_overflow_on_the_deepest_tree() -> None:
@@ -725,10 +715,14 @@ def test_stacks_never_overflow_on_the_deepest_tree() -> None:
     walk = checked(walk_every_leaf)
     for x, dx in ((-1.0, 1.0), (2.0 ** 400, -1.0)):
         probe = probe_of(np.array([x, 0.5]), np.array([dx, 0.0]), 0.0)
-        assert walk(*tree, at, np.empty((STACK_SIZE, 2)), probe, everything) == (leaves,
-                                                                                  leaves)
-        with pytest.raises(IndexError):
-            walk(*tree, at, np.empty((tree_depth(*tree), 2)), probe, everything)
+        assert walk(*tree, at, np.empty((STACK_SIZE, 2)), probe) == leaves
+    gather = checked(box_gather)
+    listed = np.empty((1, 400), np.int64)
+    assert gather(*tree, at, NO_TREE, np.empty(STACK_SIZE, np.int64), everything, boxes, 0,
+                  listed, 0, 0) == 400
+    with pytest.raises(IndexError):
+        gather(*tree, at, NO_TREE, np.empty(tree_depth(*tree), np.int64), everything, boxes, 0,
+               listed, 0, 0)
     out = np.empty(400, np.int64)
     assert checked(bvh.query_aabb)(*tree, boxes, everything[:2], everything[3:5], out) == 400
     closest_range = checked(bvh._closest_range)
@@ -957,8 +951,8 @@ def test_removing_a_box_by_emptying_it_and_refitting() -> None:
     refit_whole(tree, lo, hi)
     assert np.all(tree[0][0, :2] == INF) and np.all(tree[0][0, 3:5] == -INF)
     assert ray_closest_boxes(*tree, box_rows(lo, hi), origin, direction, INF) == (-1, INF)
-    assert box_leaves(tree, whole(tree[0], 2), np.array([-INF, -INF]),
-                      np.array([INF, INF])) == []
+    assert box_items(tree, whole(tree[0], 2), box_rows(lo, hi), np.array([-INF, -INF]),
+                     np.array([INF, INF])) == []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1015,14 +1009,22 @@ def check_ray_walk(tree: Tree, lo: np.ndarray, hi: np.ndarray, origin: np.ndarra
     assert (best if best <= tmax else INF) == (expected if expected <= tmax else INF)
 
 
-def check_box_walk(tree: Tree, d: int, qlo: np.ndarray, qhi: np.ndarray) -> None:
-    """The box walk hands out exactly the leaves whose boxes touch [qlo, qhi], each once."""
-    node_lo, node_hi, child, _, _, _ = unpack(tree, d)
-    touched = (np.all(node_lo <= qhi, axis=1) & np.all(node_hi >= qlo, axis=1)
-               & np.all(node_lo <= node_hi, axis=1) & (child < 0))
-    walk = box_leaves(tree, whole(tree[0], d), qlo, qhi)
+def check_box_walk(tree: Tree, lo: np.ndarray, hi: np.ndarray, qlo: np.ndarray,
+                   qhi: np.ndarray) -> None:
+    """The box walk lists exactly the primitives whose boxes touch [qlo, qhi] (empty boxes
+    never), each once, and a query box inside this one lists a subsequence of its list."""
+    d = lo.shape[1]
+    boxes = box_rows(lo, hi)
+    touched = (np.all(lo <= qhi, axis=1) & np.all(hi >= qlo, axis=1)
+               & np.all(lo <= hi, axis=1))
+    walk = box_items(tree, whole(tree[0], d), boxes, qlo, qhi)
     assert len(walk) == len(set(walk))
     assert set(walk) == set(np.nonzero(touched)[0].tolist())
+    if np.all(qlo <= qhi) and np.all(np.isfinite(qlo)) and np.all(np.isfinite(qhi)):
+        inner = box_items(tree, whole(tree[0], d), boxes, 0.75 * qlo + 0.25 * qhi,
+                          0.25 * qlo + 0.75 * qhi)
+        position = {p: k for k, p in enumerate(walk)}
+        assert [position[p] for p in inner] == sorted(position[p] for p in inner)
 
 
 radius = st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0])
@@ -1036,7 +1038,7 @@ def test_leaf_walks_on_small_scenes(d: int, data: st.DataObject) -> None:
     for _ in range(3):
         origin, direction, tmax = data.draw(grid_ray(d))
         check_ray_walk(tree, lo, hi, origin, direction, tmax, data.draw(radius))
-        check_box_walk(tree, d, *data.draw(grid_box(d)))
+        check_box_walk(tree, lo, hi, *data.draw(grid_box(d)))
 
 
 @pytest.mark.parametrize("d", [2, 3])
@@ -1048,9 +1050,9 @@ def test_leaf_walks_on_seeded_scenes(d: int, split: int) -> None:
     for r, (origin, direction, tmax) in enumerate(random_rays(rng, lo, hi, 30)):
         check_ray_walk(tree, lo, hi, origin, direction, tmax, [0.0, 2.0, 25.0][r % 3])
     for qlo, qhi in random_queries(rng, lo, hi, 20):
-        check_box_walk(tree, d, qlo, qhi)
-    # a query box over all space touches every leaf but those holding only empty boxes
-    check_box_walk(tree, d, np.full(d, -INF), np.full(d, INF))
+        check_box_walk(tree, lo, hi, qlo, qhi)
+    # a query box over all space touches every box but the empty ones
+    check_box_walk(tree, lo, hi, np.full(d, -INF), np.full(d, INF))
 
 
 def test_ray_walk_goes_front_to_back_along_a_row() -> None:
@@ -1142,7 +1144,13 @@ def test_refit_and_walks_on_trees_embedded_at_an_offset(d: int) -> None:
                 assert np.array_equal(links[first:stop],
                                       tree[1][first_alone:stop_alone] + offset)
         for qlo, qhi in random_queries(rng, lo2, hi2, 10):
-            assert box_leaves((nodes, links), at, qlo, qhi) == box_leaves(tree, alone, qlo, qhi)
+            assert box_items((nodes, links), at, boxes, qlo, qhi) == [
+                p + offset for p in box_items(tree, alone, boxes[offset:], qlo, qhi)]
+    # both trees in one walk: a's items, then b's
+    for qlo, qhi in random_queries(rng, lo2, hi2, 10):
+        assert box_items((nodes, links), at_a, boxes, qlo, qhi, then=at_b) == (
+            box_items((nodes, links), at_a, boxes, qlo, qhi)
+            + box_items((nodes, links), at_b, boxes, qlo, qhi))
 
 
 # ---------------------------------------------------------------------------------------------

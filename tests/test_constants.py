@@ -50,6 +50,8 @@ OTHERS = {
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
+    # when a threaded Simulation step runs its passes as parallel calls (swept.sim)
+    "SIM_PARALLEL_PASSES_MIN",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

@@ -47,12 +47,11 @@ def test_no_kernel_uses_prange() -> None:
 
 
 def test_one_bvh_walk() -> None:
-    """The front-to-back tree walk exists once, in bvh.py: no other kernel module pops a
-    traversal stack of node boxes itself (the simulation's box walk is the one exception
-    left, written out for speed, see _kernels/sim.py's _gather_into)."""
+    """The tree walks (front to back for rays, the box walk) exist once, in bvh.py: no other
+    kernel module pops a traversal stack of node boxes itself."""
     walkers = []
     for p in KERNELS.glob("*.py"):
-        if p.name in ("bvh.py", "sim.py"):
+        if p.name == "bvh.py":
             continue
         text = p.read_text()
         if "stack[sp" in text:

@@ -655,10 +655,14 @@ def test_speculative_mode_matches_a_scalar_reference() -> None:
             assert tuple(bodies[k].velocity) == pytest.approx(v, abs=PARITY)
 
 
+@pytest.mark.parametrize("threaded_passes", [False, True])
 def test_any_split_of_the_range_kernels_gives_the_same_bits(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, threaded_passes: bool) -> None:
     """Each range kernel writes only its own bodies' rows, so running it over any chunks of
-    the bodies (as the threaded runner does) gives the bits of one call over all of them."""
+    the bodies (as the threaded runner does) gives the bits of one call over all of them, and
+    so does the whole step in one compiled call (one thread) or the rest of the step after a
+    threaded move in one call (threaded_passes False: fewer bodies than
+    SIM_PARALLEL_PASSES_MIN)."""
     import swept.sim as sim_module
     from swept._kernels import sim as sim_kernels
 
@@ -671,9 +675,13 @@ def test_any_split_of_the_range_kernels_gives_the_same_bits(
         return run
 
     runs = []
-    for size in (10**9, 1, 7, 64):
-        monkeypatch.setattr(sim_module, "parallel_for", chunked(size))
-        monkeypatch.setattr(sim_kernels, "parallel_for", chunked(size))
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_PASSES_MIN", 0 if threaded_passes else 10**9)
+    for size in (None, 10**9, 1, 7, 64):
+        # None: one thread, the whole step in one call; else threads, chunks of ``size``
+        monkeypatch.setattr(sim_module, "threads", lambda s=size: 1 if s is None else 3)
+        if size is not None:
+            monkeypatch.setattr(sim_module, "parallel_for", chunked(size))
+            monkeypatch.setattr(sim_kernels, "parallel_for", chunked(size))
         sim = _busy_scene()
         sim.run(20)
         runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.caught.tobytes(),
@@ -693,3 +701,45 @@ def test_bench_reports_a_failing_script_and_runs_the_rest(
     assert bench.main(["--quick", "--json", str(tmp_path / "out.json")]) == 1
     text = capsys.readouterr().out
     assert "failed: RuntimeError: boom" in text and '"ok": 1' in text
+
+
+def _fence_run(crossing_walls: bool) -> tuple[Simulation, list[float]]:
+    """A fast ball inside a 48-sided fence of short walls (layer 1), with or without 40
+    chords across it on layer 2 (which the ball's mask leaves out); the ball's distance from
+    the centre after each of 120 steps."""
+    sim = Simulation(step=STEP)
+    sides = 48
+    for k in range(sides):
+        a = 30.0 * np.array([math.cos(2 * math.pi * k / sides), math.sin(2 * math.pi * k / sides)])
+        b = 30.0 * np.array([math.cos(2 * math.pi * (k + 1) / sides),
+                             math.sin(2 * math.pi * (k + 1) / sides)])
+        sim.world.add(Segment(a, b), layer=1)
+    if crossing_walls:
+        rng = np.random.default_rng(3)
+        for _ in range(40):
+            t = rng.uniform(0.0, 2 * math.pi, 2)
+            sim.world.add(Segment(25.0 * np.array([math.cos(t[0]), math.sin(t[0])]),
+                                  25.0 * np.array([math.cos(t[1]), math.sin(t[1])])), layer=2)
+    body = sim.add(Body(Circle((3.0, -2.0), 2.0), (2400.0, 1700.0), restitution=1.0,
+                        ccd="swept", mask=1))
+    reach = []
+    for _ in range(120):
+        sim.run(1)
+        reach.append(float(np.hypot(*body.position)))
+    return sim, reach
+
+
+def test_a_body_among_more_colliders_than_its_cache_holds() -> None:
+    """A body whose box holds more colliders than its cache row (kernels.CACHE_CAPACITY) has
+    its candidates gathered again, filtered by its mask, into a buffer that holds them all:
+    it bounces off every wall of its layers (never leaving the fence) and passes through the
+    others as if they were not there (the same bits as without them)."""
+    assert kernels.CACHE_CAPACITY < 48
+    fenced, reach = _fence_run(False)
+    crossed, reach_crossed = _fence_run(True)
+    # the fence's walls are 30 from the centre at their ends, 29.9 at their middles
+    assert max(reach) < 30.0 - 2.0 + 1e-9
+    assert fenced.missed_total == 0 and fenced.caught_total > 20
+    assert reach_crossed == reach
+    assert crossed.positions.tobytes() == fenced.positions.tobytes()
+    assert crossed.missed_total == 0 and crossed.caught_total == fenced.caught_total

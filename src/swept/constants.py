@@ -76,7 +76,7 @@ __all__ = [
     "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
     "SPECULATIVE_MARGIN_FRACTION", "PAIR_MARGIN_FRACTION", "CACHE_MARGIN_FRACTION",
     "MAX_GRID_KEYS", "PAIR_PUSH_SLOP", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
-    "ACCUMULATOR_TOLERANCE",
+    "ACCUMULATOR_TOLERANCE", "SIM_PARALLEL_PASSES_MIN",
     # the swept step
     "MAX_CASTS_PER_STEP",
     # chains
@@ -564,3 +564,17 @@ CHAIN_BOXES_MIN_SEGMENTS = 8
 #: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
 #: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
 CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
+
+# --- the Simulation's step on threads (swept.sim, the simspeed helper)
+
+#: Bodies from which a threaded step (more than one thread) also runs the contact passes, the
+#: pair lists and the bookkeeping as parallel calls, one per kernel; below it only the move
+#: (the costliest part: the casts) runs on the threads and the rest of the step is one call
+#: on the calling thread. A parallel call costs 5-25 us more than a serial one and each call
+#: from Python its dispatch (about 4 us), while a contact pass of 1,000 balls is 15-25 us of
+#: work. Measured on the 2-core machine with other processes on both cores (two threads,
+#: the bench_sim scene, medians of alternated steps): 1,000 balls 0.376 ms a step with the
+#: rest in one call against 0.422 ms as parallel calls; 16,000 balls 22.5 ms against 23.2 ms.
+#: Not measured on free cores, where the parallel passes of a large scene should gain: 8,192
+#: keeps them for scenes where a pass is about 0.1 ms of work or more.
+SIM_PARALLEL_PASSES_MIN = 8192

@@ -5,8 +5,12 @@ static colliders of a :class:`swept.world.World` (``sim.world.add(Segment(...))`
 steps of ``step`` seconds: :meth:`Simulation.update` adds a frame's time to an accumulator and
 takes as many whole steps as it holds, carrying the rest to the next call (seed 000).
 
-One step (range kernels over bodies, run by :func:`swept._parallel.parallel_for`, and one
-serial loop over body pairs; see :mod:`swept._kernels.sim`):
+One step (range kernels over bodies and one serial loop over body pairs; see
+:mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
+(:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
+:func:`swept._parallel.parallel_for`, and the rest of the step too from
+:data:`~swept.constants.SIM_PARALLEL_PASSES_MIN` bodies (below it, one call on the calling
+thread). Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
@@ -57,11 +61,12 @@ import numpy as np
 
 from ._kernels import sim as _k
 from ._kernels.scene import Scene
-from ._parallel import parallel_for
+from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     MAX_CASTS_PER_STEP,
     MAX_STEPS_PER_UPDATE,
+    SIM_PARALLEL_PASSES_MIN,
 )
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .shapes import Circle, Shape, Sphere
@@ -580,8 +585,17 @@ class Simulation:
             return
         bodies = self._arrays
         scratch = self._scratch
+        if threads() == 1 or n < PARALLEL_MIN_BATCH:
+            # one thread (or a batch parallel_for runs serially): the whole step in one call
+            _k.step_serial(scene, bodies, scratch, self._gravity, self.time_step,
+                           self.max_casts, self.passes, self.dim)
+            return
         parallel_for(_k.advance_range, n, (scene, bodies, scratch, self._gravity,
                                            self.time_step, self.max_casts))
+        if n < SIM_PARALLEL_PASSES_MIN:
+            # the rest of the step in one call on this thread (see the constant)
+            _k.after_move_serial(scene, bodies, scratch, self.passes, self.dim)
+            return
         first, neighbour = _k.find_pairs(self._pos, self._radius, self.dim)
         for _ in range(self.passes):
             scratch.dpos.fill(0.0)

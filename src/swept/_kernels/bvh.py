@@ -23,13 +23,15 @@ nodes' column order (:func:`box_rows`), or as the box columns of the scene's col
 The one traversal: :func:`ray_first_leaf` / :func:`ray_next_leaf` hand the caller the leaves a
 ray (or a fat ray: a ball's path, boxes grown by its radius) touches, front to back, the caller
 testing the leaf's primitives and shrinking its limit to the best hit so far; a node entered
-beyond the limit is dropped. :func:`box_first_leaf` / :func:`box_next_leaf` hand the leaves a
-box touches. Everything else here (:func:`query_aabb`, :func:`ray_candidates_ordered`,
-:func:`ray_closest_boxes`, the World's kernels) is a loop over those leaves.
+beyond the limit is dropped. :func:`box_gather` lists the primitives whose
+boxes touch a box, in one loop (a box walk has no limit to shrink, so it need not hand each leaf
+to its caller). Everything else here (:func:`query_aabb`, :func:`ray_candidates_ordered`,
+:func:`ray_closest_boxes`, the World's kernels) is a loop over those leaves or a call of
+:func:`box_gather`.
 
 The tree depth (root at depth 0) never exceeds :data:`MAX_DEPTH`, so every traversal stack of
-:data:`STACK_SIZE` rows suffices. A stack is a (:data:`STACK_SIZE`, 2) float64 array: node, and
-the t at which the ray enters it.
+:data:`STACK_SIZE` rows suffices. A ray walk's stack is a (:data:`STACK_SIZE`, 2) float64 array:
+node, and the t at which the ray enters it; the box walk's a (:data:`STACK_SIZE`,) int64 array.
 
 Degenerate boxes (every query stays exact, equal to brute force):
 
@@ -74,6 +76,8 @@ TreeAt = tuple[int, int, int, int, int]
 #: origin, the inverse direction (:func:`inverse_direction`; in 2D ``oz = 0``, ``iz = inf``)
 #: and the radius every box grows by; dim as a float.
 Probe = tuple[float, float, float, float, float, float, float, float]
+#: The :data:`TreeAt` of no tree (no nodes), for :func:`box_gather`'s second tree.
+NO_TREE = (0, 0, 0, 0, 2)
 
 #: Most primitives in one leaf. Small leaves suit the World, whose per-primitive narrowphase
 #: (a segment or polygon test) costs more than a box test.
@@ -700,38 +704,73 @@ def ray_next_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.
 
 
 @inline_kernel
-def box_next_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray,
-                  sp: int, query: np.ndarray) -> tuple[int, int]:
-    """The next leaf whose box touches ``query`` ((6,), :func:`box_touches`), depth first,
-    and the stack size for the next call; -1 when none is left. Start with the root on the
-    stack (:func:`box_first_leaf`)."""
-    root, count, lb, _ib, dim = tree
-    # every node is pushed at most once
-    for _ in range(count):
-        if sp == 0:
-            break
-        sp -= 1
-        node = int(stack[sp, 0])
-        if not box_touches(nodes, root + node, query, dim):
-            # the query box misses the whole subtree
-            continue
-        child = links[lb + 3 * node]
-        if child < 0:
-            return node, sp
-        stack[sp, 0] = child + 1
-        stack[sp + 1, 0] = child
-        sp += 2
-    return -1, 0
+def box_gather(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, then: TreeAt,
+               stack: np.ndarray, query: np.ndarray, boxes: np.ndarray, col: int,
+               out: np.ndarray, row: int, found: int) -> int:
+    """The box walk: the items of ``tree`` then of ``then`` (two trees in the same arrays, as
+    a scene's static and moving trees; :data:`NO_TREE` for none), primitive indices or the
+    scene's handles, whose own boxes (``boxes[item, col .. col+5]``, the nodes' column order)
+    touch ``query`` ((6,) ``lo xyz hi xyz``; sharing a face, an edge or a corner counts; an
+    empty box, ``lo > hi`` on some axis, touches nothing, and an empty query finds nothing).
+    Each tree depth first, left child first, so that a smaller query lists a subsequence of a
+    larger one's. Written to ``out[row, found:]`` (only the first ``out.shape[1]`` of the row
+    in all); returns ``found`` plus how many touch (call again with a wider row when that
+    exceeds it). ``stack`` is a (STACK_SIZE,) int64 scratch array.
 
-
-@inline_kernel
-def box_first_leaf(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarray,
-                   query: np.ndarray) -> tuple[int, int]:
-    """The first leaf whose box touches ``query`` (:func:`box_next_leaf`)."""
-    if tree[1] == 0:
-        return -1, 0
-    stack[0, 0] = 0
-    return box_next_leaf(nodes, links, tree, stack, 1, query)
+    One loop, node indices on an int stack, the box tests unrolled per axis, both trees in
+    one inlined body. Measured on the simulation benchmark's scene (1,000 balls, 100 walls,
+    one query a ball, both trees): 55 us; handing out one leaf per call (a float stack, the
+    caller looping over the leaf's items) took 240 us, and two inlined copies of this walk,
+    one per tree, 150 us."""
+    d3 = tree[4] == 3
+    x0 = query[0]
+    y0 = query[1]
+    z0 = query[2]
+    x1 = query[3]
+    y1 = query[4]
+    z1 = query[5]
+    if x0 > x1 or y0 > y1 or (d3 and z0 > z1):
+        # an empty query box
+        return found
+    cap = out.shape[1]
+    for which in range(2):
+        root, count, lb, ib, _dim = tree if which == 0 else then
+        stack[0] = 0
+        sp = 1 if count > 0 else 0
+        # every node is pushed at most once
+        for _ in range(count):
+            if sp == 0:
+                break
+            sp -= 1
+            node = stack[sp]
+            k = root + node
+            if (nodes[k, 0] > x1 or nodes[k, 3] < x0 or nodes[k, 1] > y1 or nodes[k, 4] < y0
+                    or (d3 and (nodes[k, 2] > z1 or nodes[k, 5] < z0))):
+                # the query misses the whole subtree
+                continue
+            child = links[lb + 3 * node]
+            if child >= 0:
+                # the left child is visited first
+                stack[sp] = child + 1
+                stack[sp + 1] = child
+                sp += 2
+                continue
+            start = ib + links[lb + 3 * node + 1]
+            for j in range(start, start + links[lb + 3 * node + 2]):
+                h = links[j]
+                lox = boxes[h, col]
+                loy = boxes[h, col + 1]
+                hix = boxes[h, col + 3]
+                hiy = boxes[h, col + 4]
+                if (lox > x1 or hix < x0 or loy > y1 or hiy < y0 or lox > hix or loy > hiy
+                        or (d3 and (boxes[h, col + 2] > z1 or boxes[h, col + 5] < z0
+                                    or boxes[h, col + 2] > boxes[h, col + 5]))):
+                    # its box misses the query (or is empty)
+                    continue
+                if found < cap:
+                    out[row, found] = h
+                found += 1
+    return found
 
 
 @inline_kernel
@@ -763,23 +802,9 @@ def query_aabb(nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray, qlo: np.
             return 0
         query[a] = qlo[a]
         query[3 + a] = qhi[a]
-    tree = whole(nodes, d)
-    stack = np.empty((STACK_SIZE, 2))
-    cap = out.shape[0]
-    found = 0
-    node, sp = box_first_leaf(nodes, links, tree, stack, query)
-    for _ in range(nodes.shape[0]):
-        if node < 0:
-            break
-        first, stop = leaf_items(links, tree, node)
-        for j in range(first, stop):
-            p = links[j]
-            if box_touches(boxes, p, query, d):
-                if found < cap:
-                    out[found] = p
-                found += 1
-        node, sp = box_next_leaf(nodes, links, tree, stack, sp, query)
-    return found
+    stack = np.empty(STACK_SIZE, np.int64)
+    return box_gather(nodes, links, whole(nodes, d), NO_TREE, stack, query, boxes, 0,
+                      out.reshape((1, out.shape[0])), 0, 0)
 
 
 @kernel

@@ -28,9 +28,7 @@ from . import entry, inline_kernel, kernel
 from .bvh import (
     STACK_SIZE,
     box_entry_at,
-    box_first_leaf,
-    box_next_leaf,
-    box_touches_at,
+    box_gather,
     leaf_items,
     make_probe,
     ray_box_entry2,
@@ -609,7 +607,9 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
     nodes = scene.nodes
     links = scene.links
     d = balls.centers.shape[1]
-    stack = np.empty((STACK_SIZE, 2))
+    stack = np.empty(STACK_SIZE, np.int64)
+    # every collider a query can list (each row at most once): never too small
+    near = np.empty((1, scene.rows.shape[0] + 1), np.int64)
     query = np.zeros(6)
     best = np.zeros(6)
     for i in range(first, stop):
@@ -623,39 +623,23 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
         best_h = -1
         best_depth = -math.inf
         best[:] = 0.0
-        for which in range(3):
-            if which == 2:
-                # the unbounded colliders: every one
-                lo_j = links[H_PLANES]
-                hi_j = lo_j + links[H_PLANE_COUNT]
-                node = -1
-                tree = static_tree(links)
-                sp = 0
-            else:
-                tree = static_tree(links) if which == 0 else moving_tree(links)
-                node, sp = box_first_leaf(nodes, links, tree, stack, query)
-                lo_j = hi_j = 0
-            # each leaf is handed out once; the plane pass runs once
-            for _ in range(tree[1] + 1):
-                if which < 2:
-                    if node < 0:
-                        break
-                    lo_j, hi_j = leaf_items(links, tree, node)
-                for j in range(lo_j, hi_j):
-                    h = links[j]
-                    if which < 2 and not box_touches_at(scene.rows, h, LO, query, d):
-                        continue
-                    if (scene.tags[h, LAYER] & mask) == 0:
-                        continue
-                    hit, nx, ny, nz, depth, px, py, pz = contact_row(scene, h, cx, cy, cz, r)
-                    if hit and (depth > best_depth or (depth == best_depth and h < best_h)):
-                        best_h = h
-                        best_depth = depth
-                        best[0], best[1], best[2] = nx, ny, nz
-                        best[3], best[4], best[5] = px, py, pz
-                if which == 2:
-                    break
-                node, sp = box_next_leaf(nodes, links, tree, stack, sp, query)
+        count = box_gather(nodes, links, static_tree(links), moving_tree(links), stack, query,
+                           scene.rows, LO, near, 0, 0)
+        # then the unbounded colliders: every one
+        first_plane = links[H_PLANES]
+        for j in range(first_plane, first_plane + links[H_PLANE_COUNT]):
+            near[0, count] = links[j]
+            count += 1
+        for c in range(count):
+            h = near[0, c]
+            if (scene.tags[h, LAYER] & mask) == 0:
+                continue
+            hit, nx, ny, nz, depth, px, py, pz = contact_row(scene, h, cx, cy, cz, r)
+            if hit and (depth > best_depth or (depth == best_depth and h < best_h)):
+                best_h = h
+                best_depth = depth
+                best[0], best[1], best[2] = nx, ny, nz
+                best[3], best[4], best[5] = px, py, pz
         out.handle[i] = best_h
         out.depth[i] = best_depth if best_h >= 0 else 0.0
         for a in range(d):
@@ -675,24 +659,11 @@ def box_candidates(scene: Scene, query: np.ndarray, out: np.ndarray) -> int:
     again with a buffer that large)."""
     nodes = scene.nodes
     links = scene.links
-    d = links[H_DIM]
-    stack = np.empty((STACK_SIZE, 2))
+    stack = np.empty(STACK_SIZE, np.int64)
+    row = out.reshape((1, out.shape[0]))
+    found = box_gather(nodes, links, static_tree(links), moving_tree(links), stack, query,
+                       scene.rows, LO, row, 0, 0)
     cap = out.shape[0]
-    found = 0
-    for which in range(2):
-        tree = static_tree(links) if which == 0 else moving_tree(links)
-        node, sp = box_first_leaf(nodes, links, tree, stack, query)
-        for _ in range(tree[1]):
-            if node < 0:
-                break
-            lo_j, hi_j = leaf_items(links, tree, node)
-            for j in range(lo_j, hi_j):
-                h = links[j]
-                if box_touches_at(scene.rows, h, LO, query, d):
-                    if found < cap:
-                        out[found] = h
-                    found += 1
-            node, sp = box_next_leaf(nodes, links, tree, stack, sp, query)
     first_plane = links[H_PLANES]
     for j in range(first_plane, first_plane + links[H_PLANE_COUNT]):
         if found < cap:
