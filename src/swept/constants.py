@@ -107,6 +107,8 @@ __all__ = [
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # threads
     "MAX_THREADS",
+    # the Simulation's velocity solver
+    "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -564,3 +566,19 @@ CHAIN_BOXES_MIN_SEGMENTS = 8
 #: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
 #: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
 CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
+
+# --- the Simulation's velocity solver (swept._kernels.solver)
+
+#: Sequential-impulse sweeps over a step's contacts (``Simulation(iterations=)``). Not
+#: measured yet beyond benchmarks/bench_settle.py's scenes: pymunk's default, 10.
+SOLVER_ITERATIONS = 10
+#: A collider within this fraction of a ball's radius of its surface is a contact of the step
+#: (a speculative one while apart: the ball may close the gap, not pass it). Not measured:
+#: small against a radius, far above rounding, so a ball resting on a floor (gap 0 after the
+#: passes, or a rounding error either way) is always one.
+CONTACT_MARGIN_FRACTION = 0.01
+#: The restitution threshold by default, in steps of gravity: an approach slower than this many
+#: times ``|gravity| * step`` does not bounce (Box2D's ``restitutionThreshold``), so a ball
+#: that gravity pulls back each step comes to rest; with no gravity every approach bounces.
+#: Not measured: two steps of gravity (Box2D's 1 m/s is about six at 10 m/s^2 and 60 Hz).
+RESTITUTION_THRESHOLD_STEPS = 2.0

@@ -56,12 +56,15 @@ from typing import Any
 import numpy as np
 
 from ._kernels import sim as _k
+from ._kernels import solver as _solver
 from ._kernels.scene import Scene
 from ._parallel import parallel_for
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     MAX_CASTS_PER_STEP,
     MAX_STEPS_PER_UPDATE,
+    RESTITUTION_THRESHOLD_STEPS,
+    SOLVER_ITERATIONS,
 )
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .shapes import Circle, Shape, Sphere
@@ -78,6 +81,8 @@ __all__ = [
 CCD_MODES = ("discrete", "swept", "speculative")
 _MODE_CODES = {"discrete": _k.MODE_DISCRETE, "swept": _k.MODE_SWEPT,
                "speculative": _k.MODE_SPECULATIVE}
+#: Gravity as the move kernel takes it once the step has applied it.
+_NO_GRAVITY = np.zeros(3)
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 
@@ -196,6 +201,8 @@ class Body:
             self._center = tuple(p)
         else:
             self._sim._pos[self.index, : self._dim] = tuple(p)
+            # a body put somewhere else: the solver finds its pairs again
+            self._sim._pairs = None
 
     @property
     def velocity(self) -> Vec2 | Vec3:
@@ -336,14 +343,19 @@ class Simulation:
 
     ``world``: where the static colliders live (a new :class:`swept.world.World` if None; add
     walls with ``sim.world.add(...)``). ``gravity``: a 2- or 3-vector (default zero in 2D; its
-    length sets the dimension). ``step``: the fixed step in seconds. ``passes``: contact passes
-    per step. ``max_casts``: casts per step for a swept body. ``max_steps_per_update``: the
-    most steps one :meth:`update` takes.
+    length sets the dimension). ``step``: the fixed step in seconds. ``passes``: position
+    passes per step. ``iterations``: velocity-solver sweeps per step. ``max_casts``: casts per
+    step for a swept body. ``max_steps_per_update``: the most steps one :meth:`update` takes.
+    ``restitution_threshold``: an approach slower than this (units/s) does not bounce; by
+    default two steps of gravity (``2 |gravity| step``: 0 without gravity, so every approach
+    bounces then).
     """
 
     def __init__(self, world: Any = None, *, gravity: Any = None, step: float = DEFAULT_STEP,
-                 passes: int = DEFAULT_PASSES, max_casts: int = MAX_CASTS_PER_STEP,
-                 max_steps_per_update: int = MAX_STEPS_PER_UPDATE) -> None:
+                 passes: int = DEFAULT_PASSES, iterations: int = SOLVER_ITERATIONS,
+                 max_casts: int = MAX_CASTS_PER_STEP,
+                 max_steps_per_update: int = MAX_STEPS_PER_UPDATE,
+                 restitution_threshold: float | None = None) -> None:
         g = as_vector((0.0, 0.0) if gravity is None else gravity, "gravity")
         self.dim = len(g)
         self.gravity = g
@@ -351,11 +363,18 @@ class Simulation:
         self.time_step = as_finite(step, "step")
         if self.time_step <= 0.0:
             raise ValueError(f"step must be > 0, got {step!r}")
-        for name, value, least in (("passes", passes, 1), ("max_casts", max_casts, 1),
+        for name, value, least in (("passes", passes, 1), ("iterations", iterations, 0),
+                                   ("max_casts", max_casts, 1),
                                    ("max_steps_per_update", max_steps_per_update, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
         self.passes = passes
+        self.iterations = iterations
+        if restitution_threshold is None:
+            restitution_threshold = (RESTITUTION_THRESHOLD_STEPS * math.hypot(*g)
+                                     * self.time_step)
+        self.restitution_threshold = as_finite(restitution_threshold, "restitution_threshold",
+                                               minimum=0.0)
         self.max_casts = max_casts
         self.max_steps_per_update = max_steps_per_update
         self.world = World() if world is None else world
@@ -379,6 +398,12 @@ class Simulation:
         self._missed = np.zeros(0, np.int64)
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
+        # the velocity solver's contacts: this step's, and last step's for warm starting
+        self._contacts = _solver.new_contacts(0, 0)
+        self._last_contacts = _solver.new_contacts(0, 0)
+        self._contact_count = 0
+        # the body pairs the last step found (None: find them again)
+        self._pairs: tuple[np.ndarray, np.ndarray] | None = None
         # a world that is not a World: a private World of its shapes, rebuilt when they change
         self._own_world: World | None = None
         self._own_shapes: list[Shape] = []
@@ -471,6 +496,7 @@ class Simulation:
         self._bodies.extend([None] * n)  # type: ignore[list-item]
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(self._pos.shape[0])
+        self._pairs = None
         return np.arange(first, first + n, dtype=np.int64)
 
     def _pack(self) -> _k.Bodies:
@@ -572,6 +598,31 @@ class Simulation:
         """Take one fixed step: integrate, move by mode, contact passes, bookkeeping."""
         self._step_with(self._scene())
 
+    def _solve_velocities(self, scene: Scene) -> None:
+        """The contacts at the bodies' places (warm started from the last step's), solved
+        for velocities (:mod:`swept._kernels.solver`)."""
+        n = self._pos.shape[0]
+        if self._pairs is None:
+            self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
+        # last step's pairs (found after its move, within a quarter of the radii of touching)
+        # still hold every pair near enough to touch: only the passes' pushes moved them
+        first, neighbour = self._pairs
+        prev, out = self._contacts, self._last_contacts
+        if out.first.shape[0] != n + 1:
+            out = _solver.new_contacts(n, out.other.shape[0])
+        threshold = self.restitution_threshold
+        count = _solver.build_contacts(scene, self._arrays, self._scratch, first, neighbour,
+                                       prev, out, threshold)
+        if count > out.other.shape[0]:
+            # more contacts than room: grow (with slack) and list them again
+            out = _solver.new_contacts(n, 2 * count)
+            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
+                                           neighbour, prev, out, threshold)
+        self._contacts, self._last_contacts = out, prev
+        self._contact_count = count
+        if self.iterations > 0 and count:
+            _solver.solve_contacts(self._arrays, out, self.time_step, self.iterations)
+
     def _step_with(self, scene: Scene) -> None:
         """One fixed step among the colliders of ``scene``."""
         n = self._pos.shape[0]
@@ -580,9 +631,13 @@ class Simulation:
             return
         bodies = self._arrays
         scratch = self._scratch
-        parallel_for(_k.advance_range, n, (scene, bodies, scratch, self._gravity,
+        # gravity, then the velocity solver over the contacts where the bodies stand, then
+        # the move with the solved velocities
+        self._vel += self._gravity * self.time_step
+        self._solve_velocities(scene)
+        parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                            self.time_step, self.max_casts))
-        first, neighbour = _k.find_pairs(self._pos, self._radius, self.dim)
+        first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
         for _ in range(self.passes):
             scratch.dpos.fill(0.0)
             if neighbour.shape[0]:
