@@ -50,7 +50,8 @@ OTHERS = {
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # the Simulation's velocity solver: a contact's reach, the default restitution threshold
-    "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
+    "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS", "CONTACT_SLOP_FRACTION",
+    "POSITION_CORRECTION",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
 }

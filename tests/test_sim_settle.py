@@ -234,3 +234,16 @@ def test_a_column_of_spheres_stands_on_a_plane_in_3d() -> None:
     sim.run(300)
     assert np.abs(sim.velocities).max() < 1e-6
     np.testing.assert_allclose(sim.positions, centers, atol=1e-6)
+
+
+def test_healing_an_overlap_leaves_no_speed_behind() -> None:
+    """Overlaps heal by split impulses and position passes, which move bodies without giving
+    them speed (a Baumgarte term in the velocities would leave them flying apart)."""
+    sim = Simulation()
+    sim.add_balls(np.array([[0.0, 0.0], [1.0, 0.0]]), 1.0, ccd="swept")
+    sim.step()
+    assert np.abs(sim.velocities).max() == 0.0
+    gap = np.linalg.norm(sim.positions[1] - sim.positions[0]) - 2.0
+    assert abs(gap) < 1e-12
+    # momentum: equal masses moved by equal and opposite amounts
+    assert sim.positions[:, 0].sum() == pytest.approx(1.0, abs=1e-12)

@@ -402,6 +402,10 @@ class Simulation:
         self._contacts = _solver.new_contacts(0, 0)
         self._last_contacts = _solver.new_contacts(0, 0)
         self._contact_count = 0
+        # the solver's overlap shifts (split impulses), given to the first position pass
+        self._pushes = np.zeros(0)
+        self._shift = np.zeros((0, 3))
+        self._shifted = False
         # the body pairs the last step found (None: find them again)
         self._pairs: tuple[np.ndarray, np.ndarray] | None = None
         # a world that is not a World: a private World of its shapes, rebuilt when they change
@@ -622,6 +626,14 @@ class Simulation:
         self._contact_count = count
         if self.iterations > 0 and count:
             _solver.solve_contacts(self._arrays, out, self.time_step, self.iterations)
+            if self._pushes.shape[0] < count:
+                self._pushes = np.zeros(out.other.shape[0])
+            if self._shift.shape[0] != n:
+                self._shift = np.zeros((n, 3))
+            _solver.solve_overlaps(self._arrays, out, self.iterations, self._pushes,
+                                   self._shift)
+            self._shifted = True
+
 
     def _step_with(self, scene: Scene) -> None:
         """One fixed step among the colliders of ``scene``."""
@@ -634,12 +646,18 @@ class Simulation:
         # gravity, then the velocity solver over the contacts where the bodies stand, then
         # the move with the solved velocities
         self._vel += self._gravity * self.time_step
+        self._shifted = False
         self._solve_velocities(scene)
         parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                            self.time_step, self.max_casts))
         first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
-        for _ in range(self.passes):
-            scratch.dpos.fill(0.0)
+        for k in range(self.passes):
+            if k == 0 and self._shifted:
+                # the solver's shifts out of deep overlaps, cast like any push
+                scratch.dpos[:] = self._shift
+                self._shifted = False
+            else:
+                scratch.dpos.fill(0.0)
             if neighbour.shape[0]:
                 _k.pair_pass(bodies, first, neighbour, scratch.dpos)
             parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
