@@ -51,7 +51,7 @@ OTHERS = {
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # the Simulation's velocity solver: a contact's reach, the default restitution threshold
     "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS", "CONTACT_SLOP_FRACTION",
-    "POSITION_CORRECTION",
+    "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
 }

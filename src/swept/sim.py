@@ -65,6 +65,7 @@ from .constants import (
     MAX_STEPS_PER_UPDATE,
     RESTITUTION_THRESHOLD_STEPS,
     SOLVER_ITERATIONS,
+    SOLVER_TOLERANCE_FRACTION,
 )
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .shapes import Circle, Shape, Sphere
@@ -625,7 +626,10 @@ class Simulation:
         self._contacts, self._last_contacts = out, prev
         self._contact_count = count
         if self.iterations > 0 and count:
-            _solver.solve_contacts(self._arrays, out, self.time_step, self.iterations)
+            # converged when no sweep changes a speed by more than a small part of the
+            # restitution threshold (0 without gravity: every sweep runs)
+            _solver.solve_contacts(self._arrays, out, self.time_step, self.iterations,
+                                   SOLVER_TOLERANCE_FRACTION * self.restitution_threshold)
             if self._pushes.shape[0] < count:
                 self._pushes = np.zeros(out.other.shape[0])
             if self._shift.shape[0] != n:

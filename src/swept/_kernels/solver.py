@@ -214,9 +214,12 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
 
 
 @kernel
-def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int) -> None:
-    """Warm start, then ``iterations`` sweeps of sequential impulses (module docstring);
-    changes ``b.vel`` and the contacts' accumulated impulses."""
+def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int, tolerance: float
+                   ) -> int:
+    """Warm start, then at most ``iterations`` sweeps of sequential impulses (module
+    docstring), stopping early after a sweep that changed no relative velocity by more than
+    ``tolerance`` (converged: a settled pile, warm started, takes one or two); changes
+    ``b.vel`` and the contacts' accumulated impulses; returns the sweeps taken."""
     # the arrays are read into locals and the loops written out: a helper taking the tuples
     # reference-counts an array on every access (measured 130x slower)
     vel = b.vel
@@ -230,8 +233,11 @@ def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int) -> None:
     tangent = cs.tangent
     body = cs.body
     count = cs.first[cs.first.shape[0] - 1]
+    sweeps = 0
     for sweep in range(iterations + 1):
         warm = sweep == 0
+        # the largest change of a relative velocity in this sweep
+        biggest = 0.0
         for c in range(count):
             i = body[c]
             wi = inv_mass[i]
@@ -284,6 +290,7 @@ def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int) -> None:
                 tangent[c, 0] = tx
                 tangent[c, 1] = ty
                 tangent[c, 2] = tz
+                biggest = max(biggest, (wi + wo) * (abs(jx) + abs(jy) + abs(jz)))
             vel[i, 0] += wi * jx
             vel[i, 1] += wi * jy
             vel[i, 2] += wi * jz
@@ -291,6 +298,12 @@ def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int) -> None:
                 vel[o, 0] -= wo * jx
                 vel[o, 1] -= wo * jy
                 vel[o, 2] -= wo * jz
+        if not warm:
+            sweeps += 1
+            if biggest <= tolerance:
+                # converged
+                break
+    return sweeps
 
 
 @kernel
