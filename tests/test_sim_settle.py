@@ -247,3 +247,54 @@ def test_healing_an_overlap_leaves_no_speed_behind() -> None:
     assert abs(gap) < 1e-12
     # momentum: equal masses moved by equal and opposite amounts
     assert sim.positions[:, 0].sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_removing_a_body_renumbers_the_rest_and_keeps_its_state() -> None:
+    """remove(): the arrays lose the row, later bodies move down one index, the removed Body
+    keeps its place and speed and may join again; the warm start starts over."""
+    sim = _floor_sim()
+    ids = sim.add_balls(np.array([[0.0, -10.0], [30.0, -10.0], [60.0, -10.0]]), 10.0,
+                        np.array([[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]), ccd="swept")
+    sim.run(3)
+    middle = sim.bodies[1]
+    last = sim.bodies[2]
+    where = tuple(middle.position)
+    assert sim.remove(middle) is middle
+    assert middle.index == -1 and tuple(middle.position) == where
+    assert last.index == 1 and len(sim.bodies) == 2
+    assert sim.positions.shape == (2, 2)
+    sim.run(3)
+    sim.add(middle)
+    assert middle.index == 2
+    sim.remove(0)
+    assert [b.index for b in sim.bodies] == [0, 1]
+    assert len(ids) == 3
+    with pytest.raises(ValueError, match="out of range"):
+        sim.remove(5)
+    with pytest.raises(TypeError, match="body"):
+        sim.remove("x")  # type: ignore[arg-type]
+
+
+def test_an_impulse_changes_the_velocity_by_impulse_over_mass() -> None:
+    sim = Simulation()
+    sim.add_balls(np.array([[0.0, 0.0]]), 1.0, mass=4.0)
+    sim.apply_impulse(0, (2.0, -8.0))
+    assert tuple(sim.velocities[0]) == (0.5, -2.0)
+    sim.bodies[0].apply_impulse((2.0, 0.0))
+    assert tuple(sim.velocities[0]) == (1.0, -2.0)
+    with pytest.raises(ValueError, match="impulse"):
+        sim.apply_impulse(0, (1.0, 2.0, 3.0))
+
+
+def test_a_body_that_leaves_the_range_is_stopped_at_its_edge_and_reported() -> None:
+    """Past MAX_COORDINATE (1e50) exactness is not promised: a body that gets there is put
+    back on the edge, stopped, and listed in ``escaped``; the others carry on."""
+    sim = Simulation()
+    sim.add_balls(np.array([[9.9e49, 0.0], [0.0, 0.0]]), 1.0,
+                  np.array([[1e50, 0.0], [1.0, 0.0]]))
+    sim.step()
+    assert sim.escaped.tolist() == [0]
+    assert tuple(sim.positions[0]) == (1e50, 0.0)
+    assert tuple(sim.velocities[0]) == (0.0, 0.0)
+    assert tuple(sim.velocities[1]) == (1.0, 0.0)
+    assert Simulation().escaped.shape == (0,)

@@ -62,6 +62,7 @@ from ._parallel import parallel_for
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     MAX_CASTS_PER_STEP,
+    MAX_COORDINATE,
     MAX_STEPS_PER_UPDATE,
     RESTITUTION_THRESHOLD_STEPS,
     SOLVER_ITERATIONS,
@@ -241,7 +242,9 @@ class Body:
 
     @property
     def friction(self) -> float:
-        """The share of the velocity along a surface lost at each response, in [0, 1]."""
+        """Friction, in [0, 1]: the Coulomb coefficient of a resting or sliding contact (the
+        solver's friction impulse is at most this times the normal impulse), and the share of
+        the velocity along a surface lost at an impact's response."""
         return self._friction
 
     @property
@@ -268,6 +271,14 @@ class Body:
     def missed(self) -> int:
         """Steps in which this body's centre path reached a collider with no response."""
         return 0 if self._sim is None else int(self._sim._missed[self.index])
+
+    def apply_impulse(self, impulse: Any) -> None:
+        """Change the velocity by ``impulse / mass`` (an impulse: mass times a velocity)."""
+        j = as_vector(impulse, "impulse")
+        if len(j) != self._dim:
+            raise ValueError(f"impulse must have {self._dim} components, got {len(j)}")
+        v = self.velocity
+        self.velocity = tuple(v[k] + j[k] / self._mass for k in range(self._dim))
 
     def __repr__(self) -> str:
         return (f"Body(position={tuple(self.position)}, velocity={tuple(self.velocity)}, "
@@ -397,6 +408,7 @@ class Simulation:
         self._mask = np.zeros(0, np.int64)
         self._caught = np.zeros(0, np.int64)
         self._missed = np.zeros(0, np.int64)
+        self._escaped = np.zeros(0, np.bool_)
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
         # the velocity solver's contacts: this step's, and last step's for warm starting
@@ -498,11 +510,58 @@ class Simulation:
         self._mask = np.concatenate([self._mask, np.full(n, mask, np.int64)])
         self._caught = np.concatenate([self._caught, np.zeros(n, np.int64)])
         self._missed = np.concatenate([self._missed, np.zeros(n, np.int64)])
+        self._escaped = np.concatenate([self._escaped, np.zeros(n, np.bool_)])
         self._bodies.extend([None] * n)  # type: ignore[list-item]
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(self._pos.shape[0])
         self._pairs = None
         return np.arange(first, first + n, dtype=np.int64)
+
+    def remove(self, body: Body | int) -> Body:
+        """Take a body (or the body at an index) out of the simulation; the bodies after it
+        move down one index. The removed :class:`Body` keeps its state and may be added
+        again. Returns it."""
+        if isinstance(body, Body):
+            if body._sim is not self:
+                raise ValueError("body does not belong to this simulation")
+            index = body.index
+        elif isinstance(body, (int, np.integer)) and not isinstance(body, bool):
+            index = int(body)
+            if not 0 <= index < len(self._bodies):
+                raise ValueError(f"body index {index} out of range (0 .. "
+                                 f"{len(self._bodies) - 1})")
+            body = self._bodies[index]
+        else:
+            raise TypeError(f"body must be a Body or an index, not {type(body).__name__}")
+        # the body keeps where it is and how it moves
+        body._center = tuple(float(x) for x in self._pos[index, : self.dim])
+        body._velocity = tuple(float(x) for x in self._vel[index, : self.dim])
+        body._sim = None
+        body.index = -1
+        for name in ("_pos", "_vel", "_radius", "_inv_mass", "_restitution", "_friction",
+                     "_mode", "_layer", "_mask", "_caught", "_missed", "_escaped"):
+            setattr(self, name, np.delete(getattr(self, name), index, axis=0))
+        del self._bodies[index]
+        for k in range(index, len(self._bodies)):
+            self._bodies[k].index = k
+        self._arrays = self._pack()
+        self._scratch = _k.new_scratch(self._pos.shape[0])
+        # indices moved: the warm start and the pairs start over
+        self._contacts = _solver.new_contacts(0, 0)
+        self._last_contacts = _solver.new_contacts(0, 0)
+        self._contact_count = 0
+        self._pairs = None
+        return body
+
+    def apply_impulse(self, body: Body | int, impulse: Any) -> None:
+        """Change a body's (or the body at an index's) velocity by ``impulse / mass``."""
+        if isinstance(body, (int, np.integer)) and not isinstance(body, bool):
+            if not 0 <= int(body) < len(self._bodies):
+                raise ValueError(f"body index {int(body)} out of range")
+            body = self._bodies[int(body)]
+        if not isinstance(body, Body) or body._sim is not self:
+            raise ValueError("body must be a Body of this simulation or its index")
+        body.apply_impulse(impulse)
 
     def _pack(self) -> _k.Bodies:
         """The bodies' arrays as the kernels take them (the same arrays, not copies)."""
@@ -666,3 +725,22 @@ class Simulation:
                 _k.pair_pass(bodies, first, neighbour, scratch.dpos)
             parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
         parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+        if not np.abs(self._pos).max() <= MAX_COORDINATE:
+            self._escape()
+
+    def _escape(self) -> None:
+        """Bodies past the supported range (:data:`~swept.constants.MAX_COORDINATE`) are
+        put back on its edge and stopped, and recorded in :attr:`escaped`."""
+        out = ~(np.abs(self._pos) <= MAX_COORDINATE).all(axis=1)
+        self._escaped |= out
+        self._pos[out] = np.clip(np.nan_to_num(self._pos[out]), -MAX_COORDINATE,
+                                 MAX_COORDINATE)
+        self._vel[out] = 0.0
+        self._pairs = None
+
+    @property
+    def escaped(self) -> np.ndarray:
+        """Indices of the bodies that ever left the supported range (a coordinate beyond
+        ``MAX_COORDINATE`` = 1e50, where the kernels' exactness is not promised): each was put
+        back on the range's edge and stopped there, (k,) int64."""
+        return np.flatnonzero(self._escaped)
