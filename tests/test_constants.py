@@ -38,6 +38,7 @@ CAPS = {
     "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE", "MAX_CASTS_PER_STEP", "DEFAULT_MAX_SLIDES",
     "RECOVERY_PASSES", "CAST_MAX_ITERATIONS", "TOI_MAX_ITERATIONS", "GJK_MAX_ITERATIONS",
     "ADVANCE_MAX_BOUNCES", "RESOLVE_PASSES", "MAX_GRID_KEYS", "FILTER_KERNEL_TRIES", "MAX_THREADS",
+    "SOLVER_ITERATIONS",
 }
 # limits and overflow guards (absolute, large), and defaults and conventions
 LIMITS = {"CENTROID_CLAMP", "AREA_EXTENT_CAP", "MAX_COORDINATE"}
@@ -48,6 +49,9 @@ OTHERS = {
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
+    # the Simulation's velocity solver: a contact's reach, the default restitution threshold
+    "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS", "CONTACT_SLOP_FRACTION",
+    "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
     # when a threaded Simulation step runs its passes as parallel calls (swept.sim)

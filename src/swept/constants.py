@@ -107,6 +107,9 @@ __all__ = [
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # threads
     "MAX_THREADS",
+    # the Simulation's velocity solver
+    "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
+    "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -578,3 +581,35 @@ CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
 #: Not measured on free cores, where the parallel passes of a large scene should gain: 8,192
 #: keeps them for scenes where a pass is about 0.1 ms of work or more.
 SIM_PARALLEL_PASSES_MIN = 8192
+
+# --- the Simulation's velocity solver (swept._kernels.solver)
+
+#: Sequential-impulse sweeps over a step's contacts (``Simulation(iterations=)``). Not
+#: measured yet beyond benchmarks/bench_settle.py's scenes: pymunk's default, 10.
+SOLVER_ITERATIONS = 10
+#: A collider within this fraction of a ball's radius of its surface is a contact of the step
+#: (a speculative one while apart: the ball may close the gap, not pass it). Not measured:
+#: small against a radius, far above rounding, so a ball resting on a floor (gap 0 after the
+#: passes, or a rounding error either way) is always one.
+CONTACT_MARGIN_FRACTION = 0.01
+#: The restitution threshold by default, in steps of gravity: an approach slower than this many
+#: times ``|gravity| * step`` does not bounce (Box2D's ``restitutionThreshold``), so a ball
+#: that gravity pulls back each step comes to rest; with no gravity every approach bounces.
+#: Not measured: two steps of gravity (Box2D's 1 m/s is about six at 10 m/s^2 and 60 Hz).
+RESTITUTION_THRESHOLD_STEPS = 2.0
+#: Overlap the solver leaves alone, as a fraction of the two radii's sum (a collider counts
+#: the ball's radius twice): deeper overlaps are moved apart by split impulses
+#: (:data:`POSITION_CORRECTION`). Not measured yet: well under the issue's 1% of the smaller
+#: radius.
+CONTACT_SLOP_FRACTION = 0.002
+#: The share of an overlap beyond the slop that the split impulses move apart each step (the
+#: first position pass applies it; Box2D's position solver uses 0.2). Measured on the 500-ball
+#: pile of benchmarks/bench_settle.py: 0.2 and 0.8 gave 67 and 204 pairs over 1% after 3,000
+#: steps (a chaotic scene: the figures move with any change).
+POSITION_CORRECTION = 0.2
+#: The solver stops before its ``iterations`` once a sweep changes no relative speed by more
+#: than this fraction of the restitution threshold (so never without gravity, where the
+#: threshold is 0). Measured: a millionth left a 20-ball column creeping at 8e-5 units/s (each
+#: contact stopping a little early, the errors adding up the column); a billionth holds it
+#: still (below 1e-6 units/s).
+SOLVER_TOLERANCE_FRACTION = 1e-9

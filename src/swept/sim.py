@@ -60,13 +60,18 @@ from typing import Any
 import numpy as np
 
 from ._kernels import sim as _k
+from ._kernels import solver as _solver
 from ._kernels.scene import Scene
 from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     MAX_CASTS_PER_STEP,
+    MAX_COORDINATE,
     MAX_STEPS_PER_UPDATE,
+    RESTITUTION_THRESHOLD_STEPS,
     SIM_PARALLEL_PASSES_MIN,
+    SOLVER_ITERATIONS,
+    SOLVER_TOLERANCE_FRACTION,
 )
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .shapes import Circle, Shape, Sphere
@@ -83,6 +88,10 @@ __all__ = [
 CCD_MODES = ("discrete", "swept", "speculative")
 _MODE_CODES = {"discrete": _k.MODE_DISCRETE, "swept": _k.MODE_SWEPT,
                "speculative": _k.MODE_SPECULATIVE}
+#: Gravity as the move kernel takes it once the step has applied it.
+_NO_GRAVITY = np.zeros(3)
+#: No overlap shifts for the first position pass.
+_NO_SHIFT = np.zeros((0, 3))
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 
@@ -201,6 +210,8 @@ class Body:
             self._center = tuple(p)
         else:
             self._sim._pos[self.index, : self._dim] = tuple(p)
+            # a body put somewhere else: the solver finds its pairs again
+            self._sim._pairs = None
 
     @property
     def velocity(self) -> Vec2 | Vec3:
@@ -238,7 +249,9 @@ class Body:
 
     @property
     def friction(self) -> float:
-        """The share of the velocity along a surface lost at each response, in [0, 1]."""
+        """Friction, in [0, 1]: the Coulomb coefficient of a resting or sliding contact (the
+        solver's friction impulse is at most this times the normal impulse), and the share of
+        the velocity along a surface lost at an impact's response."""
         return self._friction
 
     @property
@@ -265,6 +278,14 @@ class Body:
     def missed(self) -> int:
         """Steps in which this body's centre path reached a collider with no response."""
         return 0 if self._sim is None else int(self._sim._missed[self.index])
+
+    def apply_impulse(self, impulse: Any) -> None:
+        """Change the velocity by ``impulse / mass`` (an impulse: mass times a velocity)."""
+        j = as_vector(impulse, "impulse")
+        if len(j) != self._dim:
+            raise ValueError(f"impulse must have {self._dim} components, got {len(j)}")
+        v = self.velocity
+        self.velocity = tuple(v[k] + j[k] / self._mass for k in range(self._dim))
 
     def __repr__(self) -> str:
         return (f"Body(position={tuple(self.position)}, velocity={tuple(self.velocity)}, "
@@ -341,14 +362,19 @@ class Simulation:
 
     ``world``: where the static colliders live (a new :class:`swept.world.World` if None; add
     walls with ``sim.world.add(...)``). ``gravity``: a 2- or 3-vector (default zero in 2D; its
-    length sets the dimension). ``step``: the fixed step in seconds. ``passes``: contact passes
-    per step. ``max_casts``: casts per step for a swept body. ``max_steps_per_update``: the
-    most steps one :meth:`update` takes.
+    length sets the dimension). ``step``: the fixed step in seconds. ``passes``: position
+    passes per step. ``iterations``: velocity-solver sweeps per step. ``max_casts``: casts per
+    step for a swept body. ``max_steps_per_update``: the most steps one :meth:`update` takes.
+    ``restitution_threshold``: an approach slower than this (units/s) does not bounce; by
+    default two steps of gravity (``2 |gravity| step``: 0 without gravity, so every approach
+    bounces then).
     """
 
     def __init__(self, world: Any = None, *, gravity: Any = None, step: float = DEFAULT_STEP,
-                 passes: int = DEFAULT_PASSES, max_casts: int = MAX_CASTS_PER_STEP,
-                 max_steps_per_update: int = MAX_STEPS_PER_UPDATE) -> None:
+                 passes: int = DEFAULT_PASSES, iterations: int = SOLVER_ITERATIONS,
+                 max_casts: int = MAX_CASTS_PER_STEP,
+                 max_steps_per_update: int = MAX_STEPS_PER_UPDATE,
+                 restitution_threshold: float | None = None) -> None:
         g = as_vector((0.0, 0.0) if gravity is None else gravity, "gravity")
         self.dim = len(g)
         self.gravity = g
@@ -356,11 +382,18 @@ class Simulation:
         self.time_step = as_finite(step, "step")
         if self.time_step <= 0.0:
             raise ValueError(f"step must be > 0, got {step!r}")
-        for name, value, least in (("passes", passes, 1), ("max_casts", max_casts, 1),
+        for name, value, least in (("passes", passes, 1), ("iterations", iterations, 0),
+                                   ("max_casts", max_casts, 1),
                                    ("max_steps_per_update", max_steps_per_update, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
         self.passes = passes
+        self.iterations = iterations
+        if restitution_threshold is None:
+            restitution_threshold = (RESTITUTION_THRESHOLD_STEPS * math.hypot(*g)
+                                     * self.time_step)
+        self.restitution_threshold = as_finite(restitution_threshold, "restitution_threshold",
+                                               minimum=0.0)
         self.max_casts = max_casts
         self.max_steps_per_update = max_steps_per_update
         self.world = World() if world is None else world
@@ -382,8 +415,19 @@ class Simulation:
         self._mask = np.zeros(0, np.int64)
         self._caught = np.zeros(0, np.int64)
         self._missed = np.zeros(0, np.int64)
+        self._escaped = np.zeros(0, np.bool_)
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
+        # the velocity solver's contacts: this step's, and last step's for warm starting
+        self._contacts = _solver.new_contacts(0, 0)
+        self._last_contacts = _solver.new_contacts(0, 0)
+        self._contact_count = 0
+        # the solver's overlap shifts (split impulses), given to the first position pass
+        self._pushes = np.zeros(0)
+        self._shift = np.zeros((0, 3))
+        self._shifted = False
+        # the body pairs the last step found (None: find them again)
+        self._pairs: tuple[np.ndarray, np.ndarray] | None = None
         # a world that is not a World: a private World of its shapes, rebuilt when they change
         self._own_world: World | None = None
         self._own_shapes: list[Shape] = []
@@ -473,10 +517,58 @@ class Simulation:
         self._mask = np.concatenate([self._mask, np.full(n, mask, np.int64)])
         self._caught = np.concatenate([self._caught, np.zeros(n, np.int64)])
         self._missed = np.concatenate([self._missed, np.zeros(n, np.int64)])
+        self._escaped = np.concatenate([self._escaped, np.zeros(n, np.bool_)])
         self._bodies.extend([None] * n)  # type: ignore[list-item]
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(self._pos.shape[0])
+        self._pairs = None
         return np.arange(first, first + n, dtype=np.int64)
+
+    def remove(self, body: Body | int) -> Body:
+        """Take a body (or the body at an index) out of the simulation; the bodies after it
+        move down one index. The removed :class:`Body` keeps its state and may be added
+        again. Returns it."""
+        if isinstance(body, Body):
+            if body._sim is not self:
+                raise ValueError("body does not belong to this simulation")
+            index = body.index
+        elif isinstance(body, (int, np.integer)) and not isinstance(body, bool):
+            index = int(body)
+            if not 0 <= index < len(self._bodies):
+                raise ValueError(f"body index {index} out of range (0 .. "
+                                 f"{len(self._bodies) - 1})")
+            body = self._bodies[index]
+        else:
+            raise TypeError(f"body must be a Body or an index, not {type(body).__name__}")
+        # the body keeps where it is and how it moves
+        body._center = tuple(float(x) for x in self._pos[index, : self.dim])
+        body._velocity = tuple(float(x) for x in self._vel[index, : self.dim])
+        body._sim = None
+        body.index = -1
+        for name in ("_pos", "_vel", "_radius", "_inv_mass", "_restitution", "_friction",
+                     "_mode", "_layer", "_mask", "_caught", "_missed", "_escaped"):
+            setattr(self, name, np.delete(getattr(self, name), index, axis=0))
+        del self._bodies[index]
+        for k in range(index, len(self._bodies)):
+            self._bodies[k].index = k
+        self._arrays = self._pack()
+        self._scratch = _k.new_scratch(self._pos.shape[0])
+        # indices moved: the warm start and the pairs start over
+        self._contacts = _solver.new_contacts(0, 0)
+        self._last_contacts = _solver.new_contacts(0, 0)
+        self._contact_count = 0
+        self._pairs = None
+        return body
+
+    def apply_impulse(self, body: Body | int, impulse: Any) -> None:
+        """Change a body's (or the body at an index's) velocity by ``impulse / mass``."""
+        if isinstance(body, (int, np.integer)) and not isinstance(body, bool):
+            if not 0 <= int(body) < len(self._bodies):
+                raise ValueError(f"body index {int(body)} out of range")
+            body = self._bodies[int(body)]
+        if not isinstance(body, Body) or body._sim is not self:
+            raise ValueError("body must be a Body of this simulation or its index")
+        body.apply_impulse(impulse)
 
     def _pack(self) -> _k.Bodies:
         """The bodies' arrays as the kernels take them (the same arrays, not copies)."""
@@ -577,6 +669,42 @@ class Simulation:
         """Take one fixed step: integrate, move by mode, contact passes, bookkeeping."""
         self._step_with(self._scene())
 
+    def _solve_velocities(self, scene: Scene) -> None:
+        """The contacts at the bodies' places (warm started from the last step's), solved
+        for velocities (:mod:`swept._kernels.solver`)."""
+        n = self._pos.shape[0]
+        if self._pairs is None:
+            self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
+        # last step's pairs (found after its move, within a quarter of the radii of touching)
+        # still hold every pair near enough to touch: only the passes' pushes moved them
+        first, neighbour = self._pairs
+        prev, out = self._contacts, self._last_contacts
+        if out.first.shape[0] != n + 1:
+            out = _solver.new_contacts(n, out.other.shape[0])
+        threshold = self.restitution_threshold
+        count = _solver.build_contacts(scene, self._arrays, self._scratch, first, neighbour,
+                                       prev, out, threshold)
+        if count > out.other.shape[0]:
+            # more contacts than room: grow (with slack) and list them again
+            out = _solver.new_contacts(n, 2 * count)
+            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
+                                           neighbour, prev, out, threshold)
+        self._contacts, self._last_contacts = out, prev
+        self._contact_count = count
+        if self.iterations > 0 and count:
+            # converged when no sweep changes a speed by more than a small part of the
+            # restitution threshold (0 without gravity: every sweep runs)
+            _solver.solve_contacts(self._arrays, out, self.time_step, self.iterations,
+                                   SOLVER_TOLERANCE_FRACTION * self.restitution_threshold)
+            if self._pushes.shape[0] < count:
+                self._pushes = np.zeros(out.other.shape[0])
+            if self._shift.shape[0] != n:
+                self._shift = np.zeros((n, 3))
+            _solver.solve_overlaps(self._arrays, out, self.iterations, self._pushes,
+                                   self._shift)
+            self._shifted = True
+
+
     def _step_with(self, scene: Scene) -> None:
         """One fixed step among the colliders of ``scene``."""
         n = self._pos.shape[0]
@@ -585,21 +713,54 @@ class Simulation:
             return
         bodies = self._arrays
         scratch = self._scratch
+        # gravity, then the velocity solver over the contacts where the bodies stand, then
+        # the move with the solved velocities and the position passes (the first one also
+        # moves the bodies by the solver's overlap shifts)
+        self._vel += self._gravity * self.time_step
+        self._shifted = False
+        self._solve_velocities(scene)
+        shift = self._shift if self._shifted else _NO_SHIFT
         if threads() == 1 or n < PARALLEL_MIN_BATCH:
             # one thread (or a batch parallel_for runs serially): the whole step in one call
-            _k.step_serial(scene, bodies, scratch, self._gravity, self.time_step,
-                           self.max_casts, self.passes, self.dim)
-            return
-        parallel_for(_k.advance_range, n, (scene, bodies, scratch, self._gravity,
-                                           self.time_step, self.max_casts))
-        if n < SIM_PARALLEL_PASSES_MIN:
-            # the rest of the step in one call on this thread (see the constant)
-            _k.after_move_serial(scene, bodies, scratch, self.passes, self.dim)
-            return
-        first, neighbour = _k.find_pairs(self._pos, self._radius, self.dim)
-        for _ in range(self.passes):
-            scratch.dpos.fill(0.0)
-            if neighbour.shape[0]:
-                _k.pair_pass(bodies, first, neighbour, scratch.dpos)
-            parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
-        parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+            self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
+                                         self.max_casts, self.passes, self.dim, shift)
+        else:
+            parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
+                                               self.time_step, self.max_casts))
+            if n < SIM_PARALLEL_PASSES_MIN:
+                # the rest of the step in one call on this thread (see the constant)
+                self._pairs = _k.after_move_serial(scene, bodies, scratch, self.passes,
+                                                   self.dim, shift)
+            else:
+                first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
+                                                               self.dim)
+                for k in range(self.passes):
+                    if k == 0 and shift.shape[0]:
+                        # the solver's shifts out of deep overlaps, cast like any push
+                        scratch.dpos[:] = shift
+                    else:
+                        scratch.dpos.fill(0.0)
+                    if neighbour.shape[0]:
+                        _k.pair_pass(bodies, first, neighbour, scratch.dpos)
+                    parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
+                parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+        self._shifted = False
+        if not np.abs(self._pos).max() <= MAX_COORDINATE:
+            self._escape()
+
+    def _escape(self) -> None:
+        """Bodies past the supported range (:data:`~swept.constants.MAX_COORDINATE`) are
+        put back on its edge and stopped, and recorded in :attr:`escaped`."""
+        out = ~(np.abs(self._pos) <= MAX_COORDINATE).all(axis=1)
+        self._escaped |= out
+        self._pos[out] = np.clip(np.nan_to_num(self._pos[out]), -MAX_COORDINATE,
+                                 MAX_COORDINATE)
+        self._vel[out] = 0.0
+        self._pairs = None
+
+    @property
+    def escaped(self) -> np.ndarray:
+        """Indices of the bodies that ever left the supported range (a coordinate beyond
+        ``MAX_COORDINATE`` = 1e50, where the kernels' exactness is not promised): each was put
+        back on the range's edge and stopped there, (k,) int64."""
+        return np.flatnonzero(self._escaped)

@@ -1155,27 +1155,34 @@ def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
 
 
 @kernel
-def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int) -> None:
+def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int,
+                      shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Everything of a step after the move (:func:`advance_range`), for every body on the
     calling thread, in one call from Python: the pair lists, the passes (:func:`pair_pass`
-    then :func:`resolve_range`) and the bookkeeping (:func:`approaches_range`), in the order
-    :meth:`swept.sim.Simulation.step` runs them (so the very same bits as any split over
-    threads)."""
+    then :func:`resolve_range`; the first one also moves each body by its row of ``shift``,
+    the velocity solver's overlap shifts, unless ``shift`` is empty) and the bookkeeping
+    (:func:`approaches_range`), in the order :meth:`swept.sim.Simulation.step` runs them (so
+    the very same bits as any split over threads). Returns the pair lists (CSR)."""
     n = b.pos.shape[0]
     first, neighbour = find_pairs_serial(b.pos, b.radius, dim)
     dpos = s.dpos
     # one pass after another (each visits every body at most once)
-    for _ in range(passes):
-        dpos[:] = 0.0
+    for k in range(passes):
+        if k == 0 and shift.shape[0] > 0:
+            dpos[:] = shift
+        else:
+            dpos[:] = 0.0
         if neighbour.shape[0]:
             pair_pass(b, first, neighbour, dpos)
         resolve_range(0, n, scene, b, s)
     approaches_range(0, n, scene, b, s)
+    return first, neighbour
 
 
 @kernel
 def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: float,
-                max_casts: int, passes: int, dim: int) -> None:
+                max_casts: int, passes: int, dim: int, shift: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
     """One whole step of every body on the calling thread, in one call from Python:
     :func:`advance_range` over all the bodies, then :func:`after_move_serial`.
 
@@ -1187,4 +1194,4 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
     took 0.42 ms through the thirteen calls, 0.37 ms through this one (medians of 300
     steps)."""
     advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts)
-    after_move_serial(scene, b, s, passes, dim)
+    return after_move_serial(scene, b, s, passes, dim, shift)
