@@ -12,6 +12,7 @@ from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
 from .distance import closest_point, closest_points, distance
+from .level import TileMap
 from .manifold import manifold
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
 from .resolve import Resolved, resolve, respond_pair
@@ -118,6 +119,7 @@ __all__ = [
     "MoveResult",
     "Collision",
     "Chain",
+    "TileMap",
     "World",
     "ALL_LAYERS",
     "WorldRayHit",

@@ -1,0 +1,6 @@
+"""Level geometry: the shapes a game's level is made of (tile maps; meshes and height fields
+to come), each with its own acceleration structure."""
+
+from .tilemap import MAX_TILES, TileMap
+
+__all__ = ["TileMap", "MAX_TILES"]

@@ -1,0 +1,408 @@
+"""Tile maps: a 2D grid of solid tiles, the level of many 2D games.
+
+``TileMap(solid, cell_size, origin)``: ``solid`` is a (rows, cols) boolean grid; tile (r, c)
+covers ``x`` in ``[ox + c w, ox + (c + 1) w]`` and ``y`` in ``[oy + r h, oy + (r + 1) h]``
+(row r along +y: with the 2D convention's y down, row 0 is the top row).
+
+The solid region is the union of the solid tiles. Its boundary is kept as closed outlines
+(:meth:`TileMap.outlines`): only the edges between a solid tile and an empty one (or the map's
+edge), joined end to end and merged where they run straight on, so two flush tiles share no
+edge at all. A ray, a contact or a slide along a flat row of tiles therefore never meets an
+internal edge (the tile version of :class:`~swept.Chain`'s smooth joins; the outlines *are*
+chains, :meth:`TileMap.chains`). Each outline keeps the solid on its left when walked with y
+up (counter-clockwise around solid, clockwise around a hole); two solid tiles that touch only
+at a corner belong to separate outlines.
+
+Queries here: :func:`swept.raycast` (a ray that starts inside the solid region reports
+``started_inside`` with its exit distance, as a solid box does) and
+:func:`swept.closest_point` (a point inside is its own closest point). Sweeps, contacts and
+the World take the outlines: ``world.add(chain)`` for each of :meth:`TileMap.chains`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..chain import Chain
+from ..dispatch import CLOSEST_POINT, RAYCAST
+from ..distance import closest_point
+from ..raycast import raycast
+from ..results import RayHit
+from ..shapes import AABB, Ray
+from ..vec import Vec2, as_finite, as_vec2
+
+__all__ = ["TileMap", "MAX_TILES"]
+
+#: The most tiles a map may have (rows times columns): the outline is traced in Python, about
+#: a microsecond a boundary edge. Not measured: a 4096 x 4096 map.
+MAX_TILES = 4096 * 4096
+
+# unit steps along +x, +y, -x, -y (grid coordinates)
+_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def _boundary_edges(solid: np.ndarray) -> dict[tuple[int, int], list[int]]:
+    """Every boundary edge of the solid tiles as a unit step from a grid corner, keyed by the
+    corner: ``{(x, y): [step index, ...]}``, directed so the solid lies to the left when y is
+    up (to the step direction turned by +90 degrees in grid coordinates: (dx, dy) -> (-dy,
+    dx))."""
+    rows, cols = solid.shape
+    pad = np.zeros((rows + 2, cols + 2), bool)
+    pad[1:-1, 1:-1] = solid
+    out: dict[tuple[int, int], list[int]] = {}
+    # horizontal edges on grid line y = r between rows r - 1 and r
+    change = pad[1:, 1:-1] != pad[:-1, 1:-1]
+    for r, c in zip(*np.nonzero(change)):
+        if pad[r + 1, c + 1]:
+            # solid below (row r, +y): walk +x, so +y is on the left
+            out.setdefault((int(c), int(r)), []).append(0)
+        else:
+            # solid above (row r - 1): walk -x from x = c + 1
+            out.setdefault((int(c) + 1, int(r)), []).append(2)
+    # vertical edges on grid line x = c between columns c - 1 and c
+    change = pad[1:-1, 1:] != pad[1:-1, :-1]
+    for r, c in zip(*np.nonzero(change)):
+        if pad[r + 1, c + 1]:
+            # solid to the right (column c, +x): walk -y from y = r + 1
+            out.setdefault((int(c), int(r) + 1), []).append(3)
+        else:
+            # solid to the left (column c - 1): walk +y
+            out.setdefault((int(c), int(r)), []).append(1)
+    return out
+
+
+def _turn(step: int, outs: list[int]) -> int:
+    """The step to take next, arriving by ``step``, among ``outs``: turn toward the solid
+    (left, with y up) if possible, else go straight on, else turn away."""
+    for turn in (1, 0, 3):
+        if (step + turn) % 4 in outs:
+            return (step + turn) % 4
+    raise AssertionError("a boundary corner with no way on")  # every corner is balanced
+
+
+def _trace(edges: dict[tuple[int, int], list[int]]) -> list[list[tuple[int, int]]]:
+    """The closed outlines the edges form, as corner lists with straight runs merged. Where
+    two outlines meet at a corner (tiles touching diagonally), each turns toward its solid
+    side, so they stay separate."""
+    loops: list[list[tuple[int, int]]] = []
+    total = sum(len(v) for v in edges.values())
+    for _ in range(total):
+        if not edges:
+            break
+        start = min(edges)
+        first = edges[start][0]
+        step = first
+        x, y = start
+        corners: list[tuple[int, int]] = []
+        # every edge is walked once: a loop is at most every edge left
+        for _ in range(total):
+            outs = edges[(x, y)]
+            outs.remove(step)
+            if not outs:
+                del edges[(x, y)]
+            corners.append((x, y))
+            x, y = x + _STEPS[step][0], y + _STEPS[step][1]
+            if (x, y) == start and _turn(step, edges.get(start, []) + [first]) == first:
+                # back where it began, about to take its first edge again: closed
+                break
+            step = _turn(step, edges[(x, y)])
+        loops.append(_merge_straight(corners))
+    return loops
+
+
+def _merge_straight(corners: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The loop without the corners where it runs straight on."""
+    n = len(corners)
+    keep = []
+    for i in range(n):
+        ax, ay = corners[i - 1]
+        bx, by = corners[i]
+        cx, cy = corners[(i + 1) % n]
+        if (bx - ax) * (cy - by) - (by - ay) * (cx - bx) != 0:
+            # the outline turns here
+            keep.append(corners[i])
+    return keep
+
+
+class TileMap:
+    """A grid of solid tiles (2D): ``TileMap(solid, cell_size, origin=(0, 0))``.
+
+    ``solid``: (rows, cols) of booleans (or 0 / 1), at least one row and one column and at most
+    :data:`MAX_TILES` tiles. ``cell_size``: a tile's width and height (one number for square
+    tiles, or ``(w, h)``), > 0. ``origin``: the corner of tile (0, 0). Immutable.
+    """
+
+    __slots__ = ("solid", "cell_size", "origin", "_outlines", "_chains")
+    dim = 2
+    solid: np.ndarray
+    cell_size: Vec2
+    origin: Vec2
+    _outlines: tuple[tuple[Vec2, ...], ...] | None
+    _chains: tuple[Chain, ...] | None
+
+    def __init__(self, solid: Any, cell_size: Any, origin: Any = (0.0, 0.0)) -> None:
+        grid = np.asarray(solid)
+        if grid.ndim != 2 or grid.shape[0] < 1 or grid.shape[1] < 1:
+            raise ValueError(f"solid must be a (rows, cols) grid with at least one tile, got "
+                             f"shape {grid.shape}")
+        if grid.size > MAX_TILES:
+            raise ValueError(f"solid has {grid.size} tiles, more than MAX_TILES = {MAX_TILES}")
+        if grid.dtype != np.bool_:
+            if not np.issubdtype(grid.dtype, np.integer) or not np.isin(grid, (0, 1)).all():
+                raise TypeError("solid must hold booleans (or the integers 0 and 1)")
+            grid = grid.astype(bool)
+        grid = grid.copy()
+        grid.flags.writeable = False
+        if isinstance(cell_size, (int, float)) and not isinstance(cell_size, bool):
+            w = h = as_finite(cell_size, "cell_size")
+        else:
+            w, h = as_vec2(cell_size, "cell_size")
+        if not (w > 0.0 and h > 0.0):
+            raise ValueError(f"cell_size must be > 0, got {cell_size!r}")
+        o = as_vec2(origin, "origin")
+        far = (abs(o[0]) + w * grid.shape[1], abs(o[1]) + h * grid.shape[0])
+        if not max(far) <= 1e50:
+            raise ValueError("origin and cell_size put the map beyond MAX_COORDINATE = 1e50")
+        object.__setattr__(self, "solid", grid)
+        object.__setattr__(self, "cell_size", Vec2(w, h))
+        object.__setattr__(self, "origin", o)
+        object.__setattr__(self, "_outlines", None)
+        object.__setattr__(self, "_chains", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("TileMap is immutable")
+
+    def __repr__(self) -> str:
+        rows, cols = self.solid.shape
+        return (f"TileMap({rows}x{cols}, {int(self.solid.sum())} solid, cell_size="
+                f"{tuple(self.cell_size)}, origin={tuple(self.origin)})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TileMap):
+            return NotImplemented
+        return (self.cell_size == other.cell_size and self.origin == other.origin
+                and np.array_equal(self.solid, other.solid))
+
+    def __hash__(self) -> int:
+        return hash(("TileMap", self.solid.tobytes(), self.solid.shape, self.cell_size,
+                     self.origin))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy as the constructor's arguments."""
+        return (TileMap, (self.solid, tuple(self.cell_size), tuple(self.origin)))
+
+    def corner(self, x: float, y: float) -> Vec2:
+        """The point at grid coordinates ``(x, y)`` (columns, rows from the origin)."""
+        return Vec2(self.origin[0] + x * self.cell_size[0], self.origin[1] + y * self.cell_size[1])
+
+    @property
+    def aabb(self) -> AABB:
+        """The box of the solid tiles (of the whole grid when none is solid)."""
+        rows_any = np.flatnonzero(self.solid.any(axis=1))
+        cols_any = np.flatnonzero(self.solid.any(axis=0))
+        if rows_any.size == 0:
+            return AABB(self.corner(0, 0), self.corner(*self.solid.shape[::-1]))
+        return AABB(self.corner(cols_any[0], rows_any[0]),
+                    self.corner(cols_any[-1] + 1, rows_any[-1] + 1))
+
+    def outlines(self) -> tuple[tuple[Vec2, ...], ...]:
+        """The boundary of the solid region as closed loops of corners (module docstring)."""
+        if self._outlines is None:
+            loops = _trace(_boundary_edges(np.asarray(self.solid)))
+            object.__setattr__(self, "_outlines", tuple(
+                tuple(self.corner(x, y) for x, y in loop) for loop in loops))
+        assert self._outlines is not None
+        return self._outlines
+
+    def chains(self) -> tuple[Chain, ...]:
+        """The outlines as closed :class:`~swept.Chain` loops, for the World and the queries
+        that take chains."""
+        if self._chains is None:
+            object.__setattr__(self, "_chains",
+                               tuple(Chain(loop, loop=True) for loop in self.outlines()))
+        assert self._chains is not None
+        return self._chains
+
+    def tile_at(self, p: Any) -> tuple[int, int] | None:
+        """The (row, col) of the tile holding point ``p`` (the lower row or column on a grid
+        line), or None outside the grid."""
+        q = as_vec2(p, "p")
+        c = math.floor((q[0] - self.origin[0]) / self.cell_size[0])
+        r = math.floor((q[1] - self.origin[1]) / self.cell_size[1])
+        rows, cols = self.solid.shape
+        if 0 <= r < rows and 0 <= c < cols:
+            return r, c
+        return None
+
+    def contains_closed(self, p: Any) -> bool:
+        """Whether ``p`` lies in the closed solid region (on it or in it: some solid tile's
+        closed square holds it), as a ray or a box counts a touch."""
+        q = as_vec2(p, "p")
+        gx = (q[0] - self.origin[0]) / self.cell_size[0]
+        gy = (q[1] - self.origin[1]) / self.cell_size[1]
+        rows, cols = self.solid.shape
+        for r in range(max(math.floor(gy) - 1, 0), min(math.floor(gy) + 2, rows)):
+            for c in range(max(math.floor(gx) - 1, 0), min(math.floor(gx) + 2, cols)):
+                lo, hi = self.corner(c, r), self.corner(c + 1, r + 1)
+                if (self.solid[r, c] and lo[0] <= q[0] <= hi[0]
+                        and lo[1] <= q[1] <= hi[1]):
+                    return True
+        return False
+
+    def contains(self, p: Any) -> bool:
+        """Whether ``p`` lies in the interior of the solid region: every tile whose closed
+        square holds it is solid (a point on the region's boundary is not inside)."""
+        q = as_vec2(p, "p")
+        gx = (q[0] - self.origin[0]) / self.cell_size[0]
+        gy = (q[1] - self.origin[1]) / self.cell_size[1]
+        rows, cols = self.solid.shape
+        xs = {math.floor(gx)} | ({math.floor(gx) - 1} if gx == math.floor(gx) else set())
+        ys = {math.floor(gy)} | ({math.floor(gy) - 1} if gy == math.floor(gy) else set())
+        for r in ys:
+            for c in xs:
+                if not (0 <= r < rows and 0 <= c < cols and self.solid[r, c]):
+                    return False
+        return True
+
+
+def _walk(tiles: TileMap, ray: Ray) -> Any:
+    """The cells the ray passes, in order, with the ray distance at which it enters each
+    (Amanatides and Woo's grid walk in grid units), clipped to the grid: ``(t, r, c)``.
+    Rounding in the grid units only decides which cells are visited; the callers test every
+    solid tile around each one exactly."""
+    rows, cols = tiles.solid.shape
+    w, h = tiles.cell_size
+    ox, oy = tiles.origin
+    dx, dy = ray.direction
+    gx = (ray.origin[0] - ox) / w
+    gy = (ray.origin[1] - oy) / h
+    # ray distance per grid unit along each axis
+    ux = dx / w
+    uy = dy / h
+    t0, t1 = 0.0, ray.max_distance
+    for g, u, n in ((gx, ux, cols), (gy, uy, rows)):
+        if u == 0.0:
+            if not -1.0 <= g <= n + 1.0:
+                return
+            continue
+        a, b = (-1.0 - g) / u, (n + 1.0 - g) / u
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    if t0 > t1:
+        # the ray misses the grid (grown by a cell)
+        return
+    c = math.floor(gx + t0 * ux)
+    r = math.floor(gy + t0 * uy)
+    sx = 1 if ux > 0 else -1
+    sy = 1 if uy > 0 else -1
+    nx = (c + (sx > 0) - gx) / ux if ux != 0.0 else math.inf
+    ny = (r + (sy > 0) - gy) / uy if uy != 0.0 else math.inf
+    t = t0
+    for _ in range(rows + cols + 6):
+        yield t, r, c
+        if min(nx, ny) > t1:
+            return
+        if nx <= ny:
+            t = nx
+            c += sx
+            nx += sx / ux
+        else:
+            t = ny
+            r += sy
+            ny += sy / uy
+
+
+def _tile_box(tiles: TileMap, r: int, c: int) -> AABB:
+    """Tile (r, c)'s square."""
+    return AABB(tiles.corner(c, r), tiles.corner(c + 1, r + 1))
+
+
+def _solid_around(tiles: TileMap, r: int, c: int) -> Any:
+    """The solid tiles in the 3 x 3 block around (r, c): every tile a ray through cell (r, c)
+    can touch, corners included."""
+    rows, cols = tiles.solid.shape
+    for rr in range(max(r - 1, 0), min(r + 2, rows)):
+        for cc in range(max(c - 1, 0), min(c + 2, cols)):
+            if tiles.solid[rr, cc]:
+                yield rr, cc
+
+
+def _raycast_tilemap(ray: Ray, tiles: TileMap) -> RayHit | None:
+    """The first solid tile the ray touches, exactly as the tile's box answers (a touch
+    counts). A ray from inside the closed solid region starts inside (distance 0, the normal
+    against the ray) with the distance where it leaves the region. A hit at the corner two
+    flush tiles share takes the face normal, never the internal edge's."""
+    diag = math.hypot(*tiles.cell_size)
+    seen: set[tuple[int, int]] = set()
+    best: RayHit | None = None
+    best_tile = (0, 0)
+    inside = tiles.contains_closed(ray.origin)
+    whole = Ray(ray.origin, ray.direction) if inside else ray
+    exit_distance = 0.0
+    for t, r, c in _walk(tiles, whole):
+        if not inside and best is not None and t > best.distance + 2.0 * diag:
+            # every later tile is touched later
+            break
+        if inside and t > exit_distance + 2.0 * diag:
+            # past the solid region's end
+            break
+        for tile in _solid_around(tiles, r, c):
+            if tile in seen:
+                continue
+            seen.add(tile)
+            hit = raycast(whole, _tile_box(tiles, *tile))
+            if hit is None:
+                continue
+            if inside:
+                # the region's intervals join where tiles meet: extend the exit
+                if hit.distance <= exit_distance:
+                    exit_distance = max(exit_distance, hit.exit_distance)
+                continue
+            if best is None or hit.distance < best.distance:
+                best, best_tile = hit, tile
+    if inside:
+        d = ray.direction
+        return RayHit(0.0, ray.origin, Vec2(-d[0] + 0.0, -d[1] + 0.0), True, exit_distance)
+    if best is None:
+        return None
+    return _face_normal(tiles, best, best_tile, ray)
+
+
+def _face_normal(tiles: TileMap, hit: RayHit, tile: tuple[int, int], ray: Ray) -> RayHit:
+    """``hit`` with an internal edge's normal (one pointing into a solid neighbour, at a
+    corner that two flush tiles share) replaced by the other axis's face normal."""
+    nx, ny = hit.normal
+    r, c = tile
+    rows, cols = tiles.solid.shape
+    rr, cc = r + int(round(ny)), c + int(round(nx))
+    if (abs(nx) + abs(ny) == 1.0 and 0 <= rr < rows and 0 <= cc < cols
+            and tiles.solid[rr, cc]):
+        d = ray.direction
+        if nx != 0.0:
+            normal = Vec2(0.0, -1.0 if d[1] > 0 else 1.0)
+        else:
+            normal = Vec2(-1.0 if d[0] > 0 else 1.0, 0.0)
+        return RayHit(hit.distance, hit.point, normal, hit.started_inside, hit.exit_distance)
+    return hit
+
+
+def _closest_point_tilemap(tiles: TileMap, p: Any) -> Vec2:
+    """``p`` itself inside the solid region, else the nearest point of its boundary (``p``
+    again when nothing is solid)."""
+    q = as_vec2(p, "p")
+    if tiles.contains(q):
+        return q
+    best = q
+    best_d = math.inf
+    for chain in tiles.chains():
+        c = as_vec2(closest_point(chain, q))  # type: ignore[arg-type]
+        d = (c - q).length()
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
+RAYCAST.register(TileMap, _raycast_tilemap)
+CLOSEST_POINT.register(TileMap, _closest_point_tilemap)
