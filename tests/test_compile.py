@@ -6,6 +6,11 @@ measured by ``benchmarks/bench_compile.py``."""
 from __future__ import annotations
 
 import copy
+import os
+import shutil
+import subprocess
+import sys
+from typing import Any
 
 import numba
 import numpy as np
@@ -20,6 +25,7 @@ from swept._kernels import (
     inline_kernel,
     kernel,
     reader,
+    stamps,
 )
 from swept._kernels import contact as kc
 
@@ -169,3 +175,71 @@ def test_nested_inline_kernels_with_the_copier_compute_the_same() -> None:
         assert _nested_inlines(x, y) == plain(x, y)
     verts = np.arange(6.0).reshape(3, 2)
     assert _row_sum(verts, 2) == 9.0
+
+
+def _kernel_file(name: str) -> str:
+    return os.path.join(stamps.KERNELS, name)
+
+
+def _depends_on(name: str) -> set[str]:
+    return {os.path.relpath(p, stamps.PACKAGE) for p in stamps.dependencies(_kernel_file(name))}
+
+
+def test_a_kernel_file_depends_on_what_it_imports_and_the_constants() -> None:
+    """The cache stamp's file set: a kernel module, the kernel modules it imports (directly or
+    not) and constants.py; not the Python layer, not the modules it does not import."""
+    names = _depends_on("world.py")
+    assert {"_kernels/world.py", "_kernels/ray.py", "_kernels/scene.py", "_kernels/__init__.py",
+            "constants.py"} <= names
+    assert "_kernels/stamps.py" not in names
+    assert all(n.startswith("_kernels/") or n == "constants.py" for n in names)
+    assert _depends_on("geom.py") == {"_kernels/geom.py", "_kernels/__init__.py", "constants.py"}
+
+
+def test_a_changed_callee_file_changes_its_callers_stamp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba keys a cached kernel on its own file, yet a kernel carries its callees' machine
+    code and the constants it read: a changed ray.py left the World's cached casts running the
+    old ray code. The stamp hashes every file a kernel module imports: a change to ray.py
+    changes world.py's stamp, and not geom.py's."""
+    world, geom = _kernel_file("world.py"), _kernel_file("geom.py")
+    before = stamps.stamp(world), stamps.stamp(geom)
+    content_hash = stamps._content_hash
+
+    def edited(path: str, mtime: float, size: int) -> bytes:
+        digest = content_hash(path, mtime, size)
+        return digest[::-1] if path.endswith(os.sep + "ray.py") else digest
+
+    monkeypatch.setattr(stamps, "_content_hash", edited)
+    assert stamps.stamp(world) != before[0]
+    assert stamps.stamp(geom) == before[1]
+
+
+_RECOMPILES = r"""
+import sys
+from swept._kernels import contact, geom
+contact.contact_circle_aabb(0.5, 0.5, 1.0, 0.0, 0.0, 2.0, 2.0)
+geom.closest_on_segment2(0.0, 1.0, -1.0, 0.0, 1.0, 0.0)
+print(sum(contact.contact_circle_aabb.stats.cache_misses.values()),
+      sum(geom.closest_on_segment2.stats.cache_misses.values()))
+"""
+
+
+def test_an_edited_callee_recompiles_its_callers_from_the_disk_cache(tmp_path: Any) -> None:
+    """End to end, in fresh interpreters on a copy of the package: after an edit to geom.py,
+    contact.py's kernel that calls geom's is compiled again (not loaded stale from the disk
+    cache); a second run loads both."""
+    shutil.copytree(os.path.dirname(stamps.PACKAGE), tmp_path / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+
+    def misses() -> tuple[int, int]:
+        env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"))
+        out = subprocess.run([sys.executable, "-c", _RECOMPILES], env=env, check=True,
+                             capture_output=True, text=True).stdout.split()
+        return int(out[0]), int(out[1])
+
+    assert misses() == (1, 1)
+    assert misses() == (0, 0)
+    with open(tmp_path / "src" / "swept" / "_kernels" / "geom.py", "a") as f:
+        f.write("\n# edited\n")
+    assert misses() == (1, 1)
+    assert misses() == (0, 0)

@@ -18,6 +18,10 @@ import numba
 from numba.core import inline_closurecall, ir, types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
+from . import stamps
+
+# every kernel's disk cache keyed on its file and all it imports (before any kernel is made)
+stamps.install()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
