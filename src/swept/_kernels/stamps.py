@@ -102,8 +102,11 @@ def _content_hash(path: str, mtime: float, size: int) -> bytes:
         return hashlib.sha256(f.read()).digest()
 
 
+@cache
 def stamp(path: str) -> bytes:
-    """The cache stamp of a swept source file: a hash of it and of everything it imports."""
+    """The cache stamp of a swept source file: a hash of it and of everything it imports.
+
+    Computed once a process, as numba reads a kernel's stamp once, when the kernel is made."""
     digest = hashlib.sha256()
     for dependency in dependencies(path):
         st = os.stat(dependency)
@@ -112,6 +115,7 @@ def stamp(path: str) -> bytes:
     return digest.digest()
 
 
+@cache
 def _in_package(py_file: str) -> bool:
     real = os.path.realpath(py_file)
     return os.path.isfile(real) and os.path.commonpath([real, PACKAGE]) == PACKAGE
