@@ -43,7 +43,8 @@ def _typed_unliteral(dispatcher: Any) -> Any:
     a literal and a variable ``grown`` two more): the typing of a call now asks for the plain
     types, which every literal converts to, so each kernel compiles once per array layout.
     Measured on the compile tour (``benchmarks/bench_compile.py --breakdown``): 17 literal
-    specializations, 15 s of a cold compile. No kernel here dispatches on a literal.
+    specializations, 15 s of a cold compile (wall-clock, on the shared 2-core machine). No
+    kernel here dispatches on a literal.
     """
     resolve = dispatcher.get_call_template
 
@@ -87,7 +88,8 @@ def reader(fn: F) -> F:
     arrays are read-only) and the arrays that kernels build or slice from the World's pool
     (writable) share one compile instead of one per mix: a polygon pair kernel took up to
     three (read-only a and b; writable a, read-only b; both writable). Measured on the compile
-    tour: 24 such extra compiles of 20 kernels, 8.6 s of a cold compile. A kernel that writes
+    tour: 24 such extra compiles of 20 kernels, 8.6 s of a cold compile (wall-clock, shared
+    machine). A kernel that writes
     into one of them fails to compile, so the mark cannot hide a write.
     """
     compiled: F = _read_only_arrays(kernel(fn))
