@@ -7,22 +7,34 @@ copies ``src/swept`` into a temporary directory (an empty cache), runs a *tour* 
 interpreter that calls every family of kernels once (ray casts on every shape, sweeps,
 contacts, distances, times of impact, manifolds, the World's scalar and batch queries in 2D
 and 3D, the Simulation in every mode, move_and_slide, resolve), then runs the same tour again
-(a warm cache). Cold minus warm is the compile time. Prints both and writes
+(a warm cache). Cold minus warm is the compile time. Prints both, wall-clock and CPU (the
+CPU figure does not grow when other processes share the cores), and writes
 ``benchmarks/results/compile.json``.
 
-Run: python benchmarks/bench_compile.py
+``--breakdown`` also records every compile of both tours (a ``numba:compile`` event listener)
+and prints where the cold tour's compile time goes: seconds of CPU per module and per kernel
+(exclusive: a compile minus the compiles nested in it), each kernel's number of compiled
+signatures (more than one is a duplicate: a literal argument, a read-only array beside a
+writable one), and the warm tour's compile count, which must be 0 (everything loaded from the
+disk cache).
+
+Run: python benchmarks/bench_compile.py [--breakdown]
 """
 
 from __future__ import annotations
 
+import argparse
+import collections
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,27 +102,109 @@ for dim in (2, 3):
 """
 
 
-def run_tour(pythonpath: str) -> float:
-    """Seconds a fresh interpreter takes to run the tour with ``pythonpath`` first."""
+#: Run before the tour with ``--breakdown``: records each compile (its CPU seconds inclusive and
+#: exclusive of the compiles nested in it) and writes them as JSON to $SWEPT_COMPILE_RECORD.
+RECORDER = r"""
+import atexit, json, os, time
+from numba.core import event
+
+_stack, _records = [], []
+
+
+class _Compiles(event.Listener):
+    def on_start(self, ev):
+        _stack.append([time.process_time(), 0.0])
+
+    def on_end(self, ev):
+        start, nested = _stack.pop()
+        spent = time.process_time() - start
+        if _stack:
+            _stack[-1][1] += spent
+        fn = ev.data["dispatcher"].py_func
+        _records.append({"kernel": fn.__module__ + "." + fn.__qualname__,
+                         "signature": ", ".join(str(a) for a in ev.data["args"]),
+                         "inclusive": spent, "exclusive": spent - nested})
+
+
+event.register("numba:compile", _Compiles())
+atexit.register(lambda: open(os.environ["SWEPT_COMPILE_RECORD"], "w").write(
+    json.dumps(_records)))
+"""
+
+
+def run_tour(pythonpath: str, record: str | None = None) -> tuple[float, float]:
+    """Wall-clock and CPU seconds a fresh interpreter takes to run the tour with
+    ``pythonpath`` first (recording its compiles to the file ``record`` if given)."""
     env = dict(os.environ, PYTHONPATH=pythonpath)
+    code = TOUR
+    if record is not None:
+        env["SWEPT_COMPILE_RECORD"] = record
+        code = RECORDER + TOUR
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", TOUR], check=True, env=env)
-    return time.perf_counter() - start
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def print_breakdown(cold: list[dict[str, Any]], warm: list[dict[str, Any]],
+                    top: int = 25) -> None:
+    """Print where the cold tour's compile time went (CPU s, exclusive) and the warm count."""
+    total = sum(float(r["exclusive"]) for r in cold)
+    print(f"\n{len(cold)} compiles, {total:.1f} s of CPU in all")
+    by_module: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0])
+    by_kernel: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0])
+    for r in cold:
+        name = str(r["kernel"])
+        module = name.rsplit(".", 1)[0] if name.startswith("swept.") else "numba (library)"
+        for table, key in ((by_module, module), (by_kernel, name)):
+            table[key][0] += float(r["exclusive"])
+            table[key][1] += 1
+    print("per module (CPU s, compiles):")
+    for key, (sec, n) in sorted(by_module.items(), key=lambda kv: -kv[1][0]):
+        if sec >= 0.05:
+            print(f"  {sec:6.1f} s {int(n):4d}  {key}")
+    print(f"the {top} costliest kernels (CPU s, signatures compiled):")
+    for key, (sec, n) in sorted(by_kernel.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"  {sec:6.2f} s x{int(n)}  {key}")
+    duplicates = [(k, int(n)) for k, (_s, n) in by_kernel.items()
+                  if n > 1 and k.startswith("swept.")]
+    print(f"swept kernels compiled for more than one signature: {len(duplicates)}")
+    for key, n in sorted(duplicates):
+        print(f"  x{n} {key}")
+        for r in cold:
+            if r["kernel"] == key:
+                print(f"      ({r['signature']})")
+    print(f"warm tour: {len(warm)} compiles (0: everything came from the disk cache)")
 
 
 def main() -> None:
     """Measure cold and warm tours; print them and write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--breakdown", action="store_true",
+                        help="record every compile and print where the time goes")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(ROOT / "src" / "swept", Path(tmp) / "swept",
                         ignore=shutil.ignore_patterns("__pycache__"))
-        cold = run_tour(tmp)
-        warm = run_tour(tmp)
+        cold_rec = str(Path(tmp) / "cold.json") if args.breakdown else None
+        warm_rec = str(Path(tmp) / "warm.json") if args.breakdown else None
+        cold, cold_cpu = run_tour(tmp, cold_rec)
+        warm, warm_cpu = run_tour(tmp, warm_rec)
+        if cold_rec is not None and warm_rec is not None:
+            print_breakdown(json.loads(Path(cold_rec).read_text()),
+                            json.loads(Path(warm_rec).read_text()))
     print(f"cold tour {cold:.1f} s, warm tour {warm:.1f} s: compiling took {cold - warm:.1f} s "
           f"(goal: at most 60 s)")
+    print(f"CPU: cold tour {cold_cpu:.1f} s, warm tour {warm_cpu:.1f} s: compiling took "
+          f"{cold_cpu - warm_cpu:.1f} s")
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
-    (out / "compile.json").write_text(json.dumps({"cold_s": cold, "warm_s": warm,
-                                                  "compile_s": cold - warm}, indent=2))
+    (out / "compile.json").write_text(json.dumps({
+        "cold_s": cold, "warm_s": warm, "compile_s": cold - warm, "cold_cpu_s": cold_cpu,
+        "warm_cpu_s": warm_cpu, "compile_cpu_s": cold_cpu - warm_cpu}, indent=2))
 
 
 if __name__ == "__main__":

@@ -10,12 +10,18 @@ they hold no geometry of their own.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numba
+from numba.core import inline_closurecall, ir, types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
+from . import stamps
+
+# every kernel's disk cache keyed on its file and all it imports (before any kernel is made)
+stamps.install()
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,9 +34,65 @@ COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z = (float(COINCIDENT_NORMAL_3D[0]),
                                                float(COINCIDENT_NORMAL_3D[2]))
 
 
+def _typed_unliteral(dispatcher: Any) -> Any:
+    """Make compiled callers of ``dispatcher`` resolve it on unliteral argument types.
+
+    numba types a constant argument (``False``, ``0``) as a literal and compiles the callee once
+    more for each literal value beside the plain type (``_capsule3(..., False)`` and
+    ``(..., True)`` were two compiles of the whole capsule cast, ``_row_cast(..., grown)`` with
+    a literal and a variable ``grown`` two more): the typing of a call now asks for the plain
+    types, which every literal converts to, so each kernel compiles once per array layout.
+    Measured on the compile tour (``benchmarks/bench_compile.py --breakdown``): 17 literal
+    specializations, 15 s of a cold compile (wall-clock, on the shared 2-core machine). No
+    kernel here dispatches on a literal.
+    """
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        return resolve(tuple(types.unliteral(a) for a in args),
+                       {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = numba.njit(cache=True, nogil=True)(fn)  # type: ignore[assignment]
+    compiled: F = _typed_unliteral(numba.njit(cache=True, nogil=True)(fn))
+    return compiled
+
+
+def _as_read_only(t: Any) -> Any:
+    """The read-only twin of a writable float64 array type; any other type unchanged."""
+    if isinstance(t, types.Array) and t.mutable and t.dtype == types.float64:
+        return t.copy(readonly=True)
+    return t
+
+
+def _read_only_arrays(dispatcher: Any) -> Any:
+    """Make compiled callers of ``dispatcher`` pass its float64 arrays as read-only."""
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        return resolve(tuple(_as_read_only(a) for a in args),
+                       {k: _as_read_only(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def reader(fn: F) -> F:
+    """Compile ``fn`` like :func:`kernel`, for a kernel that only reads its float64 arrays.
+
+    Its compiled callers pass those arrays as read-only, so the Python API's shapes (whose
+    arrays are read-only) and the arrays that kernels build or slice from the World's pool
+    (writable) share one compile instead of one per mix: a polygon pair kernel took up to
+    three (read-only a and b; writable a, read-only b; both writable). Measured on the compile
+    tour: 24 such extra compiles of 20 kernels, 8.6 s of a cold compile (wall-clock, shared
+    machine). A kernel that writes
+    into one of them fails to compile, so the mark cannot hide a write.
+    """
+    compiled: F = _read_only_arrays(kernel(fn))
     return compiled
 
 
@@ -42,7 +104,7 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = numba.njit(cache=True)(fn)  # type: ignore[assignment]
+    compiled: F = _typed_unliteral(numba.njit(cache=True)(fn))
     return compiled
 
 
@@ -50,6 +112,67 @@ def inline_kernel(fn: F) -> F:
     """Compile ``fn`` like :func:`kernel`, and inline it into its compiled callers at numba IR
     level. For the small helpers of the traversal and simulation loops that take arrays: a
     real call reference-counts every array argument (atomic operations), which made the BVH
-    traversal loops twice as slow."""
-    compiled: F = numba.njit(cache=True, nogil=True, inline="always")(fn)  # type: ignore[assignment]
+    traversal loops twice as slow.
+
+    Each call site gets a copy of its own, typed and lowered again with its caller, so a large
+    body costs its compile once per site (measured: the World's ``_cast`` compiles in about
+    8 s of CPU, inlined into two kernels; as a real call instead it saved 3 s of the cold
+    compile and made ``raycast_many`` 1.4x slower). Inline small helpers; call large ones."""
+    compiled: F = _typed_unliteral(numba.njit(cache=True, nogil=True, inline="always")(fn))
     return compiled
+
+
+class _BlockCopier:
+    """``copy`` for numba's inliner, copying a callee's blocks with one memo per IR.
+
+    To inline a call, numba (``InlineWorker.inline_ir``, 0.68) deep-copies the callee's IR
+    block by block, each ``copy.deepcopy(block)`` with a memo of its own, so every block copies
+    the callee's whole scope (every local variable) once more: the cost grows as blocks times
+    variables, and nested ``inline='always'`` helpers make the callee large (numba issue
+    8989). Here the blocks of one IR (one scope) share one memo, which gives the very copy a
+    deep copy of all the blocks together gives, the scope copied once. Measured: the cold
+    compile of ``world.cast_one`` went from 16.8 s to 7.8 s of CPU.
+    """
+
+    def __init__(self) -> None:
+        self.memos: dict[int, tuple[dict[int, Any], set[int]]] | None = None
+
+    def deepcopy(self, x: Any, memo: dict[int, Any] | None = None) -> Any:
+        """``copy.deepcopy``, sharing the memo between the blocks of one IR while inlining."""
+        if memo is not None or self.memos is None or not isinstance(x, ir.Block):
+            return copy.deepcopy(x, memo)
+        key = id(x.scope)
+        shared, seen = self.memos.get(key, (None, set()))
+        if shared is None or id(x) in seen:
+            # the first block of this IR, or the same IR copied once more: a fresh copy
+            shared, seen = {}, set()
+            self.memos[key] = (shared, seen)
+        seen.add(id(x))
+        return copy.deepcopy(x, shared)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(copy, name)
+
+
+def _share_block_copies() -> None:
+    """Install :class:`_BlockCopier` in numba's inliner (once; nothing if numba changed)."""
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    if (getattr(inline_closurecall, "copy", None) is not copy or worker is None
+            or not hasattr(worker, "inline_ir")):
+        return
+    copier = _BlockCopier()
+    inline_ir = worker.inline_ir
+
+    def inline_ir_shared(self: Any, *args: Any, **kwargs: Any) -> Any:
+        outer = copier.memos
+        copier.memos = {}
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            copier.memos = outer
+
+    inline_closurecall.copy = copier  # type: ignore[assignment]
+    worker.inline_ir = inline_ir_shared
+
+
+_share_block_copies()

@@ -63,7 +63,15 @@ import math
 import numpy as np
 
 from ..constants import AXIS_PARALLEL_SINE, TOUCH_TOLERANCE
-from . import COINCIDENT_2X, COINCIDENT_2Y, COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z, kernel
+from . import (
+    COINCIDENT_2X,
+    COINCIDENT_2Y,
+    COINCIDENT_3X,
+    COINCIDENT_3Y,
+    COINCIDENT_3Z,
+    kernel,
+    reader,
+)
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
     closest_on_aabb2,
@@ -272,7 +280,7 @@ def closest_between_segments(a0x: float, a0y: float, a0z: float, a1x: float, a1y
     return pax, pay, paz, pbx, pby, pbz, best
 
 
-@kernel
+@reader
 def _polygon_face_separation(verts: np.ndarray, norms: np.ndarray, px: float, py: float
                              ) -> tuple[int, float]:
     """The polygon edge that point p is least inside (or most outside), and p's signed
@@ -287,7 +295,7 @@ def _polygon_face_separation(verts: np.ndarray, norms: np.ndarray, px: float, py
     return best_i, best_s
 
 
-@kernel
+@reader
 def _abs_max(verts: np.ndarray) -> float:
     """The largest coordinate magnitude among the rows of ``verts``: the scale of rounding."""
     m = 0.0
@@ -297,7 +305,7 @@ def _abs_max(verts: np.ndarray) -> float:
     return m
 
 
-@kernel
+@reader
 def _polygon_nearest(verts: np.ndarray, px: float, py: float) -> tuple[float, float, float]:
     """The point of a polygon's edges nearest p, and its distance (no direction, so nothing
     divides by a distance that may be 0)."""
@@ -431,7 +439,7 @@ def contact_circle_aabb(cx: float, cy: float, r: float, minx: float, miny: float
     return True, nx, ny, r - d, qx, qy
 
 
-@kernel
+@reader
 def contact_circle_polygon(cx: float, cy: float, r: float, verts: np.ndarray, norms: np.ndarray
                            ) -> tuple[bool, float, float, float, float, float]:
     """Circle against a convex polygon: the separating-axis answer over the edge normals and
@@ -576,7 +584,7 @@ def contact_capsule_capsule(a0x: float, a0y: float, a1x: float, a1y: float, ar: 
     return True, nx, ny, depth, qx, qy
 
 
-@kernel
+@reader
 def contact_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: float,
                             verts: np.ndarray, norms: np.ndarray
                             ) -> tuple[bool, float, float, float, float, float]:
@@ -721,7 +729,7 @@ def contact_capsule_plane(a0x: float, a0y: float, a1x: float, a1y: float, r: flo
 
 # ----------------------------------------------------------------------------- 2D: polygons, boxes
 
-@kernel
+@reader
 def _face_separation(vo: np.ndarray, no: np.ndarray, i: int, vx: np.ndarray
                      ) -> tuple[float, int]:
     """How far the other polygon's corners ``vx`` stay outside the owner's edge i (negative:
@@ -740,7 +748,7 @@ def _face_separation(vo: np.ndarray, no: np.ndarray, i: int, vx: np.ndarray
     return best, best_j
 
 
-@kernel
+@reader
 def polygon_reference_face(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
                            ) -> tuple[bool, float, float, float, int, int, bool]:
     """The separating axis test of convex polygon a against b over both polygons' edge
@@ -788,7 +796,7 @@ def polygon_reference_face(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: n
     return False, best_s, bnx, bny, best_i, best_j, ref_b
 
 
-@kernel
+@reader
 def contact_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
                             ) -> tuple[bool, float, float, float, float, float]:
     """Convex polygon a against convex polygon b, by the separating axis test over both

@@ -35,7 +35,15 @@ from ..constants import (
     SIMPLEX_FLAT_TOLERANCE,
     TOUCH_TOLERANCE,
 )
-from . import COINCIDENT_2X, COINCIDENT_2Y, COINCIDENT_3X, COINCIDENT_3Y, COINCIDENT_3Z, kernel
+from . import (
+    COINCIDENT_2X,
+    COINCIDENT_2Y,
+    COINCIDENT_3X,
+    COINCIDENT_3Y,
+    COINCIDENT_3Z,
+    kernel,
+    reader,
+)
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
     closest_on_aabb3,
@@ -328,7 +336,7 @@ def closest_points_aabb_aabb(minax: float, minay: float, minaz: float, maxax: fl
     return finish_pair(ax, ay, az, bx, by, bz, 0.0, 0.0, False)
 
 
-@kernel
+@reader
 def _row3(verts: np.ndarray, i: int) -> tuple[float, float, float]:
     """Row i of a core array as a 3D point (z = 0 for a 2-column array)."""
     if verts.shape[1] >= 3:
@@ -336,7 +344,7 @@ def _row3(verts: np.ndarray, i: int) -> tuple[float, float, float]:
     return verts[i, 0], verts[i, 1], 0.0
 
 
-@kernel
+@reader
 def core_support(verts: np.ndarray, dx: float, dy: float, dz: float) -> int:
     """The index of the core point farthest along d (the first, on a tie)."""
     if verts.shape[1] == 2:
@@ -557,7 +565,7 @@ def _solve_simplex(sw: np.ndarray, count: int, full: int
     return best_mask, b0, b1, b2, b3, bvx, bvy, bvz, best_vv
 
 
-@kernel
+@reader
 def gjk_distance(verts_a: np.ndarray, verts_b: np.ndarray, cache: np.ndarray
                  ) -> tuple[float, float, float, float, float, float, float, int, int]:
     """Distance between the convex hulls of two cores, by GJK.

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
-from . import kernel
+from . import kernel, reader
 
 
 @kernel
@@ -180,7 +180,7 @@ def closest_on_aabb3(px: float, py: float, pz: float, minx: float, miny: float, 
     return qx, qy, qz, nx, ny, nz, True
 
 
-@kernel
+@reader
 def closest_on_polygon(verts: np.ndarray, norms: np.ndarray, px: float, py: float
                        ) -> tuple[float, float, float, float, bool]:
     """The point of a convex polygon's boundary nearest p, its outward unit normal, and whether
@@ -225,7 +225,7 @@ def closest_on_polygon(verts: np.ndarray, norms: np.ndarray, px: float, py: floa
     return qx, qy, (px - qx) / d, (py - qy) / d, False
 
 
-@kernel
+@reader
 def polygon_support(verts: np.ndarray, dx: float, dy: float) -> int:
     """The index of the polygon corner farthest along (dx, dy) (the first, on a tie)."""
     best = 0

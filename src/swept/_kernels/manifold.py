@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import MANIFOLD_TOUCH_TOLERANCE
-from . import kernel
+from . import kernel, reader
 from .contact import (
     TOUCH_TOLERANCE,
     _abs_max,
@@ -149,7 +149,7 @@ def _pack(nx: float, ny: float, count: int, p1x: float, p1y: float, h1: float, p
     return True, nx, ny, 2, p1x, p1y, d1, p2x, p2y, d2
 
 
-@kernel
+@reader
 def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
                              ) -> tuple[bool, float, float, int, float, float, float, float,
                                         float, float]:
@@ -227,7 +227,7 @@ def manifold_aabb_aabb(aminx: float, aminy: float, amaxx: float, amaxy: float, b
     return True, 0.0, ny, 2, lo, fy, depth, hi, fy, depth
 
 
-@kernel
+@reader
 def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: float,
                              verts: np.ndarray, norms: np.ndarray
                              ) -> tuple[bool, float, float, int, float, float, float, float,

@@ -71,7 +71,7 @@ from ..constants import (
     RAY_PARALLEL_SINE,
     RIM_TOLERANCE,
 )
-from . import entry, kernel
+from . import entry, kernel, reader
 
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
@@ -366,7 +366,7 @@ def ray_aabb2(ox: float, oy: float, dx: float, dy: float, minx: float, miny: flo
     return t, ox + t * dx, oy + t * dy, nx, ny, inside
 
 
-@kernel
+@reader
 def ray_polygon_edge_x(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                        norms: np.ndarray, max_distance: float
                        ) -> tuple[float, int, bool, float]:

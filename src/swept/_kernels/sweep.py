@@ -29,7 +29,7 @@ from ..constants import (
     CAST_TOLERANCE,
     SWEEP_RIM_TOLERANCE,
 )
-from . import kernel
+from . import kernel, reader
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import closest_on_aabb3, closest_on_polygon
 from .ray import MISS, ray_aabb3, ray_capsule3, ray_circle, ray_segment
@@ -51,7 +51,7 @@ CAST_OUT_OF_ITERATIONS = 3
 # rays against rounded shapes (a moving circle or sphere against a grown target)
 
 
-@kernel
+@reader
 def ray_rounded_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                         norms: np.ndarray, r: float, max_distance: float, entering_only: bool
                         ) -> tuple[float, float, float, float, float, bool]:
@@ -199,7 +199,7 @@ def ray_rounded_aabb3(ox: float, oy: float, oz: float, dx: float, dy: float, dz:
 # conservative advancement on GJK
 
 
-@kernel
+@reader
 def _extent(verts: np.ndarray) -> float:
     """The largest side of a core's bounding box: its size, whatever its position."""
     s = 0.0
@@ -213,7 +213,7 @@ def _extent(verts: np.ndarray) -> float:
     return s
 
 
-@kernel
+@reader
 def _scale_of(verts: np.ndarray) -> float:
     """The largest coordinate magnitude in a core."""
     s = 0.0
@@ -236,7 +236,7 @@ def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.n
     return out
 
 
-@kernel
+@reader
 def _simplex_normal(moved: np.ndarray, verts_b: np.ndarray, cache: np.ndarray, nx: float,
                     ny: float, nz: float) -> tuple[float, float, float]:
     """The separating normal from GJK's final simplex when it is an edge (2D) or a face (3D)

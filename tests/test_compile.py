@@ -1,0 +1,248 @@
+"""The kernel decorators' compile-time measures (swept._kernels): a kernel compiles once per
+argument type, not once per literal value or per read-only/writable mix, and numba's inliner
+copies an inlined callee's scope once, not once per block. The cold compile these cut is
+measured by ``benchmarks/bench_compile.py``."""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+import numba
+import numpy as np
+import pytest
+from numba.core import compiler, errors
+
+from swept import Polygon, contact
+from swept._kernels import (
+    _BlockCopier,
+    _read_only_arrays,
+    _typed_unliteral,
+    inline_kernel,
+    kernel,
+    reader,
+    stamps,
+)
+from swept._kernels import contact as kc
+
+
+def test_a_literal_argument_compiles_no_second_kernel() -> None:
+    """numba types a constant argument (``True``, ``0``) as a literal and, unasked, compiles
+    the callee once more per literal value beside its plain type (``_capsule3(..., False)``
+    and ``(..., True)`` were two compiles of the whole capsule cast). The kernel decorators
+    resolve compiled calls on the plain types, so three call sites make one compile."""
+
+    def shift(x: float, up: bool, k: int) -> float:
+        return x + k if up else x - k
+
+    callee = _typed_unliteral(numba.njit(shift))
+
+    @numba.njit
+    def caller(x: float, up: bool, k: int) -> float:
+        return callee(x, True, 2) + callee(x, False, 0) + callee(x, up, k)
+
+    assert caller(1.0, True, 3) == 3.0 + 1.0 + 4.0
+    assert len(callee.signatures) == 1
+    assert callee.signatures[0] == (numba.float64, numba.boolean, numba.int64)
+
+
+def test_a_reader_shares_one_compile_between_read_only_and_writable_arrays() -> None:
+    """A Polygon's arrays are read-only; the arrays kernels build (a box's corners) or slice
+    from the World's pool are writable, and numba compiles a kernel once per mix (a polygon
+    pair kernel took three). A reader's compiled callers pass float64 arrays as read-only,
+    so the Python call with read-only arrays and the compiled call with writable ones share
+    one compile."""
+
+    def total(verts: np.ndarray) -> float:
+        return float(verts.sum())
+
+    callee = _read_only_arrays(_typed_unliteral(numba.njit(total)))
+
+    @numba.njit
+    def caller(n: int) -> float:
+        return callee(np.ones((n, 2)))
+
+    frozen = np.ones((3, 2))
+    frozen.setflags(write=False)
+    assert callee(frozen) == 6.0
+    assert caller(4) == 8.0
+    assert len(callee.signatures) == 1
+    assert not callee.signatures[0][0].mutable
+
+
+def test_a_reader_that_writes_its_array_does_not_compile() -> None:
+    """The read-only mark cannot hide a write: a reader that stores into its array fails to
+    compile when a compiled caller passes it a writable array."""
+
+    def scale(verts: np.ndarray) -> None:
+        verts[0, 0] = 2.0
+
+    callee = _read_only_arrays(numba.njit(scale))
+
+    @numba.njit
+    def caller() -> None:
+        callee(np.ones((2, 2)))
+
+    with pytest.raises(errors.TypingError):
+        caller()
+
+
+def test_geometry_kernels_compile_once_for_read_only_and_writable_polygons() -> None:
+    """The shipped readers: a polygon pair contacted from Python (read-only arrays) and a box
+    against a polygon (the box's corners built as writable arrays inside the kernel) use the
+    one compile of ``contact_polygon_polygon``."""
+    a = Polygon([(0, 0), (2, 0), (1, 2)])
+    b = Polygon([(1, 1), (3, 1), (2, 3)])
+    assert contact(a, b) is not None
+    hit, *_ = kc.contact_aabb_polygon(0.0, 0.0, 2.0, 2.0, b._verts, b._norms)
+    assert hit
+    mutable = [sig for sig in kc.contact_polygon_polygon.signatures
+               if any(getattr(t, "mutable", False) for t in sig)]
+    assert mutable == []
+
+
+def _three_blocks(x: float) -> float:
+    y = x * 2.0
+    for _ in range(2):
+        # a loop: more than one block
+        y = y - 1.0
+    return y
+
+
+def test_block_copier_copies_the_scope_once() -> None:
+    """numba copies an inlined callee block by block, each with a memo of its own, so each
+    block copies the callee's whole scope again (cost: blocks x variables). The copier shares
+    one memo between the blocks of one IR: the copies share one new scope, and a second copy
+    of the same IR (numba makes one to keep unmutated) is a fresh one."""
+    func_ir = compiler.run_frontend(_three_blocks)
+    assert len(func_ir.blocks) > 1
+    copier = _BlockCopier()
+    copier.memos = {}
+    first = {k: copier.deepcopy(b) for k, b in func_ir.blocks.items()}
+    second = {k: copier.deepcopy(b) for k, b in func_ir.blocks.items()}
+    scopes = {id(b.scope) for b in first.values()}
+    assert len(scopes) == 1
+    assert scopes.isdisjoint({id(b.scope) for b in func_ir.blocks.values()})
+    assert scopes.isdisjoint({id(b.scope) for b in second.values()})
+    for label, block in func_ir.blocks.items():
+        assert [str(s) for s in first[label].body] == [str(s) for s in block.body]
+        assert first[label] is not second[label]
+    # outside an inlining it is plain deepcopy: one scope per block
+    copier.memos = None
+    plain = [copier.deepcopy(b) for b in func_ir.blocks.values()]
+    assert len({id(b.scope) for b in plain}) == len(plain)
+    assert copier.deepcopy is not copy.deepcopy
+
+
+@inline_kernel
+def _twice(x: float) -> float:
+    return _halve(x) * 4.0
+
+
+@inline_kernel
+def _halve(x: float) -> float:
+    z = x
+    if z < 0.0:
+        # negative: mirrored
+        z = -z
+    return z * 0.5
+
+
+@kernel
+def _nested_inlines(x: float, y: float) -> float:
+    return _twice(x) + _twice(y) + _halve(x - y)
+
+
+@reader
+def _row_sum(verts: np.ndarray, i: int) -> float:
+    return verts[i, 0] + verts[i, 1]
+
+
+def test_nested_inline_kernels_with_the_copier_compute_the_same() -> None:
+    """Inline kernels inlined into inline kernels, twice at one site each, through the shared
+    copies: the values of the plain Python functions."""
+
+    def plain(x: float, y: float) -> float:
+        def halve(v: float) -> float:
+            return abs(v) * 0.5
+        return halve(x) * 4.0 + halve(y) * 4.0 + halve(x - y)
+
+    for x, y in ((1.0, 2.0), (-3.0, 0.5), (0.0, -0.0), (1e50, -1e50)):
+        assert _nested_inlines(x, y) == plain(x, y)
+    verts = np.arange(6.0).reshape(3, 2)
+    assert _row_sum(verts, 2) == 9.0
+
+
+def _kernel_file(name: str) -> str:
+    return os.path.join(stamps.KERNELS, name)
+
+
+def _depends_on(name: str) -> set[str]:
+    return {os.path.relpath(p, stamps.PACKAGE) for p in stamps.dependencies(_kernel_file(name))}
+
+
+def test_a_kernel_file_depends_on_what_it_imports_and_the_constants() -> None:
+    """The cache stamp's file set: a kernel module, the kernel modules it imports (directly or
+    not) and constants.py; not the Python layer, not the modules it does not import."""
+    names = _depends_on("world.py")
+    assert {"_kernels/world.py", "_kernels/ray.py", "_kernels/scene.py", "_kernels/__init__.py",
+            "constants.py"} <= names
+    assert "_kernels/stamps.py" not in names
+    assert all(n.startswith("_kernels/") or n == "constants.py" for n in names)
+    assert _depends_on("geom.py") == {"_kernels/geom.py", "_kernels/__init__.py", "constants.py"}
+
+
+def test_a_changed_callee_file_changes_its_callers_stamp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba keys a cached kernel on its own file, yet a kernel carries its callees' machine
+    code and the constants it read: a changed ray.py left the World's cached casts running the
+    old ray code. The stamp hashes every file a kernel module imports: a change to ray.py
+    changes world.py's stamp, and not geom.py's."""
+    world, geom = _kernel_file("world.py"), _kernel_file("geom.py")
+    # the stamp as computed afresh (a process keeps the first)
+    stamp = stamps.stamp.__wrapped__
+    before = stamp(world), stamp(geom)
+    assert before == (stamps.stamp(world), stamps.stamp(geom))
+    content_hash = stamps._content_hash
+
+    def edited(path: str, mtime: float, size: int) -> bytes:
+        digest = content_hash(path, mtime, size)
+        return digest[::-1] if path.endswith(os.sep + "ray.py") else digest
+
+    monkeypatch.setattr(stamps, "_content_hash", edited)
+    assert stamp(world) != before[0]
+    assert stamp(geom) == before[1]
+
+
+_RECOMPILES = r"""
+import sys
+from swept._kernels import contact, geom
+contact.contact_circle_aabb(0.5, 0.5, 1.0, 0.0, 0.0, 2.0, 2.0)
+geom.closest_on_segment2(0.0, 1.0, -1.0, 0.0, 1.0, 0.0)
+print(sum(contact.contact_circle_aabb.stats.cache_misses.values()),
+      sum(geom.closest_on_segment2.stats.cache_misses.values()))
+"""
+
+
+def test_an_edited_callee_recompiles_its_callers_from_the_disk_cache(tmp_path: Any) -> None:
+    """End to end, in fresh interpreters on a copy of the package: after an edit to geom.py,
+    contact.py's kernel that calls geom's is compiled again (not loaded stale from the disk
+    cache); a second run loads both."""
+    shutil.copytree(os.path.dirname(stamps.PACKAGE), tmp_path / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+
+    def misses() -> tuple[int, int]:
+        env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"))
+        out = subprocess.run([sys.executable, "-c", _RECOMPILES], env=env, check=True,
+                             capture_output=True, text=True).stdout.split()
+        return int(out[0]), int(out[1])
+
+    assert misses() == (1, 1)
+    assert misses() == (0, 0)
+    with open(tmp_path / "src" / "swept" / "_kernels" / "geom.py", "a") as f:
+        f.write("\n# edited\n")
+    assert misses() == (1, 1)
+    assert misses() == (0, 0)
