@@ -48,6 +48,8 @@ OTHERS = {
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
+    # the moving colliders in the ray grid (swept._kernels.grid)
+    "MOVING_GRID_COLLIDERS_PER_CELL", "MOVING_GRID_OUTSIDE",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
 }

@@ -104,7 +104,8 @@ __all__ = [
     # broadphase choice
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
-    "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
+    "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL", "MOVING_GRID_COLLIDERS_PER_CELL",
+    "MOVING_GRID_OUTSIDE",
     # threads
     "MAX_THREADS",
 ]
@@ -564,3 +565,17 @@ CHAIN_BOXES_MIN_SEGMENTS = 8
 #: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
 #: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
 CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
+
+# --- the moving colliders in the ray grid (swept._kernels.grid, issue 11 item 3)
+
+#: When the World's static colliders have a ray grid, its moving colliders are binned too, at
+#: every sync after they move, into a coarser grid over the same frame (each coarse cell a
+#: square of K x K grid cells) sized for this many moving colliders a coarse cell; rays then
+#: meet them in the same cell walk instead of walking the moving tree. Measured: see
+#: :data:`MOVING_GRID_OUTSIDE`'s heading figures in ``swept._kernels.grid``.
+MOVING_GRID_COLLIDERS_PER_CELL = 0.5
+#: Moving colliders whose boxes leave the grid's frame (at most this many) are tested by every
+#: ray in a plain loop; more than this, and the rays walk the moving tree instead (the grid
+#: is not used for moving colliders until they are back). Not measured for speed: a small
+#: list, a few box tests a ray.
+MOVING_GRID_OUTSIDE = 16

@@ -85,7 +85,15 @@ from ._kernels.world import Balls, Casts, Hits, Touches
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
 from .chain import Chain
-from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES, GRID_MARGIN, MAX_DEPTH
+from .constants import (
+    BOX_MARGIN,
+    CANDIDATE_MARGIN,
+    FILTER_KERNEL_TRIES,
+    GRID_MARGIN,
+    MAX_DEPTH,
+    MOVING_GRID_COLLIDERS_PER_CELL,
+    MOVING_GRID_OUTSIDE,
+)
 from .contact import contact
 from .raycast import raycast
 from .results import (
@@ -930,7 +938,7 @@ class World:
                 self._refits = 0
             planes = np.array(sorted(self._plane_set), dtype=np.int64)
             self._packed = _kw.pack(self._dim or 2, self._static_tree, self._dynamic_tree,
-                                    planes, self._grid)
+                                    planes, self._grid, self._moving_block())
             # the moving tree's boxes may have moved since it was built
             self._refit = bool(self._dynamic_set)
         scene = Scene(self._rows, self._tags, self._pool, *self._packed)
@@ -950,7 +958,8 @@ class World:
         lo = self._rows[handles, _scene.LO:_scene.LO + d]
         hi = self._rows[handles, _scene.HI:_scene.HI + d]
         kinds = self._tags[handles, _scene.KIND]
-        thin = (kinds == _scene.KIND_SEGMENT) | (kinds == _scene.KIND_CAPSULE2)
+        thin = ((kinds == _scene.KIND_SEGMENT) | (kinds == _scene.KIND_CAPSULE2)
+                | (kinds == _scene.KIND_CHAIN_SEGMENT))
         choice = choose_broadphase(lo, hi, d, thin=thin)
         self._broadphase = choice
         if not choice.use_grid:
@@ -972,6 +981,33 @@ class World:
         boxes = _grid.entry_rows(self._rows, self._tags, items, GRID_MARGIN * cell)
         frame = np.array([x0, y0, cell])
         return frame, np.array([nx, ny], dtype=np.int64), start, items, boxes
+
+    def _moving_block(self) -> np.ndarray | None:
+        """The moving colliders' coarse grid block (:func:`swept._kernels.grid.moving_block`)
+        over the ray grid's frame, or None (no grid, or no moving colliders). Its cells are K
+        x K grid cells, K sized for MOVING_GRID_COLLIDERS_PER_CELL moving colliders a coarse
+        cell; its capacity holds every moving collider's box, at its size now, wherever it
+        moves."""
+        if self._grid is None or self._dynamic_tree is None:
+            return None
+        handles = self._dynamic_tree[2]
+        m = handles.shape[0]
+        if m == 0:
+            return None
+        frame, dims, _start, _items, _boxes = self._grid
+        nx, ny = int(dims[0]), int(dims[1])
+        cell = float(frame[2])
+        k = max(1, int(round(math.sqrt(nx * ny * MOVING_GRID_COLLIDERS_PER_CELL / m))))
+        k = min(k, max(nx, ny))
+        mnx = (nx + k - 1) // k
+        mny = (ny + k - 1) // k
+        # a box of span s touches at most floor((s + 2 g) / (k cell)) + 2 coarse cells an axis
+        g = 2.0 * GRID_MARGIN * cell
+        span = (self._rows[handles, _scene.HI:_scene.HI + 2]
+                - self._rows[handles, _scene.LO:_scene.LO + 2])
+        per_axis = np.minimum(np.floor((span + g) / (k * cell)) + 2.0, [mnx, mny])
+        capacity = int(np.sum(per_axis[:, 0] * per_axis[:, 1]))
+        return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE)
 
     def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
         return (int(self._tags[h, _scene.LAYER]) & mask) != 0 and h not in ignore
