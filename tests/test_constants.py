@@ -50,6 +50,7 @@ OTHERS = {
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # the moving colliders in the ray grid (swept._kernels.grid)
     "MOVING_GRID_COLLIDERS_PER_CELL", "MOVING_GRID_OUTSIDE",
+    "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
 }

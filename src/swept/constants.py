@@ -105,6 +105,7 @@ __all__ = [
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL", "MOVING_GRID_COLLIDERS_PER_CELL",
+    "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
     "MOVING_GRID_OUTSIDE",
     # threads
     "MAX_THREADS",
@@ -522,11 +523,15 @@ BROADPHASE_COLLIDERS_PER_CELL = 0.125
 #: World's ``GRID_COLLIDERS_PER_CELL``, at which the clusters were measured).
 BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL = 0.5
 #: The grid's cells are doubled until binning makes at most this many entries a collider on
-#: average (a memory bound: the World's grid stores an index and a box, 40 bytes, per entry,
-#: so at most ~10 KB a collider). Not a speed limit; measured: walls as long as the world
-#: make 170 a collider at 10,000 and the grid is still 200x faster than the BVH there (0.52
-#: against 114 us a ray), and doubling the cell makes those rays 2.8x slower.
-BROADPHASE_MAX_ENTRIES_PER_COLLIDER = 256.0
+#: average (a memory bound: the World's grid stores an index and a row of six floats, 56
+#: bytes, per entry, so at most ~28 KB a collider). Measured (issue 11 item 3: the World's
+#: ``cast_range`` on ``benchmarks/scenes.py``'s scenes with this bound patched, beside the
+#: plain grid of ``benchmarks/bench_broadphase.py``, one thread, us a ray, one run): 10,000
+#: walls as long as the world make 340 entries a collider at the count-sized cell (3.4
+#: million, 190 MB) and take 1.14 there, against 3.6 at 256's doubled cell (170 a collider)
+#: and 1.34 for the plain grid's best; 1,000 such walls (110 a collider) are not coarsened by
+#: either bound. The earlier 256 put those walls at 1.6x the plain grid.
+BROADPHASE_MAX_ENTRIES_PER_COLLIDER = 512.0
 #: Colliders at most this many probe cells across count towards the occupancy (a longer or larger
 #: one is in many cells, where a ray stops at it: it is counted by the entries). Measured:
 #: chosen so the occupancy does not depend on the collider count: with 1 cell it read 3.9 and
@@ -579,3 +584,20 @@ MOVING_GRID_COLLIDERS_PER_CELL = 0.5
 #: is not used for moving colliders until they are back). Not measured for speed: a small
 #: list, a few box tests a ray.
 MOVING_GRID_OUTSIDE = 16
+
+# --- the broadphase choice for clusters (swept.broadphase, issue 11 item 3)
+
+#: A clustered scene (occupancy above :data:`BROADPHASE_MAX_OCCUPANCY`) takes a grid sized for
+#: this many colliders a cell (coarser than :data:`BROADPHASE_COLLIDERS_PER_CELL`'s) instead
+#: of the BVH. Measured (``benchmarks/scenes.py``'s ``clustered``: 99% of the colliders in 1%
+#: of the area, occupancy 55 to 66; one thread, us a ray, one run; the cell as a multiple of
+#: ``sqrt(area / n)``): at 1,000 colliders the World's grid at 0.35 / 0.7 / 1.0 / 1.4 took
+#: 0.286 / 0.233 / 0.221 / 0.260 and its BVH 0.298 (the plain grid's best 0.222); at 10,000,
+#: 0.380 / 0.279 / 0.264 / 0.297 against 0.433 (plain 0.261). 1.0 a cell is the 1.0 multiple.
+BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 1.0
+#: Above this occupancy (nearly every small collider crowding one probe cell) the scene takes
+#: the BVH after all: every ray crossing the crowded cell would test all of them. Not measured
+#: at the crossing: chosen between the benchmark's cluster (55 to 66, where the coarse grid
+#: wins, see :data:`BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`) and 199 tiny boxes in one spot
+#: (198).
+BROADPHASE_MAX_CLUSTER_OCCUPANCY = 100.0
