@@ -228,3 +228,33 @@ def test_moving_colliders_grown_past_the_grids_capacity_are_still_hit() -> None:
         world.move(h, shapes[h])
     assert _moving_grid_state(world) == 0
     _check(shapes, world, *_scene_rays(scene, 7))
+
+
+def test_a_static_chains_segments_in_the_grid_equal_brute_force() -> None:
+    """A static chain's segments are grid entries of their own, tested by the segment
+    entries' precomputed crossing test (as a ray meets a chain's segment as a Segment): rays
+    at a 300-point zigzag chain among segments, through its corners too, equal brute force,
+    the chain reported by its handle."""
+    from swept import Chain
+
+    rng = np.random.default_rng(17)
+    x = np.linspace(0.0, 1000.0, 300)
+    y = 500.0 + np.where(np.arange(300) % 2 == 0, -40.0, 40.0)
+    chain = Chain(np.stack([x, y], axis=1))
+    scene = scenes.make_scene("uniform", N)
+    shapes: list[Any] = scene.shapes()
+    world = World()
+    for shape in shapes:
+        world.add(shape)
+    shapes.append(chain)
+    assert world.add(chain) == N
+    # from either side of the zigzag, at its corners and anywhere
+    corners = np.stack([x, y], axis=1)[rng.integers(0, 300, RAYS)]
+    origins = np.stack([rng.uniform(0.0, 1000.0, RAYS),
+                        np.where(rng.integers(0, 2, RAYS) == 1, 300.0, 700.0)], axis=1)
+    aim = np.where(rng.integers(0, 2, (RAYS, 1)) == 1, corners,
+                   rng.uniform(0.0, 1000.0, (RAYS, 2)))
+    v = aim - origins
+    directions = v / np.hypot(v[:, 0], v[:, 1])[:, None]
+    assert world._sync().links[0] == 2 and world._grid is not None  # white box: the grid
+    _check(shapes, world, origins, directions, np.full(RAYS, 2000.0))

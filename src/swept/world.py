@@ -128,7 +128,8 @@ ALL_LAYERS = 0xFFFFFFFF
 #: refit keeps the topology, which fits the boxes worse the farther they have moved).
 DYNAMIC_REFITS_BEFORE_REBUILD = 64
 #: The most entries (and cells) a World's ray grid holds, whatever the scene: a grid entry is
-#: an index and a row of six floats (56 bytes), so at most about 450 MB. Its cells are doubled
+#: an index (8 bytes; each gridded collider has one row of six floats), so at most about
+#: 64 MB of entries. Its cells are doubled
 #: until binning fits. Not measured for speed: a memory bound (1,000,000 segments 20 to 100
 #: long in a 1000 x 1000 world make about 3 entries each at the chosen cell).
 GRID_MAX_ENTRIES = 8_000_000
@@ -978,9 +979,9 @@ class World:
             cell *= 2.0
         start, items = _grid.bin_colliders(self._rows, self._tags, handles, x0, y0, cell, nx,
                                            ny)
-        boxes = _grid.entry_rows(self._rows, self._tags, items, GRID_MARGIN * cell)
+        rows = _grid.collider_rows(self._rows, self._tags, handles, GRID_MARGIN * cell)
         frame = np.array([x0, y0, cell])
-        return frame, np.array([nx, ny], dtype=np.int64), start, items, boxes
+        return frame, np.array([nx, ny], dtype=np.int64), start, items, rows, handles
 
     def _moving_block(self) -> np.ndarray | None:
         """The moving colliders' coarse grid block (:func:`swept._kernels.grid.moving_block`)
@@ -994,7 +995,7 @@ class World:
         m = handles.shape[0]
         if m == 0:
             return None
-        frame, dims, _start, _items, _boxes = self._grid
+        frame, dims = self._grid[0], self._grid[1]
         nx, ny = int(dims[0]), int(dims[1])
         cell = float(frame[2])
         k = max(1, int(round(math.sqrt(nx * ny * MOVING_GRID_COLLIDERS_PER_CELL / m))))

@@ -7,9 +7,9 @@ side ``cell`` from ``(x0, y0)`` when that beats its BVH for the scene
 
 Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``start``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
-``items[start[c] : start[c + 1]]``, handles), and one box per entry, stored in line with it
-so that a walk reads a cell's entries from one run of memory (:func:`entry_rows`): a
-segment's crossing data, any other collider's box grown by
+``items[start[c] : start[c + 1]]``, indices of the gridded colliders), the gridded colliders'
+handles, and one row per gridded collider (:func:`collider_rows`): a segment's crossing data,
+any other collider's box grown by
 :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
 reject a hit the narrowphase finds: a ray through a segment's end at a corner of its box can
 cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the crossing on
@@ -145,8 +145,8 @@ def entry_count(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: flo
 def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: float,
                   y0: float, cell: float, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
     """Bin ``handles`` into the grid (:func:`collider_cells`): the CSR arrays ``start``
-    (nx * ny + 1,) and ``items`` (E,) int64, entries in each cell by increasing handle order
-    of ``handles``."""
+    (nx * ny + 1,) and ``items`` (E,) int64, each entry the collider's index ``k`` in
+    ``handles`` (its row of :func:`collider_rows`), in increasing order within a cell."""
     start = np.zeros(nx * ny + 1, np.int64)
     out = np.empty(64, np.int64)
     for k in range(handles.shape[0]):
@@ -162,22 +162,24 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
         n, out = collider_cells(rows, tags, h, x0, y0, cell, nx, ny, out)
         for i in range(n):
             c = out[i]
-            items[fill[c]] = h
+            items[fill[c]] = k
             fill[c] += 1
     return start, items
 
 
 @kernel
-def entry_rows(rows: np.ndarray, tags: np.ndarray, items: np.ndarray, margin: float
-               ) -> np.ndarray:
-    """The grid's entry rows (E, 6), one per entry ``items[j]``: a segment's crossing data
-    ``ax ay 1 ex ey parallel`` (``e = b - a`` and the parallel threshold
-    ``RAY_PARALLEL_SINE * |e|``, as ``ray_segment`` computes them), any other collider's box
-    grown by ``margin``: ``minx miny 0 maxx maxy 0`` (column 2 tells them apart)."""
-    m = items.shape[0]
+def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margin: float
+                  ) -> np.ndarray:
+    """The grid's collider rows (k, 6), one per gridded collider ``handles[j]`` (the entries
+    name these rows: 8 bytes an entry, the rows small enough to stay in cache, where a row an
+    entry made 56 and long walls' grids spill out of it): a segment's crossing data ``ax ay 1
+    ex ey parallel`` (``e = b - a`` and the parallel threshold ``RAY_PARALLEL_SINE * |e|``,
+    as ``ray_segment`` computes them), any other collider's box grown by ``margin``: ``minx
+    miny 0 maxx maxy 0`` (column 2 tells them apart)."""
+    m = handles.shape[0]
     out = np.zeros((m, 6))
     for j in range(m):
-        h = items[j]
+        h = handles[j]
         if tags[h, KIND] == KIND_SEGMENT or tags[h, KIND] == KIND_CHAIN_SEGMENT:
             # (a ray meets a chain's segment as a segment)
             ex = rows[h, 2] - rows[h, 0]

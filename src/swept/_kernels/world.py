@@ -59,6 +59,7 @@ from .scene import (
     H_FRAME,
     H_GRID_BOXES,
     H_GRID_CELLS,
+    H_GRID_HANDLES,
     H_GRID_ITEMS,
     H_GRID_NX,
     H_GRID_NY,
@@ -145,13 +146,14 @@ class Touches(NamedTuple):
 
 def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
          moving: tuple[np.ndarray, np.ndarray, np.ndarray], planes: np.ndarray,
-         grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None,
+         grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                     np.ndarray] | None,
          moving_block: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The scene's ``nodes`` and ``links`` (:mod:`swept._kernels.scene`) from its parts: each
     tree as ``(nodes, links, handles)`` (a built tree over the boxes of ``handles``), the
-    planes' handles, the grid as ``(frame (3,), dims (2,), start, items, boxes (E, 6))`` or
-    None, and the moving colliders' grid block (:func:`swept._kernels.grid.moving_block`;
-    only with a grid) or None."""
+    planes' handles, the grid as ``(frame (3,), dims (2,), start, items, rows (k, 6),
+    handles (k,))`` (:mod:`swept._kernels.grid`) or None, and the moving colliders' grid
+    block (:func:`swept._kernels.grid.moving_block`; only with a grid) or None."""
     s_nodes, s_links, s_handles = static
     m_nodes, m_links, m_handles = moving
     ms = s_nodes.shape[0]
@@ -172,16 +174,17 @@ def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
     frame = np.zeros((1, 6))
     at = header[H_PLANES] + planes.shape[0]
     if grid is not None:
-        g_frame, dims, start, items, boxes = grid
+        g_frame, dims, start, items, boxes, g_handles = grid
         header[H_GRID_NX], header[H_GRID_NY] = dims
         header[H_GRID_CELLS] = at
         header[H_GRID_ITEMS] = at + start.shape[0]
+        header[H_GRID_HANDLES] = at + start.shape[0] + items.shape[0]
         header[H_GRID_BOXES] = ms + mm
-        parts += [start, items]
+        parts += [start, items, g_handles]
         node_parts.append(boxes)
         frame[0, :3] = g_frame
         if moving_block is not None:
-            header[H_MOVING_GRID] = at + start.shape[0] + items.shape[0]
+            header[H_MOVING_GRID] = header[H_GRID_HANDLES] + g_handles.shape[0]
             parts.append(moving_block)
     header[H_FRAME] = sum(p.shape[0] for p in node_parts)
     node_parts.append(frame)
@@ -435,6 +438,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gny = links[H_GRID_NY]
         cells = links[H_GRID_CELLS]
         items = links[H_GRID_ITEMS]
+        handles = links[H_GRID_HANDLES]
         boxes = links[H_GRID_BOXES]
         frame = links[H_FRAME]
         ix = probe[3]
@@ -503,8 +507,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                             seg_row = -1
             c = cells + walk[0] + gnx * walk[1]
             for j in range(links[c], links[c + 1]):
-                row = boxes + j
-                h = links[items + j]
+                # the entry names a gridded collider: its row, its handle
+                row = boxes + links[items + j]
+                h = links[handles + links[items + j]]
                 if nodes[row, 2] != 0.0:
                     # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
                     # on its precomputed e and threshold, the same operations in the same
