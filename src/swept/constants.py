@@ -524,14 +524,14 @@ BROADPHASE_COLLIDERS_PER_CELL = 0.125
 BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL = 0.5
 #: The grid's cells are doubled until binning makes at most this many entries a collider on
 #: average (a memory bound: the World's grid stores an index, 8 bytes, per entry, and a row
-#: of six floats per collider, so at most ~4 KB a collider). Measured (issue 11 item 3: the World's
-#: ``cast_range`` on ``benchmarks/scenes.py``'s scenes with this bound patched, beside the
-#: plain grid of ``benchmarks/bench_broadphase.py``, one thread, us a ray, one run): 10,000
-#: walls as long as the world make 340 entries a collider at the count-sized cell (3.4
-#: million, 27 MB) and took 1.14 there (entries were then 56 bytes each), against 3.6 at
-#: 256's doubled cell (170 a collider)
-#: and 1.34 for the plain grid's best; 1,000 such walls (110 a collider) are not coarsened by
-#: either bound. The earlier 256 put those walls at 1.6x the plain grid.
+#: of six floats per collider, so at most ~4 KB a collider). Measured (issue 11 item 3: the
+#: World's ``cast_range`` on ``benchmarks/scenes.py``'s scenes with this bound patched,
+#: beside the plain grid of ``benchmarks/bench_broadphase.py``, one thread, us a ray, one
+#: run): 10,000 walls as long as the world make 340 entries a collider at the count-sized
+#: cell (3.4 million, 27 MB) and took 1.14 there (entries were then 56 bytes each), against
+#: 3.6 at 256's doubled cell (170 a collider) and 1.34 for the plain grid's best; 1,000 such
+#: walls (110 a collider) are not coarsened by either bound. The earlier 256 put those walls
+#: at 1.6x the plain grid.
 BROADPHASE_MAX_ENTRIES_PER_COLLIDER = 512.0
 #: Colliders at most this many probe cells across count towards the occupancy (a longer or larger
 #: one is in many cells, where a ray stops at it: it is counted by the entries). Measured:
