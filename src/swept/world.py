@@ -42,8 +42,11 @@ Broadphase: every static, bounded collider is in a BVH (:mod:`swept._kernels.bvh
 SAH, 4 a leaf), and every moving one in a second BVH; in 2D, the static colliders are also
 binned in a uniform grid (:mod:`swept._kernels.grid`) that ray casts walk cell by cell instead
 of the static tree, when :func:`swept.broadphase.choose_broadphase` says the grid serves the
-scene better (it does on every scene kind measured but clusters: walls as long as the world,
-large boxes, small and long mixed, coordinates of 1e6; see its docstring for the figures).
+scene better (it does on every scene kind measured: walls as long as the world, large boxes,
+small and long mixed, coordinates of 1e6, and a cluster, on coarser cells; see its docstring
+for the figures); the moving colliders then go in a coarser grid over the same frame,
+rebinned at each sync after they move, so that a ray meets them in the same walk instead of
+walking the moving tree.
 Sweeps, contacts, box and point queries use the BVHs. One traversal of each serves every query.
 Colliders with **infinite bounds** (planes) sit in a plain list tested by every query (in a
 tree every ancestor of an infinite box is infinite, so every query would descend there).
