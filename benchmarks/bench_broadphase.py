@@ -23,7 +23,8 @@ The plain runners call swept's own ray kernels (:mod:`swept._kernels.ray`) for t
 so their answers match exactly: each compiled runner must give the brute force's handle (ties:
 the smallest handle) and distance (to :data:`AGREE_TOLERANCE` relative) on every ray; pymunk's
 share of agreeing rays is reported (it answers a finite segment query, in its own conventions
-for rays that start inside a shape). Prints a table (us a ray; World / best plain; pymunk /
+for rays that start inside a shape). The compiled runners are timed in turns, in CPU time
+(:func:`interleaved`): the machine is shared. Prints a table (us a ray; World / best plain; pymunk /
 World; pymunk / best plain, the most any structure with this narrowphase could show) and
 writes ``benchmarks/results/broadphase.json``. ``run(quick)`` is the entry point for ``swept
 bench``; ``python benchmarks/bench_broadphase.py [--quick]`` runs it alone.
@@ -588,7 +589,8 @@ def _forced_bvh(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Any:
 @contextlib.contextmanager
 def world_decision(world: World, force_bvh: bool) -> Iterator[None]:
     """Within the block, ``world`` decides its ray structure as it does (``force_bvh``
-    False) or takes its BVH; the static structures are rebuilt on entry and on exit."""
+    False) or takes its BVH; the static structures are rebuilt on entry, and what the block
+    builds stays until the World next changes."""
     w: Any = world
     original = swept_world.choose_broadphase
     if force_bvh:
@@ -598,7 +600,6 @@ def world_decision(world: World, force_bvh: bool) -> Iterator[None]:
         yield
     finally:
         swept_world.choose_broadphase = original  # type: ignore[assignment]
-        w._static_tree = w._packed = w._scene = None
 
 
 def world_grid_info(world: World) -> dict[str, Any]:
@@ -607,7 +608,7 @@ def world_grid_info(world: World) -> dict[str, Any]:
     w._sync()
     if w._grid is None:
         return {"structure": "bvh"}
-    frame, dims, _start, items, _boxes = w._grid
+    frame, dims, _start, items = w._grid[:4]
     return {"structure": "grid", "cell": float(frame[2]), "cells": [int(dims[0]),
             int(dims[1])], "entries": int(items.shape[0])}
 
@@ -635,13 +636,14 @@ def one_thread() -> Iterator[None]:
 
 
 def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds (after one warm-up call)."""
+    """The fastest of ``repeats`` timed calls, in seconds of this thread's CPU time (after one
+    warm-up call), as :func:`interleaved` times the compiled runners."""
     fn()
     best = math.inf
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.thread_time()
         fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
 
 
@@ -660,17 +662,36 @@ def compare(ref_i: np.ndarray, ref_t: np.ndarray, idx: np.ndarray, t: np.ndarray
     return {"wrong": int(np.sum(~right & ~tie)), "tie": int(np.sum(tie))}
 
 
-def plain_grid(scene: Any, factors: tuple[float, ...], origins: np.ndarray,
-               directions: np.ndarray, tmax: float, repeats: int
-               ) -> tuple[dict[str, Any], tuple[np.ndarray, np.ndarray] | None]:
-    """The plain grid at each cell size: us a ray, entries; the best one's answers."""
+def interleaved(runners: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
+    """The fastest of ``repeats`` timed calls of each runner, in seconds of this thread's CPU
+    time, the runners taking turns (round robin), each timed call right after an untimed one
+    of the same runner (so that it finds its own data in cache, as consecutive repeats did,
+    not the previous runner's). On a shared machine whose load drifts within seconds, each
+    runner then sees the same moments, and the CPU clock leaves out the time other processes
+    hold the core (wall-clock minima of the same runs differed by up to 2x between runners,
+    with two other processes on two cores). Every runner here runs on the calling thread (one
+    thread)."""
+    best = {name: math.inf for name in runners}
+    for _ in range(repeats):
+        for name, fn in runners.items():
+            fn()
+            start = time.thread_time()
+            fn()
+            best[name] = min(best[name], time.thread_time() - start)
+    return best
+
+
+def plain_grids(scene: Any, factors: tuple[float, ...], origins: np.ndarray,
+                directions: np.ndarray, tmax: float
+                ) -> tuple[dict[str, Any], dict[str, Callable[[], Any]]]:
+    """The plain grid at each cell size: its statistics, and a runner each (named
+    ``grid@factor``)."""
     x0, y0 = scene.lo.min(axis=0)
     x1, y1 = scene.hi.max(axis=0)
     n = len(scene)
     side = max(x1 - x0, y1 - y0)
-    out: dict[str, Any] = {}
-    best_us = math.inf
-    best_answer = None
+    info: dict[str, Any] = {}
+    runners: dict[str, Callable[[], Any]] = {}
     for f in factors:
         cell = side / math.sqrt(n) * f
         nx = int(math.floor((x1 - x0) / cell)) + 1
@@ -678,28 +699,22 @@ def plain_grid(scene: Any, factors: tuple[float, ...], origins: np.ndarray,
         start, items = grid_build(scene.kind, scene.params, scene.lo, scene.hi, float(x0),
                                   float(y0), cell, nx, ny, GRID_MAX_ENTRIES)
         if start.shape[0] == 1:
-            out[str(f)] = {"cell": cell, "skipped": "too many entries"}
+            info[str(f)] = {"cell": cell, "skipped": "too many entries"}
             continue
         args = (scene.kind, scene.params, scene.verts, scene.norms, start, items, float(x0),
                 float(y0), cell, nx, ny, origins, directions, tmax)
-        us = best_time(lambda a=args: grid_rays(*a), repeats) / origins.shape[0] * 1e6
-        out[str(f)] = {"cell": cell, "cells": [nx, ny], "entries": int(items.shape[0]),
-                       "us": us}
-        if us < best_us:
-            best_us = us
-            best_answer = grid_rays(*args)
-            out["best_factor"] = f
-    out["us"] = best_us
-    return out, best_answer
+        info[str(f)] = {"cell": cell, "cells": [nx, ny], "entries": int(items.shape[0])}
+        runners[f"grid@{f}"] = lambda a=args: grid_rays(*a)
+    return info, runners
 
 
 def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
-    """Every runner on one scene."""
+    """Every runner on one scene: each checked against the brute force, then all timed in
+    turns (:func:`interleaved`)."""
     scene = scenes.make_scene(name, n)
     origins, directions, tmax = scenes.rays(scene, RAYS)
     repeats = REPEATS[1] if quick else REPEATS[0]
     row: dict[str, Any] = {"scene": name, "colliders": n, "rays": RAYS}
-    us: dict[str, float] = {}
     check: dict[str, dict[str, int]] = {}
 
     ref_i, ref_t = brute_rays(scene.kind, scene.params, scene.verts, scene.norms, origins,
@@ -707,13 +722,11 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
     row["hit_rate"] = float(np.mean(ref_i >= 0))
 
     with one_thread():
-        grid_info, grid_answer = plain_grid(
+        grid_info, runners = plain_grids(
             scene, QUICK_GRID_CELL_FACTORS if quick else GRID_CELL_FACTORS, origins,
-            directions, tmax, repeats)
-        row["grid"] = grid_info
-        us["grid"] = grid_info["us"]
-        if grid_answer is not None:
-            check["grid"] = compare(ref_i, ref_t, *grid_answer)
+            directions, tmax)
+        for label, fn in runners.items():
+            check[label] = compare(ref_i, ref_t, *fn())
 
         pad = BVH_PAD * max(1.0, float(np.max(np.abs(np.concatenate([scene.lo, scene.hi])))))
         start = time.perf_counter()
@@ -721,33 +734,44 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
         row["bvh_build_ms"] = (time.perf_counter() - start) * 1e3
         bargs = (scene.kind, scene.params, scene.verts, scene.norms, *tree, origins, directions,
                  tmax)
-        check["bvh"] = compare(ref_i, ref_t, *bvh_rays(*bargs))
-        us["bvh"] = best_time(lambda: bvh_rays(*bargs), repeats) / RAYS * 1e6
+        runners["bvh"] = lambda: bvh_rays(*bargs)
+        check["bvh"] = compare(ref_i, ref_t, *runners["bvh"]())
 
-        world = World()
-        start = time.perf_counter()
-        for i, shape in enumerate(scene.shapes()):
-            world.add(shape, moving=bool(scene.moving[i]))
-        row["world_add_ms"] = (time.perf_counter() - start) * 1e3
         structures: dict[str, Any] = {}
+        worlds: dict[str, World] = {}
         for label, force in (("world", False), ("world_bvh", True)):
+            world = World()
+            start = time.perf_counter()
+            for i, shape in enumerate(scene.shapes()):
+                world.add(shape, moving=bool(scene.moving[i]))
+            if label == "world":
+                row["world_add_ms"] = (time.perf_counter() - start) * 1e3
             with world_decision(world, force):
+                # built here, with the decision patched; kept after (nothing changes)
                 structures[label] = world_grid_info(world)
-                batch = world.raycast_many(origins, directions, tmax)
-                check[label] = compare(ref_i, ref_t, batch.handle, batch.distance)
-                us[label] = best_time(lambda: world.raycast_many(origins, directions, tmax),
-                                      repeats) / RAYS * 1e6
-        row["world_structure"] = structures
+            worlds[label] = world
         if scene.moving.any():
-            # the same colliders all static: what the moving ones' own tree costs each ray
+            # the same colliders all static: what the moving ones cost each ray
             still = World()
             for shape in scene.shapes():
                 still.add(shape)
-            with world_decision(still, False):
-                batch = still.raycast_many(origins, directions, tmax)
-                check["world_all_static"] = compare(ref_i, ref_t, batch.handle, batch.distance)
-                us["world_all_static"] = best_time(
-                    lambda: still.raycast_many(origins, directions, tmax), repeats) / RAYS * 1e6
+            worlds["world_all_static"] = still
+        for label, world in worlds.items():
+            batch = world.raycast_many(origins, directions, tmax)
+            check[label] = compare(ref_i, ref_t, batch.handle, batch.distance)
+            runners[label] = lambda w=world: w.raycast_many(origins, directions, tmax)
+        row["world_structure"] = structures
+
+        seconds = interleaved(runners, repeats)
+    us = {label: t / RAYS * 1e6 for label, t in seconds.items() if not label.startswith("grid@")}
+    best_factor = min((t, label) for label, t in seconds.items() if label.startswith("grid@"))[1]
+    for label, t in seconds.items():
+        if label.startswith("grid@"):
+            grid_info[label[5:]]["us"] = t / RAYS * 1e6
+    grid_info["best_factor"] = float(best_factor[5:])
+    grid_info["us"] = seconds[best_factor] / RAYS * 1e6
+    row["grid"] = grid_info
+    us["grid"] = grid_info["us"]
 
     k = PYMUNK_RAYS[1] if quick else PYMUNK_RAYS[0]
     try:

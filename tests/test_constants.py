@@ -52,6 +52,9 @@ OTHERS = {
     # the Simulation's velocity solver: a contact's reach, the default restitution threshold
     "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS", "CONTACT_SLOP_FRACTION",
     "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION",
+    # the moving colliders in the ray grid (swept._kernels.grid)
+    "MOVING_GRID_COLLIDERS_PER_CELL", "MOVING_GRID_OUTSIDE",
+    "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
     # when a threaded Simulation step runs its passes as parallel calls (swept.sim)

@@ -12,8 +12,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .constants import (
+    BROADPHASE_CLUSTER_COLLIDERS_PER_CELL,
     BROADPHASE_COLLIDERS_PER_CELL,
     BROADPHASE_GRID_MIN_COLLIDERS,
+    BROADPHASE_MAX_CLUSTER_OCCUPANCY,
     BROADPHASE_MAX_ENTRIES_PER_COLLIDER,
     BROADPHASE_MAX_OCCUPANCY,
     BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL,
@@ -67,15 +69,17 @@ def _entries(lo: np.ndarray, hi: np.ndarray, origin: np.ndarray, cell: float,
     return float(np.sum(np.where(thin, sx + sy - 1.0, sx * sy)))
 
 
-def plan_grid(lo: Any, hi: Any, *, thin: Any = None) -> GridPlan:
+def plan_grid(lo: Any, hi: Any, *, thin: Any = None,
+              per_cell: float = BROADPHASE_COLLIDERS_PER_CELL) -> GridPlan:
     """The grid :func:`choose_broadphase` would build over 2D boxes ``lo``, ``hi`` ((k, 2)
     float64, k >= 1, finite) and its statistics; ``thin`` (k,) bool marks colliders binned by
     the cells their shape crosses (segments, capsules) rather than their box.
 
-    The cell is sized for :data:`~swept.constants.BROADPHASE_COLLIDERS_PER_CELL` colliders a
-    cell over the boxes' bounds (never thinner than the bounds' larger side over the number
-    of cells, nor than 1e-12 of the coordinates' magnitude), then doubled until binning makes
-    at most :data:`~swept.constants.BROADPHASE_MAX_ENTRIES_PER_COLLIDER` entries a collider.
+    The cell is sized for ``per_cell`` colliders a cell (by default
+    :data:`~swept.constants.BROADPHASE_COLLIDERS_PER_CELL`) over the boxes' bounds (never
+    thinner than the bounds' larger side over the number of cells, nor than 1e-12 of the
+    coordinates' magnitude), then doubled until binning makes at most
+    :data:`~swept.constants.BROADPHASE_MAX_ENTRIES_PER_COLLIDER` entries a collider.
     """
     lo = np.asarray(lo, dtype=np.float64)
     hi = np.asarray(hi, dtype=np.float64)
@@ -93,7 +97,7 @@ def plan_grid(lo: Any, hi: Any, *, thin: Any = None) -> GridPlan:
         return max(math.sqrt(width) * math.sqrt(height / cells), max(width, height) / cells,
                    1e-12 * magnitude)
 
-    cell = sized(BROADPHASE_COLLIDERS_PER_CELL)
+    cell = sized(per_cell)
     entries = _entries(lo, hi, origin, cell, thin_mask)
     for _ in range(64):
         # long or large colliders: coarser cells until binning fits (a loop cap: 2^64)
@@ -172,8 +176,12 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
     2. Take the grid unless the small colliders (at most
        :data:`~swept.constants.BROADPHASE_SMALL_CELLS` probe cells across) crowd into shared
        cells: an occupancy (:class:`GridPlan`) above
-       :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY` takes the BVH. Identical boxes
-       (nothing separates them) take the BVH too.
+       :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY` (a cluster) takes a coarser grid,
+       sized for :data:`~swept.constants.BROADPHASE_CLUSTER_COLLIDERS_PER_CELL` colliders a
+       cell (rays mostly cross the empty world around a cluster, and stop in the first
+       crowded cell they enter); above
+       :data:`~swept.constants.BROADPHASE_MAX_CLUSTER_OCCUPANCY` (nearly everything in one
+       spot) the BVH. Identical boxes (nothing separates them) take the BVH too.
 
     Why, measured (``benchmarks/bench_broadphase.py``: 2,000 rays, one thread, us a ray at
     1,000 / 10,000 colliders; "grid" and "BVH" are the World's own, its grid decision patched
@@ -193,14 +201,13 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
     colliders because a cell crossed by many long walls is opaque (a ray entering it stops
     there) while a cell crowded with small ones is mostly passed through, and it is read on
     probe cells of a fixed density, so that it does not drift with the collider count or the
-    grid's own cell. With this rule the World's rays (one thread) take 0.75 to 1.3x the time of
-    the faster of a plain compiled grid (its best of seven cell sizes) and a plain BVH on every
-    scene of segments, and 1.2 to 1.36x on large boxes and on every kind mixed, where the grid
-    is still the right structure (the World's BVH is 2 to 3x slower there) and the gap is the
-    World's walk over mixed kinds; the scene with moving colliders takes 2.5 to 3.6x, the
-    moving colliders' own tree being walked for every ray (not this choice's doing). These
-    timings come from a shared 2-core machine and vary by up to 2x between runs; the ratios
-    within one run are what count.
+    grid's own cell. A cluster of small colliders in 1% of the world (occupancy 55 to 66)
+    then takes the coarser grid: see
+    :data:`~swept.constants.BROADPHASE_CLUSTER_COLLIDERS_PER_CELL` (0.22 / 0.26 against the
+    BVH's 0.30 / 0.43). The World's rays against the plain structures on every scene kind:
+    ``benchmarks/bench_broadphase.py``'s table (the README quotes it). These timings come from
+    a shared 2-core machine and vary by up to 2x between runs; the ratios within one run are
+    what count.
 
     ``cell`` is finite and positive whatever the input (for the BVH, the size a grid would
     have had, or a fallback). Bad input (wrong shapes, NaN, ``hi < lo``, ``dim`` not 2 or 3)
@@ -227,6 +234,11 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
     plan = plan_grid(box_lo, box_hi, thin=thin)
     stats = (f"occupancy {plan.occupancy:.1f}, {plan.entries / k:.1f} entries a collider, "
              f"{plan.cells[0]} x {plan.cells[1]} cells")
+    if plan.occupancy > BROADPHASE_MAX_CLUSTER_OCCUPANCY:
+        return BroadphaseChoice(False, plan.cell, f"crowded into few cells ({stats}): BVH")
     if plan.occupancy > BROADPHASE_MAX_OCCUPANCY:
-        return BroadphaseChoice(False, plan.cell, f"clustered ({stats}): BVH")
+        coarse = plan_grid(box_lo, box_hi, thin=thin,
+                           per_cell=BROADPHASE_CLUSTER_COLLIDERS_PER_CELL)
+        return BroadphaseChoice(True, coarse.cell, f"clustered ({stats}): a coarser grid, "
+                                f"{coarse.cells[0]} x {coarse.cells[1]} cells")
     return BroadphaseChoice(True, plan.cell, f"grid ({stats})")

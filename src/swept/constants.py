@@ -104,7 +104,9 @@ __all__ = [
     # broadphase choice
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
-    "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
+    "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL", "MOVING_GRID_COLLIDERS_PER_CELL",
+    "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
+    "MOVING_GRID_OUTSIDE",
     # threads
     "MAX_THREADS",
     # the Simulation's velocity solver
@@ -524,11 +526,16 @@ BROADPHASE_COLLIDERS_PER_CELL = 0.125
 #: World's ``GRID_COLLIDERS_PER_CELL``, at which the clusters were measured).
 BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL = 0.5
 #: The grid's cells are doubled until binning makes at most this many entries a collider on
-#: average (a memory bound: the World's grid stores an index and a box, 40 bytes, per entry,
-#: so at most ~10 KB a collider). Not a speed limit; measured: walls as long as the world
-#: make 170 a collider at 10,000 and the grid is still 200x faster than the BVH there (0.52
-#: against 114 us a ray), and doubling the cell makes those rays 2.8x slower.
-BROADPHASE_MAX_ENTRIES_PER_COLLIDER = 256.0
+#: average (a memory bound: the World's grid stores an index, 8 bytes, per entry, and a row
+#: of six floats per collider, so at most ~4 KB a collider). Measured (issue 11 item 3: the
+#: World's ``cast_range`` on ``benchmarks/scenes.py``'s scenes with this bound patched,
+#: beside the plain grid of ``benchmarks/bench_broadphase.py``, one thread, us a ray, one
+#: run): 10,000 walls as long as the world make 340 entries a collider at the count-sized
+#: cell (3.4 million, 27 MB) and took 1.14 there (entries were then 56 bytes each), against
+#: 3.6 at 256's doubled cell (170 a collider) and 1.34 for the plain grid's best; 1,000 such
+#: walls (110 a collider) are not coarsened by either bound. The earlier 256 put those walls
+#: at 1.6x the plain grid.
+BROADPHASE_MAX_ENTRIES_PER_COLLIDER = 512.0
 #: Colliders at most this many probe cells across count towards the occupancy (a longer or larger
 #: one is in many cells, where a ray stops at it: it is counted by the entries). Measured:
 #: chosen so the occupancy does not depend on the collider count: with 1 cell it read 3.9 and
@@ -613,3 +620,38 @@ POSITION_CORRECTION = 0.2
 #: contact stopping a little early, the errors adding up the column); a billionth holds it
 #: still (below 1e-6 units/s).
 SOLVER_TOLERANCE_FRACTION = 1e-9
+
+# --- the moving colliders in the ray grid (swept._kernels.grid, issue 11 item 3)
+
+#: When the World's static colliders have a ray grid, its moving colliders are binned too, at
+#: every sync after they move, into a coarser grid over the same frame (each coarse cell a
+#: square of K x K grid cells) sized for this many moving colliders a coarse cell; rays then
+#: meet them in the same cell walk instead of walking the moving tree. Measured
+#: (``cast_range`` alone on ``benchmarks/scenes.py``'s ``moving`` scene, one thread, us a
+#: ray, one run on a loaded machine): 0.125 / 0.25 / 0.5 / 1 / 2 a cell took 0.268 / 0.268 /
+#: 0.270 / 0.272 / 0.282 at 1,000 colliders and 0.60 / 0.57 / 0.61 / 0.59 / 0.61 at 10,000:
+#: flat, so the middle. Against the moving tree walked by every ray: 0.16 against 0.31 at
+#: 1,000, 0.20 against 0.45 at 10,000 (the plain grid 0.13 / 0.15).
+MOVING_GRID_COLLIDERS_PER_CELL = 0.5
+#: Moving colliders whose boxes leave the grid's frame (at most this many) are tested by every
+#: ray in a plain loop; more than this, and the rays walk the moving tree instead (the grid
+#: is not used for moving colliders until they are back). Not measured for speed: a small
+#: list, a few box tests a ray.
+MOVING_GRID_OUTSIDE = 16
+
+# --- the broadphase choice for clusters (swept.broadphase, issue 11 item 3)
+
+#: A clustered scene (occupancy above :data:`BROADPHASE_MAX_OCCUPANCY`) takes a grid sized for
+#: this many colliders a cell (coarser than :data:`BROADPHASE_COLLIDERS_PER_CELL`'s) instead
+#: of the BVH. Measured (``benchmarks/scenes.py``'s ``clustered``: 99% of the colliders in 1%
+#: of the area, occupancy 55 to 66; one thread, us a ray, one run; the cell as a multiple of
+#: ``sqrt(area / n)``): at 1,000 colliders the World's grid at 0.35 / 0.7 / 1.0 / 1.4 took
+#: 0.286 / 0.233 / 0.221 / 0.260 and its BVH 0.298 (the plain grid's best 0.222); at 10,000,
+#: 0.380 / 0.279 / 0.264 / 0.297 against 0.433 (plain 0.261). 1.0 a cell is the 1.0 multiple.
+BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 1.0
+#: Above this occupancy (nearly every small collider crowding one probe cell) the scene takes
+#: the BVH after all: every ray crossing the crowded cell would test all of them. Not measured
+#: at the crossing: chosen between the benchmark's cluster (55 to 66, where the coarse grid
+#: wins, see :data:`BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`) and 199 tiny boxes in one spot
+#: (198).
+BROADPHASE_MAX_CLUSTER_OCCUPANCY = 100.0

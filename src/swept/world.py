@@ -42,8 +42,11 @@ Broadphase: every static, bounded collider is in a BVH (:mod:`swept._kernels.bvh
 SAH, 4 a leaf), and every moving one in a second BVH; in 2D, the static colliders are also
 binned in a uniform grid (:mod:`swept._kernels.grid`) that ray casts walk cell by cell instead
 of the static tree, when :func:`swept.broadphase.choose_broadphase` says the grid serves the
-scene better (it does on every scene kind measured but clusters: walls as long as the world,
-large boxes, small and long mixed, coordinates of 1e6; see its docstring for the figures).
+scene better (it does on every scene kind measured: walls as long as the world, large boxes,
+small and long mixed, coordinates of 1e6, and a cluster, on coarser cells; see its docstring
+for the figures); the moving colliders then go in a coarser grid over the same frame,
+rebinned at each sync after they move, so that a ray meets them in the same walk instead of
+walking the moving tree.
 Sweeps, contacts, box and point queries use the BVHs. One traversal of each serves every query.
 Colliders with **infinite bounds** (planes) sit in a plain list tested by every query (in a
 tree every ancestor of an infinite box is infinite, so every query would descend there).
@@ -85,7 +88,15 @@ from ._kernels.world import Balls, Casts, Hits, Touches
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
 from .chain import Chain
-from .constants import BOX_MARGIN, CANDIDATE_MARGIN, FILTER_KERNEL_TRIES, GRID_MARGIN, MAX_DEPTH
+from .constants import (
+    BOX_MARGIN,
+    CANDIDATE_MARGIN,
+    FILTER_KERNEL_TRIES,
+    GRID_MARGIN,
+    MAX_DEPTH,
+    MOVING_GRID_COLLIDERS_PER_CELL,
+    MOVING_GRID_OUTSIDE,
+)
 from .contact import contact
 from .raycast import raycast
 from .results import (
@@ -120,7 +131,8 @@ ALL_LAYERS = 0xFFFFFFFF
 #: refit keeps the topology, which fits the boxes worse the farther they have moved).
 DYNAMIC_REFITS_BEFORE_REBUILD = 64
 #: The most entries (and cells) a World's ray grid holds, whatever the scene: a grid entry is
-#: an index and a row of six floats (56 bytes), so at most about 450 MB. Its cells are doubled
+#: an index (8 bytes; each gridded collider has one row of six floats), so at most about
+#: 64 MB of entries. Its cells are doubled
 #: until binning fits. Not measured for speed: a memory bound (1,000,000 segments 20 to 100
 #: long in a 1000 x 1000 world make about 3 entries each at the chosen cell).
 GRID_MAX_ENTRIES = 8_000_000
@@ -970,7 +982,7 @@ class World:
                 self._refits = 0
             planes = np.array(sorted(self._plane_set), dtype=np.int64)
             self._packed = _kw.pack(self._dim or 2, self._static_tree, self._dynamic_tree,
-                                    planes, self._grid)
+                                    planes, self._grid, self._moving_block())
             # the moving tree's boxes may have moved since it was built
             self._refit = bool(self._dynamic_set)
         scene = Scene(self._rows, self._tags, self._pool, *self._packed)
@@ -990,7 +1002,8 @@ class World:
         lo = self._rows[handles, _scene.LO:_scene.LO + d]
         hi = self._rows[handles, _scene.HI:_scene.HI + d]
         kinds = self._tags[handles, _scene.KIND]
-        thin = (kinds == _scene.KIND_SEGMENT) | (kinds == _scene.KIND_CAPSULE2)
+        thin = ((kinds == _scene.KIND_SEGMENT) | (kinds == _scene.KIND_CAPSULE2)
+                | (kinds == _scene.KIND_CHAIN_SEGMENT))
         choice = choose_broadphase(lo, hi, d, thin=thin)
         self._broadphase = choice
         if not choice.use_grid:
@@ -1009,9 +1022,36 @@ class World:
             cell *= 2.0
         start, items = _grid.bin_colliders(self._rows, self._tags, handles, x0, y0, cell, nx,
                                            ny)
-        boxes = _grid.entry_rows(self._rows, self._tags, items, GRID_MARGIN * cell)
+        rows = _grid.collider_rows(self._rows, self._tags, handles, GRID_MARGIN * cell)
         frame = np.array([x0, y0, cell])
-        return frame, np.array([nx, ny], dtype=np.int64), start, items, boxes
+        return frame, np.array([nx, ny], dtype=np.int64), start, items, rows, handles
+
+    def _moving_block(self) -> np.ndarray | None:
+        """The moving colliders' coarse grid block (:func:`swept._kernels.grid.moving_block`)
+        over the ray grid's frame, or None (no grid, or no moving colliders). Its cells are K
+        x K grid cells, K sized for MOVING_GRID_COLLIDERS_PER_CELL moving colliders a coarse
+        cell; its capacity holds every moving collider's box, at its size now, wherever it
+        moves."""
+        if self._grid is None or self._dynamic_tree is None:
+            return None
+        handles = self._dynamic_tree[2]
+        m = handles.shape[0]
+        if m == 0:
+            return None
+        frame, dims = self._grid[0], self._grid[1]
+        nx, ny = int(dims[0]), int(dims[1])
+        cell = float(frame[2])
+        k = max(1, int(round(math.sqrt(nx * ny * MOVING_GRID_COLLIDERS_PER_CELL / m))))
+        k = min(k, max(nx, ny))
+        mnx = (nx + k - 1) // k
+        mny = (ny + k - 1) // k
+        # a box of span s touches at most floor((s + 2 g) / (k cell)) + 2 coarse cells an axis
+        g = 2.0 * GRID_MARGIN * cell
+        span = (self._rows[handles, _scene.HI:_scene.HI + 2]
+                - self._rows[handles, _scene.LO:_scene.LO + 2])
+        per_axis = np.minimum(np.floor((span + g) / (k * cell)) + 2.0, [mnx, mny])
+        capacity = int(np.sum(per_axis[:, 0] * per_axis[:, 1]))
+        return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE)
 
     def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
         return (int(self._tags[h, _scene.LAYER]) & mask) != 0 and h not in ignore

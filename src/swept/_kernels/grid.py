@@ -7,13 +7,25 @@ side ``cell`` from ``(x0, y0)`` when that beats its BVH for the scene
 
 Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``start``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
-``items[start[c] : start[c + 1]]``, handles), and one box per entry, stored in line with it
-so that a walk reads a cell's entries from one run of memory (:func:`entry_rows`): a
-segment's crossing data, any other collider's box grown by
+``items[start[c] : start[c + 1]]``, indices of the gridded colliders), the gridded colliders'
+handles, and one row per gridded collider (:func:`collider_rows`): a segment's crossing data,
+any other collider's box grown by
 :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
 reject a hit the narrowphase finds: a ray through a segment's end at a corner of its box can
 cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the crossing on
 the segment (a hit).
+
+Moving colliders (2D, when the static colliders have a grid) go in a second, coarser grid
+over the same frame, rebinned in place at every sync after they move (:func:`bin_moving`):
+its cell ``(cx // K, cy // K)`` (:func:`coarse_of`) holds every moving collider whose box (grown by
+:data:`GRID_MARGIN` of a grid cell) touches the K x K grid cells it covers, so that a ray
+walking the grid meets them cell by cell (a line crosses a square in one run of cells, so each
+coarse cell is tested once, when the walk enters it) instead of walking the moving tree. Its
+block in ``links`` (at ``links[H_MOVING_GRID]``): :data:`MG_HEAD` slots ``K mnx mny gridded
+capacity outside outside_capacity``, the outside list (moving colliders whose boxes leave the
+frame, tested by every ray), the coarse cells' starts (``mnx * mny + 1``) and the entries
+(``capacity`` of them, sized when packed). ``gridded`` 0 means the rays walk the moving tree
+instead (too many outside, or more entries than the capacity).
 
 A walk's state is a :data:`Walk` tuple ``(cx, cy, step_x, step_y, next_x, next_y, delta_x,
 delta_y)``: the cell, the step along each axis, t at the next vertical and horizontal cell
@@ -30,7 +42,12 @@ from ..constants import GRID_MARGIN
 from . import inline_kernel, kernel
 from .bvh import _clip_slab
 from .ray import RAY_PARALLEL_SINE, _unit2
-from .scene import HI, KIND, KIND_CAPSULE2, KIND_SEGMENT, LO
+from .scene import HI, KIND, KIND_CAPSULE2, KIND_CHAIN_SEGMENT, KIND_SEGMENT, LO
+
+#: Slots of the moving grid's block head (module docstring): K, mnx, mny, gridded, capacity,
+#: outside count, outside capacity.
+MG_K, MG_NX, MG_NY, MG_GRIDDED, MG_CAPACITY, MG_OUTSIDE, MG_OUTSIDE_CAP = 0, 1, 2, 3, 4, 5, 6
+MG_HEAD = 7
 
 #: The state of a DDA walk (module docstring).
 Walk = tuple[int, int, int, int, float, float, float, float]
@@ -55,19 +72,20 @@ def collider_cells(rows: np.ndarray, tags: np.ndarray, h: int, x0: float, y0: fl
     """The cells (indices ``cx + nx * cy``) collider h is binned into, written to ``out``
     (grown when too short): returns their count and the (maybe new) ``out``.
 
-    A segment, and a 2D capsule (its core grown by its radius), goes into the cells its shape
-    grown by a square of half-side :data:`GRID_MARGIN` of a cell (plus the radius) touches: in
-    each column of cells its box spans, the rows between the lowest and highest y of the core
-    over the column's x range widened by that half-side, themselves widened by it (a
-    conservative supercover: every cell within the margin of the shape, a subset of the box's
-    cells). Every other kind goes into every cell its box, grown by the margin, touches."""
+    A segment (a chain's too), and a 2D capsule (its core grown by its radius), goes into the
+    cells its shape grown by a square of half-side :data:`GRID_MARGIN` of a cell (plus the
+    radius) touches: in each column of cells its box spans, the rows between the lowest and
+    highest y of the core over the column's x range widened by that half-side, themselves
+    widened by it (a conservative supercover: every cell within the margin of the shape, a
+    subset of the box's cells). Every other kind goes into every cell its box, grown by the
+    margin, touches."""
     ax, bx, ay, by = _box_cells(rows, h, x0, y0, cell, nx, ny)
     need = (bx - ax + 1) * (by - ay + 1)
     if need > out.shape[0]:
         out = np.empty(max(need, 2 * out.shape[0]), np.int64)
     n = 0
     k = tags[h, KIND]
-    if k in (KIND_SEGMENT, KIND_CAPSULE2):
+    if k in (KIND_SEGMENT, KIND_CAPSULE2, KIND_CHAIN_SEGMENT):
         w = GRID_MARGIN * cell
         if k == KIND_CAPSULE2:
             w += rows[h, 4]
@@ -127,8 +145,8 @@ def entry_count(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: flo
 def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: float,
                   y0: float, cell: float, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
     """Bin ``handles`` into the grid (:func:`collider_cells`): the CSR arrays ``start``
-    (nx * ny + 1,) and ``items`` (E,) int64, entries in each cell by increasing handle order
-    of ``handles``."""
+    (nx * ny + 1,) and ``items`` (E,) int64, each entry the collider's index ``k`` in
+    ``handles`` (its row of :func:`collider_rows`), in increasing order within a cell."""
     start = np.zeros(nx * ny + 1, np.int64)
     out = np.empty(64, np.int64)
     for k in range(handles.shape[0]):
@@ -144,23 +162,26 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
         n, out = collider_cells(rows, tags, h, x0, y0, cell, nx, ny, out)
         for i in range(n):
             c = out[i]
-            items[fill[c]] = h
+            items[fill[c]] = k
             fill[c] += 1
     return start, items
 
 
 @kernel
-def entry_rows(rows: np.ndarray, tags: np.ndarray, items: np.ndarray, margin: float
-               ) -> np.ndarray:
-    """The grid's entry rows (E, 6), one per entry ``items[j]``: a segment's crossing data
-    ``ax ay 1 ex ey parallel`` (``e = b - a`` and the parallel threshold
-    ``RAY_PARALLEL_SINE * |e|``, as ``ray_segment`` computes them), any other collider's box
-    grown by ``margin``: ``minx miny 0 maxx maxy 0`` (column 2 tells them apart)."""
-    m = items.shape[0]
+def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margin: float
+                  ) -> np.ndarray:
+    """The grid's collider rows (k, 6), one per gridded collider ``handles[j]`` (the entries
+    name these rows: 8 bytes an entry, the rows small enough to stay in cache, where a row an
+    entry made 56 and long walls' grids spill out of it): a segment's crossing data ``ax ay 1
+    ex ey parallel`` (``e = b - a`` and the parallel threshold ``RAY_PARALLEL_SINE * |e|``,
+    as ``ray_segment`` computes them), any other collider's box grown by ``margin``: ``minx
+    miny 0 maxx maxy 0`` (column 2 tells them apart)."""
+    m = handles.shape[0]
     out = np.zeros((m, 6))
     for j in range(m):
-        h = items[j]
-        if tags[h, KIND] == KIND_SEGMENT:
+        h = handles[j]
+        if tags[h, KIND] == KIND_SEGMENT or tags[h, KIND] == KIND_CHAIN_SEGMENT:
+            # (a ray meets a chain's segment as a segment)
             ex = rows[h, 2] - rows[h, 0]
             ey = rows[h, 3] - rows[h, 1]
             out[j, 0] = rows[h, 0]
@@ -178,15 +199,16 @@ def entry_rows(rows: np.ndarray, tags: np.ndarray, items: np.ndarray, margin: fl
 
 
 @inline_kernel
-def box_missed(boxes: np.ndarray, j: int, ox: float, oy: float, ix: float, iy: float,
-               near_x: int, near_y: int, limit: float) -> bool:
-    """Whether the 2D ray segment [0, limit] misses row j of a (., 6) box array (``minx miny
-    . maxx maxy .``): the decision of ``ray_box_entry2(...) == inf``, the same products
-    compared the same way, with the slab sides picked once per ray (``near_x``, ``near_y``:
-    the columns entered first, 0 or 3 and 1 or 4) instead of per box. Only for a ray with
-    finite ``ix`` and ``iy`` (no NaN arises then)."""
-    t0 = max(max(0.0, (boxes[j, near_x] - ox) * ix), (boxes[j, near_y] - oy) * iy)
-    t1 = min(min(limit, (boxes[j, 3 - near_x] - ox) * ix), (boxes[j, 5 - near_y] - oy) * iy)
+def box_missed(near_x: float, near_y: float, far_x: float, far_y: float, ox: float, oy: float,
+               ix: float, iy: float, limit: float) -> bool:
+    """Whether the 2D ray segment [0, limit] misses a box given by the sides it would enter
+    (``near_x``, ``near_y``: the min sides where ``i`` is positive, else the max) and leave
+    (``far_x``, ``far_y``): the decision of ``ray_box_entry2(...) == inf``, the same products
+    compared the same way, with the sides picked once per ray instead of per box. Only for a
+    ray with finite ``ix`` and ``iy`` (no NaN arises then). Plain floats in (the caller reads
+    the box): an inlined helper taking an array reference-counts it on every call."""
+    t0 = max(max(0.0, (near_x - ox) * ix), (near_y - oy) * iy)
+    t1 = min(min(limit, (far_x - ox) * ix), (far_y - oy) * iy)
     return t0 > t1
 
 
@@ -235,3 +257,95 @@ def walk_next(walk: Walk, nx: int, ny: int) -> tuple[bool, Walk]:
         next_y += delta_y
     return (0 <= cx < nx and 0 <= cy < ny), (cx, cy, step_x, step_y, next_x, next_y, delta_x,
                                              delta_y)
+
+
+@kernel
+def moving_block(k: int, mnx: int, mny: int, capacity: int, outside_cap: int) -> np.ndarray:
+    """A moving grid's block for ``links`` (module docstring), empty (``gridded`` 0) until
+    :func:`bin_moving` fills it."""
+    block = np.zeros(MG_HEAD + outside_cap + mnx * mny + 1 + capacity, np.int64)
+    block[MG_K] = k
+    block[MG_NX] = mnx
+    block[MG_NY] = mny
+    block[MG_CAPACITY] = capacity
+    block[MG_OUTSIDE_CAP] = outside_cap
+    return block
+
+
+@inline_kernel
+def coarse_of(c: int, inv_k: float) -> int:
+    """The coarse column (or row) of grid column (or row) ``c``: ``int(c * (1 / K))``, which
+    is ``c // K`` or, at an exact multiple of K, maybe one less (the product rounds down): a
+    monotone map, the same for the binning and the walk, so each coarse cell still holds
+    every moving collider over its grid cells. A product, not an integer division (tens of
+    cycles, at every cell a ray crosses)."""
+    return int(c * inv_k)
+
+
+@kernel
+def _coarse_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, nx: int,
+                  ny: int, inv_k: float) -> tuple[int, int, int, int]:
+    """The coarse cells ``(ax, bx, ay, by)`` (inclusive) collider h's box touches: its grid
+    cells (:func:`_box_cells`, grown by the margin) mapped by :func:`coarse_of`, as a walk
+    maps its cells."""
+    ax, bx, ay, by = _box_cells(rows, h, x0, y0, cell, nx, ny)
+    return (coarse_of(ax, inv_k), coarse_of(bx, inv_k), coarse_of(ay, inv_k),
+            coarse_of(by, inv_k))
+
+
+@kernel
+def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndarray,
+               frame: tuple[float, float, float, int, int]) -> None:
+    """Rebin the moving colliders ``handles`` into the moving grid's block at
+    ``links[block]`` in place (module docstring), for the grid ``frame`` ``(x0, y0, cell,
+    nx, ny)``. Colliders whose boxes leave the frame go in the outside list; when they do not
+    fit it, or the entries exceed the capacity, ``gridded`` is left 0 (the rays walk the
+    moving tree)."""
+    x0, y0, cell, nx, ny = frame
+    inv_k = 1.0 / links[block + MG_K]
+    mnx = links[block + MG_NX]
+    mny = links[block + MG_NY]
+    capacity = links[block + MG_CAPACITY]
+    outside_cap = links[block + MG_OUTSIDE_CAP]
+    links[block + MG_GRIDDED] = 0
+    outside = block + MG_HEAD
+    starts = outside + outside_cap
+    items = starts + mnx * mny + 1
+    x1 = x0 + nx * cell
+    y1 = y0 + ny * cell
+    for c in range(mnx * mny + 1):
+        links[starts + c] = 0
+    n_out = 0
+    for i in range(handles.shape[0]):
+        h = handles[i]
+        if rows[h, LO] < x0 or rows[h, LO + 1] < y0 or rows[h, HI] > x1 or rows[h, HI + 1] > y1:
+            # the box leaves the frame: every ray tests it
+            if n_out == outside_cap:
+                return
+            links[outside + n_out] = h
+            n_out += 1
+            continue
+        ax, bx, ay, by = _coarse_cells(rows, h, x0, y0, cell, nx, ny, inv_k)
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                links[starts + cx + mnx * cy + 1] += 1
+    for c in range(mnx * mny):
+        links[starts + c + 1] += links[starts + c]
+    if links[starts + mnx * mny] > capacity:
+        # grown colliders: more entries than were reserved (until the next pack)
+        return
+    fill = np.empty(mnx * mny, np.int64)
+    for c in range(mnx * mny):
+        fill[c] = links[starts + c]
+    for i in range(handles.shape[0]):
+        h = handles[i]
+        if rows[h, LO] < x0 or rows[h, LO + 1] < y0 or rows[h, HI] > x1 or rows[h, HI + 1] > y1:
+            continue
+        ax, bx, ay, by = _coarse_cells(rows, h, x0, y0, cell, nx, ny, inv_k)
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                c = cx + mnx * cy
+                links[items + fill[c]] = h
+                fill[c] += 1
+    links[block + MG_OUTSIDE] = n_out
+    links[block + MG_GRIDDED] = 1

@@ -27,6 +27,7 @@ from numba.extending import intrinsic
 from . import entry, inline_kernel, kernel
 from .bvh import (
     STACK_SIZE,
+    Probe,
     box_entry_at,
     box_gather,
     leaf_items,
@@ -36,17 +37,34 @@ from .bvh import (
     ray_next_leaf,
     refit,
 )
-from .grid import box_missed, walk_begin, walk_next
-from .ray import _unit2
+from .grid import (
+    MG_GRIDDED,
+    MG_HEAD,
+    MG_K,
+    MG_NX,
+    MG_NY,
+    MG_OUTSIDE,
+    MG_OUTSIDE_CAP,
+    bin_moving,
+    box_missed,
+    coarse_of,
+    walk_begin,
+    walk_next,
+)
+from .ray import _unit2, ray_aabb2, ray_capsule2, ray_circle
 from .scene import (
+    FLAG_SKIP,
+    FLAGS,
     H_DIM,
     H_FRAME,
     H_GRID_BOXES,
     H_GRID_CELLS,
+    H_GRID_HANDLES,
     H_GRID_ITEMS,
     H_GRID_NX,
     H_GRID_NY,
     H_ITEMS,
+    H_MOVING_GRID,
     H_MOVING_NODES,
     H_MOVING_ROOT,
     H_NODE_LINKS,
@@ -54,6 +72,8 @@ from .scene import (
     H_PLANES,
     H_STATIC_NODES,
     HEADER,
+    HI,
+    KIND,
     KIND_AABB2,
     KIND_AABB3,
     KIND_CAPSULE2,
@@ -127,12 +147,14 @@ class Touches(NamedTuple):
 
 def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
          moving: tuple[np.ndarray, np.ndarray, np.ndarray], planes: np.ndarray,
-         grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None
-         ) -> tuple[np.ndarray, np.ndarray]:
+         grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                     np.ndarray] | None,
+         moving_block: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The scene's ``nodes`` and ``links`` (:mod:`swept._kernels.scene`) from its parts: each
     tree as ``(nodes, links, handles)`` (a built tree over the boxes of ``handles``), the
-    planes' handles, and the grid as ``(frame (3,), dims (2,), start, items, boxes (E, 6))``
-    or None."""
+    planes' handles, the grid as ``(frame (3,), dims (2,), start, items, rows (k, 6),
+    handles (k,))`` (:mod:`swept._kernels.grid`) or None, and the moving colliders' grid
+    block (:func:`swept._kernels.grid.moving_block`; only with a grid) or None."""
     s_nodes, s_links, s_handles = static
     m_nodes, m_links, m_handles = moving
     ms = s_nodes.shape[0]
@@ -153,14 +175,18 @@ def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
     frame = np.zeros((1, 6))
     at = header[H_PLANES] + planes.shape[0]
     if grid is not None:
-        g_frame, dims, start, items, boxes = grid
+        g_frame, dims, start, items, boxes, g_handles = grid
         header[H_GRID_NX], header[H_GRID_NY] = dims
         header[H_GRID_CELLS] = at
         header[H_GRID_ITEMS] = at + start.shape[0]
+        header[H_GRID_HANDLES] = at + start.shape[0] + items.shape[0]
         header[H_GRID_BOXES] = ms + mm
-        parts += [start, items]
+        parts += [start, items, g_handles]
         node_parts.append(boxes)
         frame[0, :3] = g_frame
+        if moving_block is not None:
+            header[H_MOVING_GRID] = header[H_GRID_HANDLES] + g_handles.shape[0]
+            parts.append(moving_block)
     header[H_FRAME] = sum(p.shape[0] for p in node_parts)
     node_parts.append(frame)
     return np.concatenate(node_parts), np.concatenate(parts).astype(np.int64, copy=False)
@@ -184,8 +210,19 @@ def moving_tree(links: np.ndarray) -> tuple[int, int, int, int, int]:
 
 @kernel
 def refit_moving(scene: Scene) -> None:
-    """Refit the moving tree in place to its colliders' current boxes."""
-    refit(scene.nodes, scene.links, moving_tree(scene.links), scene.rows[:, LO:])
+    """Refit the moving tree in place to its colliders' current boxes, and rebin them in the
+    moving grid when the scene has one (:func:`swept._kernels.grid.bin_moving`)."""
+    links = scene.links
+    tree = moving_tree(links)
+    refit(scene.nodes, links, tree, scene.rows[:, LO:])
+    block = links[H_MOVING_GRID]
+    if block > 0 and tree[1] > 0:
+        frame = links[H_FRAME]
+        first = tree[3] + links[tree[2] + 1]
+        handles = links[first:first + links[tree[2] + 2]]
+        bin_moving(scene.rows, links, block, handles,
+                   (scene.nodes[frame, 0], scene.nodes[frame, 1], scene.nodes[frame, 2],
+                    links[H_GRID_NX], links[H_GRID_NY]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,12 +251,26 @@ def _row_cast(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, 
 
 #: A cast's best hit so far: ``(handle, t, px, py, pz, nx, ny, nz, inside)``.
 Best = tuple[int, float, float, float, float, float, float, float, bool]
+#: A grid walk's best hit so far (2D): ``(handle, t, px, py, nx, ny, inside, seg_row,
+#: limit)``; ``seg_row`` the entry row of a segment hit whose point and normal wait for the
+#: end of the walk (-1: none), ``limit`` the reach left to the walk.
+GridBest = tuple[int, float, float, float, float, float, bool, int, float]
+#: A 2D ray as the grid walk reads it: ``(ox, oy, dx, dy, ix, iy)`` (``i``: the inverse
+#: direction, :func:`~swept._kernels.bvh.inverse_direction`).
+Ray2 = tuple[float, float, float, float, float, float]
+
+
+@inline_kernel
+def _better(t: float, h: int, best_t: float, best_h: int) -> bool:
+    """Whether a hit at ``t`` on collider ``h`` beats the best so far (ties: smallest t,
+    then smallest handle)."""
+    return t >= 0.0 and (t < best_t or (t == best_t and h < best_h))
 
 
 @inline_kernel
 def _cast_trees(scene: Scene, stack: np.ndarray,
-                ray: tuple[float, float, float, float, float, float], r: float, limit: float,
-                first_tree: int, mask: int, flags: int, best: Best) -> Best:
+                ray: tuple[float, float, float, float, float, float], probe: Probe, r: float,
+                limit: float, first_tree: int, mask: int, flags: int, best: Best) -> Best:
     """:func:`_cast` through the BVHs, from ``first_tree`` (0: the static tree, 1: only the
     moving one), improving on ``best``. Inlined: as a real call (each array argument
     reference-counted) it cost 0.07 us a ray more on a clustered scene walked through the BVH
@@ -230,7 +281,6 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
     grown = (flags & CAST_GROWN) != 0
     best_h, best_t, px, py, pz, nx, ny, nz, inside = best
     ox, oy, oz, dx, dy, dz = ray
-    probe = make_probe(ox, oy, oz, dx, dy, dz, r, links[H_DIM])
     for which in range(first_tree, 2):
         tree = static_tree(links) if which == 0 else moving_tree(links)
         node, sp = ray_first_leaf(nodes, links, tree, stack, probe, limit)
@@ -248,7 +298,7 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                     continue
                 t, ax, ay, az, anx, any_, anz, ains = cast_row(scene, h, ox, oy, oz, dx, dy, dz,
                                                                r, limit, grown)
-                if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                if _better(t, h, best_t, best_h):
                     best_t = t
                     best_h = h
                     limit = t
@@ -272,12 +322,92 @@ def _cast_planes(scene: Scene, ray: tuple[float, float, float, float, float, flo
             continue
         t, ax, ay, az, anx, any_, anz, ains = _row_cast(scene, h, ox, oy, oz, dx, dy, dz, r,
                                                        limit, grown)
-        if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+        if _better(t, h, best_t, best_h):
             best_t = t
             best_h = h
             limit = t
             px, py, pz, nx, ny, nz, inside = ax, ay, az, anx, any_, anz, ains
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
+
+
+@inline_kernel
+def _shown(layer: int, flags: int, mask: int) -> bool:
+    """:func:`~swept._kernels.scene.visible` on a collider's tags ``LAYER`` and ``FLAGS``
+    (plain ints in: see :func:`_cast_plain2`)."""
+    return (layer & mask) != 0 and (flags & FLAG_SKIP) == 0
+
+
+@inline_kernel
+def _plain_kind(k: int) -> bool:
+    """Whether a 2D collider kind's ray test needs only its row's plain floats
+    (:func:`_cast_plain2`): a circle, a box, a capsule."""
+    return k in (KIND_CIRCLE, KIND_AABB2, KIND_CAPSULE2)
+
+
+@inline_kernel
+def _cast_plain2(k: int, p0: float, p1: float, p2: float, p3: float, p4: float, ox: float,
+                 oy: float, dx: float, dy: float, limit: float
+                 ) -> tuple[float, float, float, float, float, bool]:
+    """:func:`~swept._kernels.scene.cast_row`'s ray (not grown) at a circle, box or capsule
+    (:func:`_plain_kind`) given its row's parameters: the same kernel called with the same
+    numbers, so the same hit. Plain floats in: an inlined helper taking the scene's arrays
+    reference-counts them on every call, which the grid's per-entry test cannot afford
+    (measured, ``cast_range`` alone on ``benchmarks/scenes.py``'s large boxes, one thread, us
+    a ray: 0.21 against 0.33 through ``cast_row`` at 1,000 colliders, 0.22 against 0.35 at
+    10,000, the plain grid's best 0.21 / 0.26)."""
+    if k == KIND_CIRCLE:
+        return ray_circle(ox, oy, dx, dy, p0, p1, p2, limit)
+    if k == KIND_AABB2:
+        return ray_aabb2(ox, oy, dx, dy, p0, p1, p2, p3, limit)
+    return ray_capsule2(ox, oy, dx, dy, p0, p1, p2, p3, p4, limit)
+
+
+@inline_kernel
+def _segment_hit(ox: float, oy: float, dx: float, dy: float, ex: float, ey: float, t: float
+                 ) -> tuple[float, float, float, float, bool]:
+    """``ray_segment``'s point, normal and ``inside`` for a crossing at ``t`` of a segment
+    along ``e``: the perpendicular turned to face the ray, at the origin when the ray starts
+    on the segment."""
+    ux, uy, _len = _unit2(ex, ey)
+    nx = 0.0 - uy
+    ny = ux
+    if nx * dx + ny * dy > 0.0:
+        nx = 0.0 - nx
+        ny = 0.0 - ny
+    inside = t == 0.0
+    px = ox + t * dx if not inside else ox
+    py = oy + t * dy if not inside else oy
+    return px, py, nx, ny, inside
+
+
+@kernel
+def _moving_entries(scene: Scene, first: int, stop: int, ray: Ray2, probe: Probe, mask: int,
+                    best: GridBest) -> GridBest:
+    """The moving colliders ``links[first .. stop-1]`` (the moving grid's outside list),
+    improving on ``best``: each collider's box, then the narrowphase. A real call, made only
+    when the list is not empty (rare); the coarse cells' moving colliders are tested in the
+    walk itself, on plain floats (an inlined helper taking the scene's arrays in the walk's
+    loop reference-counts them at every cell: measured, the static cell loop written as such
+    a helper made uniform segments' rays 3.5x slower)."""
+    links = scene.links
+    ox, oy, dx, dy, _ix, _iy = ray
+    best_h, best_t, px, py, nx, ny, inside, seg_row, limit = best
+    for j in range(first, stop):
+        h = links[j]
+        if box_entry_at(scene.rows, h, LO, probe, limit) == math.inf:
+            # the ray misses this collider's box
+            continue
+        if not visible(scene.tags, h, mask):
+            continue
+        t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(scene, h, ox, oy, 0.0, dx, dy, 0.0,
+                                                         0.0, limit, False)
+        if _better(t, h, best_t, best_h):
+            best_t = t
+            best_h = h
+            limit = t
+            px, py, nx, ny, inside = ax, ay, anx, any_, ains
+            seg_row = -1
+    return best_h, best_t, px, py, nx, ny, inside, seg_row, limit
 
 
 @inline_kernel
@@ -287,51 +417,110 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
     """The nearest visible collider a ray (``flags`` without :data:`CAST_GROWN`) or a ball
     of radius ``r`` cast along it (with it) meets within ``limit``: ``(handle, t, px, py, pz,
     nx, ny, nz, inside)``, handle -1 on a miss. Ties: smallest t, then smallest handle.
-    :data:`CAST_SKIPPING`: some collider is in the query's ``ignore`` set."""
+    :data:`CAST_SKIPPING`: some collider is in the query's ``ignore`` set.
+
+    The static colliders through the uniform grid (a 2D ray, when the scene has one: its cells
+    in ray order (DDA), each cell's static entries (a segment by its precomputed crossing
+    test, any other collider by its grown box, then the narrowphase) and, when the moving
+    colliders are gridded, each coarse cell's moving colliders as the walk enters it
+    (:func:`_moving_entries`)) or the static tree, the moving ones there or through the
+    moving tree (:func:`_cast_trees`), then the planes (:func:`_cast_planes`).
+
+    The grid walk is written here, not as an inlined helper: every inlined helper that takes
+    the scene's arrays reference-counts them on each call (atomic operations): measured
+    (uniform segments, 1,000, one thread), the walk as such a helper made the rays 0.18 us
+    against 0.13."""
     grown = (flags & CAST_GROWN) != 0
-    skipping = (flags & CAST_SKIPPING) != 0
-    nodes = scene.nodes
     links = scene.links
-    dim = links[H_DIM]
     ox, oy, oz, dx, dy, dz = ray
-    probe = make_probe(ox, oy, oz, dx, dy, dz, r, dim)
-    best_h = -1
-    best_t = math.inf
-    px = py = pz = nx = ny = nz = 0.0
-    inside = False
-    gnx = links[H_GRID_NX]
-    use_grid = gnx > 0 and not grown
+    probe = make_probe(ox, oy, oz, dx, dy, dz, r, links[H_DIM])
+    best = (-1, math.inf, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False)
+    use_grid = links[H_GRID_NX] > 0 and not grown
+    moving_done = False
     if use_grid:
-        # the static colliders through the uniform grid: cells in ray order (DDA)
+        nodes = scene.nodes
+        rows = scene.rows
+        gnx = links[H_GRID_NX]
         gny = links[H_GRID_NY]
         cells = links[H_GRID_CELLS]
         items = links[H_GRID_ITEMS]
+        handles = links[H_GRID_HANDLES]
         boxes = links[H_GRID_BOXES]
         frame = links[H_FRAME]
         ix = probe[3]
         iy = probe[4]
-        entered, walk = walk_begin(nodes[frame, 0], nodes[frame, 1], nodes[frame, 2], gnx,
-                                   gny, ox, oy, dx, dy, ix, iy, limit)
+        ray2 = (ox, oy, dx, dy, ix, iy)
         signed = not (math.isinf(ix) or math.isinf(iy))
         near_x = 0 if ix >= 0.0 else 3
         near_y = 1 if iy >= 0.0 else 4
         # every gridded collider is visible unless the query masks layers or skips some
         # (layer-0 colliders are never gridded)
-        check = mask != ALL_LAYERS_MASK or skipping
+        check = mask != ALL_LAYERS_MASK or (flags & CAST_SKIPPING) != 0
+        best_h = -1
+        best_t = math.inf
+        px = py = nx = ny = 0.0
+        inside = False
+        # a segment hit's entry row: its point and normal wait for the end (-1: none)
         seg_row = -1
+        block = links[H_MOVING_GRID]
+        gridded = block > 0 and links[block + MG_GRIDDED] != 0
+        inv_k = 1.0
+        mnx = m_starts = m_items = 0
+        if gridded:
+            inv_k = 1.0 / links[block + MG_K]
+            mnx = links[block + MG_NX]
+            m_starts = block + MG_HEAD + links[block + MG_OUTSIDE_CAP]
+            m_items = m_starts + mnx * links[block + MG_NY] + 1
+            if links[block + MG_OUTSIDE] > 0:
+                # the moving colliders outside the grid's frame: every ray tests them
+                best_h, best_t, px, py, nx, ny, inside, seg_row, limit = _moving_entries(
+                    scene, block + MG_HEAD, block + MG_HEAD + links[block + MG_OUTSIDE], ray2,
+                    probe, mask, (best_h, best_t, px, py, nx, ny, inside, seg_row, limit))
+        entered, walk = walk_begin(nodes[frame, 0], nodes[frame, 1], nodes[frame, 2], gnx,
+                                   gny, ox, oy, dx, dy, ix, iy, limit)
+        last = -1
         # a ray crosses at most gnx + gny cells
         for _ in range(gnx + gny + 2):
             if not entered:
                 break
-            c = walk[0] + gnx * walk[1]
-            for j in range(links[cells + c], links[cells + c + 1]):
-                row = boxes + j
-                h = links[items + j]
+            if gridded:
+                mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
+                if mc != last:
+                    # a coarse cell entered: its moving colliders, once
+                    last = mc
+                    for j in range(m_items + links[m_starts + mc],
+                                   m_items + links[m_starts + mc + 1]):
+                        h = links[j]
+                        if ray_box_entry2(ox, oy, ix, iy, limit, rows[h, LO], rows[h, LO + 1],
+                                          rows[h, HI], rows[h, HI + 1]) == math.inf:
+                            # the ray misses this collider's box
+                            continue
+                        if not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
+                            continue
+                        kind = scene.tags[h, KIND]
+                        if _plain_kind(kind):
+                            t, ax, ay, anx, any_, ains = _cast_plain2(
+                                kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4],
+                                ox, oy, dx, dy, limit)
+                        else:
+                            t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
+                                scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
+                        if _better(t, h, best_t, best_h):
+                            best_t = t
+                            best_h = h
+                            limit = t
+                            px, py, nx, ny, inside = ax, ay, anx, any_, ains
+                            seg_row = -1
+            c = cells + walk[0] + gnx * walk[1]
+            for j in range(links[c], links[c + 1]):
+                # the entry names a gridded collider: its row, its handle
+                row = boxes + links[items + j]
+                h = links[handles + links[items + j]]
                 if nodes[row, 2] != 0.0:
-                    # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing
-                    # test on its precomputed e and threshold, the same operations in the
-                    # same order (so the same t); the point and normal once, at the end
-                    if check and not visible(scene.tags, h, mask):
+                    # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
+                    # on its precomputed e and threshold, the same operations in the same
+                    # order (so the same t); the point and normal once, at the end
+                    if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
                         continue
                     wx = nodes[row, 0] - ox
                     wy = nodes[row, 1] - oy
@@ -342,7 +531,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                         # parallel (or a point): ray_segment's collinear cases (rare: a call)
                         t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
                             scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
-                        if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                        if _better(t, h, best_t, best_h):
                             best_t = t
                             best_h = h
                             limit = t
@@ -361,17 +550,24 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     seg_row = row if better else seg_row
                     continue
                 if signed:
-                    if box_missed(nodes, row, ox, oy, ix, iy, near_x, near_y, limit):
+                    if box_missed(nodes[row, near_x], nodes[row, near_y], nodes[row, 3 - near_x],
+                                  nodes[row, 5 - near_y], ox, oy, ix, iy, limit):
                         continue
                 elif ray_box_entry2(ox, oy, ix, iy, limit, nodes[row, 0], nodes[row, 1],
                                     nodes[row, 3], nodes[row, 4]) == math.inf:
                     # an axis-parallel ray misses this collider's box
                     continue
-                if check and not visible(scene.tags, h, mask):
+                if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
                     continue
-                t, ax, ay, _az, anx, any_, _anz, ains = cast_row(
-                    scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
-                if t >= 0.0 and (t < best_t or (t == best_t and h < best_h)):
+                kind = scene.tags[h, KIND]
+                if _plain_kind(kind):
+                    t, ax, ay, anx, any_, ains = _cast_plain2(
+                        kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4], ox, oy,
+                        dx, dy, limit)
+                else:
+                    t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
+                        scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
+                if _better(t, h, best_t, best_h):
                     best_t = t
                     best_h = h
                     limit = t
@@ -382,22 +578,16 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 break
             entered, walk = walk_next(walk, gnx, gny)
         if seg_row >= 0:
-            # ray_segment's crossing: the perpendicular turned to face the ray, at the
-            # origin when the ray starts on the segment
-            ux, uy, _len = _unit2(nodes[seg_row, 3], nodes[seg_row, 4])
-            nx = 0.0 - uy
-            ny = ux
-            if nx * dx + ny * dy > 0.0:
-                nx = 0.0 - nx
-                ny = 0.0 - ny
-            inside = best_t == 0.0
-            px = ox + best_t * dx if not inside else ox
-            py = oy + best_t * dy if not inside else oy
-    best = (best_h, best_t, px, py, pz, nx, ny, nz, inside)
-    if not use_grid or links[H_MOVING_NODES] > 0:
-        # the static tree (unless the grid stood for it), then the moving tree
-        best = _cast_trees(scene, stack, ray, r, limit, 1 if use_grid else 0, mask, flags,
-                           best)
+            # a segment's crossing, its point and normal left for now
+            px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, nodes[seg_row, 3],
+                                                  nodes[seg_row, 4], best_t)
+        best = (best_h, best_t, px, py, 0.0, nx, ny, 0.0, inside)
+        moving_done = gridded
+    if not use_grid or (links[H_MOVING_NODES] > 0 and not moving_done):
+        # the static tree (unless the grid stood for it), then the moving tree (unless the
+        # grid's moving cells did)
+        best = _cast_trees(scene, stack, ray, probe, r, limit, 1 if use_grid else 0, mask,
+                           flags, best)
         limit = best[1] if best[0] >= 0 else limit
     if links[H_PLANE_COUNT] > 0:
         best = _cast_planes(scene, ray, r, limit, mask, flags, best)
