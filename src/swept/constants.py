@@ -107,6 +107,9 @@ __all__ = [
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     # threads
     "MAX_THREADS",
+    # the swept command and its scene files
+    "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
+    "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -564,3 +567,35 @@ CHAIN_BOXES_MIN_SEGMENTS = 8
 #: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
 #: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
 CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
+
+# --- the swept command and its scene files (swept.cli, swept.scene)
+
+#: Most fixed steps ``--steps`` takes (``swept demo ... --steps``, ``swept tunneling
+#: --steps``): a bound, so a mistyped count is an error rather than a run that never ends.
+#: Measured (headless, shared 2-core machine): walls-and-slides takes about 0.4 ms a step and
+#: bullet-time about 0.1 ms, so the bound is at most about 7 minutes of one demo (with progress
+#: on stderr), and 1,000,000 steps of 1/60 s are 4.6 hours of simulated time.
+CLI_MAX_STEPS = 1_000_000
+#: Most window frames ``--frames`` asks for. Not measured: chosen equal to
+#: :data:`CLI_MAX_STEPS` (at 60 frames a second, 4.6 hours of window).
+CLI_MAX_FRAMES = 1_000_000
+#: Most speeds ``swept tunneling`` runs (``--count``, or the items of ``--speeds``). Not
+#: measured: each speed is two runs of ``--steps`` steps, and 1,000 points are far more than a
+#: curve of catch rate against speed needs.
+CLI_MAX_SPEEDS = 1_000
+#: Largest scene file ``swept scene`` reads (bytes, 16 MiB), checked before reading: a 1 GB
+#: JSON number took 16 s and 3.3 GB of memory to fail and a 1 GB TOML one grew to 23.8 GB
+#: (measured, issue 14). Not measured beyond that: a scene of :data:`SCENE_MAX_BODIES` bodies
+#: spelled out in full is well under 1 MiB.
+SCENE_MAX_FILE_BYTES = 16 * 1024 * 1024
+#: Longest number literal a scene file may hold (characters): every number of a scene is at
+#: most :data:`MAX_COORDINATE` (1e50) in magnitude, 51 digits written out, so a longer literal
+#: is refused before Python converts it (a 5,000-digit integer raised a traceback, issue 14).
+#: Not measured: chosen with room for long decimal fractions.
+SCENE_MAX_NUMBER_CHARS = 400
+#: Most bodies and planes a scene file may hold, all its scenes together: each body is
+#: advanced against every other, so the work grows as the square of the count. Measured
+#: (``swept scene`` on one scene of a floor and N - 1 balls in a row, the whole command, shared
+#: 2-core machine): N = 250 2.7 s, 500 6.8 s, 1,000 24 s (with a progress line a second on
+#: stderr); so the cap keeps a scene file under about half a minute.
+SCENE_MAX_BODIES = 1_000
