@@ -247,6 +247,8 @@ class _Checker:
 
     def number(self, value: Any, place: str, *, minimum: float | None = None) -> float:
         expected = "a number" if minimum is None else f"a number >= {_num(minimum)}"
+        if isinstance(value, _LongLiteral):  # refused unconverted
+            raise self.fail(place, _long_literal_message(len(value.literal)))
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(place, f"expected {expected}, got {_show(value)}")
         try:
@@ -355,7 +357,8 @@ def parse_scenes(data: Any, source: str = "<scene>") -> list[Scene]:
             raise check.fail("scenes", "expected at least one scene, got none")
         return [check.scene(s, f"scenes[{i}]", f"{stem} {i + 1}") for i, s in enumerate(raw)]
     if not isinstance(data, Mapping):
-        raise check.fail(None, f"expected a table of scene keys at the top, got {_show(data)}")
+        raise check.fail(None, f"expected a table of scene keys at the top, got "
+                                f"{_shorten(_show(data))}")
     return [check.scene(data, "", stem)]
 
 
@@ -369,21 +372,31 @@ def _toml() -> ModuleType | None:
     return None
 
 
-class _HugeNumber(ValueError):
-    """A number literal longer than :data:`SCENE_MAX_NUMBER_CHARS` (raised by the parse
-    hooks, before any conversion)."""
+class _LongLiteral:
+    """A number literal longer than :data:`SCENE_MAX_NUMBER_CHARS`, left unconverted by the
+    parse hooks; the checks refuse it at its place (``bodies[0].radius``)."""
+
+    __slots__ = ("literal",)
 
     def __init__(self, literal: str) -> None:
         self.literal = literal
-        super().__init__(literal)
+
+    def __repr__(self) -> str:
+        return _shorten(self.literal)
+
+
+def _long_literal_message(length: int) -> str:
+    """What is wrong with a number literal ``length`` characters long."""
+    return (f"a number {length:,} characters long: expected at most {SCENE_MAX_NUMBER_CHARS} "
+            f"(numbers of magnitude at most {MAX_COORDINATE:g})")
 
 
 def _bounded(convert: Callable[[str], Any]) -> Callable[[str], Any]:
     """A parse hook: ``convert(literal)``, unless the literal is too long to be a number of a
-    scene."""
+    scene (then a :class:`_LongLiteral`, never converted)."""
     def hook(literal: str) -> Any:
         if len(literal) > SCENE_MAX_NUMBER_CHARS:
-            raise _HugeNumber(literal)
+            return _LongLiteral(literal)
         return convert(literal)
     return hook
 
@@ -416,9 +429,7 @@ def _huge_number(source: str, text: str, literal: str | None) -> SceneError:
     else:
         index, length = text.find(literal), len(literal)
     place = _line_column(text, index) if index >= 0 else None
-    return SceneError(source, place, f"a number {length:,} characters long: expected at most "
-                                     f"{SCENE_MAX_NUMBER_CHARS} (numbers of magnitude at most "
-                                     f"{MAX_COORDINATE:g})")
+    return SceneError(source, place, _long_literal_message(length))
 
 
 def load_scenes(path: str | os.PathLike[str]) -> list[Scene]:
@@ -452,8 +463,6 @@ def load_scenes(path: str | os.PathLike[str]) -> list[Scene]:
     if suffix == ".json":
         try:
             data = json.loads(text, parse_int=_bounded(int), parse_float=_bounded(float))
-        except _HugeNumber as exc:
-            raise _huge_number(source, text, exc.literal) from None
         except json.JSONDecodeError as exc:
             raise SceneError(source, f"line {exc.lineno}, column {exc.colno}",
                              f"not valid JSON: {exc.msg}") from None
@@ -470,8 +479,6 @@ def load_scenes(path: str | os.PathLike[str]) -> list[Scene]:
             raise _huge_number(source, text, literal)
         try:
             data = toml.loads(text, parse_float=_bounded(float))
-        except _HugeNumber as exc:
-            raise _huge_number(source, text, exc.literal) from None
         except toml.TOMLDecodeError as exc:
             raise SceneError(source, None, f"not valid TOML: {exc}") from None
         except RecursionError:
