@@ -68,6 +68,10 @@ def _write_scene_files(folder: Path) -> dict[str, Path]:
         "broken.json": '{"bodies": [}',
         "infinite.json": '{"bodies": [{"radius": 1e999, "position": [0, 0], '
                          '"displacement": [0, 0]}]}',
+        # each number in range, but a bounce carries a body beyond it
+        "range.json": '{"planes": [{"normal": [1e-50, 1e50], "offset": 1e50}], "bodies": ['
+                      '{"radius": 1e50, "position": [1e50, -1e50], "displacement": [-1e50, 1e50]},'
+                      ' {"radius": 1e-50, "position": [0, 0], "displacement": [1e-50, 0]}]}',
         "many.json": _scene_json([_body_json(i) for i in range(SCENE_MAX_BODIES + 1)]),
     }
     paths = {}
@@ -141,6 +145,8 @@ CORPUS = [
     ("scene broken", ["scene", "{folder}/broken.json"], "broken.json: line 1, column 13"),
     ("scene infinite", ["scene", "{folder}/infinite.json"],
      "infinite.json: bodies[0].radius: expected a number >= 0 of magnitude at most 1e+50"),
+    ("scene beyond the range", ["scene", "{folder}/range.json"],
+     "range.json: scene 'range', body 'body 2': cannot advance it: displacement is out of range"),
     ("scene too many", ["scene", "{folder}/many.json"], "many.json: bodies: too many bodies"),
     ("bench json unwritable", ["bench", "--json", "{folder}/nope/out.json"],
      "swept bench: error: --json: cannot write"),

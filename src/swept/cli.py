@@ -342,8 +342,12 @@ def _scene(args: argparse.Namespace, out: TextIO) -> int:
     except SceneError as exc:
         raise CommandError(str(exc)) from None
     progress = Progress("scene", sum(len(s.bodies) for s in scenes), "bodies")
-    text = report(scenes, progress=progress.update)
-    progress.close()
+    try:
+        text = report(scenes, progress=progress.update)
+    except ValueError as exc:  # a bounce beyond the supported range
+        raise CommandError(f"{args.file or '<default scene>'}: {exc}") from None
+    finally:
+        progress.close()
     print(text, file=out)
     return 0
 

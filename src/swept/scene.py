@@ -499,7 +499,8 @@ def default_scenes() -> list[Scene]:
 def run_scene(scene: Scene,
               progress: Callable[[int], None] | None = None) -> list[BodyResult]:
     """Advance each body through its step among the planes and the other bodies;
-    ``progress(bodies_done)`` is called after each body, if given."""
+    ``progress(bodies_done)`` is called after each body, if given. Raises ValueError naming
+    the scene and the body if an advance leaves the supported range."""
     results = []
     for i, body in enumerate(scene.bodies):
         obstacles: list[Any] = []
@@ -514,7 +515,11 @@ def run_scene(scene: Scene,
                 obstacles.append(moving)
                 names.append(other.name)
         e = scene.restitution if body.restitution is None else body.restitution
-        step = advance(body.position, body.radius, body.displacement, obstacles, e)
+        try:
+            step = advance(body.position, body.radius, body.displacement, obstacles, e)
+        except ValueError as exc:  # a bounce that leaves the supported range
+            raise ValueError(f"scene {scene.name!r}, body {body.name!r}: cannot advance it: "
+                             f"{exc}") from None
         impacts = tuple(Impact(t, names[k], n) for t, k, n in step.hits)
         at = body.position + body.displacement * step.toi if step.toi is not None else None
         results.append(BodyResult(body, step.toi, impacts, at, step.center, step.displacement))
