@@ -431,9 +431,11 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
 
     row["us_per_ray"] = us
     row["agreement_with_grid"] = agree
-    row["batch_vs_pymunk"] = us.get("pymunk", math.nan) / us["swept_batch"]
+    # None (null in the JSON) when pymunk is not installed
+    row["batch_vs_pymunk"] = (us["pymunk"] / us["swept_batch"]) if "pymunk" in us else None
     row["batch_vs_grid"] = us["grid"] / us["swept_batch"]
-    row["batch_1_thread_vs_pymunk"] = us.get("pymunk", math.nan) / us["swept_batch_1_thread"]
+    row["batch_1_thread_vs_pymunk"] = ((us["pymunk"] / us["swept_batch_1_thread"])
+                                       if "pymunk" in us else None)
     row["batch_1_thread_vs_grid"] = us["grid"] / us["swept_batch_1_thread"]
     row["scalar_vs_pymunk"] = us.get("pymunk", math.nan) / us["swept_scalar"]
     return row
@@ -478,6 +480,11 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"{name:<22}" + "".join(f"{c:>12.3f} us" if c is not None else f"{'-':>15}"
                                       for c in cells) + f"   {agree:.4f}")
     for r in result["sizes"]:
+        if r["batch_vs_pymunk"] is None:  # pymunk not installed
+            print(f"{r['segments']:,} segments: batch is {r['batch_vs_grid']:.2f}x the grid's "
+                  f"speed, on one thread {r['batch_1_thread_vs_grid']:.2f}x (hit rate "
+                  f"{r['hit_rate']:.3f}); pymunk is not installed: pip install -e \".[bench]\"")
+            continue
         print(f"{r['segments']:,} segments: batch is {r['batch_vs_pymunk']:.1f}x pymunk, "
               f"{r['batch_vs_grid']:.2f}x the grid's speed; on one thread "
               f"{r['batch_1_thread_vs_pymunk']:.1f}x pymunk, {r['batch_1_thread_vs_grid']:.2f}x "

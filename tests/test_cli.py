@@ -186,12 +186,16 @@ def test_tunneling_rows_match_the_bullet_time_model() -> None:
     assert row.estimate == pytest.approx(0.4255, abs=1e-3)
 
 
-def test_tunneling_progress_bar_on_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tunneling_progress_lines_on_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(cli, "PROGRESS_EVERY", 0.0)
     stream = io.StringIO()
     cli.tunneling_table([1000.0, 2000.0], 100, progress=stream)
-    text = stream.getvalue()
-    assert "\r[" in text and "4/4 runs" in text and text.endswith("\n")
+    lines = stream.getvalue().splitlines()
+    # a line each chunk of steps, counting the steps of every run (2 speeds x 2 tests x 100)
+    assert lines[0].startswith("swept: tunneling: 50/400 steps (12%), ")
+    assert lines[-1].startswith("swept: tunneling: 400/400 steps (100%), ")
+    assert len(lines) == 8 and stream.getvalue().endswith("\n")
     quiet = io.StringIO()
     monkeypatch.setattr(cli, "PROGRESS_AFTER", 1e9)
     cli.tunneling_table([1000.0], 100, progress=quiet)

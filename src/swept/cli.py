@@ -11,23 +11,166 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
+import threading
 import time
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NoReturn, TextIO
 
-__all__ = ["main", "build_parser", "TunnelingRow", "tunneling_table", "DEFAULT_TUNNELING_STEPS"]
+from .constants import (
+    CLI_MAX_FRAMES,
+    CLI_MAX_SPEEDS,
+    CLI_MAX_STEPS,
+    SCENE_MAX_BODIES,
+    SCENE_MAX_FILE_BYTES,
+)
+
+__all__ = ["main", "build_parser", "TunnelingRow", "tunneling_table", "DEFAULT_TUNNELING_STEPS",
+           "Parser", "UsageError", "Progress", "Heartbeat", "check_writable"]
 
 #: The exit status for bad input.
 EXIT_USAGE = 2
 #: Fixed steps each speed runs for in ``swept tunneling`` (a minute of the demo).
 DEFAULT_TUNNELING_STEPS = 3600
-#: A run longer than this (s) shows a progress bar on stderr.
+#: Work that has run longer than this (s) starts showing progress on stderr.
 PROGRESS_AFTER = 1.0
+#: Seconds between two progress lines.
+PROGRESS_EVERY = 1.0
+#: Steps a demo model takes between two looks at the clock (a few ms of work).
+STEPS_PER_CHUNK = 50
+#: The file types ``--screenshot`` writes (pygame-ce picks the format from the name).
+SCREENSHOT_SUFFIXES = (".png",)
+#: The file types ``--plot`` writes (matplotlib's Agg backend, with no extra package).
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 class CommandError(Exception):
     """Bad input found while running a subcommand: printed as one line, exit status 2."""
+
+
+class UsageError(Exception):
+    """A bad command line, found while parsing: ``PROG: error: MESSAGE`` on one line, exit
+    status 2."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        #: the (sub)command, e.g. ``swept demo bullet-time``
+        self.prog = prog
+        #: what was wrong, naming the flag
+        self.message = " ".join(message.split())
+        super().__init__(f"{prog}: error: {self.message}")
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors raise :class:`UsageError` instead of printing the usage
+    and exiting, so every bad command line is one line on stderr."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise :class:`UsageError` (argparse calls this for every usage error)."""
+        raise UsageError(self.prog, message)
+
+
+def check_writable(path: str | os.PathLike[str]) -> Path:
+    """Check, before any long work, that ``path`` can be written: its folder exists and a file
+    can be opened there for writing (an existing file is left as it was, a new one removed).
+    Raises :class:`argparse.ArgumentTypeError` saying why not."""
+    p = Path(path)
+    if str(path) == "" or p.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {str(path)!r}: it is a folder")
+    folder = p.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {str(path)!r}: the folder "
+                                         f"{str(folder)!r} does not exist")
+    existed = p.exists()
+    try:
+        with open(p, "ab"):
+            pass
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write {str(path)!r} "
+                                         f"({exc.strerror or exc})") from None
+    if not existed:
+        p.unlink(missing_ok=True)
+    return p
+
+
+def _output(suffixes: Sequence[str]) -> Callable[[str], str]:
+    """An argparse type: an output file of one of ``suffixes`` that can be written."""
+    def parse(text: str) -> str:
+        if Path(text).suffix.lower() not in suffixes:
+            raise argparse.ArgumentTypeError(
+                f"cannot write {text!r}: the name must end in {' or '.join(suffixes)}")
+        check_writable(text)
+        return text
+    return parse
+
+
+class Progress:
+    """Progress of counted work on stderr: nothing for the first :data:`PROGRESS_AFTER`
+    seconds, then a line ``swept: LABEL: DONE/TOTAL UNIT (P%), S s`` every
+    :data:`PROGRESS_EVERY` seconds, and a last line when it ends."""
+
+    def __init__(self, label: str, total: int, unit: str,
+                 stream: TextIO | None = None) -> None:
+        self.label = label
+        self.total = max(int(total), 1)
+        self.unit = unit
+        self.stream = sys.stderr if stream is None else stream
+        self.started = time.perf_counter()
+        self.last = float("-inf")
+        #: whether a line has been shown
+        self.shown = False
+        #: the count of the last line shown
+        self.last_done = -1
+
+    def _line(self, done: int, now: float) -> None:
+        pct = 100 * done // self.total
+        self.stream.write(f"swept: {self.label}: {done:,}/{self.total:,} {self.unit} "
+                          f"({pct}%), {now - self.started:.0f} s\n")
+        self.stream.flush()
+        self.shown = True
+        self.last = now
+        self.last_done = done
+
+    def update(self, done: int) -> None:
+        """Say that ``done`` of the total are done (a line only when it is time for one)."""
+        now = time.perf_counter()
+        if now - self.started >= PROGRESS_AFTER and now - self.last >= PROGRESS_EVERY:
+            self._line(done, now)
+
+    def close(self) -> None:
+        """End: a last line, if any line was shown."""
+        if self.shown and self.last_done != self.total:
+            self._line(self.total, time.perf_counter())
+
+
+class Heartbeat:
+    """For work that cannot count itself (a benchmark script): while the ``with`` block runs,
+    a line ``swept: LABEL: still running, S s`` on stderr every ``every`` seconds."""
+
+    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.every = every
+        self.stream = sys.stderr if stream is None else stream
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def _beat(self) -> None:
+        started = time.perf_counter()
+        while not self._stop.wait(self.every):
+            self.stream.write(f"swept: {self.label}: still running, "
+                              f"{time.perf_counter() - started:.0f} s\n")
+            self.stream.flush()
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -46,20 +189,21 @@ def _point(text: str) -> tuple[float, float]:
     return x, y
 
 
-def _whole(minimum: int) -> Any:
-    """An argparse type: a whole number at least ``minimum``."""
+def _whole(minimum: int, maximum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` to ``maximum``."""
     def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if n < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {n}")
+        # a bounded literal first: int() of a huge one is slow or refused
+        if not re.fullmatch(r"\s*[+-]?\d{1,30}\s*", text):
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+        n = int(text)
+        if not minimum <= n <= maximum:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {minimum:,} to "
+                                             f"{maximum:,}, got {n:,}")
         return n
     return parse
 
 
-def _within(low: float, high: float) -> Any:
+def _within(low: float, high: float) -> Callable[[str], float]:
     """An argparse type: a number from ``low`` to ``high``."""
     def parse(text: str) -> float:
         try:
@@ -71,6 +215,42 @@ def _within(low: float, high: float) -> Any:
                                              f"got {text}")
         return x
     return parse
+
+
+def _speeds(text: str) -> list[float]:
+    """An argparse type: speeds separated by commas, each positive and finite, no empty
+    item, at most :data:`CLI_MAX_SPEEDS` of them."""
+    items = text.split(",")
+    if len(items) > CLI_MAX_SPEEDS:
+        raise argparse.ArgumentTypeError(f"expected at most {CLI_MAX_SPEEDS:,} speeds, got "
+                                         f"{len(items):,}")
+    speeds = []
+    for i, item in enumerate(items):
+        if not item.strip():
+            raise argparse.ArgumentTypeError(f"item {i + 1} of {text!r} is empty (expected "
+                                             "numbers separated by commas)")
+        try:
+            s = float(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"item {i + 1}, {item.strip()!r}, is not a "
+                                             "number") from None
+        if not 1.0 <= s <= 1e6:
+            raise argparse.ArgumentTypeError(f"item {i + 1}, {item.strip()!r}: expected a "
+                                             "speed from 1 to 1e+06 px/s")
+        speeds.append(s)
+    return speeds
+
+
+def _run_steps(model: Any, steps: int, label: str) -> None:
+    """``model.run(steps)`` in chunks, with progress on stderr when it takes a while."""
+    progress = Progress(label, steps, "steps")
+    done = 0
+    while done < steps:
+        chunk = min(STEPS_PER_CHUNK, steps - done)
+        model.run(chunk)
+        done += chunk
+        progress.update(done)
+    progress.close()
 
 
 def _pygame_module(what: str) -> Any:
@@ -95,7 +275,7 @@ def _show(view_name: str, model: Any, args: argparse.Namespace, lines: Sequence[
             try:
                 common.save_png(view.render(model), args.screenshot)
             except Exception as exc:  # pygame.error, or a path it cannot write
-                raise CommandError(f"cannot save the screenshot {args.screenshot!r}: "
+                raise CommandError(f"--screenshot: cannot save {args.screenshot!r}: "
                                    f"{exc}") from None
         print("\n".join(lines), file=out)
         return 0
@@ -115,7 +295,7 @@ def _demo_bullet_time(args: argparse.Namespace, out: TextIO) -> int:
     from .demos.bullet_time import BulletTime
 
     model = BulletTime(speed=args.speed, swept=args.swept)
-    model.run(args.steps)
+    _run_steps(model, args.steps, "bullet-time")
     return _show("view_bullet_time", model, args, model.readout(), out)
 
 
@@ -126,7 +306,7 @@ def _demo_walls_and_slides(args: argparse.Namespace, out: TextIO) -> int:
     place = args.place or (FIGURE_PLACE if args.headless else START)
     mouse = args.mouse or (FIGURE_MOUSE if args.headless else None)
     model = WallsAndSlides(place, mouse, passes=args.passes, fix_velocity=not args.no_fix)
-    model.run(args.steps)
+    _run_steps(model, args.steps, "walls-and-slides")
     return _show("view_walls_and_slides", model, args, model.readout(), out)
 
 
@@ -161,7 +341,14 @@ def _scene(args: argparse.Namespace, out: TextIO) -> int:
         scenes = default_scenes() if args.file is None else load_scenes(args.file)
     except SceneError as exc:
         raise CommandError(str(exc)) from None
-    print(report(scenes), file=out)
+    progress = Progress("scene", sum(len(s.bodies) for s in scenes), "bodies")
+    try:
+        text = report(scenes, progress=progress.update)
+    except ValueError as exc:  # a bounce beyond the supported range
+        raise CommandError(f"{args.file or '<default scene>'}: {exc}") from None
+    finally:
+        progress.close()
+    print(text, file=out)
     return 0
 
 
@@ -203,44 +390,36 @@ class TunnelingRow:
         return self._share(self.swept_caught, self.swept_approaches)
 
 
-def _progress(done: int, total: int, started: float, stream: TextIO) -> None:
-    """A plain-text progress bar on ``stream``, once the run has taken over a second."""
-    if time.perf_counter() - started < PROGRESS_AFTER and done < total:
-        return
-    width = 30
-    filled = width * done // total
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} runs")
-    if done == total:
-        stream.write("\n")
-    stream.flush()
-
-
 def tunneling_table(speeds: Sequence[float], steps: int,
                     progress: TextIO | None = None) -> list[TunnelingRow]:
     """Run Bullet Time's model headless for ``steps`` fixed steps at each speed, with each
-    test, and put each next to :func:`swept.tunneling.catch_rate`'s estimate."""
+    test, and put each next to :func:`swept.tunneling.catch_rate`'s estimate; with a
+    ``progress`` stream, progress lines there once the run has taken over a second."""
     from .demos.bullet_time import RADIUS, START_ANGLE, STEP, BulletTime
     from .tunneling import catch_rate
 
     rows = []
-    total = 2 * len(speeds)
-    started = time.perf_counter()
-    shown = False
+    total = 2 * len(speeds) * steps
+    bar = Progress("tunneling", total, "steps", progress) if progress is not None else None
     done = 0
     for speed in speeds:
         counts = []
         for swept in (False, True):
             model = BulletTime(speed=speed, swept=swept)
-            model.run(steps)
+            left = steps
+            while left > 0:
+                chunk = min(STEPS_PER_CHUNK, left)
+                model.run(chunk)
+                left -= chunk
+                done += chunk
+                if bar is not None:
+                    bar.update(done)
             counts.append((model.caught, model.approaches))
-            done += 1
-            if progress is not None and (shown or time.perf_counter() - started
-                                         >= PROGRESS_AFTER):
-                shown = True
-                _progress(done, total, started, progress)
         (nc, na), (sc, sa) = counts
         rows.append(TunnelingRow(speed, nc, na, sc, sa,
                                  catch_rate(speed, RADIUS, 0.0, START_ANGLE, STEP)))
+    if bar is not None:
+        bar.close()
     return rows
 
 
@@ -302,21 +481,16 @@ def _plot(rows: Sequence[TunnelingRow], path: str) -> None:
     fig.tight_layout()
     try:
         fig.savefig(path)
-    except OSError as exc:
-        raise CommandError(f"cannot save the plot {path!r}: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--plot: cannot save {path!r}: "
+                           f"{getattr(exc, 'strerror', None) or exc}") from None
     finally:
         plt.close(fig)
 
 
 def _tunneling(args: argparse.Namespace, out: TextIO) -> int:
     if args.speeds:
-        try:
-            speeds = [float(s) for s in args.speeds.split(",") if s.strip()]
-        except ValueError:
-            raise CommandError(f"--speeds: expected numbers separated by commas, got "
-                               f"{args.speeds!r}") from None
-        if not speeds or any(not 0.0 < s < float("inf") for s in speeds):
-            raise CommandError("--speeds: expected positive speeds in px/s")
+        speeds = args.speeds
     else:
         if args.max <= args.min:
             raise CommandError(f"--max ({args.max:g}) must be above --min ({args.min:g})")
@@ -350,15 +524,18 @@ def _bench(args: argparse.Namespace, out: TextIO) -> int:
 # ----------------------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``swept`` command's argument parser."""
+    """The ``swept`` command's argument parser (a :class:`Parser`: errors raise
+    :class:`UsageError`)."""
     from .demos.bullet_time import FIGURE_STEPS as BT_FIGURE_STEPS
     from .demos.bullet_time import MAX_SPEED, MIN_SPEED, START_SPEED
     from .demos.tunnel import OFFSET_MAX, SPEED_DEFAULT, SPEED_MAX, SPEED_MIN
     from .demos.walls_and_slides import FIGURE_MOUSE, FIGURE_PLACE, START
     from .demos.walls_and_slides import FIGURE_STEPS as WS_FIGURE_STEPS
 
-    parser = argparse.ArgumentParser(
-        prog="swept", description="Collision demos, scenes and tunneling tables.")
+    parser = Parser(
+        prog="swept", description="Collision demos, scenes and tunneling tables.",
+        epilog="Bad input exits with status 2 and one line on stderr. The demos reproduce "
+               "the worked examples swept was built from, with their numbers.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = commands.add_parser("demo", help="run a demo", description="Run a demo: a window, "
@@ -370,30 +547,33 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--headless", action="store_true",
                        help="run the model with no window and print the readout")
         p.add_argument("--screenshot", metavar="FILE.png",
+                       type=_output(SCREENSHOT_SUFFIXES),
                        help="save a PNG of the view (headless: of the final state; window: of "
                             "the last frame)")
-        p.add_argument("--frames", type=_whole(1), metavar="N",
-                       help="close the window after N frames")
+        p.add_argument("--frames", type=_whole(1, CLI_MAX_FRAMES), metavar="N",
+                       help=f"close the window after N frames (1 to {CLI_MAX_FRAMES:,})")
 
-    bt = demos.add_parser("bullet-time", help="seed 000: naive vs swept test on a thin wall",
+    steps_bound = f"0 to {CLI_MAX_STEPS:,}"
+    bt = demos.add_parser("bullet-time", help="a fast ball and a thin wall: naive vs swept test",
                           description="A fast ball and a thin wall: the naive test misses, "
                                       "the swept test never does. Keys: Space naive/swept, "
                                       "Up/Down speed, P pause, Esc quit.")
     window_options(bt)
-    bt.add_argument("--steps", type=_whole(0), default=None, metavar="N",
-                    help="fixed steps of 1/60 s to take first (headless default: "
-                         f"{BT_FIGURE_STEPS}, the seed's figure)")
+    bt.add_argument("--steps", type=_whole(0, CLI_MAX_STEPS), default=None, metavar="N",
+                    help=f"fixed steps of 1/60 s to take first, {steps_bound} (headless "
+                         f"default: {BT_FIGURE_STEPS}, the worked example's figure)")
     bt.add_argument("--speed", type=_within(MIN_SPEED, MAX_SPEED), default=START_SPEED,
                     metavar="S", help=f"the ball's speed, px/s ({MIN_SPEED:g} to "
                                       f"{MAX_SPEED:g}; default {START_SPEED:g})")
     bt.add_argument("--swept", action="store_true", help="use the swept test")
     bt.set_defaults(handler=_demo_bullet_time, default_steps=BT_FIGURE_STEPS)
 
-    ws = demos.add_parser("walls-and-slides", help="seed 004: push out, slide, bounce, passes",
+    ws = demos.add_parser("walls-and-slides",
+                          help="a ball among walls: push out, slide, bounce, passes",
                           description="A ball chases the mouse among walls and bumpers. Keys: "
                                       "click to place, V velocity fix, P passes, Esc quit. "
-                                      "Headless, the defaults reproduce the seed's first "
-                                      "figure (speed 626 px/s).")
+                                      "Headless, the defaults reproduce the worked example's "
+                                      "first figure (speed 626 px/s).")
     window_options(ws)
     ws.add_argument("--place", type=_point, default=None, metavar="X,Y",
                     help="where the ball starts, at rest (headless default "
@@ -402,15 +582,15 @@ def build_parser() -> argparse.ArgumentParser:
     ws.add_argument("--mouse", type=_point, default=None, metavar="X,Y",
                     help="where the mouse is (headless default "
                          f"{FIGURE_MOUSE[0]:g},{FIGURE_MOUSE[1]:g})")
-    ws.add_argument("--steps", type=_whole(0), default=None, metavar="N",
-                    help="fixed steps of 1/60 s to take first (headless default: "
-                         f"{WS_FIGURE_STEPS})")
+    ws.add_argument("--steps", type=_whole(0, CLI_MAX_STEPS), default=None, metavar="N",
+                    help=f"fixed steps of 1/60 s to take first, {steps_bound} (headless "
+                         f"default: {WS_FIGURE_STEPS})")
     ws.add_argument("--passes", type=int, choices=(1, 8), default=8,
                     help="passes over the contacts each step (default 8)")
     ws.add_argument("--no-fix", action="store_true", help="turn the velocity fix off")
     ws.set_defaults(handler=_demo_walls_and_slides, default_steps=WS_FIGURE_STEPS)
 
-    tu = demos.add_parser("tunnel", help="seed 002: where the frames land decides a frame test",
+    tu = demos.add_parser("tunnel", help="where the frames land decides a frame test",
                           description="A sphere skips over a thin wall between frames, or a "
                                       "sweep catches it. Keys: Up/Down speed, Left/Right where "
                                       "the frames land, Space sweep, Esc quit.")
@@ -423,19 +603,22 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--swept", action="store_true", help="sweep between frames")
     tu.set_defaults(handler=_demo_tunnel)
 
-    for name, about in (("mtv", "seed 002: the minimum translation vector"),
-                        ("bouncing", "seed 002: restitution, apexes and friction"),
-                        ("slide", "seed 002: the velocity split and the 46 degree limit")):
+    for name, about in (("mtv", "the minimum translation vector"),
+                        ("bouncing", "restitution, apexes and friction"),
+                        ("slide", "the velocity split and the 46 degree limit")):
         text = demos.add_parser(name, help=about, description=f"Print the {name} demo's "
                                 "log lines (" + about + ").")
         text.set_defaults(handler=_demo_text)
 
-    scene = commands.add_parser("scene", help="run a scene file (seed 003)",
+    scene = commands.add_parser("scene", help="run a scene file",
                                 description="Read a scene (TOML or JSON: circles with radius, "
                                             "position and displacement; planes; restitution) "
                                             "and print each body's time of impact, what it "
                                             "hits and its state after advance. With no FILE, "
-                                            "seed 003's two worked traces.")
+                                            "two worked examples: a ball dropped onto a floor "
+                                            "and two balls meeting. A file may hold up to "
+                                            f"{SCENE_MAX_BODIES:,} bodies in at most "
+                                            f"{SCENE_MAX_FILE_BYTES // 2**20} MiB.")
     scene.add_argument("file", nargs="?", metavar="FILE", help="a .toml or .json scene")
     scene.set_defaults(handler=_scene)
 
@@ -443,19 +626,23 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Run Bullet Time headless at each speed with each "
                                           "test and print the catch rates next to the "
                                           "estimate 2r / (step cos theta).")
-    tun.add_argument("--steps", type=_whole(1), default=DEFAULT_TUNNELING_STEPS, metavar="N",
-                     help=f"fixed steps at each speed (default {DEFAULT_TUNNELING_STEPS})")
+    tun.add_argument("--steps", type=_whole(1, CLI_MAX_STEPS), default=DEFAULT_TUNNELING_STEPS,
+                     metavar="N", help=f"fixed steps at each speed, 1 to {CLI_MAX_STEPS:,} "
+                                       f"(default {DEFAULT_TUNNELING_STEPS})")
     tun.add_argument("--min", type=_within(1.0, 1e6), default=MIN_SPEED, metavar="S",
                      help=f"slowest speed, px/s (default {MIN_SPEED:g})")
     tun.add_argument("--max", type=_within(1.0, 1e6), default=MAX_SPEED, metavar="S",
                      help=f"fastest speed, px/s (default {MAX_SPEED:g})")
-    tun.add_argument("--count", type=_whole(2), default=20, metavar="N",
-                     help="how many speeds, evenly spaced (default 20)")
-    tun.add_argument("--speeds", metavar="S,S,...", help="exact speeds instead, px/s")
-    tun.add_argument("--plot", metavar="FILE.png", help="also save a matplotlib figure")
+    tun.add_argument("--count", type=_whole(2, CLI_MAX_SPEEDS), default=20, metavar="N",
+                     help=f"how many speeds, evenly spaced, 2 to {CLI_MAX_SPEEDS:,} "
+                          "(default 20)")
+    tun.add_argument("--speeds", type=_speeds, metavar="S,S,...",
+                     help="exact speeds instead, px/s (1 to 1e6 each)")
+    tun.add_argument("--plot", metavar="FILE", type=_output(PLOT_SUFFIXES),
+                     help="also save a matplotlib figure (.png, .pdf or .svg)")
     tun.set_defaults(handler=_tunneling)
 
-    bench = commands.add_parser("bench", help="run the benchmarks (swept.bench)",
+    bench = commands.add_parser("bench", help="run the benchmarks (swept bench --help)",
                                 description="Run the benchmarks; the arguments go to "
                                             "swept.bench.", add_help=False)
     bench.add_argument("bench_args", nargs=argparse.REMAINDER)
@@ -463,21 +650,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _value_flags(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option of ``parser`` and its subcommands that takes one value."""
+    flags: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                flags |= _value_flags(sub)
+        elif action.option_strings and action.nargs is None:
+            flags.update(action.option_strings)
+    return flags
+
+
+def _join_negative_values(words: list[str], flags: set[str]) -> list[str]:
+    """``--place -5000,-5000`` as ``--place=-5000,-5000``: argparse takes a value that starts
+    with a minus sign (and is not a plain number) for a flag."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if (word in flags and i + 1 < len(words)
+                and re.match(r"-[\d.]", words[i + 1]) is not None):
+            out.append(f"{word}={words[i + 1]}")
+            i += 2
+            continue
+        out.append(word)
+        i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``swept`` command with ``argv`` (default ``sys.argv[1:]``); returns the exit
     status."""
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["bench"]:
         # everything after "bench" belongs to swept.bench, options included
         bench_args = argparse.Namespace(command="bench", handler=_bench, bench_args=words[1:])
         return _dispatch(bench_args)
+    parser = build_parser()
     try:
-        args = parser.parse_args(words)
-    except SystemExit as exc:  # --help, or a usage error (already printed)
+        args = parser.parse_args(_join_negative_values(words, _value_flags(parser)))
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
     if getattr(args, "handler", None) is None:
-        parser.print_help()
+        print("swept: error: expected a command: demo, scene, tunneling or bench (swept "
+              "--help for more)", file=sys.stderr)
         return EXIT_USAGE
     if hasattr(args, "headless") and not args.headless and not _display_available():
         # the main job runs anywhere: with no display, the same model runs headless
@@ -485,7 +705,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               "render an invisible window instead)", file=sys.stderr)
         args.headless = True
     if getattr(args, "steps", 0) is None:
-        # headless runs default to the seed's figure; a window starts from the beginning
+        # headless runs default to the worked example's figure; a window starts at the start
         args.steps = args.default_steps if args.headless else 0
     return _dispatch(args)
 
@@ -506,6 +726,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     except CommandError as exc:
         print(f"swept {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        # Ctrl-C during a long run: one line, the shell's status for an interrupt
+        print(f"swept {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # the reader went away (swept demo mtv | head): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

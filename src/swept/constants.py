@@ -112,6 +112,9 @@ __all__ = [
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION",
+    # the swept command and its scene files
+    "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
+    "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -655,3 +658,35 @@ BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 1.0
 #: wins, see :data:`BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`) and 199 tiny boxes in one spot
 #: (198).
 BROADPHASE_MAX_CLUSTER_OCCUPANCY = 100.0
+# --- the swept command and its scene files (swept.cli, swept.scene)
+
+#: Most fixed steps ``--steps`` takes (``swept demo ... --steps``, ``swept tunneling
+#: --steps``): a bound, so a mistyped count is an error rather than a run that never ends.
+#: Measured (``swept demo NAME --headless --steps N``, shared 2-core machine): walls-and-slides
+#: 10,000 steps in 4.9 s with the second of start-up (about 0.35 ms a step), bullet-time 20,000
+#: in 1.1 s (its naive test, about 5 us a step); so the bound is at most about six minutes of
+#: one demo (with progress on stderr), and 1,000,000 steps of 1/60 s are 4.6 hours simulated.
+CLI_MAX_STEPS = 1_000_000
+#: Most window frames ``--frames`` asks for. Not measured: chosen equal to
+#: :data:`CLI_MAX_STEPS` (at 60 frames a second, 4.6 hours of window).
+CLI_MAX_FRAMES = 1_000_000
+#: Most speeds ``swept tunneling`` runs (``--count``, or the items of ``--speeds``). Not
+#: measured: each speed is two runs of ``--steps`` steps, and 1,000 points are far more than a
+#: curve of catch rate against speed needs.
+CLI_MAX_SPEEDS = 1_000
+#: Largest scene file ``swept scene`` reads (bytes, 16 MiB), checked before reading: a 1 GB
+#: JSON number took 16 s and 3.3 GB of memory to fail and a 1 GB TOML one grew to 23.8 GB
+#: (measured, issue 14). Not measured beyond that: a scene of :data:`SCENE_MAX_BODIES` bodies
+#: spelled out in full is well under 1 MiB.
+SCENE_MAX_FILE_BYTES = 16 * 1024 * 1024
+#: Longest number literal a scene file may hold (characters): every number of a scene is at
+#: most :data:`MAX_COORDINATE` (1e50) in magnitude, 51 digits written out, so a longer literal
+#: is refused before Python converts it (a 5,000-digit integer raised a traceback, issue 14).
+#: Not measured: chosen with room for long decimal fractions.
+SCENE_MAX_NUMBER_CHARS = 400
+#: Most bodies and planes a scene file may hold, all its scenes together: each body is
+#: advanced against every other, so the work grows as the square of the count. Measured
+#: (``swept scene`` on one scene of a floor and N - 1 balls in a row, the whole command, shared
+#: 2-core machine): N = 250 2.7 s, 500 6.8 s, 1,000 24 s (with a progress line a second on
+#: stderr); so the cap keeps a scene file under about half a minute.
+SCENE_MAX_BODIES = 1_000

@@ -24,6 +24,12 @@ A file may hold several scenes instead, as ``[[scenes]]`` tables of the same key
 advanced on its own: the planes and the other bodies are its obstacles, the bodies moving by
 their own displacements as if nothing could push them. Anything malformed raises
 :class:`SceneError`, naming the file, the place (``bodies[2].radius``) and what was expected.
+
+Files are read with bounds: at most :data:`~swept.constants.SCENE_MAX_FILE_BYTES` (checked
+before reading), number literals of at most :data:`~swept.constants.SCENE_MAX_NUMBER_CHARS`
+characters (refused before Python converts them), numbers of magnitude at most
+:data:`~swept.constants.MAX_COORDINATE`, and at most :data:`~swept.constants.SCENE_MAX_BODIES`
+bodies and planes in the file, all its scenes together.
 """
 
 from __future__ import annotations
@@ -31,13 +37,19 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .constants import MAX_COORDINATE
+from .constants import (
+    MAX_COORDINATE,
+    SCENE_MAX_BODIES,
+    SCENE_MAX_FILE_BYTES,
+    SCENE_MAX_NUMBER_CHARS,
+)
 from .shapes import Circle, Plane, Shape
 from .toi import advance
 from .vec import Vec2, as_finite
@@ -216,14 +228,17 @@ class _Checker:
 
     def __init__(self, source: str) -> None:
         self.source = source
+        #: bodies and planes read so far, all scenes together
+        self.objects = 0
 
     def fail(self, place: str | None, message: str) -> SceneError:
         return SceneError(self.source, place or None, message)
 
     def table(self, value: Any, place: str, allowed: Sequence[str]) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
-            raise self.fail(place, f"expected a table with keys {', '.join(allowed)}; "
-                                   f"got {_show(value)}")
+            raise self.fail(place or "the file", f"expected a table with keys "
+                                                 f"{', '.join(allowed)}; got "
+                                                 f"{_shorten(_show(value))}")
         for key in value:
             if key not in allowed:
                 raise self.fail(_at(place, str(key)),
@@ -232,6 +247,8 @@ class _Checker:
 
     def number(self, value: Any, place: str, *, minimum: float | None = None) -> float:
         expected = "a number" if minimum is None else f"a number >= {_num(minimum)}"
+        if isinstance(value, _LongLiteral):  # refused unconverted
+            raise self.fail(place, _long_literal_message(len(value.literal)))
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(place, f"expected {expected}, got {_show(value)}")
         try:
@@ -257,8 +274,16 @@ class _Checker:
 
     def items(self, value: Any, place: str, what: str) -> Sequence[Any]:
         if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
-            raise self.fail(place, f"expected a list of {what}, got {_show(value)}")
+            raise self.fail(place, f"expected a list of {what}, got {_shorten(_show(value))}")
         return value
+
+    def count(self, items: Sequence[Any], place: str) -> None:
+        """Count bodies or planes against :data:`SCENE_MAX_BODIES` (the work grows as the
+        square of the bodies)."""
+        self.objects += len(items)
+        if self.objects > SCENE_MAX_BODIES:
+            raise self.fail(place, f"too many bodies and planes: at most "
+                                   f"{SCENE_MAX_BODIES:,} in a file, all scenes together")
 
     def required(self, table: Mapping[str, Any], key: str, place: str, what: str) -> Any:
         if key not in table:
@@ -299,7 +324,7 @@ class _Checker:
         return PlaneSpec(name, plane=Plane(normal, offset))
 
     def scene(self, value: Any, place: str, default_name: str) -> Scene:
-        t = self.table(value, place or "the file", _SCENE_KEYS)
+        t = self.table(value, place, _SCENE_KEYS)
         name = self.name(t["name"], _at(place, "name")) if "name" in t else default_name
         restitution = (self.number(t["restitution"], _at(place, "restitution"), minimum=0.0)
                        if "restitution" in t else DEFAULT_RESTITUTION)
@@ -307,9 +332,11 @@ class _Checker:
                                 _at(place, "bodies"), "bodies")
         if not raw_bodies:
             raise self.fail(_at(place, "bodies"), "expected at least one body, got none")
+        self.count(raw_bodies, _at(place, "bodies"))
         bodies = tuple(self.body(b, _at(_at(place, "bodies"), i), i)
                        for i, b in enumerate(raw_bodies))
         raw_planes = self.items(t.get("planes", []), _at(place, "planes"), "planes")
+        self.count(raw_planes, _at(place, "planes"))
         planes = tuple(self.plane(p, _at(_at(place, "planes"), i), i)
                        for i, p in enumerate(raw_planes))
         return Scene(name, bodies, planes, restitution)
@@ -330,7 +357,8 @@ def parse_scenes(data: Any, source: str = "<scene>") -> list[Scene]:
             raise check.fail("scenes", "expected at least one scene, got none")
         return [check.scene(s, f"scenes[{i}]", f"{stem} {i + 1}") for i, s in enumerate(raw)]
     if not isinstance(data, Mapping):
-        raise check.fail(None, f"expected a table of scene keys at the top, got {_show(data)}")
+        raise check.fail(None, f"expected a table of scene keys at the top, got "
+                                f"{_shorten(_show(data))}")
     return [check.scene(data, "", stem)]
 
 
@@ -344,39 +372,120 @@ def _toml() -> ModuleType | None:
     return None
 
 
+class _LongLiteral:
+    """A number literal longer than :data:`SCENE_MAX_NUMBER_CHARS`, left unconverted by the
+    parse hooks; the checks refuse it at its place (``bodies[0].radius``)."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return _shorten(self.literal)
+
+
+def _long_literal_message(length: int) -> str:
+    """What is wrong with a number literal ``length`` characters long."""
+    return (f"a number {length:,} characters long: expected at most {SCENE_MAX_NUMBER_CHARS} "
+            f"(numbers of magnitude at most {MAX_COORDINATE:g})")
+
+
+def _bounded(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A parse hook: ``convert(literal)``, unless the literal is too long to be a number of a
+    scene (then a :class:`_LongLiteral`, never converted)."""
+    def hook(literal: str) -> Any:
+        if len(literal) > SCENE_MAX_NUMBER_CHARS:
+            return _LongLiteral(literal)
+        return convert(literal)
+    return hook
+
+
+def _long_toml_number(text: str) -> str | None:
+    """The first number literal of a TOML text longer than :data:`SCENE_MAX_NUMBER_CHARS`,
+    found by one linear scan: a long run of digits (and ``_ . e E + -``) that starts outside
+    any string and comment of its line. None if there is none (a long run inside a multi-line
+    string is left to tomllib, which reads it within the file's size cap)."""
+    pattern = rf"[+\-]?[0-9][0-9_.eE+\-]{{{SCENE_MAX_NUMBER_CHARS},}}"
+    for found in re.finditer(pattern, text):
+        before = text[text.rfind("\n", 0, found.start()) + 1:found.start()]
+        if before.count('"') % 2 == 0 and before.count("'") % 2 == 0 and "#" not in before:
+            return found.group()
+    return None
+
+
+def _line_column(text: str, index: int) -> str:
+    """``line L, column C`` of ``text[index]`` (both from 1)."""
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def _huge_number(source: str, text: str, literal: str | None) -> SceneError:
+    """The error for a number literal too long to read, at its place in ``text``."""
+    if literal is None:  # tomllib's int(): find the first long run of digits
+        found = re.search(rf"[0-9_]{{{SCENE_MAX_NUMBER_CHARS + 1},}}", text)
+        index, length = (found.start(), found.end() - found.start()) if found else (-1, 0)
+    else:
+        index, length = text.find(literal), len(literal)
+    place = _line_column(text, index) if index >= 0 else None
+    return SceneError(source, place, _long_literal_message(length))
+
+
 def load_scenes(path: str | os.PathLike[str]) -> list[Scene]:
     """Read and check the scenes of a ``.toml`` or ``.json`` file.
 
-    Raises :class:`SceneError` naming the file for anything wrong: unreadable, not TOML or
-    JSON, or malformed (with the place and what was expected).
+    Raises :class:`SceneError` naming the file for anything wrong: unreadable, larger than
+    :data:`~swept.constants.SCENE_MAX_FILE_BYTES`, not TOML or JSON, a number literal longer
+    than :data:`~swept.constants.SCENE_MAX_NUMBER_CHARS`, nested too deeply, or malformed
+    (with the place and what was expected).
     """
     source = os.fspath(path)
     suffix = Path(source).suffix.lower()
     if suffix not in (".toml", ".json"):
         raise SceneError(source, None, "expected a .toml or .json scene file")
     try:
-        raw = Path(source).read_bytes()
+        with open(source, "rb") as f:
+            # the size first: a huge file is refused before it is read
+            size = os.fstat(f.fileno()).st_size
+            if size > SCENE_MAX_FILE_BYTES:
+                raise SceneError(source, None, f"the file is {size:,} bytes: expected at most "
+                                               f"{SCENE_MAX_FILE_BYTES:,}")
+            raw = f.read(SCENE_MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise SceneError(source, None, f"cannot read the file ({exc.strerror or exc})") from None
+    if len(raw) > SCENE_MAX_FILE_BYTES:  # grew, or not a regular file
+        raise SceneError(source, None, f"the file is over {SCENE_MAX_FILE_BYTES:,} bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SceneError(source, None, "expected UTF-8 text") from None
     if suffix == ".json":
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_bounded(int), parse_float=_bounded(float))
         except json.JSONDecodeError as exc:
             raise SceneError(source, f"line {exc.lineno}, column {exc.colno}",
                              f"not valid JSON: {exc.msg}") from None
+        except RecursionError:
+            raise SceneError(source, None, "not a scene: nested too deeply") from None
     else:
         toml = _toml()
         if toml is None:
             raise SceneError(source, None, "reading TOML needs Python 3.11 or newer (tomllib) "
                                            "or the tomli package; write the scene as .json")
+        literal = _long_toml_number(text)
+        if literal is not None:
+            # refused before tomllib reads it (15 MB of digits took it 2 GB of memory)
+            raise _huge_number(source, text, literal)
         try:
-            data = toml.loads(text)
+            data = toml.loads(text, parse_float=_bounded(float))
         except toml.TOMLDecodeError as exc:
             raise SceneError(source, None, f"not valid TOML: {exc}") from None
+        except RecursionError:
+            raise SceneError(source, None, "not a scene: nested too deeply") from None
+        except ValueError:
+            # Python refuses int() of over 4,300 digits (tomllib has no parse_int hook)
+            raise _huge_number(source, text, None) from None
     return parse_scenes(data, source)
 
 
@@ -387,8 +496,11 @@ def default_scenes() -> list[Scene]:
 
 # ----------------------------------------------------------------------------------- running
 
-def run_scene(scene: Scene) -> list[BodyResult]:
-    """Advance each body through its step among the planes and the other bodies."""
+def run_scene(scene: Scene,
+              progress: Callable[[int], None] | None = None) -> list[BodyResult]:
+    """Advance each body through its step among the planes and the other bodies;
+    ``progress(bodies_done)`` is called after each body, if given. Raises ValueError naming
+    the scene and the body if an advance leaves the supported range."""
     results = []
     for i, body in enumerate(scene.bodies):
         obstacles: list[Any] = []
@@ -403,10 +515,16 @@ def run_scene(scene: Scene) -> list[BodyResult]:
                 obstacles.append(moving)
                 names.append(other.name)
         e = scene.restitution if body.restitution is None else body.restitution
-        step = advance(body.position, body.radius, body.displacement, obstacles, e)
+        try:
+            step = advance(body.position, body.radius, body.displacement, obstacles, e)
+        except ValueError as exc:  # a bounce that leaves the supported range
+            raise ValueError(f"scene {scene.name!r}, body {body.name!r}: cannot advance it: "
+                             f"{exc}") from None
         impacts = tuple(Impact(t, names[k], n) for t, k, n in step.hits)
         at = body.position + body.displacement * step.toi if step.toi is not None else None
         results.append(BodyResult(body, step.toi, impacts, at, step.center, step.displacement))
+        if progress is not None:
+            progress(i + 1)
     return results
 
 
@@ -445,7 +563,16 @@ def format_scene(scene: Scene, results: Sequence[BodyResult]) -> list[str]:
     return lines
 
 
-def report(scenes: Sequence[Scene]) -> str:
-    """The whole report: every scene run, one block each."""
-    blocks = ["\n".join(format_scene(s, run_scene(s))) for s in scenes]
+def report(scenes: Sequence[Scene],
+           progress: Callable[[int], None] | None = None) -> str:
+    """The whole report: every scene run, one block each; ``progress(bodies_done)`` is called
+    after each body, all scenes together, if given."""
+    blocks = []
+    done = 0
+    for scene in scenes:
+        def advanced(n: int, before: int = done) -> None:
+            if progress is not None:
+                progress(before + n)
+        blocks.append("\n".join(format_scene(scene, run_scene(scene, advanced))))
+        done += len(scene.bodies)
     return "\n\n".join(blocks)
