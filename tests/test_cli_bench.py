@@ -141,7 +141,8 @@ def test_world_rays_table_without_pymunk_says_so() -> None:
 
     text = io.StringIO()
     with contextlib.redirect_stdout(text):
-        module.print_table({"sizes": [row]})
+        module.print_table({"sizes": [row], "machine": {"threads": 1},
+                            "load_average_1min": 0.0})
     assert "nan" not in text.getvalue()
     assert 'pymunk is not installed: pip install -e ".[bench]"' in text.getvalue()
 

@@ -1045,6 +1045,18 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int) -> tuple[np.ndarra
     return start, neighbour
 
 
+@inline_kernel
+def pair_normal(dx: float, dy: float, dz: float) -> tuple[float, float, float, float]:
+    """The distance between two bodies' centres, ``d = c_i - c_j``, and the unit normal from
+    j toward i: ``(dist, nx, ny, nz)``. Coincident centres: the lower index goes along +x, the
+    other along -x."""
+    dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if dist > 0.0:
+        return dist, dx / dist, dy / dist, dz / dist
+    # coincident centres
+    return dist, COINCIDENT_X, 0.0, 0.0
+
+
 @kernel
 def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndarray) -> None:
     """One pass over body-body contacts, pair by pair in a fixed order (Gauss-Seidel: each
@@ -1081,20 +1093,11 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
             dx = pos[i, 0] + dpos[i, 0] - pos[j, 0] - dpos[j, 0]
             dy = pos[i, 1] + dpos[i, 1] - pos[j, 1] - dpos[j, 1]
             dz = pos[i, 2] + dpos[i, 2] - pos[j, 2] - dpos[j, 2]
-            dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+            dist, nx, ny, nz = pair_normal(dx, dy, dz)
             depth = radius[i] + radius[j] - dist
             if depth < 0.0:
                 # apart: the pair was found within the margin only
                 continue
-            if dist > 0.0:
-                nx = dx / dist
-                ny = dy / dist
-                nz = dz / dist
-            else:
-                # coincident centres: the lower index goes along +x, the other along -x
-                nx = COINCIDENT_X
-                ny = 0.0
-                nz = 0.0
             total = inv_mass[i] + inv_mass[j]
             slop = PAIR_PUSH_SLOP * (radius[i] + radius[j] + abs(pos[i, 0]) + abs(pos[i, 1])
                                      + abs(pos[i, 2]))

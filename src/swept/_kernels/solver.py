@@ -50,7 +50,16 @@ from ..constants import (
 from . import inline_kernel, kernel
 from .bvh import STACK_SIZE
 from .scene import Scene
-from .sim import Bodies, Scratch, _box_around, _cached, _gap_row, _gather_into, _spare
+from .sim import (
+    Bodies,
+    Scratch,
+    _box_around,
+    _cached,
+    _gap_row,
+    _gather_into,
+    _spare,
+    pair_normal,
+)
 
 __all__ = ["Contacts", "new_contacts", "build_contacts", "solve_contacts", "solve_overlaps"]
 
@@ -161,20 +170,11 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             dx = px - pos[j, 0]
             dy = py - pos[j, 1]
             dz = pz - pos[j, 2]
-            dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+            dist, nx, ny, nz = pair_normal(dx, dy, dz)
             sep = dist - ri - b.radius[j]
             if sep > PAIR_MARGIN_FRACTION * (ri + b.radius[j]):
                 # found within the grid's reach, but not near enough to act this step
                 continue
-            if dist > 0.0:
-                nx = dx / dist
-                ny = dy / dist
-                nz = dz / dist
-            else:
-                # coincident centres: the lower index goes along +x
-                nx = 1.0
-                ny = 0.0
-                nz = 0.0
             approach = ((vel[i, 0] - vel[j, 0]) * nx + (vel[i, 1] - vel[j, 1]) * ny
                         + (vel[i, 2] - vel[j, 2]) * nz)
             bounce = max(b.restitution[i], b.restitution[j])
