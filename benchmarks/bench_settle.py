@@ -18,6 +18,10 @@ Issue 12's bar, side by side with pymunk in one run (2D, y down: gravity (0, 980
 - **energy**: 50 balls (radius 5) with random velocities in a closed 400 x 400 box, restitution
   1, no friction, no gravity, 10,000 steps: the largest relative change of the kinetic energy
   over the run (the goal: within 1e-6).
+- **sleeping** (swept only: pymunk's sleeping is off by default): a pile of 10,000 balls
+  (1,000 with ``--quick``) in a box 100 balls wide, stepped until every ball sleeps; then steps
+  per second asleep, against the same settled pile with sleeping turned off (every ball
+  awake, resting), and how many steps it took to fall asleep. The goal: 10x.
 
 Every scene starts with no overlaps. The swept side runs the Simulation with ``ccd="swept"``;
 tunneled counts are its ``missed`` counters. Run ``python benchmarks/bench_settle.py
@@ -67,10 +71,9 @@ def bounce_scene() -> dict[str, Any]:
             "restitution": 0.5, "friction": 0.3}
 
 
-def pile_scene(n: int = 500) -> dict[str, Any]:
-    """``n`` balls of radii 4 to 8 on a grid above a box, no overlaps."""
+def pile_scene(n: int = 500, per_row: int = 17) -> dict[str, Any]:
+    """``n`` balls of radii 4 to 8 on a grid above a box ``per_row`` balls wide, no overlaps."""
     rng = np.random.default_rng(SEED)
-    per_row = 17
     spacing = 17.0
     width = per_row * spacing
     rows = math.ceil(n / per_row)
@@ -270,6 +273,36 @@ def measure_energy(run: Callable[..., dict[str, Any] | None], steps: int
     return {"energy_drift": worst[0], "tunneled": out["tunneled"]}
 
 
+def measure_sleep(n: int, max_steps: int) -> dict[str, Any]:
+    """Steps per second of a settled pile asleep and awake (swept only)."""
+    scene = pile_scene(n, per_row=100)
+    sim = Simulation(gravity=scene["gravity"], step=STEP)
+    for a, b in scene["walls"]:
+        sim.world.add(Segment(a, b))
+    sim.add_balls(scene["centers"], scene["radii"], scene["velocities"],
+                  restitution=scene["restitution"], friction=scene["friction"], ccd="swept")
+    steps = max_steps
+    for k in range(max_steps):
+        sim.step()
+        if sim.sleeping.all():
+            steps = k + 1
+            break
+    asleep = int(sim.sleeping.sum())
+    timed = 100
+    start = time.perf_counter()
+    sim.run(timed)
+    asleep_rate = timed / (time.perf_counter() - start)
+    sim.sleep_time = None
+    sim.wake_all()
+    sim.run(1)
+    start = time.perf_counter()
+    sim.run(timed)
+    awake_rate = timed / (time.perf_counter() - start)
+    return {"balls": n, "steps_to_sleep": steps, "asleep": asleep,
+            "asleep_steps_per_s": asleep_rate, "awake_steps_per_s": awake_rate,
+            "ratio": asleep_rate / awake_rate}
+
+
 def main() -> None:
     """Run every scene on both engines, print the table, write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -280,6 +313,7 @@ def main() -> None:
     energy_steps = 1000 if args.quick else 10_000
     pile = pile_scene(150 if args.quick else 500)
     results: dict[str, Any] = {}
+    sleep = measure_sleep(1_000 if args.quick else 10_000, 3000)
     for name, run in (("swept", run_swept), ("pymunk", run_pymunk)):
         results[name] = {
             "bounce": measure_bounce(run, bounce_steps),
@@ -303,6 +337,11 @@ def main() -> None:
             value = None if part is None else part.get(key)
             cells.append("-" if value is None else f"{value:12.4g}")
         print(f"{scene:>8} {key:>17} {cells[0]:>12} {cells[1]:>12}")
+    print(f"sleeping: {sleep['asleep']:,} of {sleep['balls']:,} balls asleep after "
+          f"{sleep['steps_to_sleep']:,} steps; {sleep['asleep_steps_per_s']:,.0f} steps/s asleep "
+          f"against {sleep['awake_steps_per_s']:,.0f} awake and resting: "
+          f"{sleep['ratio']:.0f}x")
+    results["sleeping"] = sleep
     if results["pymunk"]["pile"] is None:
         print("(pymunk is not installed: pip install -e '.[bench]')")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -70,6 +70,8 @@ from .constants import (
     MAX_STEPS_PER_UPDATE,
     RESTITUTION_THRESHOLD_STEPS,
     SIM_PARALLEL_PASSES_MIN,
+    SLEEP_SPEED_STEPS,
+    SLEEP_TIME,
     SOLVER_ITERATIONS,
     SOLVER_TOLERANCE_FRACTION,
 )
@@ -212,6 +214,7 @@ class Body:
             self._sim._pos[self.index, : self._dim] = tuple(p)
             # a body put somewhere else: the solver finds its pairs again
             self._sim._pairs = None
+            self._sim.wake(self)
 
     @property
     def velocity(self) -> Vec2 | Vec3:
@@ -229,6 +232,7 @@ class Body:
             self._velocity = tuple(v)
         else:
             self._sim._vel[self.index, : self._dim] = tuple(v)
+            self._sim.wake(self)
 
     @property
     def shape(self) -> Circle | Sphere:
@@ -268,6 +272,19 @@ class Body:
     def mask(self) -> int:
         """The layers this body meets: colliders and bodies whose layer shares a bit with it."""
         return self._mask
+
+    @property
+    def sleeping(self) -> bool:
+        """Whether the body is asleep: it rested (slower than the Simulation's
+        ``sleep_speed``) for ``sleep_time`` seconds with every body touching it, and costs
+        nothing per step until something wakes it: a moving body touching it, a change of the
+        World's colliders, or setting its position or velocity (or an impulse)."""
+        return False if self._sim is None else bool(self._sim._asleep[self.index])
+
+    def wake(self) -> None:
+        """Wake the body, and every body asleep with it."""
+        if self._sim is not None:
+            self._sim.wake(self)
 
     @property
     def caught(self) -> int:
@@ -354,7 +371,7 @@ def _new_bodies(n: int) -> _k.Bodies:
     return _k.Bodies(np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n), np.ones(n), np.zeros(n),
                      np.zeros(n), np.zeros(n, np.int64), np.ones(n, np.int64),
                      np.full(n, ALL_LAYERS, np.int64), np.zeros(n, np.int64),
-                     np.zeros(n, np.int64))
+                     np.zeros(n, np.int64), np.zeros(n, np.bool_))
 
 
 class Simulation:
@@ -374,7 +391,9 @@ class Simulation:
                  passes: int = DEFAULT_PASSES, iterations: int = SOLVER_ITERATIONS,
                  max_casts: int = MAX_CASTS_PER_STEP,
                  max_steps_per_update: int = MAX_STEPS_PER_UPDATE,
-                 restitution_threshold: float | None = None) -> None:
+                 restitution_threshold: float | None = None,
+                 sleep_time: float | None = SLEEP_TIME, sleep_speed: float | None = None
+                 ) -> None:
         g = as_vector((0.0, 0.0) if gravity is None else gravity, "gravity")
         self.dim = len(g)
         self.gravity = g
@@ -394,6 +413,14 @@ class Simulation:
                                      * self.time_step)
         self.restitution_threshold = as_finite(restitution_threshold, "restitution_threshold",
                                                minimum=0.0)
+        #: seconds a body (and every body touching it) rests before it sleeps; None: never
+        self.sleep_time = (None if sleep_time is None
+                           else as_finite(sleep_time, "sleep_time", minimum=0.0))
+        if sleep_speed is None:
+            # a tenth of gravity's pull in one step (see the constant)
+            sleep_speed = SLEEP_SPEED_STEPS * math.hypot(*g) * self.time_step
+        #: a body slower than this (units/s) counts as resting
+        self.sleep_speed = as_finite(sleep_speed, "sleep_speed", minimum=0.0)
         self.max_casts = max_casts
         self.max_steps_per_update = max_steps_per_update
         self.world = World() if world is None else world
@@ -416,6 +443,11 @@ class Simulation:
         self._caught = np.zeros(0, np.int64)
         self._missed = np.zeros(0, np.int64)
         self._escaped = np.zeros(0, np.bool_)
+        self._asleep = np.zeros(0, np.bool_)
+        self._rest = np.zeros(0)
+        self._island = np.zeros(0, np.int64)
+        self._sleepers = False
+        self._last_scene: Scene | None = None
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
         # the velocity solver's contacts: this step's, and last step's for warm starting
@@ -518,6 +550,9 @@ class Simulation:
         self._caught = np.concatenate([self._caught, np.zeros(n, np.int64)])
         self._missed = np.concatenate([self._missed, np.zeros(n, np.int64)])
         self._escaped = np.concatenate([self._escaped, np.zeros(n, np.bool_)])
+        self._asleep = np.concatenate([self._asleep, np.zeros(n, np.bool_)])
+        self._rest = np.concatenate([self._rest, np.zeros(n)])
+        self._island = np.concatenate([self._island, np.arange(first, first + n)])
         self._bodies.extend([None] * n)  # type: ignore[list-item]
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(self._pos.shape[0])
@@ -546,9 +581,12 @@ class Simulation:
         body._sim = None
         body.index = -1
         for name in ("_pos", "_vel", "_radius", "_inv_mass", "_restitution", "_friction",
-                     "_mode", "_layer", "_mask", "_caught", "_missed", "_escaped"):
+                     "_mode", "_layer", "_mask", "_caught", "_missed", "_escaped",
+                     "_asleep", "_rest"):
             setattr(self, name, np.delete(getattr(self, name), index, axis=0))
         del self._bodies[index]
+        # islands restart: every body its own (sleeping ones wake at their next contact)
+        self._island = np.arange(len(self._bodies), dtype=np.int64)
         for k in range(index, len(self._bodies)):
             self._bodies[k].index = k
         self._arrays = self._pack()
@@ -572,9 +610,13 @@ class Simulation:
 
     def _pack(self) -> _k.Bodies:
         """The bodies' arrays as the kernels take them (the same arrays, not copies)."""
-        return _k.Bodies(self._pos, self._vel, self._radius, self._inv_mass, self._restitution,
+        inv = self._inv_mass
+        if self._asleep.any():
+            # sleeping bodies are immovable in their pairs
+            inv = np.where(self._asleep, 0.0, self._inv_mass)
+        return _k.Bodies(self._pos, self._vel, self._radius, inv, self._restitution,
                          self._friction, self._mode, self._layer, self._mask, self._caught,
-                         self._missed)
+                         self._missed, self._asleep)
 
     @property
     def bodies(self) -> tuple[Body, ...]:
@@ -711,12 +753,20 @@ class Simulation:
         self.steps_taken += 1
         if n == 0:
             return
+        changed = scene is not self._last_scene
+        self._last_scene = scene
+        if self._sleepers and not self._wake_for(changed):
+            # every body asleep and nothing woke one: the step costs nothing
+            return
         bodies = self._arrays
         scratch = self._scratch
         # gravity, then the velocity solver over the contacts where the bodies stand, then
         # the move with the solved velocities and the position passes (the first one also
         # moves the bodies by the solver's overlap shifts)
         self._vel += self._gravity * self.time_step
+        if self._sleepers:
+            # sleeping bodies do not feel gravity: they rest on something until woken
+            self._vel[self._asleep] = 0.0
         self._shifted = False
         self._solve_velocities(scene)
         shift = self._shift if self._shifted else _NO_SHIFT
@@ -747,6 +797,61 @@ class Simulation:
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:
             self._escape()
+        if self.sleep_time is not None:
+            cs = self._contacts
+            fell = _k.settle_range(self._arrays, cs.first, cs.other, self._contact_count,
+                                   self.time_step, self.sleep_speed, self.sleep_time,
+                                   self._rest, self._island)
+            if fell:
+                self._sleepers = True
+                self._arrays = self._pack()
+
+    def _wake_for(self, changed: bool) -> bool:
+        """Before a step with sleeping bodies: wake them all when the colliders changed, and
+        the islands an awake body moving at ``sleep_speed`` or more touches. Returns whether
+        any body is awake."""
+        if changed:
+            # a collider was added, moved or removed: anything may have lost its support
+            self.wake_all()
+            return True
+        if self._pairs is not None and not self._asleep.all():
+            woken = np.zeros(self._pos.shape[0], np.bool_)
+            first, neighbour = self._pairs
+            if _k.wake_touched(self._arrays, first, neighbour, self.sleep_speed, self._island,
+                               woken):
+                self._wake(woken[self._island] & self._asleep)
+        return not self._asleep.all()
+
+    def _wake(self, which: np.ndarray) -> None:
+        """Wake the bodies selected by ``which`` ((n,) bool)."""
+        if not which.any():
+            return
+        self._asleep[which] = False
+        self._rest[which] = 0.0
+        self._sleepers = bool(self._asleep.any())
+        self._arrays = self._pack()
+
+    def wake_all(self) -> None:
+        """Wake every sleeping body."""
+        self._wake(self._asleep.copy())
+
+    def wake(self, body: Body | int) -> None:
+        """Wake a body (or the body at an index) and every body asleep with it."""
+        if isinstance(body, Body):
+            if body._sim is not self:
+                raise ValueError("body does not belong to this simulation")
+            index = body.index
+        else:
+            index = int(body)
+            if not 0 <= index < len(self._bodies):
+                raise ValueError(f"body index {index} out of range")
+        if self._asleep[index]:
+            self._wake(self._asleep & (self._island == self._island[index]))
+
+    @property
+    def sleeping(self) -> np.ndarray:
+        """Per body, whether it is asleep, (n,) bool (a copy)."""
+        return self._asleep.copy()
 
     def _escape(self) -> None:
         """Bodies past the supported range (:data:`~swept.constants.MAX_COORDINATE`) are

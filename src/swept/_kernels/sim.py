@@ -110,8 +110,10 @@ COINCIDENT_X = 1.0
 
 class Bodies(NamedTuple):
     """The bodies, one row each: ``pos, vel`` (n, 3) float64 (z = 0 in 2D), ``radius,
-    inv_mass, restitution, friction`` (n,) float64, ``mode, layer, mask`` (n,) int64 and the
-    counters ``caught, missed`` (n,) int64."""
+    inv_mass, restitution, friction`` (n,) float64, ``mode, layer, mask`` (n,) int64, the
+    counters ``caught, missed`` (n,) int64 and ``asleep`` (n,) bool. A sleeping body is skipped
+    by every per-body kernel and has no inverse mass in its pairs (the Simulation packs the
+    kernels an ``inv_mass`` with 0 for sleeping bodies), so it stays put until woken."""
 
     pos: np.ndarray
     vel: np.ndarray
@@ -124,6 +126,7 @@ class Bodies(NamedTuple):
     mask: np.ndarray
     caught: np.ndarray
     missed: np.ndarray
+    asleep: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -534,11 +537,20 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     vel = b.vel
     cache = s.cache
     rows = scene.rows
+    asleep = b.asleep
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
         start[i, 1] = pos[i, 1]
         start[i, 2] = pos[i, 2]
         responded[i] = False
+        if asleep[i]:
+            # asleep: it stays where it is, clear of the passes and the bookkeeping
+            moved[i, 0] = pos[i, 0]
+            moved[i, 1] = pos[i, 1]
+            moved[i, 2] = pos[i, 2]
+            touching[i] = False
+            crossed[i] = False
+            continue
         # the first contact pass looks for this body's overlaps (unless its cast proves it
         # clear)
         touching[i] = True
@@ -710,7 +722,11 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
     spare = _spare(scene)
     pos = b.pos
     vel = b.vel
+    asleep = b.asleep
     for i in range(first, stop):
+        if asleep[i]:
+            # asleep: not pushed (no inverse mass in its pairs), not pushed out
+            continue
         px = pos[i, 0]
         py = pos[i, 1]
         pz = pos[i, 2]
@@ -823,7 +839,11 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     rows = scene.rows
     query = np.empty(6)
     spare = _spare(scene)
+    asleep = b.asleep
     for i in range(first, stop):
+        if asleep[i]:
+            # asleep: did not move
+            continue
         if responded[i]:
             caught[i] += 1
             continue
@@ -1099,6 +1119,9 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
                 # apart: the pair was found within the margin only
                 continue
             total = inv_mass[i] + inv_mass[j]
+            if total == 0.0:
+                # both asleep (immovable): nothing to share
+                continue
             slop = PAIR_PUSH_SLOP * (radius[i] + radius[j] + abs(pos[i, 0]) + abs(pos[i, 1])
                                      + abs(pos[i, 2]))
             if depth > slop:
@@ -1198,3 +1221,90 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
     steps)."""
     advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts)
     return after_move_serial(scene, b, s, passes, dim, shift)
+
+
+@kernel
+def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, count: int, dt: float,
+                 speed: float, sleep_after: float, rest: np.ndarray, island: np.ndarray
+                 ) -> int:
+    """Sleeping, after a step: each awake body's time at rest (``rest``, seconds slower than
+    ``speed``) grows or restarts; the awake bodies joined by the step's body contacts
+    (``first``/``other``: the velocity solver's contacts, CSR, ``other`` < 0 a collider) form
+    islands (union-find, smallest index the root, into ``island``); an island whose every body
+    has rested ``sleep_after`` seconds falls asleep (velocities zeroed). Returns how many fell
+    asleep."""
+    n = b.pos.shape[0]
+    vel = b.vel
+    asleep = b.asleep
+    for i in range(n):
+        island[i] = i
+        if asleep[i]:
+            continue
+        v = math.sqrt(vel[i, 0] ** 2 + vel[i, 1] ** 2 + vel[i, 2] ** 2)
+        rest[i] = rest[i] + dt if v < speed else 0.0
+    # union the awake pairs (path halving keeps the trees shallow; each find is capped)
+    for i in range(min(n, first.shape[0] - 1)):
+        if asleep[i]:
+            continue
+        for c in range(first[i], first[i + 1]):
+            j = other[c]
+            if j < 0 or asleep[j]:
+                continue
+            a = i
+            for _ in range(n):
+                if island[a] == a:
+                    break
+                island[a] = island[island[a]]
+                a = island[a]
+            r = j
+            for _ in range(n):
+                if island[r] == r:
+                    break
+                island[r] = island[island[r]]
+                r = island[r]
+            if a != r:
+                island[max(a, r)] = min(a, r)
+    # every body's root; an island's least rest
+    least = np.full(n, np.inf)
+    for i in range(n):
+        root = island[i]
+        for _ in range(n):
+            if island[root] == root:
+                break
+            root = island[root]
+        island[i] = root
+        if not asleep[i]:
+            least[root] = min(least[root], rest[i])
+    fell = 0
+    for i in range(n):
+        if not asleep[i] and least[island[i]] >= sleep_after:
+            asleep[i] = True
+            vel[i, 0] = 0.0
+            vel[i, 1] = 0.0
+            vel[i, 2] = 0.0
+            fell += 1
+    return fell
+
+
+@kernel
+def wake_touched(b: Bodies, first: np.ndarray, neighbour: np.ndarray, speed: float,
+                 island: np.ndarray, woken: np.ndarray) -> int:
+    """Before a step: the islands of sleeping bodies that an awake body moving at ``speed`` or
+    faster touches (within the pair lists' reach) are marked in ``woken`` (by island root);
+    returns how many islands."""
+    n = b.pos.shape[0]
+    vel = b.vel
+    asleep = b.asleep
+    count = 0
+    for i in range(min(n, first.shape[0] - 1)):
+        for q in range(first[i], first[i + 1]):
+            j = neighbour[q]
+            if asleep[i] == asleep[j]:
+                continue
+            mover = j if asleep[i] else i
+            sleeper = i if asleep[i] else j
+            v = math.sqrt(vel[mover, 0] ** 2 + vel[mover, 1] ** 2 + vel[mover, 2] ** 2)
+            if v >= speed and not woken[island[sleeper]]:
+                woken[island[sleeper]] = True
+                count += 1
+    return count

@@ -153,6 +153,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     pos = b.pos
     vel = b.vel
     c = 0
+    asleep = b.asleep
     for i in range(n):
         out.first[i] = min(c, cap)
         px = pos[i, 0]
@@ -166,6 +167,9 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 continue
             if (b.layer[i] & b.mask[j]) == 0 or (b.layer[j] & b.mask[i]) == 0:
                 # one masks the other out: no contact
+                continue
+            if asleep[i] and asleep[j]:
+                # both asleep: nothing moves
                 continue
             dx = px - pos[j, 0]
             dy = py - pos[j, 1]
@@ -186,6 +190,9 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                      math.sqrt(b.friction[i] * b.friction[j]), bounce)
                 _warm(prev, i, j, c, out)
             c += 1
+        if asleep[i]:
+            # asleep: its colliders hold nothing that moves
+            continue
         # colliders near the ball
         reach = CONTACT_MARGIN_FRACTION * ri
         _box_around(px, py, pz, ri + reach, query)

@@ -1,0 +1,145 @@
+"""Sleeping (issue 12, item 2): bodies at rest for ``sleep_time`` with everything they touch
+fall asleep and cost nothing; a moving body touching them, a change of the World's colliders,
+or setting a body's velocity or position wakes them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from swept import Circle, Segment
+from swept.sim import Body, Simulation
+
+G = 980.0
+
+
+def _floor(**kwargs: object) -> Simulation:
+    sim = Simulation(gravity=(0.0, G), **kwargs)  # type: ignore[arg-type]
+    sim.world.add(Segment((-1e4, 0.0), (1e4, 0.0)))
+    return sim
+
+
+def test_a_resting_ball_falls_asleep_and_stays_put() -> None:
+    """At rest (slower than sleep_speed) for sleep_time seconds: asleep, its velocity exactly
+    zero, and steps no longer move it."""
+    sim = _floor()
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), ccd="swept"))
+    assert sim.sleep_speed == pytest.approx(0.1 * G / 60.0)
+    sim.run(29)
+    assert not ball.sleeping
+    sim.run(2)
+    assert ball.sleeping and sim.sleeping.tolist() == [True]
+    assert tuple(ball.velocity) == (0.0, 0.0)
+    where = tuple(ball.position)
+    sim.run(100)
+    assert tuple(ball.position) == where
+    assert ball.sleeping
+
+
+def test_without_sleep_time_nothing_sleeps() -> None:
+    sim = _floor(sleep_time=None)
+    sim.add_balls(np.array([[0.0, -10.0]]), 10.0, ccd="swept")
+    sim.run(120)
+    assert not sim.sleeping.any()
+
+
+@pytest.mark.parametrize("kwargs, name", [({"sleep_time": -1.0}, "sleep_time"),
+                                          ({"sleep_time": math.nan}, "sleep_time"),
+                                          ({"sleep_speed": -1.0}, "sleep_speed")])
+def test_bad_sleep_settings_name_the_argument(kwargs: dict, name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Simulation(**kwargs)
+
+
+def test_a_moving_ball_wakes_what_it_hits() -> None:
+    """A ball rolling into a sleeping one wakes it (and it is pushed on); while asleep a body
+    is immovable, so the contact is answered on the mover's side the step before."""
+    sim = _floor()
+    sim.add_balls(np.array([[0.0, -10.0]]), 10.0, friction=0.0, ccd="swept")
+    sim.run(40)
+    assert sim.sleeping.tolist() == [True]
+    sim.add(Body(Circle((-60.0, -10.0), 10.0), (300.0, 0.0), ccd="swept"))
+    sim.run(20)
+    assert not sim.sleeping[0]
+    assert sim.positions[0, 0] > 0.0
+
+
+@pytest.mark.parametrize("poke", ["velocity", "position", "impulse", "wake"])
+def test_setting_a_body_wakes_it(poke: str) -> None:
+    sim = _floor()
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), ccd="swept"))
+    sim.run(40)
+    assert ball.sleeping
+    if poke == "velocity":
+        ball.velocity = (5.0, 0.0)
+    elif poke == "position":
+        ball.position = (0.0, -100.0)
+    elif poke == "impulse":
+        ball.apply_impulse((5.0, 0.0))
+    else:
+        ball.wake()
+    assert not ball.sleeping
+    sim.step()
+    assert not ball.sleeping
+
+
+def test_a_change_of_the_colliders_wakes_everything() -> None:
+    """Removing the floor under a sleeping ball wakes it, and it falls."""
+    sim = Simulation(gravity=(0.0, G))
+    floor = sim.world.add(Segment((-100.0, 0.0), (100.0, 0.0)))
+    sim.add_balls(np.array([[0.0, -10.0]]), 10.0, ccd="swept")
+    sim.run(40)
+    assert sim.sleeping.all()
+    sim.world.remove(floor)
+    sim.run(5)
+    assert not sim.sleeping.any()
+    assert sim.positions[0, 1] > -10.0
+
+
+def test_an_island_sleeps_only_when_all_of_it_rests() -> None:
+    """Two balls side by side on the floor, touching: while one still slides, neither sleeps;
+    the resting ball alone on the other side of the map sleeps on time."""
+    sim = _floor()
+    sim.add_balls(np.array([[0.0, -10.0], [20.0, -10.0], [500.0, -10.0]]), 10.0,
+                  friction=0.0, ccd="swept")
+    sim.run(40)
+    assert sim.sleeping.tolist() == [True, True, True]
+    # push one of the touching pair: the whole island wakes
+    sim.bodies[1].velocity = (0.0, -1.0)
+    assert sim.sleeping.tolist() == [False, False, True]
+
+
+def test_a_settled_pile_sleeps_whole_and_steps_cost_nothing() -> None:
+    """150 balls dropped into a box settle and all fall asleep; then a step changes no bit."""
+    rng = np.random.default_rng(7)
+    n, per_row, spacing = 150, 17, 17.0
+    k = np.arange(n)
+    centers = np.stack([(k % per_row + 0.5) * spacing, -(k // per_row + 0.5) * spacing], 1)
+    centers += rng.uniform(-0.4, 0.4, centers.shape)
+    sim = _floor()
+    sim.world.add(Segment((0.0, -400.0), (0.0, 0.0)))
+    sim.world.add(Segment((per_row * spacing, -400.0), (per_row * spacing, 0.0)))
+    sim.add_balls(centers, rng.uniform(4.0, 8.0, n), friction=0.3, ccd="swept")
+    for _ in range(3000):
+        sim.step()
+        if sim.sleeping.all():
+            break
+    assert sim.sleeping.all()
+    before = sim.positions
+    sim.run(10)
+    assert np.array_equal(sim.positions, before)
+    assert np.abs(sim.velocities).max() == 0.0
+
+
+def test_sleeping_bodies_do_not_gather_speed_from_gravity() -> None:
+    """Gravity is not added to a sleeping body: woken after a long sleep, it does not leap
+    with the speed of every step it slept through."""
+    sim = _floor()
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), ccd="swept"))
+    sim.run(200)
+    assert ball.sleeping and tuple(ball.velocity) == (0.0, 0.0)
+    ball.wake()
+    sim.step()
+    assert abs(ball.velocity[1]) < 1e-9
