@@ -112,6 +112,7 @@ __all__ = [
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
+    "EVENT_TOUCH_FRACTION", "TOUCHES_LOGGED_PER_STEP",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
@@ -703,3 +704,16 @@ SLEEP_TIME = 0.5
 #: place (pairs overlapping up to 38% of a radius were frozen); at 0.1 after 1,386 steps, with
 #: the pile settled (worst 7.5%, as the pile without sleeping).
 SLEEP_SPEED_STEPS = 0.1
+
+# --- contact events and sensors (swept.events)
+
+#: Two sides count as touching at the end of a step (a contact of the step, for the contact
+#: events) when apart by at most this fraction of the two radii's sum (a collider counts the
+#: ball's radius twice), so that a ball resting on a floor, a rounding error either side of
+#: touching, is one contact that never flickers. Measured on benchmarks/bench_settle.py's
+#: settling pile: see the events measure there (begin events per step once it rests).
+EVENT_TOUCH_FRACTION = 1e-3
+#: Colliders a body's swept move logs as touched in one step (the first touches; a ball that
+#: bounces clear within the step is found by this log alone). Not measured: a swept move
+#: casts at most ``max_casts`` (4 by default) times, each meeting one collider.
+TOUCHES_LOGGED_PER_STEP = 8
