@@ -710,9 +710,12 @@ SLEEP_SPEED_STEPS = 0.1
 #: Two sides count as touching at the end of a step (a contact of the step, for the contact
 #: events) when apart by at most this fraction of the two radii's sum (a collider counts the
 #: ball's radius twice), so that a ball resting on a floor, a rounding error either side of
-#: touching, is one contact that never flickers. Measured on benchmarks/bench_settle.py's
-#: settling pile: see the events measure there (begin events per step once it rests).
-EVENT_TOUCH_FRACTION = 1e-3
+#: touching, is one contact that never flickers (Box2D's contacts begin within its speculative
+#: distance, four slops, too). Measured (benchmarks/bench_settle.py's events measure: the
+#: 500-ball pile after 2,400 steps, sleeping off, began plus ended events a step over the
+#: next 600): 1e-4: 1.19 (876 contacts), 1e-3: 0.63 (968), 1e-2: 0.29 (1,031); the rest are
+#: balls still creeping in the pile.
+EVENT_TOUCH_FRACTION = 1e-2
 #: Colliders a body's swept move logs as touched in one step (the first touches; a ball that
 #: bounces clear within the step is found by this log alone). Not measured: a swept move
 #: casts at most ``max_casts`` (4 by default) times, each meeting one collider.
