@@ -323,3 +323,16 @@ def test_events_account_for_every_contact(seed: int, ccd: str) -> None:
     keys = {(int(b), int(-1 - o) if o < 0 else int(o), KIND_COLLIDER if o < 0 else KIND_BODY)
             for b, o in zip(bodies, current.other[: current.first[-1]])}
     assert {k for k in live if k[2] != KIND_SENSOR} == keys
+
+
+def test_the_events_example_in_docs_world_md_runs() -> None:
+    """The contact events section of docs/world.md runs, and its asserts hold."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "world.md").read_text()
+    section = text.split("### Contact events and sensors", 1)[1]
+    section = section.split("\n#", 1)[0].split("Measured (`benchmarks/bench_sim.py`)", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/world.md", "exec"), {})

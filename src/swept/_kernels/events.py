@@ -92,10 +92,11 @@ def _sort_run(other: np.ndarray, data: np.ndarray, c0: int, c1: int) -> None:
 @inline_kernel
 def _has(other: np.ndarray, c0: int, c1: int, key: int) -> bool:
     """Whether touches ``c0 .. c1-1`` (not yet sorted) hold ``key``."""
+    found = False
     for c in range(c0, min(c1, other.shape[0])):
-        if other[c] == key:
-            return True
-    return False
+        # (a loop, not any(): numba compiles no generators)
+        found = found or other[c] == key
+    return found
 
 
 @kernel
