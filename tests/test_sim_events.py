@@ -37,7 +37,7 @@ def _first_touch_step(gap: float, g: float, dt: float) -> int:
 
 
 @pytest.mark.parametrize("ccd", ["discrete", "swept", "speculative"])
-@pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1.0, 1e4, 1e7])
 def test_a_dropped_ball_begins_one_contact_at_the_closed_form_step(ccd: str, scale: float
                                                                    ) -> None:
     """A ball released at rest 9 radii above a floor (y grows down) begins one contact, in the
@@ -246,6 +246,27 @@ def test_removing_a_body_ends_its_contacts_and_renumbers_the_rest() -> None:
                       sim.contacts_began["other"].tolist())) == [(1, 2)]
 
 
+def test_removing_a_body_inside_a_sensor_ends_its_overlap() -> None:
+    """A ball resting inside a sensor: removing it reports the sensor overlap ended (and the
+    end callbacks run); the ball after it keeps its overlap, renumbered, with no event."""
+    sim = Simulation(step=0.1)
+    zone = sim.world.add(AABB((-10.0, -10.0), (10.0, 10.0)), sensor=True)
+    sim.add_balls(np.array([[0.0, 0.0], [5.0, 0.0], [50.0, 0.0]]), 1.0)
+    left: list[np.ndarray] = []
+    sim.on_sensor_end(left.append)
+    sim.step()
+    assert sim.sensor_began["body"].tolist() == [0, 1]
+    sim.remove(0)
+    assert sim.sensor_ended["body"].tolist() == [0]
+    assert sim.sensor_ended["other"].tolist() == [zone]
+    assert len(left) == 1
+    sim.step()
+    assert sim.sensor_began.shape == (0,) and sim.sensor_ended.shape == (0,)
+    sim.bodies[0].position = (30.0, 0.0)
+    sim.step()
+    assert sim.sensor_ended["body"].tolist() == [0]
+
+
 def test_callbacks_are_called_once_a_step_with_every_event() -> None:
     """Ten balls dropped side by side on a floor land in the same step: one call with ten
     events, in body order; callbacks run in the order registered."""
@@ -323,6 +344,59 @@ def test_events_account_for_every_contact(seed: int, ccd: str) -> None:
     keys = {(int(b), int(-1 - o) if o < 0 else int(o), KIND_COLLIDER if o < 0 else KIND_BODY)
             for b, o in zip(bodies, current.other[: current.first[-1]])}
     assert {k for k in live if k[2] != KIND_SENSOR} == keys
+
+
+def _balls_in_a_box(n: int, seed: int) -> Simulation:
+    """``n`` balls thrown about a closed 400 x 400 box with a sensor in the middle."""
+    rng = np.random.default_rng(seed)
+    sim = Simulation(gravity=(0.0, 300.0), step=1 / 60)
+    for a, b in (((0, 0), (400, 0)), ((400, 0), (400, 400)), ((400, 400), (0, 400)),
+                 ((0, 400), (0, 0))):
+        sim.world.add(Segment(a, b))
+    sim.world.add(AABB((150.0, 150.0), (250.0, 250.0)), sensor=True)
+    side = math.ceil(math.sqrt(n))
+    k = np.arange(n)
+    centers = np.column_stack([(k % side + 0.5) * 380 / side + 10, (k // side + 0.5) * 380
+                               / side + 10])
+    sim.add_balls(centers, 3.0, rng.uniform(-400.0, 400.0, (n, 2)), restitution=0.5,
+                  ccd="swept")
+    return sim
+
+
+def test_the_thread_count_does_not_change_an_event() -> None:
+    """The events come from the same bits on one thread and on several (the move runs on the
+    threads from PARALLEL_MIN_BATCH bodies): the same arrays, step by step."""
+    import swept
+
+    runs = []
+    for threads in (1, max(swept.threads(), 3)):
+        swept.set_threads(threads)
+        try:
+            sim = _balls_in_a_box(300, 7)
+            steps = []
+            for _ in range(40):
+                sim.step()
+                steps.append(b"".join(getattr(sim, w).tobytes() for w in (
+                    "contacts_began", "contacts_ended", "sensor_began", "sensor_ended")))
+        finally:
+            swept.set_threads(None)
+        runs.append(steps)
+    assert runs[0] == runs[1]
+    assert sum(len(s) for s in runs[0]) > 0
+
+
+def test_a_body_added_between_steps_begins_its_contacts() -> None:
+    """A ball added touching another between steps begins one contact in the next step; the
+    other balls' contacts stand."""
+    sim = Simulation(step=0.1)
+    sim.add_balls(np.array([[0.0, 0.0], [2.0, 0.0]]), 1.0)
+    sim.step()
+    assert len(sim.contacts_began) == 1
+    sim.add(Body(Circle((4.0, 0.0), 1.0)))
+    sim.step()
+    assert list(zip(sim.contacts_began["body"].tolist(),
+                    sim.contacts_began["other"].tolist())) == [(1, 2)]
+    assert sim.contacts_ended.shape == (0,)
 
 
 def test_the_events_example_in_docs_world_md_runs() -> None:

@@ -42,8 +42,10 @@ from .sim import (
     _gap_row,
     _gather_into,
     _spare,
+    bodies_meet,
     cast_entering_row,
     pair_normal,
+    touch_row,
 )
 
 __all__ = ["DATA_WIDTH", "contact_touches", "sensor_touches", "diff_touches", "drop_body"]
@@ -59,13 +61,7 @@ def _put(other: np.ndarray, data: np.ndarray, c: int, key: int, nx: float, ny: f
     if c >= other.shape[0]:
         return
     other[c] = key
-    data[c, 0] = nx
-    data[c, 1] = ny
-    data[c, 2] = nz
-    data[c, 3] = px
-    data[c, 4] = py
-    data[c, 5] = pz
-    data[c, 6] = max(approach, 0.0)
+    touch_row(data[c], nx, ny, nz, px, py, pz, max(approach, 0.0))
 
 
 @inline_kernel
@@ -137,10 +133,8 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         if i + 1 < pair_first.shape[0]:
             for q in range(pair_first[i], pair_first[i + 1]):
                 j = neighbour[q]
-                if j <= i:
-                    continue
-                if (layer[i] & mask[j]) == 0 or (layer[j] & mask[i]) == 0:
-                    # one masks the other out: they pass through each other
+                if j <= i or not bodies_meet(layer, mask, i, j):
+                    # each pair once; bodies that mask each other out pass through
                     continue
                 dist, nx, ny, nz = pair_normal(px - pos[j, 0], py - pos[j, 1], pz - pos[j, 2])
                 sep = dist - ri - radius[j]

@@ -180,7 +180,14 @@ def log_hit(s: Scratch, i: int, other: int, nx: float, ny: float, nz: float, px:
     if count >= s.hit_other.shape[1]:
         return
     s.hit_other[i, count] = other
-    row = s.hit_data[i, count]
+    touch_row(s.hit_data[i, count], nx, ny, nz, px, py, pz, approach)
+    s.hit_count[i] = count + 1
+
+
+@inline_kernel
+def touch_row(row: np.ndarray, nx: float, ny: float, nz: float, px: float, py: float,
+              pz: float, approach: float) -> None:
+    """A touch's data row (7,): normal xyz, point xyz, approach speed."""
     row[0] = nx
     row[1] = ny
     row[2] = nz
@@ -188,7 +195,6 @@ def log_hit(s: Scratch, i: int, other: int, nx: float, ny: float, nz: float, px:
     row[4] = py
     row[5] = pz
     row[6] = approach
-    s.hit_count[i] = count + 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1103,6 +1109,12 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int) -> tuple[np.ndarra
     neighbour = np.empty(int(start[n]), np.int64)
     parallel_for(fill_neighbours_range, n, (pos, radius, grid, table, start, neighbour))
     return start, neighbour
+
+
+@inline_kernel
+def bodies_meet(layer: np.ndarray, mask: np.ndarray, i: int, j: int) -> bool:
+    """Whether bodies i and j meet: each one's layer is in the other's mask."""
+    return (layer[i] & mask[j]) != 0 and (layer[j] & mask[i]) != 0
 
 
 @inline_kernel
