@@ -297,10 +297,14 @@ def test_a_callback_that_cannot_take_the_events_is_a_type_error(fn: Any) -> None
 
 def test_events_off_reports_nothing() -> None:
     """``events=False``: the arrays stay empty (no cost spent finding them)."""
-    sim = Simulation(gravity=(0.0, 10.0), step=0.1, events=False)
+    sim = Simulation(gravity=(0.0, 10.0), step=0.1, events=False, sleep_time=None)
     sim.world.add(Plane((0.0, -1.0), -10.0))
     sim.add(Body(Circle((0.0, 0.0), 1.0)))
     assert _run_log(sim, 20) == []
+    # turned on again: what touches then begins (nothing was remembered while off)
+    sim.events = True
+    sim.step()
+    assert sim.contacts_began["other"].tolist() == [0]
     with pytest.raises(TypeError, match="events"):
         Simulation(events=1)  # type: ignore[arg-type]
 

@@ -156,6 +156,13 @@ class ContactEvents:
         self.contacts_began = self.contacts_ended = empty
         self.sensor_began = self.sensor_ended = empty
 
+    def forget(self) -> None:
+        """A step taken with the events off: no events, and no touches remembered (when they
+        are turned on again, whatever touches then begins)."""
+        self.quiet()
+        self.contacts = _no_touches(0)
+        self.sensors = _no_touches(0)
+
     def after_step(self, scene: Scene, sensors: tuple[Scene, np.ndarray] | None,
                    bodies: _sim.Bodies, scratch: _sim.Scratch,
                    pairs: tuple[np.ndarray, np.ndarray], vel_start: np.ndarray) -> None:

@@ -821,6 +821,8 @@ class Simulation:
                 self._arrays = self._pack()
         if self.events:
             self._find_events(scene, vel_start)
+        else:
+            self._events.forget()
 
     def _find_events(self, scene: Scene, vel_start: np.ndarray) -> None:
         """The step's contact and sensor events against the last step's (:mod:`swept.events`),
