@@ -47,6 +47,10 @@ bodies meet when each one's layer is in the other's mask (pymunk's ShapeFilter r
 defaults (layer 1, every bit of the mask) meet everything. Body-body contacts are discrete
 (continuous collision is against the colliders, as Box2D's default).
 
+Events (:mod:`swept.events`): after each step, the contacts and sensor overlaps that began
+and ended in it (``contacts_began``, ``contacts_ended``, ``sensor_began``, ``sensor_ended``,
+structured arrays), and callbacks called once a step with them (``on_contact_begin`` ...).
+
 The same inputs give bit-identical results on every run, whatever the thread count: every
 range kernel writes only its own bodies' rows, and the pairs are visited in a fixed order.
 """
