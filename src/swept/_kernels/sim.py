@@ -180,21 +180,21 @@ def log_hit(s: Scratch, i: int, other: int, nx: float, ny: float, nz: float, px:
     if count >= s.hit_other.shape[1]:
         return
     s.hit_other[i, count] = other
-    touch_row(s.hit_data[i, count], nx, ny, nz, px, py, pz, approach)
+    touch_row(s.hit_data[i], count, nx, ny, nz, px, py, pz, approach)
     s.hit_count[i] = count + 1
 
 
 @inline_kernel
-def touch_row(row: np.ndarray, nx: float, ny: float, nz: float, px: float, py: float,
+def touch_row(rows: np.ndarray, c: int, nx: float, ny: float, nz: float, px: float, py: float,
               pz: float, approach: float) -> None:
-    """A touch's data row (7,): normal xyz, point xyz, approach speed."""
-    row[0] = nx
-    row[1] = ny
-    row[2] = nz
-    row[3] = px
-    row[4] = py
-    row[5] = pz
-    row[6] = approach
+    """Row c of a touches' data (k, 7): normal xyz, point xyz, approach speed."""
+    rows[c, 0] = nx
+    rows[c, 1] = ny
+    rows[c, 2] = nz
+    rows[c, 3] = px
+    rows[c, 4] = py
+    rows[c, 5] = pz
+    rows[c, 6] = approach
 
 
 # ---------------------------------------------------------------------------------------------
