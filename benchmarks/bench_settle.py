@@ -24,7 +24,9 @@ Issue 12's bar, side by side with pymunk in one run (2D, y down: gravity (0, 980
   awake, resting), and how many steps it took to fall asleep. The goal: 10x.
 - **events** (swept only): the cost of the contact events (``Simulation(events=True)``, the
   default, against ``events=False``): the same falling pile of 10,000 balls (1,000 with
-  ``--quick``, sleeping off) in two simulations stepped in turn, the ratio of their times; and
+  ``--quick``, sleeping off) in two simulations stepped in turn on one thread, the ratio of
+  their median steps, and the events' own part of each step timed inside it (the median of
+  step / (step - part): steady where the first swings with the machine's load); and
   how often a settled contact flickers: in the 500-ball pile (150 with ``--quick``) after it
   has rested, the contacts that begin and end a step.
 
@@ -45,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+import swept
 from swept import Segment
 from swept.sim import Simulation
 
@@ -326,14 +329,37 @@ def measure_events(n: int, steps: int, pile_n: int, pile_steps: int) -> dict[str
                       ccd="swept")
         sim.run(1)  # compile outside the clock
         sims.append(sim)
-    seconds = [0.0, 0.0]
+    # the events' own part of each step of the first, timed inside it
+    find = sims[0]._find_events
+    spent = [0.0]
+
+    def timed(*args: Any) -> None:
+        start = time.perf_counter()
+        find(*args)
+        spent[0] += time.perf_counter() - start
+
+    sims[0]._find_events = timed  # type: ignore[method-assign]
+    # one thread, the two stepped in turn (which goes first alternating), and the median
+    # step of each: on a shared machine, the threads' waits and the order moved two identical
+    # simulations' mean steps apart by 15%
+    times: list[list[float]] = [[], []]
+    shares = []
     began = 0
-    for _ in range(steps):
-        for k, sim in enumerate(sims):
-            start = time.perf_counter()
-            sim.step()
-            seconds[k] += time.perf_counter() - start
-        began += sims[0].contacts_began.shape[0]
+    swept.set_threads(1)
+    try:
+        for step in range(steps):
+            for k in ((0, 1) if step % 2 == 0 else (1, 0)):
+                before = spent[0]
+                start = time.perf_counter()
+                sims[k].step()
+                times[k].append(time.perf_counter() - start)
+                if k == 0:
+                    # the step against the same step without its events part
+                    shares.append(times[0][-1] / (times[0][-1] - (spent[0] - before)))
+            began += sims[0].contacts_began.shape[0]
+    finally:
+        swept.set_threads(None)
+    seconds = [float(np.median(t)) for t in times]
     # flicker: a pile that has rested, its events over the last fifth of the run
     pile = pile_scene(pile_n)
     sim = Simulation(gravity=pile["gravity"], step=STEP, sleep_time=None)
@@ -348,8 +374,9 @@ def measure_events(n: int, steps: int, pile_n: int, pile_steps: int) -> dict[str
         sim.step()
         flicker += sim.contacts_began.shape[0] + sim.contacts_ended.shape[0]
     contacts = int(sim._events.contacts.first[-1])
-    return {"balls": n, "steps": steps, "events_ms": 1e3 * seconds[0] / steps,
-            "none_ms": 1e3 * seconds[1] / steps, "ratio": seconds[0] / seconds[1],
+    return {"balls": n, "steps": steps, "events_ms": 1e3 * seconds[0],
+            "none_ms": 1e3 * seconds[1], "ratio": seconds[0] / seconds[1],
+            "events_part_ms": 1e3 * spent[0] / steps, "in_step_ratio": float(np.median(shares)),
             "began_per_step": began / steps, "pile_balls": pile_n,
             "pile_contacts": contacts, "pile_steps": pile_steps,
             "rested_events_per_step": flicker / watched}
@@ -398,7 +425,9 @@ def main() -> None:
     results["sleeping"] = sleep
     print(f"events: {events['balls']:,} falling balls, {events['events_ms']:.2f} ms a step "
           f"with contact events against {events['none_ms']:.2f} ms without: "
-          f"{events['ratio']:.3f}x ({events['began_per_step']:.0f} began a step); a rested "
+          f"{events['ratio']:.3f}x; inside the step, the events took "
+          f"{events['events_part_ms']:.2f} ms: {events['in_step_ratio']:.3f}x "
+          f"({events['began_per_step']:.0f} began a step); a rested "
           f"{events['pile_balls']}-ball pile ({events['pile_contacts']} contacts, after "
           f"{events['pile_steps']} steps): {events['rested_events_per_step']:.2f} events a step")
     results["events"] = events
