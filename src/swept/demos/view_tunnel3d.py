@@ -13,8 +13,8 @@ import pygame
 
 from .tunnel import GAP, RADIUS, WALL, Tunnel
 from .view3d import Camera, Frame3D
-from .view_common import BACKGROUND, GREY, SILVER, TEXT, draw_text, render_offscreen, run_window
-from .view_tunnel import CAUGHT, CONTROLS, DIM, MISSED, PANE, handle_event
+from .view_common import BACKGROUND, render_offscreen, run_window
+from .view_tunnel import CAUGHT, CONTROLS, DIM, MISSED, PANE, draw_readout, handle_event
 
 __all__ = ["WINDOW_SIZE", "TITLE", "CONTROLS", "camera", "handle_event", "draw", "render",
            "main"]
@@ -55,13 +55,7 @@ def draw(surface: pygame.Surface, model: Tunnel) -> None:
     if found is not None:
         frame.sphere((found.x, 0.0, 0.0), RADIUS, CAUGHT, on_top=True)
     frame.draw(surface)
-    lead, _, outcome = model.readout().partition(" \u00b7 ")
-    draw_text(surface, lead, (12, 10), TEXT)
-    draw_text(surface, outcome, (12, 30), CAUGHT if found is not None else MISSED)
-    draw_text(surface, f"speed {model.speed:.0f} m/s   where the frames land "
-                       f"{model.offset:.2f}   {'sweep' if model.swept else 'frame test'}",
-              (12, 50), SILVER)
-    draw_text(surface, CONTROLS, (12, WINDOW_SIZE[1] - 26), GREY)
+    draw_readout(surface, model)
 
 
 def render(model: Tunnel) -> pygame.Surface:
