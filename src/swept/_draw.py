@@ -34,6 +34,7 @@ from .chain import Chain
 from .constants import DRAW_ARC_SEGMENTS
 from .level.tilemap import TileMap
 from .results import (
+    Collision,
     Contact,
     Manifold,
     MoveResult,
@@ -120,6 +121,9 @@ class Mark:
     #: whether a polygon or circle gets its outline (False: a filled piece of a larger region,
     #: such as a run of tiles, whose own edges would show seams)
     outline: bool = True
+    #: whether a filled polygon is painted inside in its outline's colour (an arrow head),
+    #: not the darker fill (:func:`fill_color`)
+    solid: bool = False
 
 
 @dataclass(frozen=True)
@@ -282,7 +286,8 @@ def bounds(found: Sequence[Mark]) -> tuple[tuple[float, float], tuple[float, flo
 
 
 def _emit(v: View, kind: str, points: Any, role: str, *, radius: float = 0.0,
-          fill: bool = False, closed: bool = False, outline: bool = True) -> None:
+          fill: bool = False, closed: bool = False, outline: bool = True,
+          solid: bool = False) -> None:
     """Add a mark to ``v.out``, clipped to the view's box when ``v.clip``."""
     p = _pts(points)
     if v.clip and v.lo is not None and v.hi is not None:
@@ -310,19 +315,19 @@ def _emit(v: View, kind: str, points: Any, role: str, *, radius: float = 0.0,
             if radius > 4.0 * span:
                 # far bigger than the view: its outline, clipped, keeps coordinates small
                 ring = _pts(_arc(c, radius, 0.0, 2.0 * math.pi, 8 * DRAW_ARC_SEGMENTS)[:-1])
-                _emit(v, "polygon", ring, role, fill=fill, outline=outline)
+                _emit(v, "polygon", ring, role, fill=fill, outline=outline, solid=solid)
                 return
         elif kind == "point":
             c = p[0]
             if not (lo[0] <= c[0] <= hi[0] and lo[1] <= c[1] <= hi[1]):
                 return
-    v.out.append(Mark(kind, p, role, radius, fill, closed, outline))
+    v.out.append(Mark(kind, p, role, radius, fill, closed, outline, solid))
 
 
 def _arrow(v: View, start: Any, direction: Any, length: float, role: str) -> None:
     shaft, head = arrow(start, np.asarray(direction, np.float64) * length, ARROW_HEAD * v.unit)
     _emit(v, "polyline", shaft, role)
-    _emit(v, "polygon", head, role, fill=True)
+    _emit(v, "polygon", head, role, fill=True, solid=True)
 
 
 def _shape(v: View, s: Any, role: str, fill: bool) -> None:
@@ -410,16 +415,17 @@ def _ray(v: View, ray: Ray, hit: RayHit | None, role: str) -> None:
         _emit(v, "polyline", [ray.origin, ray.at(ray.max_distance)], role)
 
 
-def _ray_hit(v: View, hit: RayHit | SweepHit) -> None:
-    _emit(v, "point", [hit.point], "hit", radius=POINT_RADIUS)
+def _ray_hit(v: View, hit: RayHit | SweepHit | Collision) -> None:
+    """A hit's (or a collision's) normal, then its point on top."""
     _arrow(v, hit.point, hit.normal, NORMAL_LENGTH * v.unit, "normal")
+    _emit(v, "point", [hit.point], "hit", radius=POINT_RADIUS)
 
 
 def _contact(v: View, c: Contact) -> None:
     """A contact: its point, its normal, and its depth as a line from the point back along the
     normal (to the first shape's deepest point)."""
-    _contact_point(v, c.point, c.normal, c.depth)
     _arrow(v, c.point, c.normal, NORMAL_LENGTH * v.unit, "normal")
+    _contact_point(v, c.point, c.normal, c.depth)
 
 
 def _contact_point(v: View, point: Any, normal: Any, depth: float) -> None:
@@ -430,20 +436,23 @@ def _contact_point(v: View, point: Any, normal: Any, depth: float) -> None:
 
 
 def _manifold(v: View, m: Manifold) -> None:
-    for mp in m.points:
-        _contact_point(v, mp.point, m.normal, mp.depth)
+    """A manifold: its normal from the middle of its points, then each point and depth."""
     if m.points:
         mid = np.mean([np.asarray(mp.point, np.float64) for mp in m.points], axis=0)
         _arrow(v, mid, m.normal, NORMAL_LENGTH * v.unit, "normal")
+    for mp in m.points:
+        _contact_point(v, mp.point, m.normal, mp.depth)
 
 
 def _world(v: View, world: Any, fill: bool) -> None:
     """Every collider: half-planes first (they cover the most), sensors as outlines."""
+    if world.dim == 3:
+        raise TypeError("thing: a 3D World cannot be drawn; swept's debug drawing is 2D")
     handles = world.handles()
     planes = [h for h in handles if isinstance(world.shape(h), Plane)]
-    for h in planes + [h for h in handles if h not in set(planes)]:
+    rest = [h for h in handles if not isinstance(world.shape(h), Plane)]
+    for h in planes + rest:
         shape = world.shape(h)
-        _check_2d(shape)
         if world.is_sensor(h):
             _shape(v, shape, "sensor", False)
         else:

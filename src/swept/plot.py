@@ -107,7 +107,7 @@ def _render(ax: Any, found: list[_draw.Mark], color: Any, colors: Any, y_up: boo
     for m in found:
         rgb = one if one is not None else table[m.role]
         edge = tuple(c / 255.0 for c in rgb)
-        face = (*edge, PLOT_FILL_ALPHA) if m.fill else "none"
+        face = (*edge, 1.0 if m.solid else PLOT_FILL_ALPHA) if m.fill else "none"
         pts = m.points
         artist: Any
         if m.kind == "polygon":

@@ -22,6 +22,7 @@ swept[demos]``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import _draw
@@ -132,10 +133,12 @@ class DrawOptions:
         surf = self.surface
         for m in found:
             rgb = color if color is not None else self.colors[m.role]
-            pts = [self.to_screen(p) for p in m.points]
+            # to the nearest pixel (pygame truncates, which shifts every shape up and left)
+            pts = [(math.floor(x + 0.5), math.floor(y + 0.5))
+                   for x, y in (self.to_screen(p) for p in m.points)]
             if m.kind == "polygon":
                 if m.fill:
-                    pygame.draw.polygon(surf, _draw.fill_color(rgb), pts)
+                    pygame.draw.polygon(surf, rgb if m.solid else _draw.fill_color(rgb), pts)
                 if m.outline:
                     pygame.draw.polygon(surf, rgb, pts, self.width)
             elif m.kind == "polyline":
