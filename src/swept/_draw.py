@@ -265,7 +265,8 @@ def clip_polygon(points: Any, lo: Sequence[float], hi: Sequence[float]) -> np.nd
         if len(p) < 3:
             break
         p = _clip_by(p, np.array(n), c)
-    return p
+    # a point or a line (or a sliver clipped to one) is no area to fill
+    return p if len(p) >= 3 else _pts([])
 
 
 def bounds(found: Sequence[Mark]) -> tuple[tuple[float, float], tuple[float, float]] | None:
