@@ -182,6 +182,23 @@ def test_fill_false_draws_outlines_only_and_color_overrides_every_mark() -> None
     assert _at(s, 20, 15) == BLACK and _at(s, 10, 15) == (1, 2, 3)
 
 
+def test_shapes_reaching_the_coordinate_limit_draw_clipped_to_the_surface() -> None:
+    # Every mark is clipped to the surface's world box before it reaches pygame, and clipped
+    # points are clamped into the box; a scene reaching 1e50 draws what shows, with no error.
+    s = _surface()
+    opts = DrawOptions(s)
+    opts.draw(Plane((0, 1), 50))
+    far = [Polygon([(-1e50, 3e49), (1e50, -1e49), (7e49, 9e49)]), Circle((1e50, 0), 1e50),
+           Capsule((-1e50, -1e50), (1e50, 1e50), 10), Chain([(-1e50, 0), (50, 50), (1e50, 0)]),
+           Ray((-1e50, -1e50), (1, 1))]
+    opts.draw(far, fill=False)
+    # the half-plane's fill is untouched below its line, except where the lines cross it
+    assert _at(s, 10, 80) == BLACK and _at(s, 10, 25) == SHAPE_FILL
+    assert _at(s, 50, 50) == SHAPE  # the chain's corner
+    for scale in (1e-40, 1e40):
+        DrawOptions(s, scale=scale, offset=(50, 50)).draw(far)
+
+
 # ------------------------------------------------------------------ worlds and simulations
 
 

@@ -19,6 +19,10 @@ Decided once:
 - **Sizes on screen** (an arrow's length and head, a point's dot) are in *view units*:
   ``View.unit`` world lengths each, a pixel for pygame.
 - A **3D** thing, or anything that is not drawable, is a ``TypeError`` naming ``thing``.
+- **Precision**: clipped points are exact but for the rounding of the coordinates they come
+  from: a segment from ``-1e50`` to ``1e50`` seen through a 100-unit window is placed to
+  about ``1e50 * 2**-52`` (a dot, not a line). Clipped points are clamped into the box, so
+  rounding never puts one outside it.
 """
 
 from __future__ import annotations
@@ -235,7 +239,8 @@ def clip_line(origin: Any, direction: Any, t0: float, t1: float, lo: Sequence[fl
         t0, t1 = max(t0, ta), min(t1, tb)
     if not t0 <= t1 or math.isinf(t0) or math.isinf(t1):
         return None
-    return _pts([o + d * t0, o + d * t1])
+    # the ends are in the box but for rounding, which far-away origins make large: clamp
+    return np.clip(_pts([o + d * t0, o + d * t1]), lo, hi)
 
 
 def _clip_by(points: np.ndarray, n: np.ndarray, c: float) -> np.ndarray:
@@ -265,8 +270,11 @@ def clip_polygon(points: Any, lo: Sequence[float], hi: Sequence[float]) -> np.nd
         if len(p) < 3:
             break
         p = _clip_by(p, np.array(n), c)
-    # a point or a line (or a sliver clipped to one) is no area to fill
-    return p if len(p) >= 3 else _pts([])
+    if len(p) < 3:
+        # a point or a line (or a sliver clipped to one) is no area to fill
+        return _pts([])
+    # far-away corners leave crossings off by their rounding (1e50 * 2^-52 is 2e34): clamp
+    return np.clip(p, lo, hi)
 
 
 def bounds(found: Sequence[Mark]) -> tuple[tuple[float, float], tuple[float, float]] | None:
