@@ -375,7 +375,10 @@ def _plane(v: View, p: Plane, role: str, fill: bool) -> None:
         solid = _clip_by(_box(v.lo, v.hi), n, p.offset)
         if len(solid) >= 3:
             v.out.append(Mark("polygon", solid, role, 0.0, True))
-    line = clip_line(n * p.offset, (-n[1], n[0]), -math.inf, math.inf, v.lo, v.hi)
+    # the line's point nearest the box's centre: near the box, so the clip keeps its precision
+    centre = (np.asarray(v.lo) + np.asarray(v.hi)) * 0.5
+    foot = centre - n * (float(n @ centre) - p.offset)
+    line = clip_line(foot, (-n[1], n[0]), -math.inf, math.inf, v.lo, v.hi)
     if line is not None:
         v.out.append(Mark("polyline", line, role))
 
