@@ -253,6 +253,18 @@ def test_a_simulation_draws_its_walls_and_its_bodies() -> None:
     assert _at(s, 40, 50) == BLACK
 
 
+def test_a_sleeping_body_is_drawn_in_its_own_colour() -> None:
+    sim = Simulation(gravity=(0, 0), sleep_time=0.01, sleep_speed=1.0)
+    awake = sim.add(Body(Circle((30, 50), 6), (60, 0)))
+    asleep = sim.add(Body(Circle((70, 50), 6)))
+    sim.run(3)
+    assert asleep.sleeping and not awake.sleeping
+    s = _surface()
+    DrawOptions(s).draw([awake, asleep])
+    assert _at(s, round(awake.position[0]), 50) == fill_color(COLORS["body"])
+    assert _at(s, 70, 50) == fill_color(COLORS["sleeping"])
+
+
 # ------------------------------------------------------------------ rays, hits, contacts
 
 
