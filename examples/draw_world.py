@@ -1,7 +1,8 @@
 """Debug drawing: a World with every kind of collider, rays and their hits, a sweep, a contact,
 a move_and_slide path and a Simulation's balls, drawn by swept.pygame_util onto an offscreen
-surface (no window: it runs headless) and saved as a PNG; with matplotlib, the same scene
-through swept.plot as a second PNG.
+surface (no window: it runs headless) and saved as a PNG; a close-up with y up (a manifold's
+depths, a sweep, a ray off a capsule) as a second; with matplotlib, the first scene through
+swept.plot as a third.
 
     python examples/draw_world.py               # PNGs in the temporary directory
     python examples/draw_world.py --out DIR     # PNGs in DIR (docs/images for the docs)
@@ -35,6 +36,9 @@ from swept import (  # noqa: E402
     TileMap,
     World,
     contact,
+    manifold,
+    raycast,
+    sweep,
 )
 from swept.pygame_util import DrawOptions  # noqa: E402
 
@@ -96,6 +100,26 @@ def draw_pygame(scene: dict, path: Path) -> None:
     pygame.image.save(surface, str(path))
 
 
+def draw_close_up(path: Path) -> None:
+    """A close-up with y up (math coordinates) at 40 px a unit: a box resting a little into
+    the ground (its manifold: two points, their depths, the normal), a ball's sweep onto the
+    ground, a ray off a capsule."""
+    ground = AABB((0, 0), (8, 1))
+    box = Polygon.box(0.8, 0.5).placed((2, 1.15))
+    post = Capsule((6.2, 1.6), (7.2, 3.2), 0.35)
+    ball = Circle((4.4, 4.6), 0.4)
+    drop = (1.2, -4.5)
+    ray = Ray((0.3, 4.8), (1, -0.35))
+    surface = pygame.Surface((400, 260))
+    surface.fill((18, 21, 26))
+    opts = DrawOptions(surface, y_up=True, scale=40, offset=(20, 20))
+    opts.draw([ground, box, post])
+    opts.draw(manifold(box, ground))
+    opts.draw_sweep(ball, drop, sweep(ball, drop, ground))
+    opts.draw_ray(ray, raycast(ray, post))
+    pygame.image.save(surface, str(path))
+
+
 def draw_matplotlib(scene: dict, path: Path) -> bool:
     """The same through swept.plot (y down, as on screen); False without matplotlib."""
     try:
@@ -134,6 +158,9 @@ def main() -> None:
     png = args.out / "draw_world.png"
     draw_pygame(scene, png)
     print(f"pygame-ce: {png}")
+    close = args.out / "draw_close_up.png"
+    draw_close_up(close)
+    print(f"pygame-ce, y up: {close}")
     plotted = args.out / "draw_world_plot.png"
     if draw_matplotlib(scene, plotted):
         print(f"matplotlib: {plotted}")

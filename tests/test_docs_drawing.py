@@ -44,7 +44,7 @@ def test_each_block_prints_what_its_comments_say() -> None:
 
 def test_the_pages_pictures_exist_and_the_example_writes_them(tmp_path: Path) -> None:
     names = re.findall(r"\]\(images/([\w.]+)\)", PAGE.read_text())
-    assert names == ["draw_world.png", "draw_world_plot.png"]
+    assert names == ["draw_world.png", "draw_world_plot.png", "draw_close_up.png"]
     for name in names:
         assert (ROOT / "docs" / "images" / name).stat().st_size > 1000
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
