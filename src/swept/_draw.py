@@ -301,35 +301,36 @@ def _emit(v: View, kind: str, points: Any, role: str, *, radius: float = 0.0,
     p = _pts(points)
     if v.clip and v.lo is not None and v.hi is not None:
         lo, hi = v.lo, v.hi
-        if kind == "polygon":
+        r = radius if kind == "circle" else 0.0
+        # in plain Python: the marks are a few points each, where numpy's calls cost most
+        xs, ys = zip(*p.tolist())
+        least, most = (min(xs) - r, min(ys) - r), (max(xs) + r, max(ys) + r)
+        if least[0] >= lo[0] and least[1] >= lo[1] and most[0] <= hi[0] and most[1] <= hi[1]:
+            pass  # inside the box: nothing to clip
+        elif kind == "polygon":
             p = clip_polygon(p, lo, hi)
             if len(p) < 3:
                 return
         elif kind == "polyline":
+            # each piece on its own, clipped
             ends = list(p) + ([p[0]] if closed and len(p) > 2 else [])
-            inside = all(lo[0] <= x <= hi[0] and lo[1] <= y <= hi[1] for x, y in ends)
-            if not inside:
-                # each piece on its own, clipped
-                for a, b in zip(ends, ends[1:]):
-                    piece = clip_line(a, b - a, 0.0, 1.0, lo, hi)
-                    if piece is not None:
-                        v.out.append(Mark("polyline", piece, role))
-                return
+            for a, b in zip(ends, ends[1:]):
+                piece = clip_line(a, b - a, 0.0, 1.0, lo, hi)
+                if piece is not None:
+                    v.out.append(Mark("polyline", piece, role))
+            return
         elif kind == "circle":
-            c = p[0]
-            if (c[0] + radius < lo[0] or c[0] - radius > hi[0] or c[1] + radius < lo[1]
-                    or c[1] - radius > hi[1]):
+            if most[0] < lo[0] or least[0] > hi[0] or most[1] < lo[1] or least[1] > hi[1]:
                 return
+            c = p[0]
             span = max(hi[0] - lo[0], hi[1] - lo[1])
             if radius > 4.0 * span:
                 # far bigger than the view: its outline, clipped, keeps coordinates small
                 ring = _pts(_arc(c, radius, 0.0, 2.0 * math.pi, 8 * DRAW_ARC_SEGMENTS)[:-1])
                 _emit(v, "polygon", ring, role, fill=fill, outline=outline, solid=solid)
                 return
-        elif kind == "point":
-            c = p[0]
-            if not (lo[0] <= c[0] <= hi[0] and lo[1] <= c[1] <= hi[1]):
-                return
+        else:  # a dot outside the box
+            return
     v.out.append(Mark(kind, p, role, radius, fill, closed, outline, solid))
 
 
@@ -460,11 +461,9 @@ def _world(v: View, world: Any, fill: bool) -> None:
     """Every collider: half-planes first (they cover the most), sensors as outlines."""
     if world.dim == 3:
         raise TypeError("thing: a 3D World cannot be drawn; swept's debug drawing is 2D")
-    handles = world.handles()
-    planes = [h for h in handles if isinstance(world.shape(h), Plane)]
-    rest = [h for h in handles if not isinstance(world.shape(h), Plane)]
-    for h in planes + rest:
-        shape = world.shape(h)
+    shapes = [(h, world.shape(h)) for h in world.handles()]
+    planes = [(h, s) for h, s in shapes if isinstance(s, Plane)]
+    for h, shape in planes + [(h, s) for h, s in shapes if not isinstance(s, Plane)]:
         if world.is_sensor(h):
             _shape(v, shape, "sensor", False)
         else:

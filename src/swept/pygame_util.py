@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from . import _draw
 from .vec import Vec2, as_vec2
 
@@ -88,6 +90,19 @@ class DrawOptions:
             py = self.surface.get_height() - py
         return Vec2((px - self.offset[0]) / self.scale, (py - self.offset[1]) / self.scale)
 
+    def _pixels(self, points: np.ndarray) -> list[tuple[int, int]]:
+        """World points ``(n, 2)`` to pixels, each to the nearest (pygame truncates, which
+        would shift every shape up and left)."""
+        ox, oy = self.offset
+        k = self.scale
+        # in plain Python: a mark has a few points, where numpy's calls cost most
+        if self.y_up:
+            h = self.surface.get_height()
+            return [(math.floor(ox + k * x + 0.5), math.floor(h - (oy + k * y) + 0.5))
+                    for x, y in points.tolist()]
+        return [(math.floor(ox + k * x + 0.5), math.floor(oy + k * y + 0.5))
+                for x, y in points.tolist()]
+
     def _view(self) -> _draw.View:
         """The surface's area in the world, a few pixels wider, with a pixel as the unit."""
         w, h = self.surface.get_size()
@@ -133,9 +148,7 @@ class DrawOptions:
         surf = self.surface
         for m in found:
             rgb = color if color is not None else self.colors[m.role]
-            # to the nearest pixel (pygame truncates, which shifts every shape up and left)
-            pts = [(math.floor(x + 0.5), math.floor(y + 0.5))
-                   for x, y in (self.to_screen(p) for p in m.points)]
+            pts = self._pixels(m.points)
             if m.kind == "polygon":
                 if m.fill:
                     pygame.draw.polygon(surf, rgb if m.solid else _draw.fill_color(rgb), pts)
