@@ -148,6 +148,7 @@ class View:
 
 
 def _pts(points: Any) -> np.ndarray:
+    """``points`` as an (n, 2) float64 array."""
     return np.asarray(points, dtype=np.float64).reshape(-1, 2)
 
 
@@ -159,6 +160,7 @@ def _hull(points: np.ndarray) -> np.ndarray:
         return _pts(uniq)
 
     def half(seq: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+        """One half of the hull: the points in order, keeping only left turns."""
         out: list[tuple[float, float]] = []
         for p in seq:
             # pop while the last turn is clockwise or straight
@@ -259,6 +261,7 @@ def _clip_by(points: np.ndarray, n: np.ndarray, c: float) -> np.ndarray:
 
 
 def _box(lo: Sequence[float], hi: Sequence[float]) -> np.ndarray:
+    """The box ``lo``-``hi`` as four corners, counter-clockwise with y up."""
     return _pts([(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])])
 
 
@@ -335,6 +338,7 @@ def _emit(v: View, kind: str, points: Any, role: str, *, radius: float = 0.0,
 
 
 def _arrow(v: View, start: Any, direction: Any, length: float, role: str) -> None:
+    """An arrow ``length`` long from ``start`` along the unit ``direction``."""
     shaft, head = arrow(start, np.asarray(direction, np.float64) * length, ARROW_HEAD * v.unit)
     _emit(v, "polyline", shaft, role)
     _emit(v, "polygon", head, role, fill=True, solid=True)
@@ -442,6 +446,7 @@ def _contact(v: View, c: Contact) -> None:
 
 
 def _contact_point(v: View, point: Any, normal: Any, depth: float) -> None:
+    """A contact point, with its depth as a line back along ``normal``."""
     p = np.asarray(point, np.float64)
     if depth > 0.0:
         _emit(v, "polyline", [p, p - np.asarray(normal, np.float64) * depth], "depth")
@@ -471,6 +476,7 @@ def _world(v: View, world: Any, fill: bool) -> None:
 
 
 def _simulation(v: View, sim: Any, fill: bool) -> None:
+    """A Simulation: its World, then its bodies."""
     if sim.dim != 2:
         raise TypeError("thing: a 3D Simulation cannot be drawn; swept's debug drawing is 2D")
     _world(v, sim.world, fill)
@@ -479,6 +485,7 @@ def _simulation(v: View, sim: Any, fill: bool) -> None:
 
 
 def _body(v: View, body: Any, fill: bool) -> None:
+    """A body's shape where it is now (darker when it sleeps)."""
     if body.dim != 2:
         raise TypeError("thing: a 3D Body cannot be drawn; swept's debug drawing is 2D")
     _shape(v, body.shape, "sleeping" if body.sleeping else "body", fill)
@@ -499,12 +506,14 @@ def _check_2d(thing: Any) -> None:
 
 
 def _is_world(thing: Any) -> bool:
+    """Whether ``thing`` is a World (imported here: the World needs nothing of drawing)."""
     from .world import World
 
     return isinstance(thing, World)
 
 
 def _is_sim(thing: Any) -> tuple[bool, bool]:
+    """Whether ``thing`` is a Simulation, and whether it is a Body."""
     from .sim import Body, Simulation
 
     return isinstance(thing, Simulation), isinstance(thing, Body)
@@ -524,6 +533,7 @@ def marks(thing: Any, v: View, *, role: str | None = None, fill: bool = True) ->
 
 
 def _collect(thing: Any, v: View, role: str | None, fill: bool, depth: int) -> None:
+    """:func:`marks` for one thing, or for each thing of a plain list (``depth`` 0)."""
     # a plain list or tuple (results are tuples too, of their own types)
     if type(thing) in (list, tuple):
         if depth > 0:
@@ -611,6 +621,7 @@ def move_marks(result: Any, start: Any, v: View, *, fill: bool = True) -> list[M
 
 
 def _move(v: View, start: Shape | None, result: MoveResult, fill: bool = True) -> None:
+    """A move: the start and the path (with ``start``), the end, each surface met."""
     if start is not None:
         _check_2d(start)
         _shape(v, start, "start", False)

@@ -48,6 +48,7 @@ def _pyplot_parts() -> tuple[Any, Any, Any]:
 
 
 def _check_ax(ax: Any) -> None:
+    """TypeError naming ``ax`` unless it is a 2D matplotlib Axes."""
     axes_cls, _, _ = _pyplot_parts()
     if not isinstance(ax, axes_cls):
         raise TypeError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")

@@ -56,6 +56,7 @@ class DrawOptions:
     def __init__(self, surface: Any, *, y_up: bool = False, scale: float = 1.0,
                  offset: Any = (0.0, 0.0), colors: dict[str, Any] | None = None,
                  width: int = 1) -> None:
+        """Check the options and keep them (see the class docstring)."""
         pygame = _pygame()
         if not isinstance(surface, pygame.Surface):
             raise TypeError(f"surface must be a pygame.Surface, got {type(surface).__name__}")
