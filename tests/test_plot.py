@@ -211,6 +211,25 @@ def test_a_move_path_runs_from_start_to_end(ax: Any) -> None:
     assert pts[0] == (0.0, 0.0) and pts[-1] == tuple(result.position)
 
 
+def test_a_sweep_batch_draws_each_hit_at_its_point(ax: Any) -> None:
+    w = World()
+    w.add(Segment((-10, 0), (10, 0)))
+    batch = w.sweep_many(np.array([[0.0, 5.0], [20.0, 5.0]]), np.array([1.0, 1.0]),
+                         np.array([[0.0, -10.0], [0.0, -10.0]]))
+    assert batch.hit.tolist() == [True, False]
+    arts = swplot.draw(ax, batch)
+    dots = [a for a in arts if isinstance(a, Line2D) and a.get_marker() == "o"]
+    assert [_xy(d) for d in dots] == [[(0.0, 0.0)]]
+
+
+def test_a_3d_batch_is_refused(ax: Any) -> None:
+    w = World()
+    w.add(Sphere((0, 0, 0), 1))
+    batch = w.raycast_many(np.array([[0.0, 0.0, 5.0]] * 3), np.array([[0.0, 0.0, -1.0]] * 3))
+    with pytest.raises(TypeError, match="thing: a 3D RayBatch"):
+        swplot.draw(ax, batch)
+
+
 def test_y_up_false_inverts_the_axis_once(ax: Any) -> None:
     swplot.draw(ax, Circle((0, 0), 1), y_up=False)
     assert ax.yaxis_inverted()

@@ -342,6 +342,32 @@ def test_a_move_and_slide_result_shows_its_path() -> None:
     assert _at(s, 20, 60) == COLORS["hit"]
 
 
+def test_a_ray_batch_draws_each_hit_and_nothing_for_a_miss() -> None:
+    w = World()
+    w.add(AABB((60, 0), (70, 100)))
+    origins = np.array([[10.0, 20.0], [10.0, 80.0], [80.0, 50.0]])
+    batch = w.raycast_many(origins, np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]]))
+    assert batch.hit.tolist() == [True, True, False]
+    s = _surface()
+    DrawOptions(s).draw(batch)
+    assert _at(s, 60, 20) == COLORS["hit"] and _at(s, 60, 80) == COLORS["hit"]
+    assert _at(s, 45, 20) == COLORS["normal"]
+    # the arrows reach 24 px back to x = 36, their heads 3.5 px either side (16.5 and 83.5
+    # to the nearest pixel: 17 and 84); the dots (3 px) reach x = 62
+    assert _extent(s) == (36, 62, 17, 84)
+
+
+def test_a_contact_batch_draws_depths() -> None:
+    w = World()
+    w.add(AABB((0, 50), (100, 100)))
+    batch = w.contact_many(np.array([[30.0, 45.0], [70.0, 20.0]]), np.array([10.0, 5.0]))
+    assert batch.hit.tolist() == [True, False] and batch.depth[0] == 5.0
+    s = _surface()
+    DrawOptions(s).draw(batch)
+    assert _at(s, 30, 50) == COLORS["contact"] and _at(s, 30, 55) == COLORS["depth"]
+    assert _at(s, 70, 25) == BLACK
+
+
 # ------------------------------------------------------------------ bad input
 
 

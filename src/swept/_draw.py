@@ -40,9 +40,12 @@ from .level.tilemap import TileMap
 from .results import (
     Collision,
     Contact,
+    ContactBatch,
     Manifold,
     MoveResult,
+    RayBatch,
     RayHit,
+    SweepBatch,
     SweepHit,
 )
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape
@@ -434,15 +437,40 @@ def _ray(v: View, ray: Ray, hit: RayHit | None, role: str) -> None:
 
 def _ray_hit(v: View, hit: RayHit | SweepHit | Collision) -> None:
     """A hit's (or a collision's) normal, then its point on top."""
-    _arrow(v, hit.point, hit.normal, NORMAL_LENGTH * v.unit, "normal")
-    _emit(v, "point", [hit.point], "hit", radius=POINT_RADIUS)
+    _hit_at(v, hit.point, hit.normal)
+
+
+def _hit_at(v: View, point: Any, normal: Any) -> None:
+    """A hit point's normal, then the point on top."""
+    _arrow(v, point, normal, NORMAL_LENGTH * v.unit, "normal")
+    _emit(v, "point", [point], "hit", radius=POINT_RADIUS)
 
 
 def _contact(v: View, c: Contact) -> None:
     """A contact: its point, its normal, and its depth as a line from the point back along the
     normal (to the first shape's deepest point)."""
-    _arrow(v, c.point, c.normal, NORMAL_LENGTH * v.unit, "normal")
-    _contact_point(v, c.point, c.normal, c.depth)
+    _contact_at(v, c.point, c.normal, c.depth)
+
+
+def _contact_at(v: View, point: Any, normal: Any, depth: float) -> None:
+    """A contact's normal, then its depth and point."""
+    _arrow(v, point, normal, NORMAL_LENGTH * v.unit, "normal")
+    _contact_point(v, point, normal, depth)
+
+
+def _batch(v: View, batch: RayBatch | SweepBatch | ContactBatch) -> None:
+    """A batch's hits (its misses draw nothing): each point and normal, and for contacts the
+    depth."""
+    point = np.asarray(batch.point, np.float64)
+    if point.ndim != 2 or point.shape[1] != 2:
+        raise TypeError(f"thing: a 3D {type(batch).__name__} cannot be drawn; swept's debug "
+                        f"drawing is 2D")
+    normal = np.asarray(batch.normal, np.float64)
+    for i in np.flatnonzero(batch.hit):
+        if isinstance(batch, ContactBatch):
+            _contact_at(v, point[i], normal[i], float(batch.depth[i]))
+        else:
+            _hit_at(v, point[i], normal[i])
 
 
 def _contact_point(v: View, point: Any, normal: Any, depth: float) -> None:
@@ -520,8 +548,9 @@ def _is_sim(thing: Any) -> tuple[bool, bool]:
 
 
 DRAWABLE = ("a 2D shape (Circle, Segment, AABB, Polygon, Capsule, Plane), a Chain, a TileMap, "
-            "a World, a Simulation, a Body, a Ray, a RayHit, a Contact, a Manifold, a SweepHit, "
-            "a MoveResult, or a list of these")
+            "a World, a Simulation, a Body, a Ray, a RayHit, a SweepHit, a Contact, a Manifold, "
+            "a Collision, a MoveResult, a RayBatch, SweepBatch or ContactBatch, or a list of "
+            "these")
 
 
 def marks(thing: Any, v: View, *, role: str | None = None, fill: bool = True) -> list[Mark]:
@@ -542,12 +571,15 @@ def _collect(thing: Any, v: View, role: str | None, fill: bool, depth: int) -> N
         for item in thing:
             _collect(item, v, role, fill, depth + 1)
         return
+    if isinstance(thing, (RayBatch, SweepBatch, ContactBatch)):
+        _batch(v, thing)
+        return
     _check_2d(thing)
     if isinstance(thing, Ray):
         _ray(v, thing, None, role or "ray")
     elif isinstance(thing, (Shape, Chain, TileMap)):
         _shape(v, thing, role or "shape", fill)
-    elif isinstance(thing, (RayHit, SweepHit)):
+    elif isinstance(thing, (RayHit, SweepHit, Collision)):
         _ray_hit(v, thing)
     elif isinstance(thing, Contact):
         _contact(v, thing)

@@ -2,7 +2,8 @@
 
 :func:`draw` takes what :meth:`swept.pygame_util.DrawOptions.draw` takes (any 2D shape, a
 ``Chain``, a ``TileMap``, a ``World``, a ``Simulation``, a ``Body``, a ``Ray``, a ``RayHit`` or
-``SweepHit``, a ``Contact`` or ``Manifold``, a ``MoveResult``, or a list of these);
+``SweepHit`` or ``Collision``, a ``Contact`` or ``Manifold``, a ``MoveResult``, a
+``RayBatch``, ``SweepBatch`` or ``ContactBatch``, or a list of these);
 :func:`draw_ray`, :func:`draw_sweep` and :func:`draw_move` draw a ray with its hit, a sweep and
 a ``move_and_slide`` path. Each returns the artists it added.
 

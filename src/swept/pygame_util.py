@@ -8,8 +8,9 @@ draw:
 
 - :meth:`DrawOptions.draw`: any 2D shape, a ``Chain``, a ``TileMap``, a ``World`` (sensors as
   outlines in their own colour), a ``Simulation`` or ``Body``, a ``Ray``, a ``RayHit`` or
-  ``SweepHit`` (the point and its normal), a ``Contact`` or ``Manifold`` (points, normal and
-  depths), a ``MoveResult``, or a list of these;
+  ``SweepHit`` or ``Collision`` (the point and its normal), a ``Contact`` or ``Manifold``
+  (points, normal and depths), a ``MoveResult``, a ``RayBatch``, ``SweepBatch`` or
+  ``ContactBatch`` (each hit), or a list of these;
 - :meth:`DrawOptions.draw_ray`: a ray up to its hit, the hit and its normal;
 - :meth:`DrawOptions.draw_sweep`: the volume a shape sweeps, the shape at the start, at the
   end and at the time of impact, the contact point and normal;
@@ -116,8 +117,9 @@ class DrawOptions:
 
     def draw(self, thing: Any, *, color: Any = None, fill: bool = True) -> None:
         """Draw ``thing`` (a shape, Chain, TileMap, World, Simulation, Body, Ray, RayHit,
-        SweepHit, Contact, Manifold, MoveResult, or a list of these). ``color`` paints every
-        mark of this call in one (r, g, b); ``fill=False`` draws outlines only."""
+        SweepHit, Collision, Contact, Manifold, MoveResult, a batch's hits, or a list of
+        these). ``color`` paints every mark of this call in one (r, g, b); ``fill=False``
+        draws outlines only."""
         if not isinstance(fill, bool):
             raise TypeError(f"fill must be True or False, got {fill!r}")
         c = _draw.check_color(color)
