@@ -248,19 +248,22 @@ def clip_line(origin: Any, direction: Any, t0: float, t1: float, lo: Sequence[fl
     return np.clip(_pts([o + d * t0, o + d * t1]), lo, hi)
 
 
-def _clip_by(points: np.ndarray, n: np.ndarray, c: float) -> np.ndarray:
-    """The part of a convex polygon where ``dot(n, p) <= c`` (one Sutherland-Hodgman pass)."""
-    out: list[np.ndarray] = []
+def _clip_by(points: list[tuple[float, float]], nx: float, ny: float,
+             c: float) -> list[tuple[float, float]]:
+    """The part of a convex polygon where ``nx x + ny y <= c`` (one Sutherland-Hodgman pass;
+    plain Python: a polygon has a few corners, where numpy's calls cost most)."""
+    out: list[tuple[float, float]] = []
     m = len(points)
     for i in range(m):
         p, q = points[i], points[(i + 1) % m]
-        dp, dq = float(n @ p) - c, float(n @ q) - c
+        dp, dq = nx * p[0] + ny * p[1] - c, nx * q[0] + ny * q[1] - c
         if dp <= 0.0:
             out.append(p)
         if (dp < 0.0 < dq) or (dq < 0.0 < dp):
             # the edge crosses the line: the crossing point
-            out.append(p + (q - p) * (dp / (dp - dq)))
-    return _pts(out)
+            t = dp / (dp - dq)
+            out.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+    return out
 
 
 def _box(lo: Sequence[float], hi: Sequence[float]) -> np.ndarray:
@@ -270,17 +273,17 @@ def _box(lo: Sequence[float], hi: Sequence[float]) -> np.ndarray:
 
 def clip_polygon(points: Any, lo: Sequence[float], hi: Sequence[float]) -> np.ndarray:
     """A convex polygon clipped to the box ``lo``-``hi`` (fewer than 3 points: nothing left)."""
-    p = _pts(points)
-    for n, c in (((1.0, 0.0), hi[0]), ((-1.0, 0.0), -lo[0]), ((0.0, 1.0), hi[1]),
-                 ((0.0, -1.0), -lo[1])):
+    p = [(x, y) for x, y in _pts(points).tolist()]
+    for nx, ny, c in ((1.0, 0.0, hi[0]), (-1.0, 0.0, -lo[0]), (0.0, 1.0, hi[1]),
+                      (0.0, -1.0, -lo[1])):
         if len(p) < 3:
             break
-        p = _clip_by(p, np.array(n), c)
+        p = _clip_by(p, nx, ny, c)
     if len(p) < 3:
         # a point or a line (or a sliver clipped to one) is no area to fill
         return _pts([])
     # far-away corners leave crossings off by their rounding (1e50 * 2^-52 is 2e34): clamp
-    return np.clip(p, lo, hi)
+    return np.clip(_pts(p), lo, hi)
 
 
 def bounds(found: Sequence[Mark]) -> tuple[tuple[float, float], tuple[float, float]] | None:
@@ -357,7 +360,9 @@ def _shape(v: View, s: Any, role: str, fill: bool) -> None:
         _plane(v, s, role, fill)
     elif isinstance(s, Polygon):
         _emit(v, "polygon", s.points, role, fill=fill)
-    elif isinstance(s, (AABB, Capsule)):
+    elif isinstance(s, AABB):
+        _emit(v, "polygon", _box(s.min, s.max), role, fill=fill)
+    elif isinstance(s, Capsule):
         kv = kernel_view(s)
         ring = rounded_hull(kv.core, kv.radius)
         if len(ring) < 3:
@@ -380,9 +385,10 @@ def _plane(v: View, p: Plane, role: str, fill: bool) -> None:
         return
     n = np.asarray(p.normal, np.float64)
     if fill:
-        solid = _clip_by(_box(v.lo, v.hi), n, p.offset)
+        box = [(x, y) for x, y in _box(v.lo, v.hi).tolist()]
+        solid = _clip_by(box, float(n[0]), float(n[1]), p.offset)
         if len(solid) >= 3:
-            v.out.append(Mark("polygon", solid, role, 0.0, True))
+            v.out.append(Mark("polygon", _pts(solid), role, 0.0, True))
     # the line's point nearest the box's centre: near the box, so the clip keeps its precision
     centre = (np.asarray(v.lo) + np.asarray(v.hi)) * 0.5
     foot = centre - n * (float(n @ centre) - p.offset)
