@@ -59,7 +59,8 @@ def build() -> dict:
     world.add(Segment((520, 380), (620, 300)))                    # a slope
     world.add(Chain([(200, 380), (260, 340), (320, 330), (380, 380)]))  # a hill
     world.add(AABB((560, 40), (620, 110)), sensor=True)           # a trigger zone
-    world.add(AABB((140, 220), (180, 240)), moving=True)          # a platform
+    world.add(AABB((140, 220), (180, 240)), moving=True)          # a moving platform
+    world.add(Segment((40, 200), (110, 200)), one_way=(0, -1))    # solid from above only
 
     eye = (60, 60)
     rays = [Ray(eye, (np.cos(a), np.sin(a)), 700) for a in np.linspace(0.05, 1.2, 7)]

@@ -144,6 +144,18 @@ def test_a_world_with_every_kind_draws_sensors_unfilled(ax: Any) -> None:
     assert arts[4].get_edgecolor()[:3] == _rgb("moving")
 
 
+def test_a_one_way_colliders_arrow_starts_at_its_middle(ax: Any) -> None:
+    w = World()
+    w.add(Segment((0, 0), (10, 0)), one_way=(0, 1))
+    line, shaft, head = swplot.draw(ax, w)
+    unit = math.hypot(12, 2) / swplot.PLOT_UNITS  # the box (0, 0)-(10, 0), grown by 1
+    assert _xy(line) == [(0, 0), (10, 0)]
+    (x0, y0), (x1, y1) = _xy(shaft)
+    assert (x0, y0, x1) == (5.0, 0.0, 5.0)
+    assert math.isclose(y1, NORMAL_LENGTH * unit, rel_tol=1e-12)
+    assert shaft.get_color()[:3] == _rgb("one_way")
+
+
 def test_a_simulations_bodies_are_drawn_as_bodies(ax: Any) -> None:
     sim = Simulation(gravity=(0, 0))
     sim.world.add(Segment((0, 0), (10, 0)))

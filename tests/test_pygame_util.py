@@ -234,6 +234,18 @@ def test_a_world_with_every_kind_of_collider_draws_each_in_its_role() -> None:
     assert _at(s, 50, 94) == BLACK
 
 
+def test_a_one_way_collider_shows_the_side_it_is_solid_from() -> None:
+    w = World()
+    w.add(Segment((20, 50), (80, 50)), one_way=(0, -1))  # solid from above (y down)
+    w.add(Plane((0, -1), -90), one_way=(0, -1))
+    s = _surface()
+    DrawOptions(s).draw(w)
+    assert _at(s, 30, 50) == COLORS["static"]
+    assert _at(s, 50, 35) == COLORS["one_way"]   # an arrow up from the platform's middle
+    assert _at(s, 50, 55) == BLACK
+    assert _at(s, 50, 80) == COLORS["one_way"]   # the half-plane's, from the view's middle
+
+
 def test_a_3d_world_is_refused() -> None:
     w = World()
     w.add(Sphere((0, 0, 0), 1))

@@ -96,6 +96,7 @@ COLORS: dict[str, tuple[int, int, int]] = {
     "start": (150, 158, 170),     # a moving shape where it starts (and would end)
     "impact": (240, 80, 80),      # a moving shape at the time of impact
     "path": (200, 200, 120),      # a move_and_slide path
+    "one_way": (170, 220, 60),    # the side a one-way collider is solid from (an arrow)
 }
 #: How much of a role's colour its filled inside keeps (the rest is black).
 FILL_SHADE = 0.45
@@ -389,10 +390,8 @@ def _plane(v: View, p: Plane, role: str, fill: bool) -> None:
         solid = _clip_by(box, float(n[0]), float(n[1]), p.offset)
         if len(solid) >= 3:
             v.out.append(Mark("polygon", _pts(solid), role, 0.0, True))
-    # the line's point nearest the box's centre: near the box, so the clip keeps its precision
-    centre = (np.asarray(v.lo) + np.asarray(v.hi)) * 0.5
-    foot = centre - n * (float(n @ centre) - p.offset)
-    line = clip_line(foot, (-n[1], n[0]), -math.inf, math.inf, v.lo, v.hi)
+    # from the line's point nearest the box's centre: near the box, the clip keeps its precision
+    line = clip_line(_anchor(v, p), (-n[1], n[0]), -math.inf, math.inf, v.lo, v.hi)
     if line is not None:
         v.out.append(Mark("polyline", line, role))
 
@@ -507,6 +506,25 @@ def _world(v: View, world: Any, fill: bool) -> None:
             _shape(v, shape, "sensor", False)
         else:
             _shape(v, shape, "moving" if world.is_moving(h) else "static", fill)
+        facing = world.one_way(h)
+        if facing is not None:
+            # the side it is solid from: an arrow out of its middle that way
+            at = _anchor(v, shape)
+            if at is not None:
+                _arrow(v, at, facing, NORMAL_LENGTH * v.unit, "one_way")
+
+
+def _anchor(v: View, shape: Any) -> np.ndarray | None:
+    """Where a mark about a whole shape goes: the middle of its box, or for a half-plane the
+    point of its boundary nearest the view's centre (None with no view)."""
+    if isinstance(shape, Plane):
+        if v.lo is None or v.hi is None:
+            return None
+        n = np.asarray(shape.normal, np.float64)
+        centre = (np.asarray(v.lo) + np.asarray(v.hi)) * 0.5
+        return centre - n * (float(n @ centre) - shape.offset)
+    box = shape.aabb
+    return (np.asarray(box.min, np.float64) + np.asarray(box.max, np.float64)) * 0.5
 
 
 def _simulation(v: View, sim: Any, fill: bool) -> None:
