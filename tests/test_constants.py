@@ -62,6 +62,8 @@ OTHERS = {
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
     # when a threaded Simulation step runs its passes as parallel calls (swept.sim)
     "SIM_PARALLEL_PASSES_MIN",
+    # drawn arcs' segments a turn (swept._draw)
+    "DRAW_ARC_SEGMENTS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

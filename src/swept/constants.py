@@ -116,6 +116,8 @@ __all__ = [
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
     "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES",
+    # debug drawing (swept.pygame_util, swept.plot)
+    "DRAW_ARC_SEGMENTS",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -703,3 +705,10 @@ SLEEP_TIME = 0.5
 #: place (pairs overlapping up to 38% of a radius were frozen); at 0.1 after 1,386 steps, with
 #: the pile settled (worst 7.5%, as the pile without sleeping).
 SLEEP_SPEED_STEPS = 0.1
+
+# --- debug drawing (swept._draw, for swept.pygame_util and swept.plot)
+
+#: Segments a full turn of a drawn arc has (a capsule's ends, a swept volume's rounded corners;
+#: circles are drawn as circles). Not measured: chosen so that on a 100 px radius the chord
+#: strays from the true arc by at most 100 (1 - cos(pi / 48)) = 0.21 px, under a pixel.
+DRAW_ARC_SEGMENTS = 48
