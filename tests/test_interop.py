@@ -34,7 +34,6 @@ shapely = pytest.importorskip("shapely")
 from shapely import geometry as g  # noqa: E402
 
 
-
 def same_polygon(a: object, b: Polygon) -> bool:
     """Whether ``a`` is a Polygon with ``b``'s corners exactly, in its order from any start
     (swept keeps the winding canonical, not the first corner)."""

@@ -149,9 +149,10 @@ def _world_key(world: Any) -> tuple[Any, int | None]:
     try:
         from distributed import Future
     except ImportError:  # pragma: no cover - distributed is in the dask extra
-        Future = ()  # noqa: N806 - no future type to match
-    if isinstance(world, Future):
-        return world, None
+        pass
+    else:
+        if isinstance(world, Future):
+            return world, None
     raise TypeError(f"world must be a swept World (or a delayed or scattered one), not "
                     f"{type(world).__name__}")
 
@@ -243,8 +244,9 @@ def raycast_many(world: Any, origins: Any, directions: Any, max_distance: Any = 
     else:
         extra = (_column(_like(max_distance, "max_distance", o, "origins", 1), o),)
     dtype = _record_dtype("distance", d)
-    rec = da.map_blocks(_ray_chunk, o, v, *extra, key, max_distance=md, mask=m, record=dtype, dtype=dtype,
-                        drop_axis=1, meta=np.empty(0, dtype), token="swept-raycast-many")
+    rec = da.map_blocks(_ray_chunk, o, v, *extra, key, max_distance=md, mask=m, record=dtype,
+                        dtype=dtype, drop_axis=1, meta=np.empty(0, dtype),
+                        token="swept-raycast-many")
     return DaskRayBatch(rec["hit"], rec["distance"], rec["point"], rec["normal"],
                         rec["handle"])
 
@@ -303,6 +305,7 @@ def sweep_many(world: Any, centers: Any = None, radii: Any = None, displacements
     elif shapes is not None and (centers is not None or radii is not None):
         raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
     one: Any = None
+    arrays: tuple[Any, ...]
     if shapes is not None:
         if displacements is None:
             raise TypeError("sweep_many(world, shapes, displacements): displacements is "
