@@ -40,9 +40,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from scenes import WORLD_SIZE, make_scene  # noqa: E402
+
 import swept  # noqa: E402
 import swept.dask as sdask  # noqa: E402
-from scenes import WORLD_SIZE, make_scene  # noqa: E402
 
 #: Rays of the full run (issue 14: ten million).
 RAYS = 10_000_000
