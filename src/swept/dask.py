@@ -38,7 +38,7 @@ import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from ._optional import require
 from .results import RayBatch, SweepBatch
 from .shapes import Shape
 from .vec import as_finite
-from .world import ALL_LAYERS, World, _mask
+from .world import ALL_LAYERS, World, _mask, _sweep_form
 
 __all__ = ["raycast_many", "sweep_many", "DaskRayBatch", "DaskSweepBatch"]
 
@@ -56,19 +56,24 @@ def _da() -> Any:
     return require("dask.array", "dask", "swept.dask")
 
 
+#: the in-process batch record a lazy batch computes to
+B = TypeVar("B", RayBatch, SweepBatch)
+
+
 @dataclass(frozen=True)
-class _DaskBatch:
+class _DaskBatch(Generic[B]):
     """The shared behaviour of the lazy batches: compute every field at once."""
 
     _result: ClassVar[type]
 
-    def compute(self, **kwargs: Any) -> Any:
+    def compute(self, **kwargs: Any) -> B:
         """Compute every field in one pass (``kwargs`` go to ``dask.compute``: ``scheduler``
         and so on) and return the in-process batch record."""
         import dask
 
         arrays = dask.compute(*(getattr(self, f.name) for f in fields(self)), **kwargs)
-        return self._result(*(np.ascontiguousarray(a) for a in arrays))
+        out: B = self._result(*(np.ascontiguousarray(a) for a in arrays))
+        return out
 
     def __len__(self) -> int:
         """The number of rows."""
@@ -76,8 +81,9 @@ class _DaskBatch:
 
 
 @dataclass(frozen=True)
-class DaskRayBatch(_DaskBatch):
-    """:class:`~swept.RayBatch`'s fields as Dask arrays chunked by rows (d: the dimension)."""
+class DaskRayBatch(_DaskBatch[RayBatch]):
+    """:class:`~swept.RayBatch`'s fields as Dask arrays chunked by rows (d: the dimension);
+    :meth:`compute` gives the RayBatch."""
 
     _result: ClassVar[type] = RayBatch
 
@@ -92,15 +98,11 @@ class DaskRayBatch(_DaskBatch):
     #: (n,) int64: the collider hit; -1 on a miss
     handle: Any
 
-    def compute(self, **kwargs: Any) -> RayBatch:
-        """Compute every field in one pass and return the :class:`~swept.RayBatch`."""
-        out: RayBatch = super().compute(**kwargs)
-        return out
-
 
 @dataclass(frozen=True)
-class DaskSweepBatch(_DaskBatch):
-    """:class:`~swept.SweepBatch`'s fields as Dask arrays chunked by rows (d: the dimension)."""
+class DaskSweepBatch(_DaskBatch[SweepBatch]):
+    """:class:`~swept.SweepBatch`'s fields as Dask arrays chunked by rows (d: the dimension);
+    :meth:`compute` gives the SweepBatch."""
 
     _result: ClassVar[type] = SweepBatch
 
@@ -114,11 +116,6 @@ class DaskSweepBatch(_DaskBatch):
     normal: Any
     #: (n,) int64: the collider met; -1 on a miss
     handle: Any
-
-    def compute(self, **kwargs: Any) -> SweepBatch:
-        """Compute every field in one pass and return the :class:`~swept.SweepBatch`."""
-        out: SweepBatch = super().compute(**kwargs)
-        return out
 
 
 def _record_dtype(amount: str, d: int) -> np.dtype:
@@ -293,23 +290,11 @@ def sweep_many(world: Any, centers: Any = None, radii: Any = None, displacements
     da = _da()
     m = _mask(mask)
     key, dim = _world_key(world)
-    if shapes is None and (isinstance(centers, Shape) or (
-            isinstance(centers, (list, tuple)) and len(centers) > 0
-            and isinstance(centers[0], Shape))):
-        # the shapes' form, by position: (shapes, displacements)
-        if displacements is not None:
-            raise TypeError("sweep_many(world, shapes, displacements) takes three arguments, "
-                            "got four")
-        shapes, displacements = centers, radii
-        centers = radii = None
-    elif shapes is not None and (centers is not None or radii is not None):
-        raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+    centers, radii, displacements, shapes = _sweep_form(centers, radii, displacements, shapes,
+                                                       "world, ")
     one: Any = None
     arrays: tuple[Any, ...]
     if shapes is not None:
-        if displacements is None:
-            raise TypeError("sweep_many(world, shapes, displacements): displacements is "
-                            "missing")
         v = _rows(displacements, "displacements", 2)
         d = int(v.shape[1])
         _check_dim(d, dim, "displacements")
@@ -327,9 +312,6 @@ def sweep_many(world: Any, centers: Any = None, radii: Any = None, displacements
             raise TypeError(f"shapes must be a shape or a sequence of shapes, not "
                             f"{type(shapes).__name__}")
     else:
-        if centers is None or radii is None or displacements is None:
-            raise TypeError("sweep_many takes (world, centers, radii, displacements) or "
-                            "(world, shapes, displacements)")
         c = _rows(centers, "centers", 2)
         d = int(c.shape[1])
         _check_dim(d, dim, "centers")
@@ -338,7 +320,7 @@ def sweep_many(world: Any, centers: Any = None, radii: Any = None, displacements
         form, arrays = "balls", (c, r, v)
     dtype = _record_dtype("fraction", d)
     rec = da.map_blocks(_sweep_chunk, *arrays, key, form=form, one=one, mask=m, record=dtype,
-                        dtype=dtype,
-                        drop_axis=1, meta=np.empty(0, dtype), token="swept-sweep-many")
+                        dtype=dtype, drop_axis=1, meta=np.empty(0, dtype),
+                        token="swept-sweep-many")
     return DaskSweepBatch(rec["hit"], rec["fraction"], rec["point"], rec["normal"],
                           rec["handle"])
