@@ -125,6 +125,14 @@ def test_a_non_convex_polygon_is_the_closed_chain_of_its_ring() -> None:
     assert hit.point == Vec2(1.0, 0.0)
 
 
+def test_a_sliver_swept_calls_flat_is_its_closed_outline() -> None:
+    # valid to shapely (area 5e-14), but its middle corner lies within swept's collinear
+    # tolerance of the line through the others: no convex Polygon, so the outline
+    sliver = g.Polygon([(0, 0), (1, 0), (2, 1e-13)])
+    assert sliver.is_valid and sliver.area > 0
+    assert from_shapely(sliver) == Chain([(0, 0), (1, 0), (2, 1e-13)], loop=True)
+
+
 def test_an_axis_aligned_box_stays_a_polygon_unless_prefer_box() -> None:
     box = shapely.box(-1.5, 2.0, 3.25, 7.0)
     poly = from_shapely(box)

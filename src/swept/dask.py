@@ -51,6 +51,11 @@ from .world import ALL_LAYERS, World, _mask, _sweep_form
 __all__ = ["raycast_many", "sweep_many", "DaskRayBatch", "DaskSweepBatch"]
 
 
+def _dask() -> Any:
+    """dask, or an ImportError naming the extra."""
+    return require("dask", "dask", "swept.dask")
+
+
 def _da() -> Any:
     """dask.array, or an ImportError naming the extra."""
     return require("dask.array", "dask", "swept.dask")
@@ -69,9 +74,7 @@ class _DaskBatch(Generic[B]):
     def compute(self, **kwargs: Any) -> B:
         """Compute every field in one pass (``kwargs`` go to ``dask.compute``: ``scheduler``
         and so on) and return the in-process batch record."""
-        import dask
-
-        arrays = dask.compute(*(getattr(self, f.name) for f in fields(self)), **kwargs)
+        arrays = _dask().compute(*(getattr(self, f.name) for f in fields(self)), **kwargs)
         out: B = self._result(*(np.ascontiguousarray(a) for a in arrays))
         return out
 
@@ -135,8 +138,7 @@ def _pack(batch: RayBatch | SweepBatch, dtype: np.dtype) -> np.ndarray:
 def _world_key(world: Any) -> tuple[Any, int | None]:
     """``world`` as one graph key (a World wrapped in a delayed of its own name, or a future or
     delayed the caller made), and its dimension when known."""
-    import dask
-
+    dask = _dask()
     if isinstance(world, World):
         key = dask.delayed(world, name=f"swept-world-{uuid.uuid4().hex}", pure=True,
                            traverse=False)
@@ -285,8 +287,7 @@ def sweep_many(world: Any, centers: Any = None, radii: Any = None, displacements
     is; each chunk takes its rows' shapes). Returns a :class:`DaskSweepBatch`;
     ``.compute()`` gives the :class:`~swept.SweepBatch`.
     """
-    import dask
-
+    dask = _dask()
     da = _da()
     m = _mask(mask)
     key, dim = _world_key(world)
