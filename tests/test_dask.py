@@ -90,6 +90,31 @@ def test_raycast_many_equals_the_in_process_batch() -> None:
     assert np.array_equal(lazy.distance.compute(), want.distance)
 
 
+def test_a_world_never_queried_is_shared_by_the_threads_of_one_computation() -> None:
+    # A World builds its broadphase on its first query after a change; the threaded scheduler
+    # hands one World to every chunk, so the first chunk builds it alone (a lock) and the
+    # others wait, rather than all building the same trees at once.
+    w = scene_2d()
+    o, v, md = rays(2000, seed=11)
+    lazy = sdask.raycast_many(w, da.from_array(o, chunks=125), da.from_array(v, chunks=125), md)
+    got = lazy.compute(scheduler="threads", num_workers=4)
+    assert_same(got, w.raycast_many(o, v, md), RAY_FIELDS)
+    # changed: a wall across the middle, and the next computation sees it
+    w.add(Segment((-10, 0.5), (10, 0.5)))
+    lazy = sdask.raycast_many(w, da.from_array(o, chunks=125), da.from_array(v, chunks=125), md)
+    again = lazy.compute(scheduler="threads", num_workers=4)
+    want = w.raycast_many(o, v, md)
+    assert (want.handle == len(w) - 1).any()
+    assert_same(again, want, RAY_FIELDS)
+
+
+def test_a_delayed_world_is_taken_as_it_is() -> None:
+    w = scene_2d()
+    o, v, _ = rays(300, seed=12)
+    lazy = sdask.raycast_many(dask.delayed(w), da.from_array(o, chunks=100), v)
+    assert_same(lazy.compute(), w.raycast_many(o, v), RAY_FIELDS)
+
+
 def test_raycast_many_with_one_reach_for_every_ray() -> None:
     w = scene_2d()
     o, v, _ = rays(600, seed=2)

@@ -35,7 +35,9 @@ message count from the chunk's first row).
 from __future__ import annotations
 
 import math
+import threading
 import uuid
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar
@@ -199,10 +201,28 @@ def _check_dim(d: int, dim: int | None, name: str) -> None:
         raise ValueError(f"{name} must have {dim} columns (the world is {dim}D), got {d}")
 
 
-def _in_chunk(call: Any, block_info: Any) -> Any:
-    """Run one chunk's call; a ValueError or TypeError names the chunk's rows."""
+#: the Worlds this process has queried, each with its version then (its broadphase built)
+_READY: weakref.WeakKeyDictionary[World, int] = weakref.WeakKeyDictionary()
+#: held by a World's first query in this process
+_FIRST_QUERY = threading.Lock()
+
+
+def _in_chunk(world: World, call: Any, block_info: Any) -> Any:
+    """Run one chunk's call; a ValueError or TypeError names the chunk's rows.
+
+    A World builds its broadphase on its first query after a change. The chunks of one graph
+    share one World a process (the caller's on the threaded scheduler, the unpickled copy on
+    a worker), so the first chunk to reach a World (or a changed one: a new ``version``) runs
+    alone and the others wait for it rather than build the same trees at once; after that,
+    chunks run side by side. Changing the World while a computation runs is not supported.
+    """
     try:
-        return call()
+        if _READY.get(world) == world.version:
+            return call()
+        with _FIRST_QUERY:
+            out = call()
+            _READY[world] = world.version
+            return out
     except (ValueError, TypeError) as exc:
         lo, hi = block_info[None]["array-location"][0] if block_info else (0, 0)
         raise type(exc)(f"in the chunk of rows {lo} to {hi - 1} (row indices below count "
@@ -214,7 +234,7 @@ def _ray_chunk(origins: np.ndarray, directions: np.ndarray, *rest: Any, max_dist
     """One chunk of :func:`raycast_many`: the World's own batch call on its rows."""
     world = rest[-1]
     md = rest[0][:, 0] if len(rest) == 2 else max_distance
-    got = _in_chunk(lambda: world.raycast_many(origins, directions, md, mask=mask),
+    got = _in_chunk(world, lambda: world.raycast_many(origins, directions, md, mask=mask),
                     block_info)
     return _pack(got, record)
 
@@ -271,7 +291,7 @@ def _sweep_chunk(*args: Any, form: str, one: Any, mask: int, record: np.dtype,
 
         def call() -> Any:
             return world.sweep_many(shapes=movers, displacements=v, mask=mask)
-    return _pack(_in_chunk(call, block_info), record)
+    return _pack(_in_chunk(world, call, block_info), record)
 
 
 def sweep_many(world: Any, centers: Any = None, radii: Any = None, displacements: Any = None,
