@@ -60,6 +60,7 @@ from .constants import (
     STOP_ON_SLOPE_TOLERANCE,
     TRAVEL_SLOP,
 )
+from .oneway import one_way_faces, one_way_stands
 from .response import UP_2D, UP_3D
 from .results import (
     Collision,
@@ -148,6 +149,15 @@ class _Obstacles:
         #: stand-ins for colliders moved within this call (a carrying platform)
         self.extra: list[_Found] = []
 
+    def one_way(self, found: _Found) -> Vec2 | Vec3 | None:
+        """The one-way direction of a World collider or its stand-in (None for list obstacles
+        and ordinary colliders)."""
+        if self.world is None:
+            return None
+        get = getattr(self.world, "one_way", None)
+        w: Vec2 | Vec3 | None = get(found[0]) if get is not None else None
+        return w
+
     def hide(self, collider: Any) -> None:
         """From now on, leave ``collider`` out."""
         self.ignore.add(collider)
@@ -217,6 +227,9 @@ def _first_hit(obs: _Obstacles, shape: Shape, motion: Vec2 | Vec3, skin: float
                     best = (found, hit)
             continue
         hit = _cast(shape, motion, target, skin, length)
+        if hit is not None and not one_way_stands(obs.one_way(found), motion, hit.normal):
+            # a one-way collider met from behind or from the side: passed through
+            continue
         if hit is not None and (best is None or hit.fraction < best[1].fraction):
             best = (found, hit)
     return best
@@ -321,6 +334,9 @@ def _deepest(obs: _Obstacles, shape: Shape) -> tuple[_Found, Contact] | None:
     best: tuple[_Found, Contact] | None = None
     for found in obs.near(lo, hi):
         c = contact_obstacle(shape, found[1])
+        if c is not None and not one_way_faces(obs.one_way(found), c.normal):
+            # under a one-way collider: not pushed out
+            continue
         if c is not None and c.depth > 0.0 and (best is None or c.depth > best[1].depth):
             best = (found, c)
     return best

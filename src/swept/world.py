@@ -98,6 +98,7 @@ from .constants import (
     MOVING_GRID_OUTSIDE,
 )
 from .contact import contact
+from .oneway import one_way_direction, one_way_faces, one_way_stands
 from .raycast import raycast
 from .results import (
     ContactBatch,
@@ -526,6 +527,8 @@ class World:
         self._static_set: set[int] = set()
         self._dynamic_set: set[int] = set()
         self._plane_set: set[int] = set()
+        # one-way colliders' unit directions (they sit in the unbounded list too)
+        self._one_way: dict[int, Vec2 | Vec3] = {}
         # the broadphase's parts, None when stale: each tree as (nodes, links, handles), the
         # grid as grid.py's parts (or None: no grid), then the packed scene
         self._static_tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -626,6 +629,10 @@ class World:
     def mask(self, handle: int) -> int:
         """The collider's own mask: the layers it collides with when it moves (for callers)."""
         return self._masks[self._check(handle)]
+
+    def one_way(self, handle: int) -> Vec2 | Vec3 | None:
+        """The unit direction of a one-way collider's solid side, or None for an ordinary one."""
+        return self._one_way.get(self._check(handle))
 
     def is_moving(self, handle: int) -> bool:
         """Whether the collider was added with ``moving=True`` (the dynamic tree)."""
@@ -816,9 +823,16 @@ class World:
         d = shape.dim
         row[_scene.LO:_scene.LO + d] = np.subtract(box.min, grow)
         row[_scene.HI:_scene.HI + d] = np.add(box.max, grow)
+        w = self._one_way.get(h)
+        if w is None:
+            self._tags[h, _scene.FLAGS] &= ~_scene.FLAG_ONE_WAY
+        else:
+            row[_scene.ONE_WAY:_scene.ONE_WAY + d] = w
+            self._tags[h, _scene.FLAGS] |= _scene.FLAG_ONE_WAY
 
     def add(self, shape: Shape | Chain, data: Any = None, *, layer: int = 1,
-            mask: int = ALL_LAYERS, moving: bool = False, sensor: bool = False) -> int:
+            mask: int = ALL_LAYERS, moving: bool = False, sensor: bool = False,
+            one_way: Any = None) -> int:
         """Add a collider; returns its handle (ints from 0 in insertion order, never reused).
 
         ``layer`` (32 bits) is what queries' masks test; ``mask`` is the collider's own
@@ -827,18 +841,30 @@ class World:
         batches pass through it (unless a scalar query asks ``include_sensors=True``);
         ``contacts``, ``query_aabb`` and ``query_point`` report it. A :class:`~swept.Chain`
         (2D) is one collider whose every query answers as the scalar API's for the chain.
+
+        ``one_way`` (a direction, made unit) makes a one-way collider, solid only from the
+        side it faces: casts moving against it onto a surface facing it, and contacts whose
+        normal faces it, stand; everything else passes (a platform jumped through from below
+        and landed on from above; :mod:`swept.oneway`). One-way colliders are tested by every
+        query (as planes are), so a level should hold tens of them, not thousands.
         """
         if not isinstance(sensor, (bool, np.bool_)):
             raise TypeError(f"sensor must be a bool, not {type(sensor).__name__}")
+        if one_way is not None:
+            if sensor:
+                raise ValueError("one_way: a sensor has no solid side")
+            if isinstance(shape, Chain):
+                raise ValueError("one_way: a Chain cannot be one-way; add its segments")
         if not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
         if not isinstance(shape, Chain):
             _encode(shape)  # the type check
-        if self._dim is None:
-            self._dim = shape.dim
-        elif shape.dim != self._dim:
+        if self._dim is not None and shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
+        w = None if one_way is None else one_way_direction(one_way, shape.dim)
+        if self._dim is None:
+            self._dim = shape.dim
         lay = _mask(layer, "layer") if not isinstance(layer, bool) else None
         if lay is None:
             raise TypeError("layer must be an int")
@@ -850,6 +876,8 @@ class World:
         self._masks.append(m)
         self._moving.append(bool(moving))
         self._tags[h, _scene.LAYER] = lay
+        if w is not None:
+            self._one_way[h] = w
         if sensor:
             self._sensor_file(h, shape)
         else:
@@ -886,8 +914,9 @@ class World:
         return self._sensor_tree
 
     def _file(self, h: int, shape: Shape | Chain) -> None:
-        """Put collider h in the plane list or one of the trees (marking it for rebuild)."""
-        if isinstance(shape, Plane):
+        """Put collider h in the unbounded list (a plane, a one-way collider) or one of the
+        trees (marking it for rebuild)."""
+        if isinstance(shape, Plane) or h in self._one_way:
             self._plane_set.add(h)
         elif self._moving[h]:
             self._dynamic_set.add(h)
@@ -922,6 +951,7 @@ class World:
             self._alive -= 1
             return
         self._unfile(h)
+        self._one_way.pop(h, None)
         if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
         self._chain_set.discard(h)
@@ -936,6 +966,8 @@ class World:
         h = self._check(handle)
         if not isinstance(shape, Chain):
             _encode(shape)
+        elif h in self._one_way:
+            raise ValueError("shape: a one-way collider cannot become a Chain")
         if shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
@@ -960,7 +992,7 @@ class World:
                 self._dynamic_tree = None
                 self._packed = None
                 self._scene = None
-        if isinstance(old, Plane) or isinstance(shape, Plane):
+        if isinstance(old, Plane) or isinstance(shape, Plane) or h in self._one_way:
             self._unfile(h)
             self._file(h, shape)
         elif self._moving[h]:
@@ -1276,7 +1308,8 @@ class World:
             if filter is not None and not filter(h, self._data[h]):
                 continue
             hit = raycast(ray, self._shape_at(h))
-            if hit is not None:
+            if hit is not None and one_way_stands(self._one_way.get(h), ray.direction,
+                                                  hit.normal):
                 # the library's own values: built without the user-facing checks
                 found: Any = hit
                 hits.append(_rn(WorldRayHit, (*found, h, self._data[h])))
@@ -1453,7 +1486,15 @@ class World:
                  include_sensors: bool = True) -> list[WorldContact]:
         """Every visible collider ``shape`` touches or overlaps, by handle: ``contact(shape,
         collider)`` for each (the normal moves ``shape`` out). Sensors are reported unless
-        ``include_sensors=False``; ``filter`` as in :meth:`raycast`."""
+        ``include_sensors=False``; ``filter`` as in :meth:`raycast`. A one-way collider is
+        reported only when the normal faces its solid side."""
+        return self._contacts(shape, mask, ignore, filter, include_sensors, True)
+
+    def _contacts(self, shape: Shape, mask: int, ignore: Iterable[int],
+                  filter: Callable[[int, Any], bool] | None, include_sensors: bool,
+                  one_way: bool) -> list[WorldContact]:
+        """:meth:`contacts`, with one-way colliders' rule (``one_way``) or without (the
+        overlap queries)."""
         m = _mask(mask)
         _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
@@ -1474,7 +1515,7 @@ class World:
             if filter is not None and not filter(h, self._data[h]):
                 continue
             c = contact(shape, self._shape_at(h))
-            if c is not None:
+            if c is not None and (not one_way or one_way_faces(self._one_way.get(h), c.normal)):
                 touch: Any = c
                 out.append(_rn(WorldContact, (*touch, h, self._data[h])))
         return out
@@ -1487,8 +1528,8 @@ class World:
         ``filter`` as in :meth:`raycast`."""
         if not isinstance(box, AABB):
             raise TypeError(f"box must be an AABB, not {type(box).__name__}")
-        return [c.handle for c in self.contacts(box, mask=mask, ignore=ignore, filter=filter,
-                                                include_sensors=include_sensors)]
+        return [c.handle for c in self._contacts(box, mask, ignore, filter, include_sensors,
+                                                 False)]
 
     def query_point(self, point: Any, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
                     filter: Callable[[int, Any], bool] | None = None,
@@ -1808,7 +1849,8 @@ class World:
         # a half-plane has no box: tested first
         entries += [(0.0, h) for h in planes]
         hit: WorldRayHit | None = self._walk_entries(
-            entries, best, mask, skip, filt, lambda target: raycast(ray, target), WorldRayHit)
+            entries, best, mask, skip, filt, lambda target: raycast(ray, target), WorldRayHit,
+            ray.direction)
         return hit
 
     def _split_planes(self, cands: list[int],
@@ -1821,12 +1863,13 @@ class World:
 
     def _walk_entries(self, entries: list[tuple[float, int]], best: Any, mask: int,
                       skip: set[int], filt: Callable[[int, Any], bool] | None,
-                      ask: Callable[[Any], Any], record: Any) -> Any:
+                      ask: Callable[[Any], Any], record: Any, motion: Any) -> Any:
         """The Python walks' common loop: candidates ``(entry, handle)`` in order of the
         value (distance or fraction) at which their boxes are entered, each visible and
         accepted one asked ``ask(shape)``, the least value kept (ties: the smallest handle)
-        as a ``record`` with its handle and data, better than ``best``; the walk stops once
-        the next box is entered beyond the best hit."""
+        as a ``record`` with its handle and data, better than ``best`` (a one-way collider's
+        hit only where the ``motion`` stands on it); the walk stops once the next box is
+        entered beyond the best hit."""
         entries.sort()
         best_v = math.inf if best is None else best[0]
         best_h = -1 if best is None else best.handle
@@ -1840,6 +1883,9 @@ class World:
             if filt is not None and not filt(h, data):
                 continue
             hit = ask(self._shape_at(h))
+            if hit is not None and h in self._one_way and not one_way_stands(
+                    self._one_way[h], motion, hit.normal):
+                continue
             # (a hit's first field is its distance or fraction)
             if hit is not None and (hit[0] < best_v or (hit[0] == best_v and h < best_h)):
                 best = _rn(record, (*hit, h, data))
@@ -1880,7 +1926,7 @@ class World:
         entries += [(0.0, h) for h in planes]
         best = self._walk_entries(
             entries, best, mask, skip, filt,
-            lambda target: _sweep(shape, disp, target, target_distance=td), WorldSweepHit)
+            lambda target: _sweep(shape, disp, target, target_distance=td), WorldSweepHit, disp)
         return best
 
     # ------------------------------------------------------------------ bulk adds
@@ -2016,6 +2062,7 @@ class World:
             "masks": list(self._masks),
             "moving": list(self._moving),
             "sensors": sorted(self._sensor_set),
+            "one_way": {h: tuple(w) for h, w in self._one_way.items()},
             "bulk": list(self._bulk),
             "version": self._version,
         }
@@ -2040,6 +2087,8 @@ class World:
         self._bulk = list(state["bulk"])
         self._bulk_starts = [b[0] for b in self._bulk]
         sensors = set(state["sensors"])
+        vec = Vec2 if dim == 2 else Vec3
+        self._one_way = {int(h): vec(*w) for h, w in state.get("one_way", {}).items()}
         pending = np.zeros(n, np.bool_)
         for h, s in enumerate(shapes):
             if s is None:
