@@ -40,7 +40,7 @@ CAPS = {
     "ADVANCE_MAX_BOUNCES", "RESOLVE_PASSES", "MAX_GRID_KEYS", "FILTER_KERNEL_TRIES", "MAX_THREADS",
     "SOLVER_ITERATIONS",
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
-    "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES",
+    "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES", "SHAPELY_MAX_QUAD_SEGMENTS",
 }
 # limits and overflow guards (absolute, large), and defaults and conventions
 LIMITS = {"CENTROID_CLAMP", "AREA_EXTENT_CAP", "MAX_COORDINATE"}
@@ -64,6 +64,8 @@ OTHERS = {
     "SIM_PARALLEL_PASSES_MIN",
     # drawn arcs' segments a turn (swept._draw)
     "DRAW_ARC_SEGMENTS",
+    # the default polygon resolution of a circle in to_shapely (swept.interop)
+    "SHAPELY_QUAD_SEGMENTS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

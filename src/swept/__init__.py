@@ -12,6 +12,7 @@ from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
 from .distance import closest_point, closest_points, distance
+from .interop import add_shapely, from_shapely, to_shapely
 from .level import TileMap
 from .manifold import manifold
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
@@ -132,4 +133,7 @@ __all__ = [
     "Simulation",
     "set_threads",
     "threads",
+    "from_shapely",
+    "to_shapely",
+    "add_shapely",
 ]

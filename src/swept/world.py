@@ -181,6 +181,32 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     return a
 
 
+def _sweep_form(centers: Any, radii: Any, displacements: Any, shapes: Any, lead: str = ""
+               ) -> tuple[Any, Any, Any, Any]:
+    """Which form a ``sweep_many`` call takes: shapes (``shapes=``, or a shape or a sequence
+    of shapes first) or balls. Returns ``(centers, radii, displacements, shapes)`` with the
+    other form's arguments None; TypeError for a mix or a missing argument. ``lead``: the
+    caller's arguments before these (``"world, "``), for the messages."""
+    if shapes is None and (isinstance(centers, Shape) or (
+            isinstance(centers, (list, tuple)) and len(centers) > 0
+            and isinstance(centers[0], Shape))):
+        # the shapes' form, by position: (shapes, displacements)
+        if displacements is not None:
+            raise TypeError(f"sweep_many({lead}shapes, displacements) takes no third array")
+        centers, radii, displacements, shapes = None, None, radii, centers
+    elif shapes is not None and (centers is not None or radii is not None):
+        raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+    if shapes is not None:
+        if displacements is None:
+            raise TypeError(f"sweep_many({lead}shapes, displacements): displacements is "
+                            f"missing")
+        return None, None, displacements, shapes
+    if centers is None or radii is None or displacements is None:
+        raise TypeError(f"sweep_many takes ({lead}centers, radii, displacements) or "
+                        f"({lead}shapes, displacements)")
+    return centers, radii, displacements, None
+
+
 def _mask(mask: Any, name: str = "mask") -> int:
     """A layer mask (or layer, by ``name``) checked to be an unsigned 32-bit integer."""
     if type(mask) is int and 0 <= mask <= ALL_LAYERS:
@@ -1588,23 +1614,10 @@ class World:
         stay for many balls (no shape objects to build). Returns a :class:`SweepBatch`.
         """
         m = _mask(mask)
-        if shapes is None and (isinstance(centers, Shape) or (
-                isinstance(centers, (list, tuple)) and len(centers) > 0
-                and isinstance(centers[0], Shape))):
-            # the shapes' form, by position: (shapes, displacements)
-            if displacements is not None:
-                raise TypeError("sweep_many(shapes, displacements) takes two arguments, got "
-                                "three")
-            shapes, displacements = centers, radii
-        elif shapes is not None and (centers is not None or radii is not None):
-            raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+        centers, radii, displacements, shapes = _sweep_form(centers, radii, displacements,
+                                                           shapes)
         if shapes is not None:
-            if displacements is None:
-                raise TypeError("sweep_many(shapes, displacements): displacements is missing")
             return self._sweep_shapes(shapes, displacements, m)
-        if centers is None or radii is None or displacements is None:
-            raise TypeError("sweep_many takes (centers, radii, displacements) or (shapes, "
-                            "displacements)")
         c = _array(centers, "centers", 2, self._dim)
         d = c.shape[1]
         n = c.shape[0]
