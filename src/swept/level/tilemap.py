@@ -135,13 +135,14 @@ class TileMap:
     tiles, or ``(w, h)``), > 0. ``origin``: the corner of tile (0, 0). Immutable.
     """
 
-    __slots__ = ("solid", "cell_size", "origin", "_outlines", "_chains")
+    __slots__ = ("solid", "cell_size", "origin", "_outlines", "_chains", "_index")
     dim = 2
     solid: np.ndarray
     cell_size: Vec2
     origin: Vec2
     _outlines: tuple[tuple[Vec2, ...], ...] | None
     _chains: tuple[Chain, ...] | None
+    _index: Any
 
     def __init__(self, solid: Any, cell_size: Any, origin: Any = (0.0, 0.0)) -> None:
         grid = np.asarray(solid)
@@ -171,6 +172,8 @@ class TileMap:
         object.__setattr__(self, "origin", o)
         object.__setattr__(self, "_outlines", None)
         object.__setattr__(self, "_chains", None)
+        #: the outline segments by cell (swept.level.tile_queries), built on first use
+        object.__setattr__(self, "_index", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TileMap is immutable")
@@ -193,6 +196,11 @@ class TileMap:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy as the constructor's arguments."""
         return (TileMap, (self.solid, tuple(self.cell_size), tuple(self.origin)))
+
+    @property
+    def reference_point(self) -> Vec2:
+        """The point a sweep of the moving map reports as ``position``: its origin."""
+        return self.origin
 
     def corner(self, x: float, y: float) -> Vec2:
         """The point at grid coordinates ``(x, y)`` (columns, rows from the origin)."""

@@ -1,0 +1,511 @@
+"""A TileMap in the contact, distance, closest-points and sweep families.
+
+Every query here answers against the map's outline (:meth:`TileMap.chains`): only the edges
+between a solid tile and an empty one, merged where they run straight on, so a face between
+two solid tiles does not exist and a shape sliding along a flat row of tiles never meets a seam.
+Each answer's normal is moved into the answering segment's Voronoi region by
+:meth:`swept.Chain.region_normal` (a concave corner answers with a face's normal).
+
+**The cell index.** Each outline segment is filed under the cells on both sides of every unit
+edge it covers (a CSR table over the grid grown by one cell on each side). A query gathers the
+segments filed under the cells its box (a sweep: its *swept* box, row by row, so a diagonal
+sweep visits a band of cells, not the rectangle around it) covers, grown by
+:data:`~swept.constants.CANDIDATE_MARGIN` of the scale and one cell of slack, and tests only
+those: never every tile.
+
+**The solid side.** A map is solid (unlike a Chain, which is a surface). Each outline keeps
+the solid on its left (y up), so a segment's outward normal is known:
+
+- a contact whose normal points into the solid side of a segment while the segment's nearest
+  point is inside its face (the shape has sunk through the face) is turned onto the face's
+  outward normal, its depth measured against the face's line; one that points into the solid
+  side from a segment's end is left to the neighbouring segment;
+- a shape whose reference point lies in the solid region but touches no outline segment is
+  *buried*: its contact leaves by the outward normal of the outline segment nearest that point,
+  with the depth that clears that segment's line;
+- a sweep that starts overlapping the map (or within ``target_distance``) hits at 0 with
+  ``started_inside`` and the contact's normal (the shortest way out), as for any shape.
+
+**Exact casts.** A moving shape against one axis-aligned outline segment is a ray from its
+reference point against the Minkowski difference of the two: for a box a box (one slab test),
+for a circle a capsule, for a capsule, segment or polygon the convex hull of the segment's ends
+less the mover's core points, grown by the mover's radius (a rounded polygon). Each is a closed
+form, so a fraction is exact to the rounding of the coordinates (no iteration).
+
+**The reversed pair.** ``sweep(tile_map, d, shape)`` is ``sweep(shape, -d, tile_map)`` with the
+normal reversed and the point carried along with the moving map; its ``position`` is the map's
+origin at the moment of contact.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._kernels.geom import closest_on_segment2
+from .._kernels.ray import ray_capsule2
+from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
+from ..chain import Chain
+from ..constants import CANDIDATE_MARGIN, CLEARANCE_TOLERANCE, EDGE_ON_TOLERANCE
+from ..contact import contact
+from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP
+from ..distance import PointOperand
+from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
+from ..sweep import reference_point, shape_core
+from ..vec import Vec2
+from ..views import view
+from .tilemap import TileMap, _boundary_edges, _trace
+
+__all__ = ["segments_near", "segments_swept", "sweep_tilemap", "contact_tilemap"]
+
+_Found = tuple[float, Vec2, Vec2, bool]
+
+
+# ----------------------------------------------------------------------------- the cell index
+
+class _EdgeIndex:
+    """The outline segments filed by cell: ``start`` / ``ids`` a CSR table over the grid grown
+    by one cell each side (cell (r, c) at row ``r + 1``, column ``c + 1``), ``owner`` the
+    (chain, segment) of each id."""
+
+    __slots__ = ("start", "ids", "owner", "width", "height")
+
+    def __init__(self, tiles: TileMap) -> None:
+        rows, cols = tiles.solid.shape
+        loops = _trace(_boundary_edges(np.asarray(tiles.solid)))
+        owner: list[tuple[int, int]] = []
+        ends: list[tuple[int, int, int, int]] = []
+        for k, loop in enumerate(loops):
+            n = len(loop)
+            for i in range(n):
+                (ax, ay), (bx, by) = loop[i], loop[(i + 1) % n]
+                owner.append((k, i))
+                ends.append((ax, ay, bx, by))
+        self.width = cols + 2
+        self.height = rows + 2
+        self.owner = owner
+        if not ends:
+            self.start = np.zeros(self.width * self.height + 1, np.int64)
+            self.ids = np.zeros(0, np.int64)
+            return
+        e = np.array(ends, dtype=np.int64)
+        lengths = np.abs(e[:, 2] - e[:, 0]) + np.abs(e[:, 3] - e[:, 1])
+        seg = np.repeat(np.arange(len(e)), lengths)
+        # the unit edges of every segment: k steps from its lower end
+        first = np.cumsum(lengths) - lengths
+        step = np.arange(int(lengths.sum())) - np.repeat(first, lengths)
+        lo_x = np.minimum(e[:, 0], e[:, 2])[seg]
+        lo_y = np.minimum(e[:, 1], e[:, 3])[seg]
+        horizontal = (e[:, 1] == e[:, 3])[seg]
+        ux = np.where(horizontal, lo_x + step, lo_x)
+        uy = np.where(horizontal, lo_y, lo_y + step)
+        # the cells on both sides: a horizontal edge at y = uy spans cell rows uy - 1 and uy; a
+        # vertical one at x = ux spans columns ux - 1 and ux
+        r1 = np.where(horizontal, uy - 1, uy)
+        c1 = np.where(horizontal, ux, ux - 1)
+        cells = np.concatenate(((r1 + 1) * self.width + (c1 + 1),
+                                (uy + 1) * self.width + (ux + 1)))
+        owners = np.concatenate((seg, seg))
+        order = np.lexsort((owners, cells))
+        cells, owners = cells[order], owners[order]
+        keep = np.ones(len(cells), bool)
+        keep[1:] = (cells[1:] != cells[:-1]) | (owners[1:] != owners[:-1])
+        cells, owners = cells[keep], owners[keep]
+        counts = np.bincount(cells, minlength=self.width * self.height)
+        self.start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self.ids = owners.astype(np.int64)
+
+
+def _index(tiles: TileMap) -> _EdgeIndex:
+    """The map's cell index, built once."""
+    index = tiles._index
+    if index is None:
+        index = _EdgeIndex(tiles)
+        object.__setattr__(tiles, "_index", index)
+    return index
+
+
+def _scale(tiles: TileMap, *values: float) -> float:
+    """The query's scale: its largest coordinate or the map's, at least 1."""
+    box = tiles.aabb
+    return max(1.0, *(abs(v) for v in values), *(abs(v) for v in box.min),
+               *(abs(v) for v in box.max))
+
+
+def _gather(index: _EdgeIndex, rows: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """The (chain, segment) pairs filed under the cells of ``rows`` (``(r, c0, c1)``, grid
+    cells, clipped here), each once, in id order."""
+    parts = []
+    w = index.width
+    for r, c0, c1 in rows:
+        r = min(max(r, -1), index.height - 2)
+        c0, c1 = max(c0, -1), min(c1, w - 2)
+        if c0 > c1:
+            continue
+        base = (r + 1) * w
+        lo, hi = index.start[base + c0 + 1], index.start[base + c1 + 2]
+        if hi > lo:
+            parts.append(index.ids[lo:hi])
+    if not parts:
+        return []
+    ids = np.unique(np.concatenate(parts))
+    return [index.owner[i] for i in ids.tolist()]
+
+
+def segments_swept(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float
+                   ) -> list[tuple[int, int]]:
+    """The outline segments, as (chain index, segment index), that the box ``lo``..``hi``
+    moved by ``motion`` may touch within ``margin``: those filed under the cells its swept
+    region (grown by ``margin`` and one cell of slack) covers, row by row."""
+    index = _index(tiles)
+    w, h = tiles.cell_size
+    ox, oy = tiles.origin
+    rows_n, cols_n = tiles.solid.shape
+    mx, my = float(motion[0]), float(motion[1])
+    x0, y0 = lo[0] - margin, lo[1] - margin
+    x1, y1 = hi[0] + margin, hi[1] + margin
+    # the rows the swept box covers, clipped to the grown grid (a cell of slack each way)
+    r_lo = math.floor((min(y0, y0 + my) - oy) / h) - 1
+    r_hi = math.floor((max(y1, y1 + my) - oy) / h) + 1
+    r_lo, r_hi = max(r_lo, -1), min(r_hi, rows_n)
+    out: list[tuple[int, int, int]] = []
+    for r in range(r_lo, r_hi + 1):
+        # the band of row r (with a cell of slack each way): the part s of the motion for which
+        # the box overlaps it, then the x-range the box covers over that part
+        band_lo = oy + (r - 1) * h
+        band_hi = oy + (r + 2) * h
+        s0, s1 = 0.0, 1.0
+        if my != 0.0:
+            a, b = (band_lo - y1) / my, (band_hi - y0) / my
+            s0, s1 = max(s0, min(a, b)), min(s1, max(a, b))
+        elif y1 < band_lo or y0 > band_hi:
+            continue
+        if s0 > s1:
+            continue
+        xa = x0 + min(s0 * mx, s1 * mx)
+        xb = x1 + max(s0 * mx, s1 * mx)
+        c0 = math.floor((xa - ox) / w) - 1
+        c1 = math.floor((xb - ox) / w) + 1
+        out.append((r, max(c0, -1), min(c1, cols_n)))
+    return _gather(index, out)
+
+
+def segments_near(tiles: TileMap, lo: Any, hi: Any, margin: float = 0.0
+                  ) -> list[tuple[int, int]]:
+    """The outline segments, as (chain index, segment index), within ``margin`` of the box
+    ``lo``..``hi`` (and a cell of slack)."""
+    return segments_swept(tiles, lo, hi, (0.0, 0.0), margin)
+
+
+def _outward(chain: Chain, i: int) -> Vec2:
+    """Segment ``i``'s outward normal: the solid lies on each outline's left (y up)."""
+    return -chain._lefts[i]
+
+
+def _box_of(shape: Any) -> tuple[Any, Any]:
+    """A shape's box corners (a point operand's: the point twice)."""
+    if isinstance(shape, PointOperand):
+        return shape.center, shape.center
+    box = shape.aabb
+    return box.min, box.max
+
+
+def _margin(tiles: TileMap, lo: Any, hi: Any, extra: float = 0.0) -> float:
+    """The candidate margin of a query: ``extra`` and the rounding at its scale."""
+    return extra + CANDIDATE_MARGIN * _scale(tiles, lo[0], lo[1], hi[0], hi[1])
+
+
+# ------------------------------------------------------------------------------------ contact
+
+def _support_depth(shape: Shape, normal: Vec2, through: Vec2) -> float:
+    """How far ``shape`` reaches past the line through ``through`` with outward ``normal``."""
+    core, radius = shape_core(shape)
+    lowest = float(np.min(core @ np.asarray(normal, dtype=np.float64))) - radius
+    return through.dot(normal) - lowest
+
+
+def _nearest_segment(tiles: TileMap, p: Vec2) -> tuple[int, int, Vec2, float]:
+    """The outline segment nearest ``p``: (chain, segment, its nearest point, distance),
+    searched in boxes that double from a cell until one holds a segment nearer than its
+    margin (at most enough doublings to cover the map)."""
+    chains = tiles.chains()
+    reach = max(tiles.cell_size)
+    extent = max(tiles.cell_size[0] * tiles.solid.shape[1],
+                 tiles.cell_size[1] * tiles.solid.shape[0])
+    extent += max(abs(p[0] - tiles.origin[0]), abs(p[1] - tiles.origin[1]))
+    best = (0, 0, p, math.inf)
+    # each round doubles the reach; the last covers the whole map
+    for _ in range(max(2, math.ceil(math.log2(max(extent / reach, 1.0))) + 3)):
+        for k, i in segments_near(tiles, p, p, reach):
+            seg = chains[k].segments[i]
+            x, y, _t = closest_on_segment2(p[0], p[1], seg.a[0], seg.a[1], seg.b[0], seg.b[1])
+            d = math.hypot(x - p[0], y - p[1])
+            if d < best[3]:
+                best = (k, i, Vec2(x, y), d)
+        if best[3] <= reach:
+            return best
+        reach = max(2.0 * reach, best[3]) if best[3] < math.inf else 2.0 * reach
+    return best
+
+
+_Push = tuple[Vec2, float, Vec2]  # (normal, depth, point on the outline)
+
+
+def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
+    """Every outline segment's way out for ``shape`` (the module docstring's rules): one per
+    touching segment, or the buried answer, or none when apart."""
+    lo, hi = _box_of(shape)
+    chains = tiles.chains()
+    ref = reference_point(shape)
+    found: list[_Push] = []
+    for k, i in segments_near(tiles, lo, hi, _margin(tiles, lo, hi)):
+        chain = chains[k]
+        seg = chain.segments[i]
+        c = contact(shape, seg)
+        if c is None:
+            continue
+        out = _outward(chain, i)
+        n, depth = c.normal, c.depth
+        if n.dot(out) < -EDGE_ON_TOLERANCE:
+            # pointing into the solid side of this segment
+            _x, _y, t = closest_on_segment2(c.point[0], c.point[1], seg.a[0], seg.a[1],
+                                            seg.b[0], seg.b[1])
+            if not 0.0 < t < 1.0:
+                # from the segment's end: the neighbour's face or corner answers
+                continue
+            # sunk through the face: out along the face's normal, past its line
+            n, depth = out, max(0.0, _support_depth(shape, out, seg.a))
+        else:
+            n, join = chain.region_normal(i, n, ref)  # type: ignore[arg-type]
+            if join is not None:
+                # the depth against the answering face's line (through the join), never more
+                depth = min(depth, max(0.0, _support_depth(shape, n, join)))
+        found.append((n, depth, c.point))  # type: ignore[arg-type]
+    if not found and tiles.contains_closed(ref):
+        # buried: out by the nearest outline segment's face
+        k, i, point, _d = _nearest_segment(tiles, ref)  # type: ignore[arg-type]
+        chain = chains[k]
+        out = _outward(chain, i)
+        found.append((out, max(0.0, _support_depth(shape, out, chain.segments[i].a)), point))
+    return found
+
+
+def _clearance(shape: Shape) -> float:
+    """The depth below which ``shape`` counts as clear: rounding at its size and place."""
+    box = shape.aabb
+    return CLEARANCE_TOLERANCE * max(*(abs(c) for c in box.min), *(abs(c) for c in box.max),
+                                     *(b - a for a, b in zip(box.min, box.max)))
+
+
+def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
+    """How to move ``shape`` out of the map's solid region: (normal, depth, point on the
+    outline), or None when apart.
+
+    Of the segments' ways out (:func:`_pushes`), the shallowest that alone leaves ``shape``
+    clear of the whole map (a box sunk into a floor at the map's edge leaves upward, not
+    sideways through the edge); when none does (a box wedged into an inside corner), the
+    deepest, so that pushes in passes (the controller's recovery) clear it one face at a time.
+    """
+    found = _pushes(shape, tiles)
+    if len(found) <= 1:
+        return found[0] if found else None
+    deepest = max(found, key=lambda f: f[1])
+    for n, depth, point in sorted(found, key=lambda f: f[1]):
+        moved = shape.translated(n * depth)  # type: ignore[attr-defined]
+        rest = _pushes(moved, tiles)
+        if all(f[1] <= _clearance(moved) for f in rest):
+            return n, depth, point
+    return deepest
+
+
+def _contact_raw(shape: Any, tiles: TileMap) -> tuple[Any, ...]:
+    """:func:`contact_tilemap` as the contact family's flat tuple."""
+    if shape.dim != 2:
+        from ..dispatch import UNSUPPORTED
+
+        return UNSUPPORTED
+    c = contact_tilemap(shape, tiles)
+    if c is None:
+        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
+    n, depth, p = c
+    return (True, n[0], n[1], depth, p[0], p[1])
+
+
+# ------------------------------------------------------------------------- closest points
+
+def _closest_points_tilemap(shape: Any, tiles: TileMap) -> tuple[float, ...]:
+    """The closest-points family's answer: 0 and a common point when ``shape`` touches or
+    overlaps the solid region, else the nearest outline segment's answer, searched in boxes
+    that double from a cell (at most enough doublings to cover the map)."""
+    if isinstance(shape, PointOperand):
+        p = shape.center
+        if tiles.contains_closed(p):
+            return (0.0, p[0], p[1], 0.0, p[0], p[1], 0.0)
+    else:
+        c = contact_tilemap(shape, tiles)
+        if c is not None:
+            ref = reference_point(shape)
+            common = c[2] if not tiles.contains(ref) else ref
+            return (0.0, common[0], common[1], 0.0, common[0], common[1], 0.0)
+    lo, hi = _box_of(shape)
+    chains = tiles.chains()
+    if not chains:
+        raise ValueError("tile_map has no solid tile: there is no distance to it")
+    reach = max(tiles.cell_size)
+    grid = tiles.aabb
+    extent = max(max(hi[0], grid.max[0]) - min(lo[0], grid.min[0]),
+                 max(hi[1], grid.max[1]) - min(lo[1], grid.min[1]))
+    best: tuple[float, ...] | None = None
+    for _ in range(max(2, math.ceil(math.log2(max(extent / reach, 1.0))) + 3)):
+        for k, i in segments_near(tiles, lo, hi, reach):
+            seg = chains[k].segments[i]
+            handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
+            r = handler(seg, shape) if swapped else handler(shape, seg)
+            if swapped:
+                r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+            if best is None or r[0] < best[0]:
+                best = r
+        if best is not None and best[0] <= reach:
+            return best
+        reach = 2.0 * reach if best is None else max(2.0 * reach, best[0])
+    assert best is not None  # the last box covers the whole map
+    return best
+
+
+# -------------------------------------------------------------------------------------- sweep
+
+def _unit(rel: Vec2) -> tuple[float, float, float]:
+    """``rel`` as a unit direction and its length (+x for no motion)."""
+    length = rel.length()
+    if length == 0.0:
+        return 1.0, 0.0, 0.0
+    return rel[0] / length, rel[1] / length, length
+
+
+def _hull(pts: np.ndarray) -> list[tuple[float, float]]:
+    """The corners of the convex hull of a few points, counter-clockwise (y up), collinear
+    ones dropped (Andrew's monotone chain); fewer than 3 when they are all on one line."""
+    ordered = sorted(set(map(tuple, pts.tolist())))
+    if len(ordered) < 3:
+        return ordered
+
+    def turn(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in ordered:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0.0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(ordered):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0.0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _cast_edge(shape: Shape, rel: Vec2, seg: Segment, td: float, mf: float) -> _Found | None:
+    """``shape`` moved by ``rel`` against one outline segment, in closed form: (fraction,
+    normal out of the segment, point on it, started inside) or None."""
+    ref = reference_point(shape)
+    dx, dy, length = _unit(rel)
+    reach = length * mf
+    core, radius = shape_core(shape)
+    radius += td
+    ax, ay = seg.a
+    bx, by = seg.b
+    ox, oy = ref
+    if isinstance(shape, AABB):
+        # a box against an axis-aligned segment: their Minkowski difference is a box
+        hx, hy = shape.max[0] - ox, shape.max[1] - oy
+        res = ray_rounded_aabb2(ox, oy, dx, dy, min(ax, bx) - hx, min(ay, by) - hy,
+                                max(ax, bx) + hx, max(ay, by) + hy, td, reach, False)
+    else:
+        rel_core = core - np.asarray(ref, dtype=np.float64)
+        pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
+        corners = _hull(pts)
+        if len(corners) < 3:
+            # collinear (a circle, or a core along the segment): a capsule between the two
+            # points farthest apart
+            e = pts - pts[0]
+            along = e @ e[int(np.argmax(np.einsum("ij,ij->i", e, e)))]
+            p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
+            res = ray_capsule2(ox, oy, dx, dy, p0[0], p0[1], p1[0], p1[1], radius, reach)
+        else:
+            v = view(Polygon(corners))
+            assert v.normals is not None
+            res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
+    t, hx_, hy_, nx, ny, inside = res
+    if t < 0.0:
+        return None
+    normal = Vec2(nx + 0.0, ny + 0.0)
+    if inside:
+        x, y, _t = closest_on_segment2(ox, oy, ax, ay, bx, by)
+        return 0.0, normal, Vec2(x, y), True
+    fraction = min(t / length, mf) if length > 0.0 else 0.0
+    # the mover's core point deepest toward the segment, at the moment of contact
+    k = int(np.argmin(core @ np.array((nx, ny))))
+    qx = core[k, 0] + rel[0] * fraction - nx * radius
+    qy = core[k, 1] + rel[1] * fraction - ny * radius
+    x, y, _t = closest_on_segment2(qx, qy, ax, ay, bx, by)
+    return fraction, normal, Vec2(x, y), False
+
+
+def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
+                  ) -> _Found | None:
+    """The sweep family's answer for ``shape`` moved by ``rel`` against the map: the earliest
+    outline hit, its normal in the segment's Voronoi region; a start that overlaps the map (or
+    lies within ``td``) hits at 0 with the contact's normal."""
+    chains = tiles.chains()
+    box = shape.aabb
+    ref = reference_point(shape)
+    margin = _margin(tiles, box.min, box.max, td)
+    margin += CANDIDATE_MARGIN * max(abs(rel[0]), abs(rel[1]))
+    best: _Found | None = None
+    started = tiles.contains_closed(ref)
+    if not started:
+        for k, i in segments_swept(tiles, box.min, box.max, rel, margin):
+            chain = chains[k]
+            found = _cast_edge(shape, rel, chain.segments[i], td, mf)
+            if found is None or (best is not None and found[0] >= best[0]):
+                continue
+            if found[3]:
+                started = True
+                best = found
+                break
+            fraction, normal, point, _inside = found
+            n, join = chain.region_normal(i, normal, ref)  # type: ignore[arg-type]
+            best = (fraction, n if join is not None else normal, point, False)
+    if started:
+        # touching, overlapping or within td at the start: the shortest way out
+        c = contact_tilemap(shape, tiles)
+        if c is not None:
+            return 0.0, c[0], c[2], True
+        assert best is not None  # only within td of a segment: its own answer
+        return best
+    return best
+
+
+def _sweep_map_at(tiles: TileMap, rel: Vec2, shape: Shape, td: float, mf: float
+                  ) -> _Found | None:
+    """The reversed pair: the map moving by ``rel`` against a still shape is the shape moving
+    by ``-rel`` against the map, the normal reversed and the point carried by the map."""
+    found = sweep_tilemap(shape, -rel, tiles, td, mf)
+    if found is None:
+        return None
+    fraction, normal, point, inside = found
+    return fraction, Vec2(-normal[0] + 0.0, -normal[1] + 0.0), point + rel * fraction, inside
+
+
+# ---------------------------------------------------------------------------- registration
+
+_MOVERS: tuple[type, ...] = (Circle, Segment, Capsule, AABB, Polygon)
+for _cls in _MOVERS:
+    CONTACT.register((_cls, TileMap), _contact_raw, flip=True)
+    SWEEP.register((_cls, TileMap), sweep_tilemap)
+    SWEEP.register((TileMap, _cls), _sweep_map_at)
+for _operand in (PointOperand, *_MOVERS):
+    CLOSEST_POINTS.register((_operand, TileMap), _closest_points_tilemap, flip=True)
