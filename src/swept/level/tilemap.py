@@ -202,6 +202,10 @@ class TileMap:
         """The point a sweep of the moving map reports as ``position``: its origin."""
         return self.origin
 
+    def translated(self, offset: Any) -> TileMap:
+        """The same map moved by ``offset`` (its origin moved)."""
+        return TileMap(self.solid, self.cell_size, self.origin + as_vec2(offset, "offset"))
+
     def corner(self, x: float, y: float) -> Vec2:
         """The point at grid coordinates ``(x, y)`` (columns, rows from the origin)."""
         return Vec2(self.origin[0] + x * self.cell_size[0], self.origin[1] + y * self.cell_size[1])
