@@ -60,7 +60,7 @@ from .constants import (
     STOP_ON_SLOPE_TOLERANCE,
     TRAVEL_SLOP,
 )
-from .level.tile_queries import segments_swept
+from .level.tile_queries import clipped, query_margin, segments_swept
 from .level.tilemap import TileMap
 from .response import UP_2D, UP_3D
 from .results import (
@@ -224,10 +224,14 @@ def _first_hit(obs: _Obstacles, shape: Shape, motion: Vec2 | Vec3, skin: float
             toward = reference_point(shape)
             chains = target.chains()
             box0 = shape.aabb
-            for k, i in segments_swept(target, box0.min, box0.max, motion,
-                                       skin + length * MIN_MOTION_FRACTION):
-                hit = _cast(shape, motion, chains[k].segments[i], skin, length, chains[k], i,
-                            toward)
+            margin = query_margin(target, box0.min, box0.max, motion,
+                                  skin + length * MIN_MOTION_FRACTION)
+            for k, i in segments_swept(target, box0.min, box0.max, motion, margin):
+                # (cut to the motion: a floor run may be the map's width long)
+                seg = clipped(chains[k].segments[i], box0.min, box0.max, motion, margin)
+                if seg is None:
+                    continue
+                hit = _cast(shape, motion, seg, skin, length, chains[k], i, toward)
                 if hit is not None and (best is None or hit.fraction < best[1].fraction):
                     best = (found, hit)
             continue

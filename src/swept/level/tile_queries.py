@@ -10,8 +10,10 @@ Each answer's normal is moved into the answering segment's Voronoi region by
 edge it covers (a CSR table over the grid grown by one cell on each side). A query gathers the
 segments filed under the cells its box (a sweep: its *swept* box, row by row, so a diagonal
 sweep visits a band of cells, not the rectangle around it) covers, grown by
-:data:`~swept.constants.CANDIDATE_MARGIN` of the scale and one cell of slack, and tests only
-those: never every tile.
+:func:`query_margin` and one cell of slack, and tests only those: never every tile. A sweep
+casts each against the part of it within that margin of its swept box (an outline run may be
+the map's width long; cut to the motion, the casts' rim tolerances, relative to the grown
+target's size, stay those of the motion's size).
 
 **The solid side.** A map is solid (unlike a Chain, which is a surface). Each outline keeps
 the solid on its left (y up), so a segment's outward normal is known:
@@ -48,7 +50,12 @@ from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
 from ..chain import Chain
-from ..constants import CANDIDATE_MARGIN, CLEARANCE_TOLERANCE, EDGE_ON_TOLERANCE
+from ..constants import (
+    CAST_ROUNDING,
+    CLEARANCE_TOLERANCE,
+    EDGE_ON_TOLERANCE,
+    SWEEP_RIM_TOLERANCE,
+)
 from ..contact import contact
 from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP
 from ..distance import PointOperand
@@ -58,7 +65,8 @@ from ..vec import Vec2
 from ..views import view
 from .tilemap import TileMap, _boundary_edges, _trace
 
-__all__ = ["segments_near", "segments_swept", "sweep_tilemap", "contact_tilemap"]
+__all__ = ["segments_near", "segments_swept", "query_margin", "clipped", "sweep_tilemap",
+           "contact_tilemap"]
 
 _Found = tuple[float, Vec2, Vec2, bool]
 
@@ -212,9 +220,35 @@ def _box_of(shape: Any) -> tuple[Any, Any]:
     return box.min, box.max
 
 
-def _margin(tiles: TileMap, lo: Any, hi: Any, extra: float = 0.0) -> float:
-    """The candidate margin of a query: ``extra`` and the rounding at its scale."""
-    return extra + CANDIDATE_MARGIN * _scale(tiles, lo[0], lo[1], hi[0], hi[1])
+def query_margin(tiles: TileMap, lo: Any, hi: Any, motion: Any = (0.0, 0.0),
+                 extra: float = 0.0) -> float:
+    """How far past a query's swept box a segment may lie and still be touched: ``extra``
+    (a target distance) and four times the casts' own touching tolerances, the rim's
+    (:data:`~swept.constants.SWEEP_RIM_TOLERANCE` of the query's size) and the coordinates'
+    rounding (:data:`~swept.constants.CAST_ROUNDING` of their magnitude)."""
+    size = max(hi[0] - lo[0], hi[1] - lo[1]) + abs(motion[0]) + abs(motion[1]) + extra
+    coords = _scale(tiles, lo[0], lo[1], hi[0], hi[1])
+    return extra + 4.0 * (SWEEP_RIM_TOLERANCE * size + CAST_ROUNDING * coords)
+
+
+def clipped(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float) -> Segment | None:
+    """The part of an (axis-aligned) outline segment within ``margin`` of the box ``lo``..``hi``
+    swept by ``motion``, along the segment's own axis and in its direction; None when none
+    is (or only a point)."""
+    axis = 0 if seg.a[1] == seg.b[1] else 1
+    a, b = seg.a[axis], seg.b[axis]
+    low = min(lo[axis], lo[axis] + motion[axis]) - margin
+    high = max(hi[axis], hi[axis] + motion[axis]) + margin
+    u0, u1 = max(min(a, b), low), min(max(a, b), high)
+    if u0 >= u1:
+        return None
+    if u0 == min(a, b) and u1 == max(a, b):
+        return seg
+    if a > b:
+        u0, u1 = u1, u0
+    if axis == 0:
+        return Segment((u0, seg.a[1]), (u1, seg.a[1]))
+    return Segment((seg.a[0], u0), (seg.a[0], u1))
 
 
 # ------------------------------------------------------------------------------------ contact
@@ -260,7 +294,8 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
     chains = tiles.chains()
     ref = reference_point(shape)
     found: list[_Push] = []
-    for k, i in segments_near(tiles, lo, hi, _margin(tiles, lo, hi)):
+    ends: list[_Push] = []
+    for k, i in segments_near(tiles, lo, hi, query_margin(tiles, lo, hi)):
         chain = chains[k]
         seg = chain.segments[i]
         c = contact(shape, seg)
@@ -273,7 +308,9 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
             _x, _y, t = closest_on_segment2(c.point[0], c.point[1], seg.a[0], seg.a[1],
                                             seg.b[0], seg.b[1])
             if not 0.0 < t < 1.0:
-                # from the segment's end: the neighbour's face or corner answers
+                # from the segment's end: the neighbour's face or corner answers (kept in
+                # case none does: a centre exactly on the corner gives no side)
+                ends.append((out, max(0.0, _support_depth(shape, out, seg.a)), c.point))
                 continue
             # sunk through the face: out along the face's normal, past its line
             n, depth = out, max(0.0, _support_depth(shape, out, seg.a))
@@ -283,6 +320,10 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
                 # the depth against the answering face's line (through the join), never more
                 depth = min(depth, max(0.0, _support_depth(shape, n, join)))
         found.append((n, depth, c.point))  # type: ignore[arg-type]
+    if not found and ends:
+        # only segments' ends touched, each from its solid side (a centre on the corner
+        # itself): out through their faces
+        return ends
     if not found and tiles.contains_closed(ref):
         # buried: out by the nearest outline segment's face
         k, i, point, _d = _nearest_segment(tiles, ref)  # type: ignore[arg-type]
@@ -462,14 +503,16 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
     chains = tiles.chains()
     box = shape.aabb
     ref = reference_point(shape)
-    margin = _margin(tiles, box.min, box.max, td)
-    margin += CANDIDATE_MARGIN * max(abs(rel[0]), abs(rel[1]))
+    margin = query_margin(tiles, box.min, box.max, rel, td)
     best: _Found | None = None
     started = tiles.contains_closed(ref)
     if not started:
         for k, i in segments_swept(tiles, box.min, box.max, rel, margin):
             chain = chains[k]
-            found = _cast_edge(shape, rel, chain.segments[i], td, mf)
+            seg = clipped(chain.segments[i], box.min, box.max, rel, margin)
+            if seg is None:
+                continue
+            found = _cast_edge(shape, rel, seg, td, mf)
             if found is None or (best is not None and found[0] >= best[0]):
                 continue
             if found[3]:
