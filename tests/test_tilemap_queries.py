@@ -400,3 +400,14 @@ def test_every_mover_and_the_unsupported() -> None:
         sweep(Sphere((0, 0, 0), 1), (1, 0, 0), tiles)
     with pytest.raises(TypeError):
         contact(Sphere((0, 0, 0), 1), tiles)
+
+
+def test_the_docs_examples_run() -> None:
+    """Every python block of docs/level.md runs (its asserts are the checks)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "level.md").read_text()
+    blocks = text.split("```python\n")[1:]
+    assert len(blocks) >= 4
+    for k, block in enumerate(blocks):
+        exec(compile(block.split("```")[0], f"docs/level.md python block {k}", "exec"), {})
