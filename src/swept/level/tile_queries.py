@@ -49,6 +49,7 @@ import numpy as np
 from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
+from .._kernels.tilemap import cast_segments
 from ..chain import Chain
 from ..constants import (
     CAST_ROUNDING,
@@ -63,7 +64,7 @@ from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
 from ..sweep import reference_point, shape_core
 from ..vec import Vec2
 from ..views import view
-from .tilemap import TileMap, _boundary_edges, _trace
+from .tilemap import TileMap
 
 __all__ = ["segments_near", "segments_swept", "query_margin", "clipped", "sweep_tilemap",
            "contact_tilemap"]
@@ -78,11 +79,11 @@ class _EdgeIndex:
     by one cell each side (cell (r, c) at row ``r + 1``, column ``c + 1``), ``owner`` the
     (chain, segment) of each id."""
 
-    __slots__ = ("start", "ids", "owner", "width", "height")
+    __slots__ = ("start", "ids", "owner", "ends", "width", "height")
 
     def __init__(self, tiles: TileMap) -> None:
         rows, cols = tiles.solid.shape
-        loops = _trace(_boundary_edges(np.asarray(tiles.solid)))
+        loops = tiles.grid_outlines()
         owner: list[tuple[int, int]] = []
         ends: list[tuple[int, int, int, int]] = []
         for k, loop in enumerate(loops):
@@ -97,8 +98,18 @@ class _EdgeIndex:
         if not ends:
             self.start = np.zeros(self.width * self.height + 1, np.int64)
             self.ids = np.zeros(0, np.int64)
+            self.ends = np.zeros((0, 4), np.float64)
             return
         e = np.array(ends, dtype=np.int64)
+        # each segment's ends in world space, as TileMap.corner computes them (bit for bit)
+        (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+        world = np.empty((len(e), 4), np.float64)
+        world[:, 0] = ox + e[:, 0] * w
+        world[:, 1] = oy + e[:, 1] * h
+        world[:, 2] = ox + e[:, 2] * w
+        world[:, 3] = oy + e[:, 3] * h
+        world.setflags(write=False)
+        self.ends = world
         lengths = np.abs(e[:, 2] - e[:, 0]) + np.abs(e[:, 3] - e[:, 1])
         seg = np.repeat(np.arange(len(e)), lengths)
         # the unit edges of every segment: k steps from its lower end
@@ -142,9 +153,9 @@ def _scale(tiles: TileMap, *values: float) -> float:
                *(abs(v) for v in box.max))
 
 
-def _gather(index: _EdgeIndex, rows: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
-    """The (chain, segment) pairs filed under the cells of ``rows`` (``(r, c0, c1)``, grid
-    cells, clipped here), each once, in id order."""
+def _gather(index: _EdgeIndex, rows: list[tuple[int, int, int]]) -> np.ndarray:
+    """The segment ids filed under the cells of ``rows`` (``(r, c0, c1)``, grid cells,
+    clipped here), each once, in order."""
     parts = []
     w = index.width
     for r, c0, c1 in rows:
@@ -157,9 +168,8 @@ def _gather(index: _EdgeIndex, rows: list[tuple[int, int, int]]) -> list[tuple[i
         if hi > lo:
             parts.append(index.ids[lo:hi])
     if not parts:
-        return []
-    ids = np.unique(np.concatenate(parts))
-    return [index.owner[i] for i in ids.tolist()]
+        return np.zeros(0, np.int64)
+    return np.unique(np.concatenate(parts))
 
 
 def segments_swept(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float
@@ -167,6 +177,12 @@ def segments_swept(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float
     """The outline segments, as (chain index, segment index), that the box ``lo``..``hi``
     moved by ``motion`` may touch within ``margin``: those filed under the cells its swept
     region (grown by ``margin`` and one cell of slack) covers, row by row."""
+    owner = _index(tiles).owner
+    return [owner[i] for i in _swept_ids(tiles, lo, hi, motion, margin).tolist()]
+
+
+def _swept_ids(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float) -> np.ndarray:
+    """:func:`segments_swept` as the index's segment ids."""
     index = _index(tiles)
     w, h = tiles.cell_size
     ox, oy = tiles.origin
@@ -459,7 +475,10 @@ def _cast_edge(shape: Shape, rel: Vec2, seg: Segment, td: float, mf: float) -> _
     ax, ay = seg.a
     bx, by = seg.b
     ox, oy = ref
-    if isinstance(shape, AABB):
+    if isinstance(shape, Circle):
+        # a ball: a ray against the segment grown into a capsule
+        res = ray_capsule2(ox, oy, dx, dy, ax, ay, bx, by, radius, reach)
+    elif isinstance(shape, AABB):
         # a box against an axis-aligned segment: their Minkowski difference is a box
         hx, hy = shape.max[0] - ox, shape.max[1] - oy
         res = ray_rounded_aabb2(ox, oy, dx, dy, min(ax, bx) - hx, min(ay, by) - hy,
@@ -506,9 +525,36 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
     margin = query_margin(tiles, box.min, box.max, rel, td)
     best: _Found | None = None
     started = tiles.contains_closed(ref)
-    if not started:
-        for k, i in segments_swept(tiles, box.min, box.max, rel, margin):
-            chain = chains[k]
+    if not started and isinstance(shape, (Circle, AABB)):
+        # a ball or a box: every candidate cast in one compiled loop, the record built from
+        # the winner alone (the very same cut and cast)
+        index = _index(tiles)
+        ids = _swept_ids(tiles, box.min, box.max, rel, margin)
+        dx, dy, length = _unit(rel)
+        if isinstance(shape, Circle):
+            r, hx, hy = shape.radius + td, 0.0, 0.0
+        else:
+            r, hx, hy = td, shape.max[0] - ref[0], shape.max[1] - ref[1]
+        low = [min(box.min[k], box.min[k] + rel[k]) - margin for k in range(2)]
+        high = [max(box.max[k], box.max[k] + rel[k]) + margin for k in range(2)]
+        _t, k, _nx, _ny, _inside = cast_segments(
+            index.ends, ids, ref[0], ref[1], dx, dy, r, hx, hy, length * mf,
+            isinstance(shape, AABB), low[0], low[1], high[0], high[1])
+        if k >= 0:
+            c, i = index.owner[int(ids[k])]
+            chain = chains[c]
+            seg = clipped(chain.segments[i], box.min, box.max, rel, margin)
+            assert seg is not None  # the kernel cast it
+            best = _cast_edge(shape, rel, seg, td, mf)
+            assert best is not None  # the same cast hit
+            if best[3]:
+                started = True
+            else:
+                n, join = chain.region_normal(i, best[1], ref)  # type: ignore[arg-type]
+                best = (best[0], n if join is not None else best[1], best[2], False)
+    elif not started:
+        for c, i in segments_swept(tiles, box.min, box.max, rel, margin):
+            chain = chains[c]
             seg = clipped(chain.segments[i], box.min, box.max, rel, margin)
             if seg is None:
                 continue

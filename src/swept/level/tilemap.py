@@ -89,10 +89,15 @@ def _trace(edges: dict[tuple[int, int], list[int]]) -> list[list[tuple[int, int]
     side, so they stay separate."""
     loops: list[list[tuple[int, int]]] = []
     total = sum(len(v) for v in edges.values())
+    # corners only leave the table: the smallest one left is the next in sorted order
+    order = sorted(edges)
+    cursor = 0
     for _ in range(total):
         if not edges:
             break
-        start = min(edges)
+        while order[cursor] not in edges:
+            cursor += 1
+        start = order[cursor]
         first = edges[start][0]
         step = first
         x, y = start
@@ -135,11 +140,13 @@ class TileMap:
     tiles, or ``(w, h)``), > 0. ``origin``: the corner of tile (0, 0). Immutable.
     """
 
-    __slots__ = ("solid", "cell_size", "origin", "_outlines", "_chains", "_index")
+    __slots__ = ("solid", "cell_size", "origin", "_grid_outlines", "_outlines", "_chains",
+                 "_index")
     dim = 2
     solid: np.ndarray
     cell_size: Vec2
     origin: Vec2
+    _grid_outlines: tuple[tuple[tuple[int, int], ...], ...] | None
     _outlines: tuple[tuple[Vec2, ...], ...] | None
     _chains: tuple[Chain, ...] | None
     _index: Any
@@ -170,6 +177,7 @@ class TileMap:
         object.__setattr__(self, "solid", grid)
         object.__setattr__(self, "cell_size", Vec2(w, h))
         object.__setattr__(self, "origin", o)
+        object.__setattr__(self, "_grid_outlines", None)
         object.__setattr__(self, "_outlines", None)
         object.__setattr__(self, "_chains", None)
         #: the outline segments by cell (swept.level.tile_queries), built on first use
@@ -220,12 +228,19 @@ class TileMap:
         return AABB(self.corner(cols_any[0], rows_any[0]),
                     self.corner(cols_any[-1] + 1, rows_any[-1] + 1))
 
+    def grid_outlines(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """:meth:`outlines` in grid coordinates (whole numbers: columns, rows), built once."""
+        if self._grid_outlines is None:
+            loops = _trace(_boundary_edges(np.asarray(self.solid)))
+            object.__setattr__(self, "_grid_outlines", tuple(tuple(loop) for loop in loops))
+        assert self._grid_outlines is not None
+        return self._grid_outlines
+
     def outlines(self) -> tuple[tuple[Vec2, ...], ...]:
         """The boundary of the solid region as closed loops of corners (module docstring)."""
         if self._outlines is None:
-            loops = _trace(_boundary_edges(np.asarray(self.solid)))
             object.__setattr__(self, "_outlines", tuple(
-                tuple(self.corner(x, y) for x, y in loop) for loop in loops))
+                tuple(self.corner(x, y) for x, y in loop) for loop in self.grid_outlines()))
         assert self._outlines is not None
         return self._outlines
 
