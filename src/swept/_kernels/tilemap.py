@@ -17,13 +17,15 @@ exactly as its scalar path does.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import kernel, reader
 from .ray import MISS, ray_capsule2
 from .sweep import ray_rounded_aabb2
 
-__all__ = ["cast_segments"]
+__all__ = ["cast_segments", "swept_ids"]
 
 
 @kernel
@@ -75,3 +77,65 @@ def cast_segments(ends: np.ndarray, ids: np.ndarray, ox: float, oy: float, dx: f
                 # starts touching: nothing is earlier
                 break
     return best_t, best_k, bnx, bny, binside
+
+
+@kernel
+def _cell(v: float, origin: float, size: float, count: int) -> int:
+    """The grid index of coordinate ``v`` (cells of ``size`` from ``origin``), clamped to
+    ``-2 .. count + 2`` before it becomes an integer (a coordinate of 1e50 over a cell of 1e-3
+    is no int64)."""
+    g = (v - origin) / size
+    g = min(max(g, -2.0), count + 2.0)
+    return int(math.floor(g))
+
+
+@kernel
+def swept_ids(start: np.ndarray, ids: np.ndarray, rows: int, cols: int, ox: float, oy: float,
+              w: float, h: float, x0: float, y0: float, x1: float, y1: float, mx: float,
+              my: float) -> np.ndarray:
+    """The segment ids filed under the cells the box ``x0..x1`` x ``y0..y1`` covers while it
+    moves by ``(mx, my)``, with a cell of slack each way, each once, ascending. ``start`` and
+    ``ids`` are the cell index's CSR table over the grid grown by a cell each side (``rows + 2``
+    by ``cols + 2``). Row by row: the part ``s`` of the motion for which the box overlaps the
+    row's band, then the columns the box covers over that part (a diagonal motion visits a
+    band of cells, not the rectangle around it)."""
+    width = cols + 2
+    r_lo = max(_cell(min(y0, y0 + my), oy, h, rows) - 1, -1)
+    r_hi = min(_cell(max(y1, y1 + my), oy, h, rows) + 1, rows)
+    total = 0
+    spans = np.empty((max(r_hi - r_lo + 1, 0), 2), np.int64)
+    for r in range(r_lo, r_hi + 1):
+        spans[r - r_lo, 0] = 0
+        spans[r - r_lo, 1] = 0
+        band_lo = oy + (r - 1) * h
+        band_hi = oy + (r + 2) * h
+        s0 = 0.0
+        s1 = 1.0
+        if my != 0.0:
+            a = (band_lo - y1) / my
+            b = (band_hi - y0) / my
+            s0 = max(s0, min(a, b))
+            s1 = min(s1, max(a, b))
+        elif y1 < band_lo or y0 > band_hi:
+            continue
+        if s0 > s1:
+            continue
+        xa = x0 + min(s0 * mx, s1 * mx)
+        xb = x1 + max(s0 * mx, s1 * mx)
+        c0 = max(_cell(xa, ox, w, cols) - 1, -1)
+        c1 = min(_cell(xb, ox, w, cols) + 1, cols)
+        if c0 > c1:
+            continue
+        base = (r + 1) * width
+        lo = start[base + c0 + 1]
+        hi = start[base + c1 + 2]
+        spans[r - r_lo, 0] = lo
+        spans[r - r_lo, 1] = hi
+        total += hi - lo
+    out = np.empty(total, np.int64)
+    n = 0
+    for k in range(spans.shape[0]):
+        for j in range(spans[k, 0], spans[k, 1]):
+            out[n] = ids[j]
+            n += 1
+    return np.unique(out)

@@ -49,7 +49,7 @@ import numpy as np
 from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
-from .._kernels.tilemap import cast_segments
+from .._kernels.tilemap import cast_segments, swept_ids
 from ..chain import Chain
 from ..constants import (
     CAST_ROUNDING,
@@ -66,8 +66,8 @@ from ..vec import Vec2
 from ..views import view
 from .tilemap import TileMap
 
-__all__ = ["segments_near", "segments_swept", "query_margin", "clipped", "sweep_tilemap",
-           "contact_tilemap"]
+__all__ = ["segments_near", "segments_swept", "query_margin", "cut_ends", "clipped",
+           "sweep_tilemap", "contact_tilemap"]
 
 _Found = tuple[float, Vec2, Vec2, bool]
 
@@ -79,7 +79,7 @@ class _EdgeIndex:
     by one cell each side (cell (r, c) at row ``r + 1``, column ``c + 1``), ``owner`` the
     (chain, segment) of each id."""
 
-    __slots__ = ("start", "ids", "owner", "ends", "width", "height")
+    __slots__ = ("start", "ids", "owner", "ends", "width", "height", "scale")
 
     def __init__(self, tiles: TileMap) -> None:
         rows, cols = tiles.solid.shape
@@ -94,6 +94,8 @@ class _EdgeIndex:
                 ends.append((ax, ay, bx, by))
         self.width = cols + 2
         self.height = rows + 2
+        #: the map's scale: its largest corner coordinate, at least 1
+        self.scale = _scale(tiles)
         self.owner = owner
         if not ends:
             self.start = np.zeros(self.width * self.height + 1, np.int64)
@@ -153,25 +155,6 @@ def _scale(tiles: TileMap, *values: float) -> float:
                *(abs(v) for v in box.max))
 
 
-def _gather(index: _EdgeIndex, rows: list[tuple[int, int, int]]) -> np.ndarray:
-    """The segment ids filed under the cells of ``rows`` (``(r, c0, c1)``, grid cells,
-    clipped here), each once, in order."""
-    parts = []
-    w = index.width
-    for r, c0, c1 in rows:
-        r = min(max(r, -1), index.height - 2)
-        c0, c1 = max(c0, -1), min(c1, w - 2)
-        if c0 > c1:
-            continue
-        base = (r + 1) * w
-        lo, hi = index.start[base + c0 + 1], index.start[base + c1 + 2]
-        if hi > lo:
-            parts.append(index.ids[lo:hi])
-    if not parts:
-        return np.zeros(0, np.int64)
-    return np.unique(np.concatenate(parts))
-
-
 def segments_swept(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float
                    ) -> list[tuple[int, int]]:
     """The outline segments, as (chain index, segment index), that the box ``lo``..``hi``
@@ -184,36 +167,11 @@ def segments_swept(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float
 def _swept_ids(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float) -> np.ndarray:
     """:func:`segments_swept` as the index's segment ids."""
     index = _index(tiles)
-    w, h = tiles.cell_size
-    ox, oy = tiles.origin
-    rows_n, cols_n = tiles.solid.shape
-    mx, my = float(motion[0]), float(motion[1])
-    x0, y0 = lo[0] - margin, lo[1] - margin
-    x1, y1 = hi[0] + margin, hi[1] + margin
-    # the rows the swept box covers, clipped to the grown grid (a cell of slack each way)
-    r_lo = math.floor((min(y0, y0 + my) - oy) / h) - 1
-    r_hi = math.floor((max(y1, y1 + my) - oy) / h) + 1
-    r_lo, r_hi = max(r_lo, -1), min(r_hi, rows_n)
-    out: list[tuple[int, int, int]] = []
-    for r in range(r_lo, r_hi + 1):
-        # the band of row r (with a cell of slack each way): the part s of the motion for which
-        # the box overlaps it, then the x-range the box covers over that part
-        band_lo = oy + (r - 1) * h
-        band_hi = oy + (r + 2) * h
-        s0, s1 = 0.0, 1.0
-        if my != 0.0:
-            a, b = (band_lo - y1) / my, (band_hi - y0) / my
-            s0, s1 = max(s0, min(a, b)), min(s1, max(a, b))
-        elif y1 < band_lo or y0 > band_hi:
-            continue
-        if s0 > s1:
-            continue
-        xa = x0 + min(s0 * mx, s1 * mx)
-        xb = x1 + max(s0 * mx, s1 * mx)
-        c0 = math.floor((xa - ox) / w) - 1
-        c1 = math.floor((xb - ox) / w) + 1
-        out.append((r, max(c0, -1), min(c1, cols_n)))
-    return _gather(index, out)
+    (w, h), (ox, oy) = tiles.cell_size, tiles.origin
+    rows, cols = tiles.solid.shape
+    return swept_ids(index.start, index.ids, rows, cols, ox, oy, w, h, lo[0] - margin,
+                     lo[1] - margin, hi[0] + margin, hi[1] + margin, float(motion[0]),
+                     float(motion[1]))
 
 
 def segments_near(tiles: TileMap, lo: Any, hi: Any, margin: float = 0.0
@@ -243,28 +201,39 @@ def query_margin(tiles: TileMap, lo: Any, hi: Any, motion: Any = (0.0, 0.0),
     (:data:`~swept.constants.SWEEP_RIM_TOLERANCE` of the query's size) and the coordinates'
     rounding (:data:`~swept.constants.CAST_ROUNDING` of their magnitude)."""
     size = max(hi[0] - lo[0], hi[1] - lo[1]) + abs(motion[0]) + abs(motion[1]) + extra
-    coords = _scale(tiles, lo[0], lo[1], hi[0], hi[1])
+    coords = max(_index(tiles).scale, abs(lo[0]), abs(lo[1]), abs(hi[0]), abs(hi[1]))
     return extra + 4.0 * (SWEEP_RIM_TOLERANCE * size + CAST_ROUNDING * coords)
 
 
-def clipped(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float) -> Segment | None:
-    """The part of an (axis-aligned) outline segment within ``margin`` of the box ``lo``..``hi``
-    swept by ``motion``, along the segment's own axis and in its direction; None when none
-    is (or only a point)."""
-    axis = 0 if seg.a[1] == seg.b[1] else 1
-    a, b = seg.a[axis], seg.b[axis]
+def cut_ends(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float
+             ) -> tuple[float, float, float, float] | None:
+    """The ends ``(ax, ay, bx, by)`` of the part of an (axis-aligned) outline segment within
+    ``margin`` of the box ``lo``..``hi`` swept by ``motion``, cut along the segment's own axis
+    and kept in its direction (as :func:`swept._kernels.tilemap.cast_segments` cuts it); None
+    when none is (or only a point)."""
+    (ax, ay), (bx, by) = seg.a, seg.b
+    axis = 0 if ay == by else 1
+    a, b = (ax, bx) if axis == 0 else (ay, by)
     low = min(lo[axis], lo[axis] + motion[axis]) - margin
     high = max(hi[axis], hi[axis] + motion[axis]) + margin
     u0, u1 = max(min(a, b), low), min(max(a, b), high)
     if u0 >= u1:
         return None
-    if u0 == min(a, b) and u1 == max(a, b):
-        return seg
     if a > b:
         u0, u1 = u1, u0
     if axis == 0:
-        return Segment((u0, seg.a[1]), (u1, seg.a[1]))
-    return Segment((seg.a[0], u0), (seg.a[0], u1))
+        return u0, ay, u1, by
+    return ax, u0, bx, u1
+
+
+def clipped(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float) -> Segment | None:
+    """:func:`cut_ends` as a Segment (``seg`` itself when nothing is cut)."""
+    ends = cut_ends(seg, lo, hi, motion, margin)
+    if ends is None:
+        return None
+    if ends == (*seg.a, *seg.b):
+        return seg
+    return Segment(ends[:2], ends[2:])
 
 
 # ------------------------------------------------------------------------------------ contact
@@ -464,32 +433,35 @@ def _hull(pts: np.ndarray) -> list[tuple[float, float]]:
     return lower[:-1] + upper[:-1]
 
 
-def _cast_edge(shape: Shape, rel: Vec2, seg: Segment, td: float, mf: float) -> _Found | None:
-    """``shape`` moved by ``rel`` against one outline segment, in closed form: (fraction,
-    normal out of the segment, point on it, started inside) or None."""
+def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float], td: float,
+               mf: float) -> _Found | None:
+    """``shape`` moved by ``rel`` against one outline segment (its ``ends``), in closed form:
+    (fraction, normal out of the segment, point on it, started inside) or None."""
     ref = reference_point(shape)
     dx, dy, length = _unit(rel)
     reach = length * mf
-    core, radius = shape_core(shape)
-    radius += td
-    ax, ay = seg.a
-    bx, by = seg.b
+    ax, ay, bx, by = ends
     ox, oy = ref
+    core: np.ndarray | None = None
     if isinstance(shape, Circle):
         # a ball: a ray against the segment grown into a capsule
+        radius = shape.radius + td
         res = ray_capsule2(ox, oy, dx, dy, ax, ay, bx, by, radius, reach)
     elif isinstance(shape, AABB):
         # a box against an axis-aligned segment: their Minkowski difference is a box
+        radius = td
         hx, hy = shape.max[0] - ox, shape.max[1] - oy
         res = ray_rounded_aabb2(ox, oy, dx, dy, min(ax, bx) - hx, min(ay, by) - hy,
                                 max(ax, bx) + hx, max(ay, by) + hy, td, reach, False)
     else:
+        core, radius = shape_core(shape)
+        radius += td
         rel_core = core - np.asarray(ref, dtype=np.float64)
         pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
         corners = _hull(pts)
         if len(corners) < 3:
-            # collinear (a circle, or a core along the segment): a capsule between the two
-            # points farthest apart
+            # collinear (a core along the segment): a capsule between the two points farthest
+            # apart
             e = pts - pts[0]
             along = e @ e[int(np.argmax(np.einsum("ij,ij->i", e, e)))]
             p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
@@ -498,7 +470,7 @@ def _cast_edge(shape: Shape, rel: Vec2, seg: Segment, td: float, mf: float) -> _
             v = view(Polygon(corners))
             assert v.normals is not None
             res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
-    t, hx_, hy_, nx, ny, inside = res
+    t, _px, _py, nx, ny, inside = res
     if t < 0.0:
         return None
     normal = Vec2(nx + 0.0, ny + 0.0)
@@ -506,10 +478,19 @@ def _cast_edge(shape: Shape, rel: Vec2, seg: Segment, td: float, mf: float) -> _
         x, y, _t = closest_on_segment2(ox, oy, ax, ay, bx, by)
         return 0.0, normal, Vec2(x, y), True
     fraction = min(t / length, mf) if length > 0.0 else 0.0
-    # the mover's core point deepest toward the segment, at the moment of contact
-    k = int(np.argmin(core @ np.array((nx, ny))))
-    qx = core[k, 0] + rel[0] * fraction - nx * radius
-    qy = core[k, 1] + rel[1] * fraction - ny * radius
+    # the mover's core point deepest toward the segment (least along the normal)
+    if isinstance(shape, Circle):
+        px, py = ox, oy
+    elif isinstance(shape, AABB):
+        px = shape.min[0] if nx > 0.0 else (shape.max[0] if nx < 0.0 else ox)
+        py = shape.min[1] if ny > 0.0 else (shape.max[1] if ny < 0.0 else oy)
+    else:
+        assert core is not None
+        k = int(np.argmin(core @ np.array((nx, ny))))
+        px, py = float(core[k, 0]), float(core[k, 1])
+    # at the moment of contact, less the rounding: where it touches the segment
+    qx = px + rel[0] * fraction - nx * radius
+    qy = py + rel[1] * fraction - ny * radius
     x, y, _t = closest_on_segment2(qx, qy, ax, ay, bx, by)
     return fraction, normal, Vec2(x, y), False
 
@@ -543,9 +524,9 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
         if k >= 0:
             c, i = index.owner[int(ids[k])]
             chain = chains[c]
-            seg = clipped(chain.segments[i], box.min, box.max, rel, margin)
-            assert seg is not None  # the kernel cast it
-            best = _cast_edge(shape, rel, seg, td, mf)
+            ends = cut_ends(chain.segments[i], box.min, box.max, rel, margin)
+            assert ends is not None  # the kernel cast it
+            best = _cast_edge(shape, rel, ends, td, mf)
             assert best is not None  # the same cast hit
             if best[3]:
                 started = True
@@ -555,10 +536,10 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
     elif not started:
         for c, i in segments_swept(tiles, box.min, box.max, rel, margin):
             chain = chains[c]
-            seg = clipped(chain.segments[i], box.min, box.max, rel, margin)
-            if seg is None:
+            ends = cut_ends(chain.segments[i], box.min, box.max, rel, margin)
+            if ends is None:
                 continue
-            found = _cast_edge(shape, rel, seg, td, mf)
+            found = _cast_edge(shape, rel, ends, td, mf)
             if found is None or (best is not None and found[0] >= best[0]):
                 continue
             if found[3]:

@@ -141,7 +141,7 @@ class TileMap:
     """
 
     __slots__ = ("solid", "cell_size", "origin", "_grid_outlines", "_outlines", "_chains",
-                 "_index")
+                 "_index", "_aabb")
     dim = 2
     solid: np.ndarray
     cell_size: Vec2
@@ -150,6 +150,7 @@ class TileMap:
     _outlines: tuple[tuple[Vec2, ...], ...] | None
     _chains: tuple[Chain, ...] | None
     _index: Any
+    _aabb: AABB | None
 
     def __init__(self, solid: Any, cell_size: Any, origin: Any = (0.0, 0.0)) -> None:
         grid = np.asarray(solid)
@@ -182,6 +183,7 @@ class TileMap:
         object.__setattr__(self, "_chains", None)
         #: the outline segments by cell (swept.level.tile_queries), built on first use
         object.__setattr__(self, "_index", None)
+        object.__setattr__(self, "_aabb", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TileMap is immutable")
@@ -220,6 +222,13 @@ class TileMap:
 
     @property
     def aabb(self) -> AABB:
+        """The box of the solid tiles (of the whole grid when none is solid), built once."""
+        if self._aabb is None:
+            object.__setattr__(self, "_aabb", self._solid_box())
+        assert self._aabb is not None
+        return self._aabb
+
+    def _solid_box(self) -> AABB:
         """The box of the solid tiles (of the whole grid when none is solid)."""
         rows_any = np.flatnonzero(self.solid.any(axis=1))
         cols_any = np.flatnonzero(self.solid.any(axis=0))
@@ -271,11 +280,13 @@ class TileMap:
         gx = (q[0] - self.origin[0]) / self.cell_size[0]
         gy = (q[1] - self.origin[1]) / self.cell_size[1]
         rows, cols = self.solid.shape
+        (ox, oy), (w, h) = self.origin, self.cell_size
         for r in range(max(math.floor(gy) - 1, 0), min(math.floor(gy) + 2, rows)):
+            if not oy + r * h <= q[1] <= oy + (r + 1) * h:
+                continue
             for c in range(max(math.floor(gx) - 1, 0), min(math.floor(gx) + 2, cols)):
-                lo, hi = self.corner(c, r), self.corner(c + 1, r + 1)
-                if (self.solid[r, c] and lo[0] <= q[0] <= hi[0]
-                        and lo[1] <= q[1] <= hi[1]):
+                # tile (r, c)'s closed square, its corners as corner() computes them
+                if self.solid[r, c] and ox + c * w <= q[0] <= ox + (c + 1) * w:
                     return True
         return False
 
