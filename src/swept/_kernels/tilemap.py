@@ -1,4 +1,6 @@
-"""Tile-map kernels: a moving ball or box cast against a tile map's outline segments.
+"""Tile-map kernels: a ray walking the grid (:func:`ray_tiles`), the cells a moving box
+covers (:func:`swept_ids`), and a moving ball or box cast against the outline segments filed
+there (:func:`cast_segments`).
 
 The outline segments are axis-aligned rows of ``ends`` (``ax, ay, bx, by``); a query passes the
 candidates the cell index found (``ids``) and the span along each axis its swept box covers
@@ -22,10 +24,10 @@ import math
 import numpy as np
 
 from . import kernel, reader
-from .ray import MISS, ray_capsule2
+from .ray import MISS, ray_aabb2_face_x, ray_capsule2
 from .sweep import ray_rounded_aabb2
 
-__all__ = ["cast_segments", "swept_ids"]
+__all__ = ["cast_segments", "swept_ids", "ray_tiles"]
 
 
 @kernel
@@ -139,3 +141,97 @@ def swept_ids(start: np.ndarray, ids: np.ndarray, rows: int, cols: int, ox: floa
             out[n] = ids[j]
             n += 1
     return np.unique(out)
+
+
+@reader
+def ray_tiles(solid: np.ndarray, ox: float, oy: float, w: float, h: float, rox: float,
+              roy: float, dx: float, dy: float, max_distance: float, inside: bool
+              ) -> tuple[float, int, float, int, int]:
+    """A ray against every solid tile as a box, walking the grid (Amanatides and Woo's walk in
+    grid units) and testing the solid tiles in the 3 x 3 block around each cell it passes
+    (every tile a ray through the cell can touch, corners included) with
+    :func:`~swept._kernels.ray.ray_aabb2_face_x`: ``(t, face, exit, r, c)`` of the nearest
+    tile hit (ties: the first tested), ``t == MISS`` on a miss. Rounding in grid units only
+    decides which cells are visited; every test is exact.
+
+    ``inside`` (the origin in the closed solid region): the ray runs unlimited and ``exit`` is
+    where it leaves the region: the tiles' intervals joined where they meet, the walk repeated
+    until the exit stops growing (at most once a cell of the grid)."""
+    rows, cols = solid.shape
+    diag = math.hypot(w, h)
+    gx = (rox - ox) / w
+    gy = (roy - oy) / h
+    # ray distance per grid unit along each axis
+    ux = dx / w
+    uy = dy / h
+    t0 = 0.0
+    t1 = math.inf if inside else max_distance
+    for axis in range(2):
+        g = gx if axis == 0 else gy
+        u = ux if axis == 0 else uy
+        n = cols if axis == 0 else rows
+        if u == 0.0:
+            if not -1.0 <= g <= n + 1.0:
+                return MISS, 0, 0.0, 0, 0
+            continue
+        a = (-1.0 - g) / u
+        b = (n + 1.0 - g) / u
+        t0 = max(t0, min(a, b))
+        t1 = min(t1, max(a, b))
+    if t0 > t1:
+        # the ray misses the grid (grown by a cell)
+        return MISS, 0, 0.0, 0, 0
+    reach = math.inf if inside else max_distance
+    best_t = MISS
+    best_face = 0
+    best_exit = 0.0
+    best_r = best_c = 0
+    exit_distance = 0.0
+    for _pass in range(rows * cols + 1):
+        grown = False
+        c = int(math.floor(gx + t0 * ux))
+        r = int(math.floor(gy + t0 * uy))
+        sx = 1 if ux > 0 else -1
+        sy = 1 if uy > 0 else -1
+        nx = (c + (1 if sx > 0 else 0) - gx) / ux if ux != 0.0 else math.inf
+        ny = (r + (1 if sy > 0 else 0) - gy) / uy if uy != 0.0 else math.inf
+        t = t0
+        for _ in range(rows + cols + 6):
+            if not inside and best_t >= 0.0 and t > best_t + 2.0 * diag:
+                # every later tile is touched later
+                break
+            if inside and t > exit_distance + 2.0 * diag:
+                # past the solid region's end
+                break
+            for rr in range(max(r - 1, 0), min(r + 2, rows)):
+                for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                    if not solid[rr, cc]:
+                        continue
+                    ht, face, _ins, te = ray_aabb2_face_x(
+                        rox, roy, dx, dy, ox + cc * w, oy + rr * h, ox + (cc + 1) * w,
+                        oy + (rr + 1) * h, reach)
+                    if ht < 0.0:
+                        continue
+                    if inside:
+                        # the region's intervals join where tiles meet: extend the exit
+                        if ht <= exit_distance and te > exit_distance:
+                            exit_distance = te
+                            grown = True
+                        continue
+                    if best_t < 0.0 or ht < best_t:
+                        best_t, best_face, best_exit, best_r, best_c = ht, face, te, rr, cc
+            if min(nx, ny) > t1:
+                break
+            if nx <= ny:
+                t = nx
+                c += sx
+                nx += sx / ux
+            else:
+                t = ny
+                r += sy
+                ny += sy / uy
+        if not inside or not grown:
+            break
+    if inside:
+        return 0.0, 0, exit_distance, 0, 0
+    return best_t, best_face, best_exit, best_r, best_c
