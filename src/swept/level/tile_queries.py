@@ -56,13 +56,14 @@ from ..constants import (
     CLEARANCE_TOLERANCE,
     EDGE_ON_TOLERANCE,
     SWEEP_RIM_TOLERANCE,
+    TILE_QUERY_MARGIN_FACTOR,
 )
 from ..contact import contact
 from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP
 from ..distance import PointOperand
 from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
 from ..sweep import reference_point, shape_core
-from ..vec import Vec2
+from ..vec import Vec2, as_vec2
 from ..views import view
 from .tilemap import TileMap
 
@@ -197,12 +198,14 @@ def _box_of(shape: Any) -> tuple[Any, Any]:
 def query_margin(tiles: TileMap, lo: Any, hi: Any, motion: Any = (0.0, 0.0),
                  extra: float = 0.0) -> float:
     """How far past a query's swept box a segment may lie and still be touched: ``extra``
-    (a target distance) and four times the casts' own touching tolerances, the rim's
+    (a target distance) and :data:`~swept.constants.TILE_QUERY_MARGIN_FACTOR` times the
+    casts' own touching tolerances, the rim's
     (:data:`~swept.constants.SWEEP_RIM_TOLERANCE` of the query's size) and the coordinates'
     rounding (:data:`~swept.constants.CAST_ROUNDING` of their magnitude)."""
     size = max(hi[0] - lo[0], hi[1] - lo[1]) + abs(motion[0]) + abs(motion[1]) + extra
     coords = max(_index(tiles).scale, abs(lo[0]), abs(lo[1]), abs(hi[0]), abs(hi[1]))
-    return extra + 4.0 * (SWEEP_RIM_TOLERANCE * size + CAST_ROUNDING * coords)
+    return extra + TILE_QUERY_MARGIN_FACTOR * (SWEEP_RIM_TOLERANCE * size
+                                               + CAST_ROUNDING * coords)
 
 
 def cut_ends(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float
@@ -295,7 +298,8 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
             if not 0.0 < t < 1.0:
                 # from the segment's end: the neighbour's face or corner answers (kept in
                 # case none does: a centre exactly on the corner gives no side)
-                ends.append((out, max(0.0, _support_depth(shape, out, seg.a)), c.point))
+                ends.append((out, max(0.0, _support_depth(shape, out, seg.a)),
+                             as_vec2(c.point)))
                 continue
             # sunk through the face: out along the face's normal, past its line
             n, depth = out, max(0.0, _support_depth(shape, out, seg.a))
@@ -551,9 +555,9 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
             best = (fraction, n if join is not None else normal, point, False)
     if started:
         # touching, overlapping or within td at the start: the shortest way out
-        c = contact_tilemap(shape, tiles)
-        if c is not None:
-            return 0.0, c[0], c[2], True
+        way_out = contact_tilemap(shape, tiles)
+        if way_out is not None:
+            return 0.0, way_out[0], way_out[2], True
         assert best is not None  # only within td of a segment: its own answer
         return best
     return best
