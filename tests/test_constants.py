@@ -60,6 +60,8 @@ OTHERS = {
     "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
+    # the candidate margin of a tile map's queries (swept.level.tile_queries)
+    "TILE_QUERY_MARGIN_FACTOR",
     # when a threaded Simulation step runs its passes as parallel calls (swept.sim)
     "SIM_PARALLEL_PASSES_MIN",
     # drawn arcs' segments a turn (swept._draw)

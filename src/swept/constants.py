@@ -101,6 +101,8 @@ __all__ = [
     # the World's query filter
     "FILTER_KERNEL_TRIES", "CHAIN_BOXES_MIN_SEGMENTS",
     "CHAIN_RAY_BOXES_MIN_SEGMENTS",
+    # the candidate margin of a tile map's queries
+    "TILE_QUERY_MARGIN_FACTOR",
     # broadphase choice
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
@@ -582,6 +584,16 @@ CHAIN_BOXES_MIN_SEGMENTS = 8
 #: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
 #: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
 CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
+
+# --- a TileMap's pair queries (swept.level.tile_queries)
+
+#: A tile map's sweeps, contacts and the controller's casts test the outline segments within
+#: this many times the casts' own touching tolerances (:data:`SWEEP_RIM_TOLERANCE` of the
+#: query's size plus :data:`CAST_ROUNDING` of its coordinates) of the query's swept box, and
+#: cut each segment to that reach: a cast's rim tolerance is relative to the grown target's
+#: size, which a cut segment keeps within about twice the query's, so twice would do; four
+#: leaves room for the rounding of the cut itself. Not measured: chosen by that bound.
+TILE_QUERY_MARGIN_FACTOR = 4.0
 
 # --- the Simulation's step on threads (swept.sim, the simspeed helper)
 

@@ -61,6 +61,10 @@ def reference_point(shape: Shape) -> Vec2 | Vec3:
         return shape.centroid
     if isinstance(shape, AABB):
         return shape.center
+    own = getattr(shape, "reference_point", None)
+    if isinstance(own, (Vec2, Vec3)):
+        # a shape from another module names its own (a TileMap: its origin)
+        return own
     raise TypeError(f"{type(shape).__name__} cannot be swept")
 
 

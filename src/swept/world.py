@@ -855,6 +855,12 @@ class World:
                 raise ValueError("one_way: a sensor has no solid side")
             if isinstance(shape, Chain):
                 raise ValueError("one_way: a Chain cannot be one-way; add its segments")
+        if type(shape).__name__ == "TileMap":
+            # several outline loops are several colliders, and a World's chain is a surface,
+            # not the map's solid region: the caller decides (docs/level.md)
+            raise TypeError("shape: a TileMap is not one collider; add its outline loops, "
+                            "one collider each: for chain in tile_map.chains(): "
+                            "world.add(chain)")
         if not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
         if not isinstance(shape, Chain):
