@@ -114,6 +114,7 @@ __all__ = [
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
+    "EVENT_TOUCH_FRACTION", "TOUCHES_LOGGED_PER_STEP",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
@@ -737,3 +738,18 @@ SHAPELY_QUAD_SEGMENTS = 16
 #: of points. Measured: a circle at 4,096 is 16,385 points, built in 1.7 ms, 2.5e-8 short of
 #: the disc's area; chosen with room: no drawing or area needs a finer polygon.
 SHAPELY_MAX_QUAD_SEGMENTS = 4096
+# --- contact events and sensors (swept.events)
+
+#: Two sides count as touching at the end of a step (a contact of the step, for the contact
+#: events) when apart by at most this fraction of the two radii's sum (a collider counts the
+#: ball's radius twice), so that a ball resting on a floor, a rounding error either side of
+#: touching, is one contact that never flickers (Box2D's contacts begin within its speculative
+#: distance, four slops, too). Measured (benchmarks/bench_settle.py's events measure: the
+#: 500-ball pile after 2,400 steps, sleeping off, began plus ended events a step over the
+#: next 600): 1e-4: 1.19 (876 contacts), 1e-3: 0.63 (968), 1e-2: 0.29 (1,031); the rest are
+#: balls still creeping in the pile.
+EVENT_TOUCH_FRACTION = 1e-2
+#: Colliders a body's swept move logs as touched in one step (the first touches; a ball that
+#: bounces clear within the step is found by this log alone). Not measured: a swept move
+#: casts at most ``max_casts`` (4 by default) times, each meeting one collider.
+TOUCHES_LOGGED_PER_STEP = 8

@@ -554,6 +554,9 @@ class World:
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._sensor_tree: _BoxTree | None = None
         self._sensor_planes: list[int] = []
+        #: the sensors as a private World of their own (by handle) and their handles, for the
+        #: Simulation's sensor events (None: build it again)
+        self._sensor_world: tuple[World, np.ndarray] | None = None
         # bulk adds' records, whose shapes are built on demand (_PENDING in _shapes until then)
         self._bulk: list[_Bulk] = []
         self._bulk_starts: list[int] = []
@@ -901,11 +904,13 @@ class World:
         grow = BOX_MARGIN * _scale(box.min, box.max)
         self._sensor_box[h] = (np.subtract(box.min, grow), np.add(box.max, grow))
         self._sensor_tree = None
+        self._sensor_world = None
 
     def _sensor_unfile(self, h: int) -> None:
         self._sensor_set.discard(h)
         del self._sensor_box[h]
         self._sensor_tree = None
+        self._sensor_world = None
 
     def _sensor_sync(self) -> _BoxTree:
         """The sensors' tree over their bounded boxes (sensor planes in ``_sensor_planes``)."""
@@ -918,6 +923,21 @@ class World:
             self._sensor_tree = _BoxTree(bounded, lo.reshape(-1, d), hi.reshape(-1, d))
             self._sensor_planes = planes
         return self._sensor_tree
+
+    def _sensor_scene(self) -> tuple[Scene, np.ndarray] | None:
+        """The sensors as the kernels take colliders: the scene of a private World holding
+        their shapes and layers in handle order, and the handle of each of its rows ((k,)
+        int64, increasing); None when there are none. For the Simulation's sensor events."""
+        if not self._sensor_set:
+            return None
+        if self._sensor_world is None:
+            handles = sorted(self._sensor_set)
+            own = World()
+            for h in handles:
+                own.add(self._shape_at(h), layer=int(self._tags[h, _scene.LAYER]))
+            self._sensor_world = (own, np.array(handles, np.int64))
+        own, rows = self._sensor_world
+        return own._sync(), rows
 
     def _file(self, h: int, shape: Shape | Chain) -> None:
         """Put collider h in the unbounded list (a plane, a one-way collider) or one of the
