@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ._parallel import set_threads, threads
 from .chain import Chain
+from .convex3d import separating_data as _separating_data  # noqa: F401 - registers the shapes
 from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
@@ -27,7 +28,19 @@ from .response import (
     slope_angle,
 )
 from .results import Contact, Manifold, ManifoldPoint, RayHit, SweepHit
-from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .shapes import (
+    AABB,
+    Capsule,
+    Circle,
+    ConvexHull,
+    OrientedBox,
+    Plane,
+    Polygon,
+    Ray,
+    Segment,
+    Shape,
+    Sphere,
+)
 from .sim import Body, Simulation
 from .step import SweptStep, swept_step
 from .sweep import sweep
@@ -71,6 +84,8 @@ __all__ = [
     "Plane",
     "Ray",
     "Sphere",
+    "OrientedBox",
+    "ConvexHull",
     "RayHit",
     "SweepHit",
     "Contact",
