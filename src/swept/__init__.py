@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from ._parallel import set_threads, threads
 from .chain import Chain
-from .convex3d import separating_data as _separating_data  # noqa: F401 - registers the shapes
 from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
+from .convex3d import separating_data as _separating_data  # noqa: F401 - registers the shapes
 from .distance import closest_point, closest_points, distance
 from .level import TileMap
 from .manifold import manifold

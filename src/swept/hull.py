@@ -53,33 +53,51 @@ def _cloud(points: Any, dim: int) -> np.ndarray:
 
 def hull2d(points: Any) -> list[tuple[float, float]]:
     """The convex hull of 2D ``points`` as its corners, counter-clockwise (y up), by Andrew's
-    monotone chain; duplicates and collinear points dropped. Fewer than 3 non-collinear
-    points raise ``ValueError`` naming ``points``."""
+    monotone chain; duplicates, points within the band of a corner, and collinear points
+    dropped. Fewer than 3 non-collinear points raise ``ValueError`` naming ``points``."""
     arr = _cloud(points, 2)
     pts = sorted({(float(x) + 0.0, float(y) + 0.0) for x, y in arr})
     if len(pts) < 3:
         raise ValueError(f"points: a hull needs 3 points not on one line, got {len(pts)} "
                          f"distinct point(s)")
+    a = np.array(pts)
+    extent = float(np.linalg.norm(a.max(axis=0) - a.min(axis=0)))
+    eps = HULL_TOLERANCE * (extent + float(np.max(np.abs(a))))
 
-    def turns_left(o: tuple[float, float], a: tuple[float, float],
+    def chain(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        # the plain chain: keep strict left turns only
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-1][1]) - \
+                    (out[-1][1] - out[-2][1]) * (p[0] - out[-1][0]) <= 0.0:
+                out.pop()
+            out.append(p)
+        return out
+
+    ring = chain(pts)[:-1] + chain(pts[::-1])[:-1]
+
+    def clear_turn(o: tuple[float, float], a: tuple[float, float],
                    b: tuple[float, float]) -> bool:
-        # strictly left, beyond the collinear band of Polygon's own validation
+        # a turn beyond Polygon's own collinear band (a sine), with the middle farther than
+        # the cloud's band from the line through its neighbours (a length)
         ax, ay = a[0] - o[0], a[1] - o[1]
         bx, by = b[0] - a[0], b[1] - a[1]
         cross = ax * by - ay * bx
-        return cross > POLYGON_COLLINEAR_TOLERANCE * math.hypot(ax, ay) * math.hypot(bx, by)
+        if cross <= POLYGON_COLLINEAR_TOLERANCE * math.hypot(ax, ay) * math.hypot(bx, by):
+            return False
+        return cross > eps * math.hypot(b[0] - o[0], b[1] - o[1])
 
-    lower: list[tuple[float, float]] = []
-    for p in pts:
-        while len(lower) >= 2 and not turns_left(lower[-2], lower[-1], p):
-            lower.pop()
-        lower.append(p)
-    upper: list[tuple[float, float]] = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and not turns_left(upper[-2], upper[-1], p):
-            upper.pop()
-        upper.append(p)
-    ring = lower[:-1] + upper[:-1]
+    # drop corners within the band of their neighbours' line (near-duplicates included); each
+    # pass drops one, so at most as many passes as corners
+    for _ in range(len(ring)):
+        n = len(ring)
+        if n < 3:
+            break
+        drop = next((i for i in range(n)
+                     if not clear_turn(ring[i - 1], ring[i], ring[(i + 1) % n])), None)
+        if drop is None:
+            break
+        del ring[drop]
     if len(ring) < 3:
         raise ValueError("points: all points lie on one line; a hull needs an area")
     return ring
