@@ -476,3 +476,15 @@ def test_a_sphere_sweep_stops_touching_the_box_and_never_inside_it(
         assert abs(gap) <= 1e-9 * 100, gap
         assert contact(at, shape) is not None or gap > 0
         assert abs(Vec3(*hit.point).distance_to(hit.position) - r) <= 1e-9 * 100
+
+
+def test_docs_shapes3d_blocks_run() -> None:
+    """Every python block of docs/shapes3d.md runs and its assertions hold."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "shapes3d.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/shapes3d.md", "exec"), {})
