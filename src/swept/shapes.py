@@ -664,6 +664,13 @@ class Ray(Shape):
 
 # ------------------------------------------------------------------ 3D boxes and convex hulls
 
+def _bounds3(points: np.ndarray) -> AABB:
+    """The axis-aligned box of an (n, 3) array of points."""
+    lo = points.min(axis=0)
+    hi = points.max(axis=0)
+    return AABB._unchecked(Vec3(*lo), Vec3(*hi))
+
+
 def _rotation(value: Any) -> tuple[Vec3, Vec3, Vec3]:
     """A rotation given as a 3x3 matrix or a unit quaternion ``(w, x, y, z)``, as the matrix's
     three columns (the rotated x, y and z axes), exactly orthonormal; ValueError naming
@@ -796,9 +803,7 @@ class OrientedBox(Shape):
     @property
     def aabb(self) -> AABB:
         """The smallest axis-aligned box holding the turned box."""
-        lo = self._corners.min(axis=0)
-        hi = self._corners.max(axis=0)
-        return AABB._unchecked(Vec3(*lo), Vec3(*hi))
+        return _bounds3(self._corners)
 
     def translated(self, offset: Any) -> OrientedBox:
         """The same box moved by ``offset``."""
@@ -888,9 +893,7 @@ class ConvexHull(Shape):
     @property
     def aabb(self) -> AABB:
         """The smallest axis-aligned box holding the hull."""
-        lo = self._verts.min(axis=0)
-        hi = self._verts.max(axis=0)
-        return AABB._unchecked(Vec3(*lo), Vec3(*hi))
+        return _bounds3(self._verts)
 
     def translated(self, offset: Any) -> ConvexHull:
         """The same hull moved by ``offset``."""
