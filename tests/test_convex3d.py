@@ -488,3 +488,85 @@ def test_docs_shapes3d_blocks_run() -> None:
     assert len(blocks) == 3
     for block in blocks:
         exec(compile(block, "docs/shapes3d.md", "exec"), {})
+
+
+# ------------------------------------------------------------------------ adversarial cases
+
+CUBE = ConvexHull(list(itertools.product((0.0, 1.0), repeat=3)))
+
+
+def test_radius_zero_sphere_sweeps_as_the_ray_and_touches_at_depth_zero() -> None:
+    for shape in (DIAMOND, HULL_DIAMOND, OCTAHEDRON):
+        s = sweep(Sphere((-5, 0.1, 0.2), 0.0), (10, 0, 0), shape)
+        r = raycast(Ray((-5, 0.1, 0.2), (1, 0, 0)), shape)
+        assert s is not None and r is not None
+        assert close(s.fraction * 10, r.distance) and close(s.normal, r.normal)
+        c = contact(Sphere(r.point, 0.0), shape)
+        assert c is not None and close(c.depth, 0.0)
+
+
+def test_touching_exactly_is_a_contact_of_depth_zero_and_a_hair_apart_is_none() -> None:
+    c = contact(Sphere((2.0, 0.5, 0.5), 1.0), CUBE)
+    assert c is not None and c.depth == 0.0 and c.normal == Vec3(1, 0, 0)
+    assert c.point == Vec3(1.0, 0.5, 0.5)
+    assert contact(Sphere((2.0 + 1e-9, 0.5, 0.5), 1.0), CUBE) is None
+    # two cubes sharing a face, and sharing only an edge
+    t = contact(CUBE, ConvexHull(list(itertools.product((1.0, 2.0), (0.0, 1.0), (0.0, 1.0)))))
+    assert t is not None and t.depth == 0.0 and t.normal == Vec3(-1, 0, 0)
+    e = contact(CUBE, ConvexHull(list(itertools.product((1.0, 2.0), (1.0, 2.0), (0.0, 1.0)))))
+    assert e is not None and e.depth == 0.0
+
+
+def test_rays_parallel_to_a_hull_face() -> None:
+    # inside the face's slab: hits the next face; on the face's plane: touches; beyond: misses
+    hit = raycast(Ray((-1, 0.5, 0.5), (1, 0, 0)), CUBE)
+    assert hit is not None and hit.distance == 1.0 and hit.normal == Vec3(-1, 0, 0)
+    on = raycast(Ray((-1, 1.0, 0.5), (1, 0, 0)), CUBE)
+    assert on is not None and on.distance == 1.0
+    assert raycast(Ray((-1, 1.0 + 1e-12, 0.5), (1, 0, 0)), CUBE) is None
+    # along an edge, and out of a corner
+    edge = raycast(Ray((-1, 1.0, 1.0), (1, 0, 0)), CUBE)
+    assert edge is not None and edge.distance == 1.0 and edge.exit_distance == 2.0
+    corner = raycast(Ray((1, 1, 1), (1, 1, 1)), CUBE)
+    assert corner is not None and corner.started_inside and corner.exit_distance == 0.0
+
+
+def test_zero_displacement_sweeps_hit_only_when_touching() -> None:
+    for shape in (DIAMOND, CUBE):
+        assert sweep(Sphere((5, 5, 5), 1.0), (0, 0, 0), shape) is None
+        hit = sweep(Sphere((0.5, 0.5, 0.5), 0.1), (0, 0, 0), shape)
+        assert hit is not None and hit.started_inside and hit.fraction == 0.0
+        assert sweep(Capsule((5, 5, 5), (6, 6, 6), 1.0), (0, 0, 0), shape) is None
+
+
+def test_a_capsule_with_equal_ends_is_its_sphere() -> None:
+    for shape in (DIAMOND, CUBE, OCTAHEDRON):
+        for centre in ((2, 0.3, 0.1), (0.4, 0.5, 0.5), (-1.2, 0.1, 0)):
+            a = contact(Capsule(centre, centre, 0.9), shape)
+            b = contact(Sphere(centre, 0.9), shape)
+            assert (a is None) == (b is None)
+            if a is not None and b is not None:
+                assert close(a.depth, b.depth, 1e-9) and close(a.normal, b.normal, 1e-9)
+
+
+@given(point, st.tuples(st.sampled_from([0.0, 1e-9, 1.0, 7.0]), extent, extent), quat,
+       point, direction, st.sampled_from([0.0, 1e-9, 0.5, 4.0]))
+def test_no_query_returns_nan_even_for_flat_boxes(c: tuple, h: tuple, q: tuple, o: tuple,
+                                                  d: tuple, r: float) -> None:
+    box = OrientedBox(c, h, q)
+    shapes: list = [box]
+    if h[0] > 0.0:
+        shapes.append(ConvexHull(box.corners))
+    for shape in shapes:
+        results = [raycast(Ray(o, d), shape), sweep(Sphere(o, r), Vec3(*d) * 30, shape),
+                   contact(Sphere(o, r), shape), contact(Capsule(o, c, r), shape),
+                   contact(shape, AABB.from_center(o, (r, r, r))),
+                   sweep(Capsule(o, Vec3(*o) + Vec3(*d), r), Vec3(*d) * 30, shape)]
+        for res in results:
+            if res is None:
+                continue
+            for value in res:
+                flat = value if isinstance(value, tuple) else (value,)
+                assert all(not (isinstance(x, float) and math.isnan(x)) for x in flat)
+        assert not math.isnan(distance(Sphere(o, r), shape))
+        assert not any(math.isnan(x) for x in closest_point(shape, o))

@@ -20,7 +20,12 @@ from typing import Any
 import numpy as np
 
 from ._kernels.ray import segment_normals2 as _segment_normals
-from .constants import POLYGON_COLLINEAR_TOLERANCE, POLYGON_TURNING_SLACK, ROTATION_TOLERANCE
+from .constants import (
+    AXIS_PARALLEL_SINE,
+    POLYGON_COLLINEAR_TOLERANCE,
+    POLYGON_TURNING_SLACK,
+    ROTATION_TOLERANCE,
+)
 from .hull import hull2d, hull3d
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
 
@@ -850,8 +855,10 @@ class ConvexHull(Shape):
         d = d / np.linalg.norm(d, axis=1)[:, None]
         dirs: list[np.ndarray] = []
         for row in d:
-            # parallel edges share one separating-axis direction
-            if not any(abs(float(row @ q)) >= 1.0 - 1e-15 for q in dirs):
+            # parallel edges share one separating-axis direction (parallel as the separating
+            # axis test counts it: their cross product is no axis)
+            if not any(float(np.linalg.norm(np.cross(row, q))) <= AXIS_PARALLEL_SINE
+                       for q in dirs):
                 dirs.append(row)
         dir_arr = np.array(dirs, dtype=np.float64).reshape(-1, 3)
         dir_arr.setflags(write=False)

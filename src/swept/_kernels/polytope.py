@@ -40,7 +40,7 @@ import numpy as np
 
 from ..constants import AXIS_PARALLEL_SINE, POLYTOPE_FEATURE_TOLERANCE
 from . import reader
-from .distance import GJK_OVERLAPPED, gjk_distance
+from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .ray import MISS, ray_capsule3
 
 _INF = math.inf
@@ -201,7 +201,7 @@ def closest_on_hull(px: float, py: float, pz: float, verts: np.ndarray, normals:
     point[0, 0] = px
     point[0, 1] = py
     point[0, 2] = pz
-    cache = np.zeros(9, np.int64)
+    cache = np.zeros(GJK_CACHE_SIZE, np.int64)
     _d, _ax, _ay, _az, bx, by, bz, _it, _status = gjk_distance(point, verts, cache)
     return bx, by, bz, False
 
@@ -272,7 +272,7 @@ def contact_core_polytope(core_a: np.ndarray, ra: float, faces_a: np.ndarray,
                           ) -> tuple[bool, float, float, float, float, float, float, float]:
     """How to move shape a (core a grown by ra) out of shape b: ``(hit, nx, ny, nz, depth,
     px, py, pz)`` as every 3D contact kernel (see the module's docstring for the method)."""
-    cache = np.zeros(9, np.int64)
+    cache = np.zeros(GJK_CACHE_SIZE, np.int64)
     d, ax, ay, az, bx, by, bz, _it, status = gjk_distance(core_a, core_b, cache)
     if status != GJK_OVERLAPPED and d > 0.0:
         if d > ra + rb:
