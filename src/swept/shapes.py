@@ -853,14 +853,15 @@ class ConvexHull(Shape):
         e = h.edges
         d = verts[e[:, 1]] - verts[e[:, 0]]
         d = d / np.linalg.norm(d, axis=1)[:, None]
-        dirs: list[np.ndarray] = []
-        for row in d:
+        keep = np.zeros(len(d), bool)
+        for i in range(len(d)):
             # parallel edges share one separating-axis direction (parallel as the separating
             # axis test counts it: their cross product is no axis)
-            if not any(float(np.linalg.norm(np.cross(row, q))) <= AXIS_PARALLEL_SINE
-                       for q in dirs):
-                dirs.append(row)
-        dir_arr = np.array(dirs, dtype=np.float64).reshape(-1, 3)
+            kept = d[keep]
+            if not kept.size or float(np.min(np.linalg.norm(np.cross(kept, d[i]), axis=1))) \
+                    > AXIS_PARALLEL_SINE:
+                keep[i] = True
+        dir_arr = np.ascontiguousarray(d[keep], dtype=np.float64).reshape(-1, 3)
         dir_arr.setflags(write=False)
         _set(self, "vertices", tuple(Vec3(*row) for row in verts))
         _set(self, "faces", h.faces)
