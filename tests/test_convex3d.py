@@ -576,3 +576,37 @@ def test_no_query_returns_nan_even_for_flat_boxes(c: tuple, h: tuple, q: tuple, 
                 assert all(not (isinstance(x, float) and math.isnan(x)) for x in flat)
         assert not math.isnan(distance(Sphere(o, r), shape))
         assert not any(math.isnan(x) for x in closest_point(shape, o))
+
+
+def test_hulls_and_boxes_sweep_against_each_other_by_conservative_advancement() -> None:
+    # the diamond's corner at x = sqrt 2 meets the cube's face x = 3 after (3 - sqrt 2) / 10
+    cube = ConvexHull(list(itertools.product((3.0, 4.0), (-0.5, 0.5), (-0.5, 0.5))))
+    for mover in (DIAMOND, HULL_DIAMOND):
+        hit = sweep(mover, (10, 0, 0), cube)
+        assert hit is not None and abs(hit.fraction - (3 - R2) / 10) <= CAST_TOLERANCE * 20
+        assert close(hit.normal, (-1, 0, 0), 1e-6)
+        assert close(hit.position, ((3 - R2), 0, 0), 1e-7)
+        both = sweep(mover, (5, 0, 0), cube, (-5, 0, 0))
+        assert both is not None and abs(both.fraction - (3 - R2) / 10) <= CAST_TOLERANCE * 20
+        assert sweep(mover, (0, 10, 0), cube) is None
+
+
+def test_far_from_the_origin_the_answers_keep_their_relative_precision() -> None:
+    far = Vec3(1e6, -1e6, 1e6)
+    box = OrientedBox(far, (1, 1, 1), TURN45)
+    hull = ConvexHull(box.corners)
+    for shape in (box, hull):
+        hit = raycast(Ray(far + (-5, 0, 0.25), (1, 0, 0)), shape)
+        assert hit is not None and abs(hit.distance - (5 - R2)) <= 1e-12 * 1e6
+        s = sweep(Sphere(far + (-5, 0, 0), 1.0), (10, 0, 0), shape)
+        assert s is not None and abs(s.fraction - (4 - R2) / 10) <= 1e-12 * 1e6
+
+
+def test_oriented_boxes_pickle_compare_and_hash_by_value() -> None:
+    import pickle
+
+    again = pickle.loads(pickle.dumps(DIAMOND))
+    assert again == DIAMOND and hash(again) == hash(DIAMOND)
+    assert raycast(Ray((-5, 0, 0), (1, 0, 0)), again) == raycast(Ray((-5, 0, 0), (1, 0, 0)),
+                                                                 DIAMOND)
+    assert DIAMOND != OrientedBox((0, 0, 0), (1, 1, 1), np.eye(3))

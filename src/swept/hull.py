@@ -253,7 +253,10 @@ def _merge(p: np.ndarray, tris: list[list[Any]], eps: float) -> Hull3D:
     parent = list(range(n))
 
     def root(i: int) -> int:
-        while parent[i] != i:
+        # union-find with path halving: a chain is never longer than the triangles
+        for _ in range(n):
+            if parent[i] == i:
+                break
             parent[i] = parent[parent[i]]
             i = parent[i]
         return i
