@@ -609,4 +609,4 @@ def test_oriented_boxes_pickle_compare_and_hash_by_value() -> None:
     assert again == DIAMOND and hash(again) == hash(DIAMOND)
     assert raycast(Ray((-5, 0, 0), (1, 0, 0)), again) == raycast(Ray((-5, 0, 0), (1, 0, 0)),
                                                                  DIAMOND)
-    assert DIAMOND != OrientedBox((0, 0, 0), (1, 1, 1), np.eye(3))
+    assert OrientedBox((0, 0, 0), (1, 1, 1), np.eye(3)) != DIAMOND
