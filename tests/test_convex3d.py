@@ -610,3 +610,34 @@ def test_oriented_boxes_pickle_compare_and_hash_by_value() -> None:
     assert raycast(Ray((-5, 0, 0), (1, 0, 0)), again) == raycast(Ray((-5, 0, 0), (1, 0, 0)),
                                                                  DIAMOND)
     assert OrientedBox((0, 0, 0), (1, 1, 1), np.eye(3)) != DIAMOND
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(4, 40), point, direction,
+       st.sampled_from([1e-6, 1.0, 1e6]))
+def test_a_hull_ray_hit_is_on_its_surface_and_a_miss_never_crosses_it(
+        seed: int, n: int, o: tuple, d: tuple, scale: float) -> None:
+    rng = np.random.default_rng(seed)
+    cloud = rng.normal(size=(n, 3)) * 10 * scale
+    try:
+        hull = ConvexHull(cloud)
+    except ValueError:
+        return
+    origin = Vec3(*o) * scale
+    hit = raycast(Ray(origin, d), hull)
+    unit = Vec3(*d).normalized()
+    if hit is None:
+        # no point along the ray (sampled) is inside
+        for t in np.linspace(0, 200 * scale, 201):
+            p = np.array(origin + unit * float(t))
+            assert np.max(hull._norms @ p - hull._offs) > -1e-9 * 100 * scale
+        return
+    p = np.array(hit.point)
+    s = hull._norms @ p - hull._offs
+    if hit.started_inside:
+        assert np.max(s) <= 1e-12 * 100 * scale
+        assert hit.distance == 0.0 and hit.exit_distance >= 0.0
+        return
+    assert abs(float(np.max(s))) <= 1e-12 * 100 * scale
+    assert hit.normal.dot(unit) <= 1e-12
+    k = hull.normals.index(hit.normal)
+    assert abs(float(s[k])) <= 1e-12 * 100 * scale
