@@ -11,6 +11,7 @@ from .chain import Chain
 from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
+from .convex3d import separating_data as _separating_data  # noqa: F401 - registers the shapes
 from .distance import closest_point, closest_points, distance
 from .interop import add_shapely, from_shapely, to_shapely
 from .level import TileMap
@@ -28,7 +29,19 @@ from .response import (
     slope_angle,
 )
 from .results import Contact, Manifold, ManifoldPoint, RayHit, SweepHit
-from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
+from .shapes import (
+    AABB,
+    Capsule,
+    Circle,
+    ConvexHull,
+    OrientedBox,
+    Plane,
+    Polygon,
+    Ray,
+    Segment,
+    Shape,
+    Sphere,
+)
 from .sim import Body, Simulation
 from .step import SweptStep, swept_step
 from .sweep import sweep
@@ -72,6 +85,8 @@ __all__ = [
     "Plane",
     "Ray",
     "Sphere",
+    "OrientedBox",
+    "ConvexHull",
     "RayHit",
     "SweepHit",
     "Contact",

@@ -94,6 +94,8 @@ __all__ = [
     "ADVANCE_MAX_BOUNCES",
     # shapes
     "POLYGON_COLLINEAR_TOLERANCE", "POLYGON_TURNING_SLACK",
+    # oriented boxes and convex hulls (swept.hull, swept.convex3d)
+    "ROTATION_TOLERANCE", "HULL_TOLERANCE", "HULL_MAX_POINTS", "POLYTOPE_FEATURE_TOLERANCE",
     # vectors
     "VEC_CLOSE_TOLERANCE",
     # collision response
@@ -484,6 +486,32 @@ POLYGON_COLLINEAR_TOLERANCE = 1e-12
 #: rejected. Not measured: the sum of n ``atan2`` carries ~n * 1e-16 of rounding, and the gap
 #: it guards is 2 pi wide: any value between works.
 POLYGON_TURNING_SLACK = 1e-6
+
+# --- oriented boxes and convex hulls (swept.shapes, swept.hull, swept.convex3d)
+
+#: An :class:`~swept.OrientedBox`'s rotation is accepted when its matrix is orthonormal to
+#: this (the largest entry of ``R^T R - I``, absolute: a rotation has no scale) with
+#: determinant > 0, or its quaternion's norm is within this of 1; it is then made exactly
+#: orthonormal (polar decomposition) or normalised. Not measured: a rotation rounded to
+#: float32 is off by ~1e-7, so this accepts it with a tenfold margin and rejects any scale or
+#: shear of 1e-6 or more.
+ROTATION_TOLERANCE = 1e-6
+#: A point within ``HULL_TOLERANCE * (extent + magnitude)`` of a hull face's plane is on it (not
+#: a corner), where extent is the cloud's bounding-box diagonal and magnitude its largest
+#: coordinate; the same band rejects a cloud with no volume and merges coplanar triangles into
+#: one face. Not measured: the signed distance of a point to a plane through three cloud points
+#: carries ~1e-15 of the coordinates' magnitude of rounding, and this is a thousand times that.
+HULL_TOLERANCE = 1e-12
+#: The most points :func:`swept.hull.hull3d` and :meth:`swept.Polygon.hull` take (a limit:
+#: the builder is numpy-vectorised Python, one pass per corner). Not measured: the size of a
+#: detailed prop's cloud, ten times over.
+HULL_MAX_POINTS = 100_000
+#: In a contact against an oriented box or hull, the first shape's core points whose depth
+#: along the normal is within this fraction of the core's extent of the deepest count as one
+#: deepest feature (a face or an edge), and the contact point is their middle. Not measured:
+#: rounding of a rotated box's corners is ~1e-16 of its extent; any value well above that and
+#: well below a visible tilt works.
+POLYTOPE_FEATURE_TOLERANCE = 1e-9
 
 # --- vectors (swept.vec)
 

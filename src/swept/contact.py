@@ -20,7 +20,8 @@ a core along x). The geometry and every per-pair choice of point are in
 
 Supported pairs, both orders. 2D: circle, segment, capsule, box, polygon and plane against each
 other (not plane-plane). 3D: sphere, capsule, box and plane against each other (not
-plane-plane). Anything else, or a 2D shape against a 3D one, raises ``TypeError`` naming both.
+plane-plane); oriented boxes and convex hulls join from :mod:`swept.convex3d`. Anything else,
+or a 2D shape against a 3D one, raises ``TypeError`` naming both.
 """
 
 from __future__ import annotations

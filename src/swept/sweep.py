@@ -36,11 +36,22 @@ from ._kernels.sweep import (
 from .dispatch import SWEEP
 from .distance import closest_point
 from .results import SweepHit, make_sweep_hit
-from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
+from .shapes import (
+    AABB,
+    Capsule,
+    Circle,
+    ConvexHull,
+    OrientedBox,
+    Plane,
+    Polygon,
+    Segment,
+    Shape,
+    Sphere,
+)
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 from .views import view
 
-__all__ = ["sweep", "shape_core", "reference_point"]
+__all__ = ["sweep", "shape_core", "reference_point", "register_convex"]
 
 def shape_core(shape: Shape) -> tuple[np.ndarray, float]:
     """A convex shape as its core points (an (n, d) float64 array) grown by a radius."""
@@ -52,8 +63,9 @@ def shape_core(shape: Shape) -> tuple[np.ndarray, float]:
 
 def reference_point(shape: Shape) -> Vec2 | Vec3:
     """The point a sweep reports as ``position``: a circle's or sphere's centre, a box's
-    centre, a polygon's centroid, a segment's or capsule's midpoint."""
-    if isinstance(shape, (Circle, Sphere)):
+    centre, a polygon's centroid, a segment's or capsule's midpoint, an oriented box's centre,
+    a convex hull's centre of volume."""
+    if isinstance(shape, (Circle, Sphere, OrientedBox)):
         return shape.center
     if isinstance(shape, (Segment, Capsule)):
         return (shape.a + shape.b) * 0.5
@@ -65,6 +77,8 @@ def reference_point(shape: Shape) -> Vec2 | Vec3:
     if isinstance(own, (Vec2, Vec3)):
         # a shape from another module names its own (a TileMap: its origin)
         return own
+    if isinstance(shape, ConvexHull):
+        return shape.centroid
     raise TypeError(f"{type(shape).__name__} cannot be swept")
 
 
@@ -288,6 +302,24 @@ for _mover in _SHAPES:
         SWEEP.register((_mover, _target), _core_cast)
 
 
+def register_convex(cls: type, grown: Any, others: tuple[type, ...]) -> None:
+    """Join a new convex shape type to the sweep family (from the shape's own module).
+
+    ``grown(origin, direction, r, max_distance, shape) -> (t, normal, inside) | None`` is the
+    ray against the shape grown by ``r``: balls sweep against it through it (exact), and it
+    against balls through the same, reversed. It sweeps against planes by its deepest core
+    point, and against each of ``others`` (and itself), both ways, by conservative advancement.
+    """
+    _GROWN[cls] = grown
+    for ball in _BALLS:
+        SWEEP.register((ball, cls), _sweep_ball)
+        SWEEP.register((cls, ball), _sweep_at_ball)
+    SWEEP.register((cls, Plane), _plane_cast)
+    for other in (*others, cls):
+        SWEEP.register((other, cls), _core_cast)
+        SWEEP.register((cls, other), _core_cast)
+
+
 def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: Any = None, *,
           target_distance: float = 0.0, max_fraction: float = 1.0) -> SweepHit | None:
     """The first moment ``shape``, moved by ``displacement`` over a step, touches ``target``
@@ -298,8 +330,9 @@ def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: A
     :func:`reference_point` at that moment, in world space. ``target_distance`` (>= 0) keeps a
     skin: the cast stops when the gap first reaches it. Shapes that already touch, overlap or
     are within ``target_distance`` at the start hit at 0 with ``started_inside=True`` and the
-    normal of the shortest way out. Movers: Circle, Sphere, Segment, Capsule, AABB, Polygon;
-    targets: those and Plane. An unsupported pair raises ``TypeError``.
+    normal of the shortest way out. Movers: Circle, Sphere, Segment, Capsule, AABB, Polygon,
+    OrientedBox, ConvexHull; targets: those and Plane. An unsupported pair raises
+    ``TypeError``.
     """
     entry = SWEEP.table.get((type(shape), type(target)))
     if entry is None:
