@@ -12,7 +12,7 @@ from .constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D, DEFAULT_SKIN
 from .contact import axis_overlaps, contact
 from .controller import Collision, MoveResult, move_and_slide
 from .distance import closest_point, closest_points, distance
-from .level import TileMap
+from .level import HeightField, TileMap, TriangleMesh
 from .manifold import manifold
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
 from .resolve import Resolved, resolve, respond_pair
@@ -120,6 +120,8 @@ __all__ = [
     "Collision",
     "Chain",
     "TileMap",
+    "TriangleMesh",
+    "HeightField",
     "World",
     "ALL_LAYERS",
     "WorldRayHit",
