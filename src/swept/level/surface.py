@@ -227,6 +227,11 @@ class Surface:
     def _gather(self, query: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
+               k: np.ndarray) -> None:
+        # the nearest hits of a batch of rays (unit directions) into t and k
+        raise NotImplementedError
+
     def _candidates(self, lo: Any, hi: Any) -> np.ndarray:
         """The triangles whose boxes (grown by the margin) touch the box ``[lo, hi]``."""
         m = self._margin
@@ -274,7 +279,7 @@ class Surface:
 # the query families' handlers
 
 
-def _ray_normal(surface: Surface, k: int, d: Vec3) -> Vec3:
+def _ray_normal(surface: Surface, k: int, d: Any) -> Vec3:
     """Triangle k's face normal turned to face a ray along ``d``."""
     n = surface.normals[k]
     s = -1.0 if n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0.0 else 1.0
