@@ -79,33 +79,34 @@ def ray_frame(dx: float, dy: float, dz: float
 
 
 @inline_kernel
-def ray_triangle(verts: np.ndarray, tris: np.ndarray, k: int, ox: float, oy: float, oz: float,
-                 frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
-                 ) -> float:
-    """Where the ray ``o + t d`` meets triangle k, watertight (module docstring): t with
-    ``tmin < t <= tmax`` (``tmin < 0`` admits 0), or :data:`MISS`."""
+def ray_triangle_at(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    cx: float, cy: float, cz: float, ox: float, oy: float, oz: float,
+                    frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
+                    ) -> float:
+    """Where the ray ``o + t d`` meets the triangle ``a b c``, watertight (module docstring):
+    t with ``tmin < t <= tmax`` (``tmin < 0`` admits 0), or :data:`MISS`."""
     kx, ky, kz, sx, sy, sz = frame
     o = (ox, oy, oz)
+    a = (ax, ay, az)
+    b = (bx, by, bz)
+    c = (cx, cy, cz)
     okx = o[kx]
     oky = o[ky]
     okz = o[kz]
-    ia = tris[k, 0]
-    ib = tris[k, 1]
-    ic = tris[k, 2]
     # the vertices relative to the origin, sheared so the ray runs along +z
-    az = verts[ia, kz] - okz
-    bz = verts[ib, kz] - okz
-    cz = verts[ic, kz] - okz
-    ax = (verts[ia, kx] - okx) - sx * az
-    ay = (verts[ia, ky] - oky) - sy * az
-    bx = (verts[ib, kx] - okx) - sx * bz
-    by = (verts[ib, ky] - oky) - sy * bz
-    cx = (verts[ic, kx] - okx) - sx * cz
-    cy = (verts[ic, ky] - oky) - sy * cz
+    az_ = a[kz] - okz
+    bz_ = b[kz] - okz
+    cz_ = c[kz] - okz
+    ax_ = (a[kx] - okx) - sx * az_
+    ay_ = (a[ky] - oky) - sy * az_
+    bx_ = (b[kx] - okx) - sx * bz_
+    by_ = (b[ky] - oky) - sy * bz_
+    cx_ = (c[kx] - okx) - sx * cz_
+    cy_ = (c[ky] - oky) - sy * cz_
     # the edge functions of bc, ca, ab: antisymmetric in their two vertices
-    u = cx * by - cy * bx
-    v = ax * cy - ay * cx
-    w = bx * ay - by * ax
+    u = cx_ * by_ - cy_ * bx_
+    v = ax_ * cy_ - ay_ * cx_
+    w = bx_ * ay_ - by_ * ax_
     if (u < 0.0 or v < 0.0 or w < 0.0) and (u > 0.0 or v > 0.0 or w > 0.0):
         # the ray passes outside an edge (either side of the triangle: two-sided)
         return MISS
@@ -113,23 +114,53 @@ def ray_triangle(verts: np.ndarray, tris: np.ndarray, k: int, ox: float, oy: flo
     if det == 0.0:
         # the ray lies in the triangle's plane
         return MISS
-    t = sz * (u * az + v * bz + w * cz) / det
+    t = sz * (u * az_ + v * bz_ + w * cz_) / det
     if t < 0.0 or t <= tmin or t > tmax:
         # behind the origin, at or before tmin, or out of reach
         return MISS
     return t
 
 
+@inline_kernel
+def ray_triangle(verts: np.ndarray, tris: np.ndarray, k: int, ox: float, oy: float, oz: float,
+                 frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
+                 ) -> float:
+    """:func:`ray_triangle_at` of triangle k of ``verts`` / ``tris``."""
+    ia = tris[k, 0]
+    ib = tris[k, 1]
+    ic = tris[k, 2]
+    return ray_triangle_at(verts[ia, 0], verts[ia, 1], verts[ia, 2], verts[ib, 0], verts[ib, 1],
+                           verts[ib, 2], verts[ic, 0], verts[ic, 1], verts[ic, 2], ox, oy, oz,
+                           frame, tmin, tmax)
+
+
 @kernel
-def mesh_ray(verts: np.ndarray, tris: np.ndarray, nodes: np.ndarray, links: np.ndarray,
-             ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, tmin: float,
-             tmax: float) -> tuple[float, int]:
+def pack_triangles(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, items: int
+                   ) -> np.ndarray:
+    """The triangles' corners in the BVH's leaf order, ``(m, 9)``: row j holds the corners of
+    triangle ``links[items + j]``, so a leaf's triangles are read from consecutive rows (one
+    copy of the coordinates: the watertight test sees the very same numbers)."""
+    m = tris.shape[0]
+    out = np.empty((m, 9))
+    for j in range(m):
+        k = links[items + j]
+        for c in range(3):
+            for a in range(3):
+                out[j, 3 * c + a] = verts[tris[k, c], a]
+    return out
+
+
+@kernel
+def mesh_ray(packed: np.ndarray, nodes: np.ndarray, links: np.ndarray, ox: float, oy: float,
+             oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
+             ) -> tuple[float, int]:
     """The nearest triangle of a mesh the ray ``o + t d`` (unit ``d``) meets with
     ``tmin < t <= tmax``: ``(t, k)`` (ties: smallest k), or ``(MISS, -1)``. Walks the mesh's
     BVH front to back (boxes stored grown by the mesh's margin), shrinking the reach to the
-    best hit."""
+    best hit; ``packed`` is :func:`pack_triangles` of the mesh."""
     frame = ray_frame(dx, dy, dz)
     tree = bvh.whole(nodes, 3)
+    items = tree[3]
     probe = bvh.make_probe(ox, oy, oz, dx, dy, dz, 0.0, 3)
     stack = np.empty((bvh.STACK_SIZE, 2))
     best_t = math.inf
@@ -141,12 +172,16 @@ def mesh_ray(verts: np.ndarray, tris: np.ndarray, nodes: np.ndarray, links: np.n
             break
         first, stop = bvh.leaf_items(links, tree, node)
         for j in range(first, stop):
-            k = links[j]
-            t = ray_triangle(verts, tris, k, ox, oy, oz, frame, tmin, limit)
-            if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
-                best_t = t
-                best_k = k
-                limit = t
+            row = j - items
+            t = ray_triangle_at(packed[row, 0], packed[row, 1], packed[row, 2], packed[row, 3],
+                                packed[row, 4], packed[row, 5], packed[row, 6], packed[row, 7],
+                                packed[row, 8], ox, oy, oz, frame, tmin, limit)
+            if t >= 0.0:
+                k = links[j]
+                if t < best_t or (t == best_t and k < best_k):
+                    best_t = t
+                    best_k = k
+                    limit = t
         node, sp = bvh.ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
     if best_k < 0:
         return MISS, -1
@@ -154,14 +189,13 @@ def mesh_ray(verts: np.ndarray, tris: np.ndarray, nodes: np.ndarray, links: np.n
 
 
 @kernel
-def mesh_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.ndarray,
-                   nodes: np.ndarray, links: np.ndarray, origins: np.ndarray,
-                   directions: np.ndarray, tmax: np.ndarray, out_t: np.ndarray,
-                   out_k: np.ndarray) -> None:
+def mesh_ray_range(start: int, stop: int, packed: np.ndarray, nodes: np.ndarray,
+                   links: np.ndarray, origins: np.ndarray, directions: np.ndarray,
+                   tmax: np.ndarray, out_t: np.ndarray, out_k: np.ndarray) -> None:
     """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
     :func:`swept._parallel.parallel_for`): ``out_t`` inf and ``out_k`` -1 on a miss."""
     for r in range(start, stop):
-        t, k = mesh_ray(verts, tris, nodes, links, origins[r, 0], origins[r, 1], origins[r, 2],
+        t, k = mesh_ray(packed, nodes, links, origins[r, 0], origins[r, 1], origins[r, 2],
                         directions[r, 0], directions[r, 1], directions[r, 2], -1.0, tmax[r])
         out_t[r] = t if k >= 0 else math.inf
         out_k[r] = k

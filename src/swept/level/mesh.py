@@ -31,10 +31,11 @@ class TriangleMesh(Surface):
     across each edge), ``aabb``; :meth:`closed`.
     """
 
-    __slots__ = ("_nodes", "_links", "_boxes")
+    __slots__ = ("_nodes", "_links", "_boxes", "_packed")
     _nodes: np.ndarray
     _links: np.ndarray
     _boxes: np.ndarray
+    _packed: np.ndarray
 
     def __init__(self, vertices: Any, triangles: Any) -> None:
         verts = check_vertices(vertices)
@@ -47,6 +48,8 @@ class TriangleMesh(Surface):
         object.__setattr__(self, "_nodes", nodes)
         object.__setattr__(self, "_links", links)
         object.__setattr__(self, "_boxes", _bvh.box_rows(lo, hi))
+        object.__setattr__(self, "_packed", _k.pack_triangles(verts, tris, links,
+                                                              3 * nodes.shape[0]))
 
     @classmethod
     def from_trimesh(cls, mesh: Any) -> TriangleMesh:
@@ -89,8 +92,8 @@ class TriangleMesh(Surface):
         return (TriangleMesh, (self.vertices, self.triangles))
 
     def _ray(self, o: Any, d: Any, tmin: float, tmax: float) -> tuple[float, int]:
-        t, k = _k.mesh_ray(self.vertices, self.triangles, self._nodes, self._links, o[0], o[1],
-                           o[2], d[0], d[1], d[2], tmin, tmax)
+        t, k = _k.mesh_ray(self._packed, self._nodes, self._links, o[0], o[1], o[2], d[0],
+                           d[1], d[2], tmin, tmax)
         return t, k
 
     def _gather(self, query: np.ndarray) -> np.ndarray:
@@ -105,8 +108,8 @@ class TriangleMesh(Surface):
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
                k: np.ndarray) -> None:
-        run_batch(_k.mesh_ray_range, o.shape[0], (self.vertices, self.triangles, self._nodes,
-                                                  self._links, o, d, tmax, t, k))
+        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._nodes, self._links, o, d,
+                                                  tmax, t, k))
 
 
 register(TriangleMesh)
