@@ -521,3 +521,53 @@ def sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, cand: 
     if best_k < 0:
         return MISS, -1
     return min(best_t / length, max_fraction), best_k
+
+
+@kernel
+def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+                     nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray, cx: float,
+                     cy: float, cz: float, vx: float, vy: float, vz: float, radius: float,
+                     max_fraction: float) -> tuple[float, int]:
+    """:func:`sphere_cast` against a whole mesh through its BVH: the start is checked against
+    the triangles whose boxes touch the ball's box, then the ball's path is walked as a fat
+    ray (every box grown by the radius) front to back, the reach shrinking to the best hit."""
+    out = np.empty(64, np.int64)
+    lo = np.array([cx - radius, cy - radius, cz - radius])
+    hi = np.array([cx + radius, cy + radius, cz + radius])
+    found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
+    if found > out.shape[0]:
+        out = np.empty(found, np.int64)
+        found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
+    d0, k0 = nearest_triangle(verts, tris, out, found, cx, cy, cz)
+    if k0 >= 0 and d0 <= radius:
+        # starts touching or overlapping
+        return 0.0, k0
+    length = math.sqrt(vx * vx + vy * vy + vz * vz)
+    if length == 0.0:
+        return MISS, -1
+    ux = vx / length
+    uy = vy / length
+    uz = vz / length
+    tree = bvh.whole(nodes, 3)
+    probe = bvh.make_probe(cx, cy, cz, ux, uy, uz, radius, 3)
+    stack = np.empty((bvh.STACK_SIZE, 2))
+    best_t = math.inf
+    best_k = -1
+    limit = max_fraction * length
+    node, sp = bvh.ray_first_leaf(nodes, links, tree, stack, probe, limit)
+    for _ in range(nodes.shape[0]):
+        if node < 0:
+            break
+        first, stop = bvh.leaf_items(links, tree, node)
+        for j in range(first, stop):
+            k = links[j]
+            t = sphere_triangle_cast(verts, tris, normals, k, cx, cy, cz, ux, uy, uz, radius,
+                                     limit)
+            if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
+                best_t = t
+                best_k = k
+                limit = t
+        node, sp = bvh.ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
+    if best_k < 0:
+        return MISS, -1
+    return min(best_t / length, max_fraction), best_k

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._kernels import bvh as _bvh
 from .._kernels import mesh as _k
+from ..vec import Vec3
 from .surface import Surface, check_triangles, check_vertices, register, run_batch
 
 __all__ = ["TriangleMesh"]
@@ -95,6 +96,14 @@ class TriangleMesh(Surface):
         t, k = _k.mesh_ray(self._packed, self._nodes, self._links, o[0], o[1], o[2], d[0],
                            d[1], d[2], tmin, tmax)
         return t, k
+
+    def _sphere_cast(self, c: Vec3, rel: Vec3, reach: float, max_fraction: float
+                     ) -> tuple[float, int]:
+        # the ball's path walked through the BVH as a fat ray
+        fraction, k = _k.mesh_sphere_cast(self.vertices, self.triangles, self.normals,
+                                          self._nodes, self._links, self._boxes, c[0], c[1],
+                                          c[2], rel[0], rel[1], rel[2], reach, max_fraction)
+        return fraction, k
 
     def _gather(self, query: np.ndarray) -> np.ndarray:
         out = np.empty(64, np.int64)

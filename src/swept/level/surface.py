@@ -232,6 +232,20 @@ class Surface:
         # the nearest hits of a batch of rays (unit directions) into t and k
         raise NotImplementedError
 
+    def _sphere_cast(self, c: Vec3, rel: Vec3, reach: float, max_fraction: float
+                     ) -> tuple[float, int]:
+        """``(fraction, k)`` of a ball of radius ``reach`` at ``c`` moved by ``rel`` against
+        the triangles whose boxes meet the swept box (``(0, k)`` when it starts touching,
+        ``k < 0`` on a miss); a mesh walks its BVH instead."""
+        end = c + rel * max_fraction
+        lo = Vec3(min(c[0], end[0]), min(c[1], end[1]), min(c[2], end[2]))
+        hi = Vec3(max(c[0], end[0]), max(c[1], end[1]), max(c[2], end[2]))
+        cand = self._candidates(lo - (reach, reach, reach), hi + (reach, reach, reach))
+        fraction, k = _k.sphere_cast(self.vertices, self.triangles, self.normals, cand,
+                                     cand.shape[0], c[0], c[1], c[2], rel[0], rel[1], rel[2],
+                                     reach, max_fraction)
+        return fraction, k
+
     def _candidates(self, lo: Any, hi: Any) -> np.ndarray:
         """The triangles whose boxes (grown by the margin) touch the box ``[lo, hi]``."""
         m = self._margin
@@ -345,19 +359,10 @@ def _contact_surface(sphere: Sphere, surface: Surface) -> tuple[Any, ...]:
 def _sweep_sphere_surface(sphere: Sphere, rel: Vec3, surface: Surface, td: float, mf: float
                           ) -> tuple[float, Vec3, Vec3, bool] | None:
     """The sweep family's answer for a sphere moved by ``rel`` against a surface: the exact
-    first touch over the triangles whose boxes meet the swept box (grown by the radius and
-    the target distance)."""
+    first touch (the subclass's :meth:`Surface._sphere_cast`), the normal smoothed over flat
+    edges."""
     c = sphere.center
-    reach = sphere.radius + td
-    end = c + rel * mf
-    lo = Vec3(min(c[0], end[0]), min(c[1], end[1]), min(c[2], end[2])) - (reach, reach, reach)
-    hi = Vec3(max(c[0], end[0]), max(c[1], end[1]), max(c[2], end[2])) + (reach, reach, reach)
-    cand = surface._candidates(lo, hi)
-    if cand.shape[0] == 0:
-        return None
-    fraction, k = _k.sphere_cast(surface.vertices, surface.triangles, surface.normals, cand,
-                                 cand.shape[0], c[0], c[1], c[2], rel[0], rel[1], rel[2], reach,
-                                 mf)
+    fraction, k = surface._sphere_cast(c, rel, sphere.radius + td, mf)
     if k < 0:
         return None
     at = c + rel * fraction
