@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swept import (
+    AABB,
     Capsule,
+    Circle,
     HeightField,
     Ray,
     Sphere,
@@ -547,9 +549,45 @@ def test_sphere_sweeps_scale_with_the_mesh(scale: float) -> None:
             assert tuple(b.normal) == pytest.approx(tuple(a.normal), abs=1e-9)
 
 
-def test_capsule_against_a_mesh_is_an_unsupported_pair() -> None:
-    with pytest.raises(TypeError, match="Capsule.*TriangleMesh"):
-        sweep(Capsule((0, 0, 0), (0, 1, 0), 0.5), (1, 0, 0), octahedron())
+def test_capsule_contact_with_a_mesh_is_an_unsupported_pair() -> None:
+    with pytest.raises(TypeError, match="TriangleMesh"):
+        contact(Capsule((0, 0, 0), (0, 1, 0), 0.5), octahedron())
+    with pytest.raises(TypeError):
+        sweep(Circle((0, 0), 1), (1, 0), octahedron())
+
+
+def test_capsule_and_box_sweeps_land_at_closed_forms_with_the_face_normal() -> None:
+    m = grid_floor(8, 0.5, seed=4)
+    # a capsule lying tilted, lowest point at 2 - 0.25, falling 4: touches at 1.75 / 4
+    hit = sweep(Capsule((1, 2, 1), (2, 2, 1.3), 0.25), (0.3, -4, 0.1), m)
+    assert hit is not None and hit.fraction == pytest.approx(0.4375, abs=1e-9)
+    assert tuple(hit.normal) == (0.0, 1.0, 0.0) and hit.point[1] == pytest.approx(0, abs=1e-9)
+    # a box whose bottom is at 1, falling 2
+    hit = sweep(AABB((1, 1, 1), (1.5, 1.2, 1.5)), (0.2, -2, 0.1), m)
+    assert hit is not None and hit.fraction == pytest.approx(0.5, abs=1e-9)
+    assert tuple(hit.normal) == (0.0, 1.0, 0.0)
+    # a capsule resting sunk into the floor and sliding: starts inside, the floor's normal
+    for heading in ((0.3, 0, 0.1), (-2, 0, 5), (1e-5, 0, 0)):
+        hit = sweep(Capsule((1, 0.2, 1), (2, 0.2, 1.5), 0.25), heading, m)
+        assert hit is not None and hit.started_inside and tuple(hit.normal) == (0, 1, 0)
+    assert sweep(Capsule((1, 2, 1), (2, 2, 1), 0.25), (0, 1, 0), m) is None
+
+
+def test_a_point_capsule_sweeps_as_the_sphere_does() -> None:
+    rng = np.random.default_rng(9)
+    m = octahedron(1.0)
+    for _ in range(40):
+        c = rng.uniform(-3, 3, size=3)
+        v = rng.uniform(-6, 6, size=3)
+        r = rng.uniform(0.05, 0.5)
+        a = sweep(Sphere(c, r), v, m)
+        b = sweep(Capsule(c, c, r), v, m)
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert b.fraction == pytest.approx(a.fraction, abs=1e-8)
+            assert b.started_inside == a.started_inside
+            if not a.started_inside:
+                assert tuple(b.normal) == pytest.approx(tuple(a.normal), abs=1e-6)
 
 
 # ------------------------------------------------------------------------- internal edges

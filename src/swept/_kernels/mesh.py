@@ -43,6 +43,7 @@ import numpy as np
 
 from . import bvh, inline_kernel, kernel
 from .ray import ray_capsule3
+from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
 
 #: ``t`` of a miss.
 MISS = -1.0
@@ -571,3 +572,40 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     if best_k < 0:
         return MISS, -1
     return min(best_t / length, max_fraction), best_k
+
+
+@kernel
+def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarray,
+              cand: np.ndarray, count: int, dx: float, dy: float, dz: float,
+              target_distance: float, max_fraction: float
+              ) -> tuple[int, float, int, float, float, float, float, float, float]:
+    """A convex core (points ``core`` (p, 3) grown by ``radius``: a capsule, a box) moved by
+    ``d`` against the candidate triangles, each by conservative advancement on GJK
+    (:func:`swept._kernels.sweep.cast_cores`): ``(status, fraction, k, normal, point)`` of the
+    earliest (ties: smallest k), the status ``CAST_OVERLAPPED`` when it starts within the
+    target distance of triangle k (the deepest such), ``CAST_SEPARATED`` and ``k = -1`` on a
+    miss."""
+    tri = np.empty((3, 3))
+    best_status = CAST_SEPARATED
+    best_t = math.inf
+    best_k = -1
+    nx = ny = nz = px = py = pz = 0.0
+    limit = max_fraction
+    for j in range(count):
+        k = cand[j]
+        for c in range(3):
+            for a in range(3):
+                tri[c, a] = verts[tris[k, c], a]
+        status, t, mx, my, mz, qx, qy, qz, _it = cast_cores(core, radius, tri, 0.0, dx, dy, dz,
+                                                            target_distance, limit)
+        if status == CAST_SEPARATED:
+            continue
+        if status == CAST_OVERLAPPED:
+            t = 0.0
+        if t < best_t or (t == best_t and k < best_k):
+            best_status = CAST_OVERLAPPED if status == CAST_OVERLAPPED else CAST_HIT
+            best_t = t
+            best_k = k
+            nx, ny, nz, px, py, pz = mx, my, mz, qx, qy, qz
+            limit = t
+    return best_status, best_t, best_k, nx, ny, nz, px, py, pz

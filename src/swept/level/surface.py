@@ -42,7 +42,8 @@ from ..constants import (
 from ..dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP
 from ..distance import PointOperand
 from ..results import RayBatch, RayHit, make_ray_hit
-from ..shapes import AABB, Ray, Sphere
+from ..shapes import AABB, Capsule, Ray, Sphere
+from ..sweep import shape_core
 from ..vec import Vec3, as_vec3
 
 __all__ = ["Surface", "raycast_many", "check_vertices", "check_triangles", "adjacency"]
@@ -370,6 +371,36 @@ def _sweep_sphere_surface(sphere: Sphere, rel: Vec3, surface: Surface, td: float
     return fraction, n, q, fraction == 0.0
 
 
+def _sweep_convex_surface(shape: Any, rel: Vec3, surface: Surface, td: float, mf: float
+                          ) -> tuple[float, Vec3, Vec3, bool] | None:
+    """The sweep family's answer for a capsule or a box moved by ``rel`` against a surface:
+    conservative advancement against each triangle whose box meets the swept box (the first
+    touch within ``CAST_TOLERANCE`` of the query's size), the normal smoothed over flat
+    edges."""
+    core, radius = shape_core(shape)
+    reach = radius + td
+    lo = core.min(axis=0) - reach
+    hi = core.max(axis=0) + reach
+    d = np.array(rel) * mf
+    cand = surface._candidates(np.minimum(lo, lo + d), np.maximum(hi, hi + d))
+    status, fraction, k, nx, ny, nz, px, py, pz = _k.core_cast(
+        core, radius, surface.vertices, surface.triangles, cand, cand.shape[0], rel[0], rel[1],
+        rel[2], td, mf)
+    if k < 0:
+        return None
+    point = Vec3(px, py, pz)
+    if nx == 0.0 and ny == 0.0 and nz == 0.0:
+        # the cores overlap: out along the face normal, toward the shape's centre
+        n = surface.normals[k]
+        toward = core.mean(axis=0) + d * fraction - point
+        s = -1.0 if float(n @ toward) < 0.0 else 1.0
+        normal = Vec3(s * n[0] + 0.0, s * n[1] + 0.0, s * n[2] + 0.0)
+    else:
+        # a point off the surface along the normal: its feature decides (flat edges: the face)
+        _d, _q, normal = surface._normal_at(k, point + Vec3(nx, ny, nz) * surface._size)
+    return fraction, normal, point, status == _k.CAST_OVERLAPPED or fraction == 0.0
+
+
 def raycast_many(surface: Surface, origins: Any, directions: Any,
                  max_distance: Any = math.inf) -> RayBatch:
     """The nearest hit of each of n rays on a mesh or height field, on the project's threads.
@@ -423,6 +454,8 @@ def register(cls: type) -> None:
     CLOSEST_POINT.register(cls, _closest_point_surface)
     CONTACT.register((Sphere, cls), _contact_surface, flip=True)
     SWEEP.register((Sphere, cls), _sweep_sphere_surface)
+    for mover in (Capsule, AABB):
+        SWEEP.register((mover, cls), _sweep_convex_surface)
     for operand in (PointOperand, Sphere):
         CLOSEST_POINTS.register((operand, cls), _closest_points_surface, flip=True)
 
