@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -711,3 +713,12 @@ def test_ray_aimed_at_an_exact_point_of_a_triangle_hits_it(coords, origin, num, 
     length = math.sqrt(float(sum(x * x for x in d)))
     assert hit is not None
     assert hit.distance == pytest.approx(length, rel=1e-12, abs=1e-12)
+
+
+def test_the_level_page_examples_run() -> None:
+    # docs/level.md's code blocks are what a user copies first: each runs as written
+    page = Path(__file__).resolve().parent.parent / "docs" / "level.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "docs/level.md", "exec"), {})

@@ -133,14 +133,9 @@ class HeightField(Surface):
                                   self._block, o[0], o[1], o[2], d[0], d[1], d[2], tmin, tmax)
         return t, k
 
-    def _gather(self, query: np.ndarray) -> np.ndarray:
-        out = np.empty(64, np.int64)
-        for _ in range(2):
-            found = _k.heightfield_gather(self._cols, self._grid, self._block, query, out)
-            if found <= out.shape[0]:
-                return out[:found]
-            out = np.empty(found, np.int64)
-        return out  # pragma: no cover - the second call has room for every triangle
+    def _gather_into(self, query: np.ndarray, out: np.ndarray) -> int:
+        found: int = _k.heightfield_gather(self._cols, self._grid, self._block, query, out)
+        return found
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
                k: np.ndarray) -> None:

@@ -105,15 +105,10 @@ class TriangleMesh(Surface):
                                           c[2], rel[0], rel[1], rel[2], reach, max_fraction)
         return fraction, k
 
-    def _gather(self, query: np.ndarray) -> np.ndarray:
-        out = np.empty(64, np.int64)
-        for _ in range(2):
-            found = _bvh.query_aabb(self._nodes, self._links, self._boxes, query[:3], query[3:],
-                                    out)
-            if found <= out.shape[0]:
-                return out[:found]
-            out = np.empty(found, np.int64)
-        return out  # pragma: no cover - the second call has room for every triangle
+    def _gather_into(self, query: np.ndarray, out: np.ndarray) -> int:
+        found: int = _bvh.query_aabb(self._nodes, self._links, self._boxes, query[:3],
+                                     query[3:], out)
+        return found
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
                k: np.ndarray) -> None:

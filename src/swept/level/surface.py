@@ -225,8 +225,20 @@ class Surface:
     def _ray(self, o: Any, d: Any, tmin: float, tmax: float) -> tuple[float, int]:
         raise NotImplementedError
 
-    def _gather(self, query: np.ndarray) -> np.ndarray:
+    def _gather_into(self, query: np.ndarray, out: np.ndarray) -> int:
+        # the triangles near the box `query` written to `out`, how many there are in all
         raise NotImplementedError
+
+    def _gather(self, query: np.ndarray) -> np.ndarray:
+        """The triangles whose boxes (a mesh) or cells (a height field) touch the box
+        ``query`` ((6,) ``lo xyz hi xyz``), as an int64 array."""
+        out = np.empty(64, np.int64)
+        found = self._gather_into(query, out)
+        if found > out.shape[0]:
+            # the first buffer was short: one call more with room for every one
+            out = np.empty(found, np.int64)
+            found = self._gather_into(query, out)
+        return out[:found]
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
                k: np.ndarray) -> None:
