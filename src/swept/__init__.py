@@ -14,7 +14,7 @@ from .controller import Collision, MoveResult, move_and_slide
 from .convex3d import separating_data as _separating_data  # noqa: F401 - registers the shapes
 from .distance import closest_point, closest_points, distance
 from .interop import add_shapely, from_shapely, to_shapely
-from .level import TileMap
+from .level import HeightField, TileMap, TriangleMesh
 from .manifold import manifold
 from .raycast import ray_box, ray_capsule, ray_circle, ray_polygon, ray_segment, raycast
 from .resolve import Resolved, resolve, respond_pair
@@ -136,6 +136,8 @@ __all__ = [
     "Collision",
     "Chain",
     "TileMap",
+    "TriangleMesh",
+    "HeightField",
     "World",
     "ALL_LAYERS",
     "WorldRayHit",

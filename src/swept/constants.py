@@ -87,6 +87,8 @@ __all__ = [
     "SAME_PLANE_TOLERANCE", "CLIP_TOLERANCE", "STOP_ON_SLOPE_TOLERANCE", "PARALLEL_TOLERANCE",
     # the input contract
     "MAX_COORDINATE",
+    # triangle meshes and height fields
+    "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -386,6 +388,25 @@ PARALLEL_TOLERANCE = 1e-12
 #: inside the range. It covers scenes from 1e-6 to 1e7 length units with room to spare. A
 #: limit, absolute. Not measured: chosen so that cubes stay finite.
 MAX_COORDINATE = 1e50
+
+# --- triangle meshes and height fields (swept.level.surface, swept._kernels.mesh) ---
+
+#: A triangle is rejected as zero-area when its doubled area is at most this times its longest
+#: edge squared (twice the sine of its smallest angle, near enough): relative, so a mesh
+#: scaled by 1e-6 or 1e7 is accepted or rejected alike. Not measured: chosen far above the
+#: rounding of a cross product (1e-16) so that every accepted triangle has a face normal
+#: good to about 1e-4 of a radian, and far below any triangle a modeller makes.
+TRIANGLE_AREA_TOLERANCE = 1e-12
+#: Two triangles sharing an edge are coplanar (the edge is *flat*, and a ball touching it gets
+#: the face normal) when the sine of the angle between their normals is at most this. Not
+#: measured: chosen well above the rounding of normals computed from coordinates (about 1e-15
+#: of a radian) and well below a modelled bend (a 1-degree bend is a sine of 0.017).
+FLAT_EDGE_TOLERANCE = 1e-9
+#: Rounds of the nearest-point search on a surface (:meth:`Surface._nearest`), each doubling
+#: the cube searched, before it tests every triangle. A cap. Not measured: the first cube
+#: already reaches the surface's box, so rounds beyond log2(extent / smallest triangle) (about
+#: 40 at 1e-6 .. 1e7) never run.
+SURFACE_SEARCH_DOUBLINGS = 128
 
 # --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
 
