@@ -334,15 +334,16 @@ def checked_entry_point(adapter: Any, example: tuple[Any, ...]) -> KernelCall:
     return fast
 
 
-def lazy_entry(namespace: dict[str, Any], name: str, adapter: Any,
-               example: tuple[Any, ...]) -> KernelCall:
+def lazy_entry(namespace: dict[str, Any], name: str, adapter: Callable[[], Any],
+               example: Callable[[], tuple[Any, ...]]) -> KernelCall:
     """A stand-in for the global ``name`` of ``namespace`` (a module's ``globals()``) that
-    compiles ``adapter`` (or loads it from numba's cache) on its first call and then puts
-    :func:`checked_entry_point`'s callable in its place, so that importing swept compiles
-    nothing."""
+    compiles the kernel ``adapter()`` returns (or loads it from numba's cache) on its first
+    call and then puts :func:`checked_entry_point`'s callable in its place. ``adapter`` and
+    ``example`` are called then too, so that importing swept imports no kernel (and no numba)
+    and compiles nothing."""
 
     def first_call(*args: Any) -> Any:
-        fn = checked_entry_point(adapter, example)
+        fn = checked_entry_point(adapter(), example())
         namespace[name] = fn
         return fn(*args)
 

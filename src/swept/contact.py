@@ -26,22 +26,25 @@ plane-plane). Anything else, or a 2D shape against a 3D one, raises ``TypeError`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import contact as _k
+from ._lazy import kernels
 from .dispatch import CONTACT, UNSUPPORTED, type_name
 from .results import Contact, make_contact
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from .vec import Vec2, Vec3
 from .views import core_shape, view
 
+if TYPE_CHECKING:
+    from ._kernels import contact as _k
+else:
+    _k = kernels("contact")
+
 __all__ = ["contact", "axis_overlaps"]
 
 _tuple_new = tuple.__new__
-_flip2 = _k.flip_contact2
-_flip3 = _k.flip_contact3
 
 # A pair handler takes the two shapes in the table's order and returns the kernel's flat
 # tuple, or UNSUPPORTED when the shapes' dimensions do not fit the pair (then contact() raises).
@@ -267,11 +270,11 @@ def contact(a: Any, b: Any) -> Contact | None:
     # (+ 0.0 turns a -0.0 normal component into 0.0)
     if len(raw) == 6:
         if swapped:
-            raw = _flip2(*raw)
+            raw = _k.flip_contact2(*raw)
         return make_contact(_tuple_new(Vec2, (raw[1] + 0.0, raw[2] + 0.0)), raw[3],
                             _tuple_new(Vec2, (raw[4], raw[5])))
     if swapped:
-        raw = _flip3(*raw)
+        raw = _k.flip_contact3(*raw)
     return make_contact(_tuple_new(Vec3, (raw[1] + 0.0, raw[2] + 0.0, raw[3] + 0.0)), raw[4],
                         _tuple_new(Vec3, (raw[5], raw[6], raw[7])))
 

@@ -22,17 +22,22 @@ boxes, a tilted capsule on a face, a corner poking into a segment) gives the one
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import manifold as _k
+from ._lazy import kernels
 from .contact import contact
 from .dispatch import CONTACT, MANIFOLD
 from .results import Manifold, ManifoldPoint
 from .shapes import AABB, Capsule, Polygon, Segment
 from .vec import Vec2
 from .views import view
+
+if TYPE_CHECKING:
+    from ._kernels import manifold as _k
+else:
+    _k = kernels("manifold")
 
 __all__ = ["manifold"]
 
