@@ -184,7 +184,8 @@ def cache_directory(path: str) -> str | None:
     (the first of numba's locators, ours ahead, that takes it), or None if none does."""
     install()
     impl: Any = _numba_locator("CacheImpl")
-    for cls in getattr(impl, "_locator_classes", LOCATORS):
+    classes: list[Any] = list(getattr(impl, "_locator_classes", LOCATORS))
+    for cls in classes:
         try:
             locator = cls.from_function(_probe, path)
         except Exception:  # a locator of a numba version we do not know: try the next
