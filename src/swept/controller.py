@@ -336,7 +336,8 @@ def _tolerance(shape: Shape) -> float:
     box = shape.aabb
     scale = max(max(abs(c) for c in box.min), max(abs(c) for c in box.max),
                 max(hi - lo for lo, hi in zip(box.min, box.max)))
-    return CLEARANCE_TOLERANCE * scale
+    result: float = CLEARANCE_TOLERANCE * scale
+    return result
 
 
 def _clear(obs: _Obstacles, shape: Shape) -> bool:

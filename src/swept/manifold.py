@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._fast import typed_build
 from ._lazy import kernels
 from .contact import contact
 from .dispatch import CONTACT, MANIFOLD
@@ -41,7 +42,7 @@ else:
 
 __all__ = ["manifold"]
 
-_tuple_new: Any = tuple.__new__  # (untyped: mypy sees dataclasses, not tuples)
+_tuple_new = typed_build  # tuple.__new__, typed
 _Raw = tuple[Any, ...]
 
 

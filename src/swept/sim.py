@@ -134,7 +134,8 @@ def _per_ball(a: np.ndarray, n: int, name: str) -> np.ndarray:
     if a.shape != (n,):
         raise ValueError(f"{name} must be a number or have one value per center, shape "
                          f"({n},), got shape {a.shape}")
-    return a.copy()
+    result: np.ndarray = a.copy()
+    return result
 
 
 def _layer_bits(value: Any, name: str) -> int:
@@ -632,28 +633,33 @@ class Simulation:
     @property
     def positions(self) -> np.ndarray:
         """The centres, (n, d) float64 (a copy)."""
-        return self._pos[:, : self.dim].copy()
+        result: np.ndarray = self._pos[:, : self.dim].copy()
+        return result
 
     @property
     def velocities(self) -> np.ndarray:
         """The velocities, (n, d) float64 (a copy)."""
-        return self._vel[:, : self.dim].copy()
+        result: np.ndarray = self._vel[:, : self.dim].copy()
+        return result
 
     @property
     def radii(self) -> np.ndarray:
         """The radii, (n,) float64 (a copy)."""
-        return self._radius.copy()
+        result: np.ndarray = self._radius.copy()
+        return result
 
     @property
     def caught(self) -> np.ndarray:
         """Per body, the steps in which it responded to a collider, (n,) int64 (a copy)."""
-        return self._caught.copy()
+        result: np.ndarray = self._caught.copy()
+        return result
 
     @property
     def missed(self) -> np.ndarray:
         """Per body, the steps in which its centre's path reached a collider with no
         response (it tunneled, or clipped one unseen), (n,) int64 (a copy)."""
-        return self._missed.copy()
+        result: np.ndarray = self._missed.copy()
+        return result
 
     @property
     def caught_total(self) -> int:
@@ -857,7 +863,8 @@ class Simulation:
     @property
     def sleeping(self) -> np.ndarray:
         """Per body, whether it is asleep, (n,) bool (a copy)."""
-        return self._asleep.copy()
+        result: np.ndarray = self._asleep.copy()
+        return result
 
     def _escape(self) -> None:
         """Bodies past the supported range (:data:`~swept.constants.MAX_COORDINATE`) are

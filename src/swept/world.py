@@ -204,8 +204,10 @@ def _mask(mask: Any, name: str = "mask") -> int:
 def _lengths(v: np.ndarray) -> np.ndarray:
     """Row lengths of an (n, d) array, computed as Vec2.length / Vec3.length do."""
     if v.shape[1] == 2:
-        return np.hypot(v[:, 0], v[:, 1])
-    return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+        result: np.ndarray = np.hypot(v[:, 0], v[:, 1])
+        return result
+    result = np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+    return result
 
 
 def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
@@ -418,7 +420,8 @@ def _slab_entry(origin: np.ndarray, direction: np.ndarray, lo: np.ndarray, hi: n
             inside = (origin >= lo) & (origin <= hi)
             near = np.where(direction == 0.0, np.where(inside, -np.inf, np.inf), near)
     out = near.max(axis=1)
-    return np.maximum(out, 0.0, out=out)
+    result: np.ndarray = np.maximum(out, 0.0, out=out)
+    return result
 
 
 class _BoxTree:
@@ -450,12 +453,14 @@ class _BoxTree:
 
     def candidates(self, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
         """Handles whose boxes touch the box [qlo, qhi]."""
-        return self.handles[self._touching(qlo, qhi)].tolist()
+        result: list[int] = self.handles[self._touching(qlo, qhi)].tolist()
+        return result
 
     def ray_candidates(self, origin: np.ndarray, direction: np.ndarray, tmax: float
                        ) -> list[int]:
         """Handles whose boxes the ray segment touches."""
-        return self.handles[self._crossed(origin, direction, tmax)].tolist()
+        result: list[int] = self.handles[self._crossed(origin, direction, tmax)].tolist()
+        return result
 
     def boxes(self, qlo: np.ndarray, qhi: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1096,7 +1101,8 @@ class World:
         if self._chain_rows:
             # a chain's segments: the chain, once, where its first segment came
             return list(dict.fromkeys(self._owners(out[:n]).tolist()))
-        return out[:n].tolist()
+        result: list[int] = out[:n].tolist()
+        return result
 
     def _box_handles(self, lo: Any, hi: Any, *, mask: int = ALL_LAYERS,
                      ignore: Iterable[int] = (), include_sensors: bool = True) -> list[int]:
@@ -1724,7 +1730,8 @@ class World:
         parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
                      key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
-        return out
+        result: _world_kernels.Hits = out
+        return result
 
     # ------------------------------------------------------------------ filtered and sensor paths
 
