@@ -241,8 +241,17 @@ def _speeds(text: str) -> list[float]:
     return speeds
 
 
+def _start_up(*families: str) -> None:
+    """Load numba and the kernel ``families`` a command runs (a notice on stderr if they
+    compile), before its progress clock starts: progress times the work, not the start-up."""
+    from ._lazy import preload
+
+    preload(*families)
+
+
 def _run_steps(model: Any, steps: int, label: str) -> None:
     """``model.run(steps)`` in chunks, with progress on stderr when it takes a while."""
+    _start_up("sweep", "response", "contact")
     progress = Progress(label, steps, "steps")
     done = 0
     while done < steps:
@@ -348,6 +357,7 @@ def _scene(args: argparse.Namespace, out: TextIO) -> int:
         scenes = default_scenes() if args.file is None else load_scenes(args.file)
     except SceneError as exc:
         raise CommandError(str(exc)) from None
+    _start_up("sweep", "response")
     progress = Progress("scene", sum(len(s.bodies) for s in scenes), "bodies")
     try:
         text = report(scenes, progress=progress.update)
@@ -407,6 +417,8 @@ def tunneling_table(speeds: Sequence[float], steps: int,
 
     rows = []
     total = 2 * len(speeds) * steps
+    if progress is not None:
+        _start_up("sweep", "response")
     bar = Progress("tunneling", total, "steps", progress) if progress is not None else None
     done = 0
     for speed in speeds:

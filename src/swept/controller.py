@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ._kernels import bvh as _bvh
+from ._lazy import kernels
 from .chain import Chain, contact_obstacle
 from .constants import (
     CLEARANCE_TOLERANCE,
@@ -77,6 +77,11 @@ from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Spher
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 from .views import view
+
+if TYPE_CHECKING:
+    from ._kernels import bvh as _bvh
+else:
+    _bvh = kernels("bvh")
 
 __all__ = [
     "move_and_slide",
@@ -366,7 +371,8 @@ def _tolerance(shape: Shape) -> float:
     box = shape.aabb
     scale = max(max(abs(c) for c in box.min), max(abs(c) for c in box.max),
                 max(hi - lo for lo, hi in zip(box.min, box.max)))
-    return CLEARANCE_TOLERANCE * scale
+    result: float = CLEARANCE_TOLERANCE * scale
+    return result
 
 
 def _clear(obs: _Obstacles, shape: Shape) -> bool:

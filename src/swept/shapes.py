@@ -15,11 +15,11 @@ normalised after scaling by their largest component, so any nonzero one is accep
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels.ray import segment_normals2 as _segment_normals
+from ._lazy import kernels
 from .constants import (
     AXIS_PARALLEL_SINE,
     POLYGON_COLLINEAR_TOLERANCE,
@@ -28,6 +28,11 @@ from .constants import (
 )
 from .hull import hull2d, hull3d
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
+
+if TYPE_CHECKING:
+    from ._kernels import ray as _kray
+else:
+    _kray = kernels("ray")
 
 __all__ = [
     "Shape",
@@ -171,8 +176,9 @@ class Segment(Shape):
     __slots__ = ("a", "b", "_normals")
     a: Vec2
     b: Vec2
-    #: the left and right unit normals, prebuilt by the ray kernel's own formula: a ray cast
-    #: hands one out rather than build a vector per hit
+    #: the left and right unit normals, built by the ray kernel's own formula on first use
+    #: (:meth:`__getattr__`; making a segment loads no kernel): a ray cast hands one out
+    #: rather than build a vector per hit
     _normals: tuple[Vec2, Vec2]
     dim = 2
 
@@ -183,8 +189,16 @@ class Segment(Shape):
             raise ValueError(f"segment needs a nonzero length: a and b are both {tuple(pa)}")
         _set(self, "a", pa)
         _set(self, "b", pb)
-        lx, ly, rx, ry = _segment_normals(pa[0], pa[1], pb[0], pb[1])
-        _set(self, "_normals", (Vec2(lx, ly), Vec2(rx, ry)))
+
+    def __getattr__(self, name: str) -> Any:
+        # only an unset slot reaches here: the normals, on their first read
+        if name != "_normals":
+            raise AttributeError(f"'Segment' object has no attribute {name!r}")
+        a, b = self.a, self.b
+        lx, ly, rx, ry = _kray.segment_normals2(a[0], a[1], b[0], b[1])
+        normals = (Vec2(lx, ly), Vec2(rx, ry))
+        _set(self, "_normals", normals)
+        return normals
 
     def _key(self) -> tuple[Any, ...]:
         return (self.a, self.b)
