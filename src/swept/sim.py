@@ -840,7 +840,7 @@ class Simulation:
         else:
             self._events.forget()
 
-    def _find_events(self, scene: Scene, vel_start: np.ndarray) -> None:
+    def _find_events(self, scene: _kscene.Scene, vel_start: np.ndarray) -> None:
         """The step's contact and sensor events against the last step's (:mod:`swept.events`),
         and their callbacks."""
         if self._pairs is None:

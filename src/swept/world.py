@@ -935,7 +935,7 @@ class World:
             self._sensor_planes = planes
         return self._sensor_tree
 
-    def _sensor_scene(self) -> tuple[Scene, np.ndarray] | None:
+    def _sensor_scene(self) -> tuple[_scene.Scene, np.ndarray] | None:
         """The sensors as the kernels take colliders: the scene of a private World holding
         their shapes and layers in handle order, and the handle of each of its rows ((k,)
         int64, increasing); None when there are none. For the Simulation's sensor events."""
