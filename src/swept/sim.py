@@ -59,13 +59,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import sim as _k
-from ._kernels import solver as _solver
-from ._kernels.scene import Scene
+from ._lazy import kernels
 from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
@@ -86,6 +84,15 @@ from .vec import Vec2, Vec3, as_array, as_finite, as_vector
 from .world import ALL_LAYERS, World
 from .world import _mask as _check_bits
 
+if TYPE_CHECKING:
+    from ._kernels import scene as _kscene
+    from ._kernels import sim as _k
+    from ._kernels import solver as _solver
+else:
+    _kscene = kernels("scene")
+    _k = kernels("sim")
+    _solver = kernels("solver")
+
 __all__ = [
     "Body", "Simulation", "CCD_MODES", "DEFAULT_STEP", "DEFAULT_PASSES",
     "MAX_CASTS_PER_STEP", "MAX_STEPS_PER_UPDATE", "path_crossings", "PathCrossings",
@@ -93,8 +100,6 @@ __all__ = [
 
 #: The ccd modes a body may use, by name.
 CCD_MODES = ("discrete", "swept", "speculative")
-_MODE_CODES = {"discrete": _k.MODE_DISCRETE, "swept": _k.MODE_SWEPT,
-               "speculative": _k.MODE_SPECULATIVE}
 #: Gravity as the move kernel takes it once the step has applied it.
 _NO_GRAVITY = np.zeros(3)
 #: No overlap shifts for the first position pass.
@@ -105,9 +110,10 @@ DEFAULT_STEP = 1.0 / 60.0
 
 def _mode_code(ccd: Any) -> int:
     """The kernel's code for a ccd mode name, or a ValueError naming ``ccd``."""
-    if not isinstance(ccd, str) or ccd not in _MODE_CODES:
+    if not isinstance(ccd, str) or ccd not in CCD_MODES:
         raise ValueError(f"ccd must be one of {', '.join(CCD_MODES)}, got {ccd!r}")
-    return _MODE_CODES[ccd]
+    code: int = getattr(_k, "MODE_" + ccd.upper())
+    return code
 
 
 def _check_mass(mass: Any) -> float:
@@ -133,7 +139,8 @@ def _per_ball(a: np.ndarray, n: int, name: str) -> np.ndarray:
     if a.shape != (n,):
         raise ValueError(f"{name} must be a number or have one value per center, shape "
                          f"({n},), got shape {a.shape}")
-    return a.copy()
+    result: np.ndarray = a.copy()
+    return result
 
 
 def _layer_bits(value: Any, name: str) -> int:
@@ -453,7 +460,7 @@ class Simulation:
         self._rest = np.zeros(0)
         self._island = np.zeros(0, np.int64)
         self._sleepers = False
-        self._last_scene: Scene | None = None
+        self._last_scene: _kscene.Scene | None = None
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
         # the velocity solver's contacts: this step's, and last step's for warm starting
@@ -639,28 +646,33 @@ class Simulation:
     @property
     def positions(self) -> np.ndarray:
         """The centres, (n, d) float64 (a copy)."""
-        return self._pos[:, : self.dim].copy()
+        result: np.ndarray = self._pos[:, : self.dim].copy()
+        return result
 
     @property
     def velocities(self) -> np.ndarray:
         """The velocities, (n, d) float64 (a copy)."""
-        return self._vel[:, : self.dim].copy()
+        result: np.ndarray = self._vel[:, : self.dim].copy()
+        return result
 
     @property
     def radii(self) -> np.ndarray:
         """The radii, (n,) float64 (a copy)."""
-        return self._radius.copy()
+        result: np.ndarray = self._radius.copy()
+        return result
 
     @property
     def caught(self) -> np.ndarray:
         """Per body, the steps in which it responded to a collider, (n,) int64 (a copy)."""
-        return self._caught.copy()
+        result: np.ndarray = self._caught.copy()
+        return result
 
     @property
     def missed(self) -> np.ndarray:
         """Per body, the steps in which its centre's path reached a collider with no
         response (it tunneled, or clipped one unseen), (n,) int64 (a copy)."""
-        return self._missed.copy()
+        result: np.ndarray = self._missed.copy()
+        return result
 
     @property
     def caught_total(self) -> int:
@@ -679,7 +691,7 @@ class Simulation:
 
     # -------------------------------------------------------------------------- stepping
 
-    def _scene(self) -> Scene:
+    def _scene(self) -> _kscene.Scene:
         """The colliders' scene: the World's own (it rebuilds only what changed), or for
         another kind of world a private World of its shapes, rebuilt when they change."""
         world = self.world
@@ -724,7 +736,7 @@ class Simulation:
         """Take one fixed step: integrate, move by mode, contact passes, bookkeeping."""
         self._step_with(self._scene())
 
-    def _solve_velocities(self, scene: Scene) -> None:
+    def _solve_velocities(self, scene: _kscene.Scene) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved
         for velocities (:mod:`swept._kernels.solver`)."""
         n = self._pos.shape[0]
@@ -760,7 +772,7 @@ class Simulation:
             self._shifted = True
 
 
-    def _step_with(self, scene: Scene) -> None:
+    def _step_with(self, scene: _kscene.Scene) -> None:
         """One fixed step among the colliders of ``scene``."""
         n = self._pos.shape[0]
         self.steps_taken += 1
@@ -828,7 +840,7 @@ class Simulation:
         else:
             self._events.forget()
 
-    def _find_events(self, scene: Scene, vel_start: np.ndarray) -> None:
+    def _find_events(self, scene: _kscene.Scene, vel_start: np.ndarray) -> None:
         """The step's contact and sensor events against the last step's (:mod:`swept.events`),
         and their callbacks."""
         if self._pairs is None:
@@ -928,7 +940,8 @@ class Simulation:
     @property
     def sleeping(self) -> np.ndarray:
         """Per body, whether it is asleep, (n,) bool (a copy)."""
-        return self._asleep.copy()
+        result: np.ndarray = self._asleep.copy()
+        return result
 
     def _escape(self) -> None:
         """Bodies past the supported range (:data:`~swept.constants.MAX_COORDINATE`) are

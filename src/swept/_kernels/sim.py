@@ -58,6 +58,8 @@ from .response import respond_velocity
 from .scene import (
     COUNT,
     FIRST,
+    FLAG_ONE_WAY,
+    FLAGS,
     H_PLANE_COUNT,
     H_PLANES,
     HI,
@@ -76,7 +78,9 @@ from .scene import (
     LAYER,
     LO,
     Scene,
+    closest_row,
     contact_row,
+    one_way_stands,
 )
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree
@@ -336,6 +340,18 @@ def _heading_in(t: float, nx: float, ny: float, nz: float, inside: bool, dx: flo
 def cast_entering_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float,
                       dy: float, dz: float, length: float, r: float
                       ) -> tuple[float, float, float, float]:
+    """:func:`cast_entering_shape_row`, a miss where a one-way collider lets the ball pass
+    (:func:`~swept._kernels.scene.one_way_stands`)."""
+    t, nx, ny, nz = cast_entering_shape_row(scene, h, px, py, pz, dx, dy, dz, length, r)
+    if t >= 0.0 and not one_way_stands(scene, h, dx, dy, dz, nx, ny, nz):
+        return MISS, 0.0, 0.0, 0.0
+    return t, nx, ny, nz
+
+
+@inline_kernel
+def cast_entering_shape_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float,
+                            dy: float, dz: float, length: float, r: float
+                            ) -> tuple[float, float, float, float]:
     """Where a ball of radius r moving from p along unit d first heads into collider h within
     ``length``: ``(t, nx, ny, nz)``, t < 0 for none. Only a contact the ball moves into counts:
     a ball resting on a collider and sliding along it, or leaving it, is not stopped (seed
@@ -470,6 +486,19 @@ def path_enters_polygon(px: float, py: float, qx: float, qy: float, verts: np.nd
 @inline_kernel
 def path_reaches_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: float,
                      qy: float, qz: float) -> bool:
+    """:func:`path_reaches_shape_row`; a one-way collider is reached only by a path that
+    starts on its solid side and moves against it (any other passes it by design)."""
+    if (scene.tags[h, FLAGS] & FLAG_ONE_WAY) != 0:
+        # the start's side: from the collider's nearest point toward p
+        cx, cy, cz = closest_row(scene, h, px, py, pz)
+        if not one_way_stands(scene, h, qx - px, qy - py, qz - pz, px - cx, py - cy, pz - cz):
+            return False
+    return path_reaches_shape_row(scene, h, px, py, pz, qx, qy, qz)
+
+
+@inline_kernel
+def path_reaches_shape_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: float,
+                           qy: float, qz: float) -> bool:
     """Whether the straight path p -> q of a ball's centre reaches collider h: crosses or
     touches a thin wall, enters (or touches) a circle, capsule, sphere, box or polygon, or
     goes from a plane's free side into its solid side."""
