@@ -14,6 +14,9 @@ median, wall-clock):
   unless ``--cold-runs`` says more;
 - ``python`` alone, the floor under the two whole-interpreter figures.
 
+Each figure is wall-clock and CPU (user + system) seconds: on a shared machine the wall-clock
+grows with the other processes' load, the CPU much less.
+
 Prints the table and writes ``benchmarks/results/import.json``.
 
 Run: python benchmarks/bench_import.py [--runs 7] [--cold-runs 1]
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,22 +40,22 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 IMPORT = """
 import time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 import swept
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 import sys
 assert "numba" not in sys.modules
-print(t1 - t0)
+print(t1 - t0, c1 - c0)
 """
 
 FIRST_QUERY = """
 import time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 import swept
 hit = swept.raycast(swept.Ray((0, 0), (1, 0)), swept.Circle((5, 0), 1))
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 assert hit is not None and hit.distance == 4.0
-print(t1 - t0)
+print(t1 - t0, c1 - c0)
 """
 
 
@@ -63,21 +67,27 @@ def _env(src: Path) -> dict[str, str]:
     return env
 
 
-def _probe(code: str, src: Path) -> float:
-    """Seconds the probe ``code`` prints, run in a fresh interpreter."""
+def _probe(code: str, src: Path) -> tuple[float, float]:
+    """Wall-clock and CPU seconds the probe ``code`` prints, run in a fresh interpreter."""
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True, env=_env(src)).stdout
-    return float(out.split()[-1])
+    wall, cpu = out.split()[-2:]
+    return float(wall), float(cpu)
 
 
-def _whole(args: list[str], src: Path) -> float:
-    """Wall-clock seconds of a whole fresh interpreter running ``args``."""
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _whole(args: list[str], src: Path) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of a whole fresh interpreter running ``args``."""
+    start, cpu = time.perf_counter(), _children_cpu()
     subprocess.run([sys.executable, *args], check=True, capture_output=True, env=_env(src))
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
 
 
-def _cold_first_query() -> float:
+def _cold_first_query() -> tuple[float, float]:
     """A first query in a copy of the package with no compiled kernels on disk."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "swept"
@@ -96,7 +106,7 @@ def main() -> None:
     if not 1 <= args.runs <= 1000 or not 0 <= args.cold_runs <= 100:
         parser.error("--runs must be 1 to 1000 and --cold-runs 0 to 100")
     _probe(FIRST_QUERY, SRC)  # warm numba's cache (and the OS's file cache)
-    figures: dict[str, list[float]] = {
+    figures: dict[str, list[tuple[float, float]]] = {
         "python alone": [_whole(["-c", "pass"], SRC) for _ in range(args.runs)],
         "import swept": [_probe(IMPORT, SRC) for _ in range(args.runs)],
         "swept --help (whole command)": [_whole(["-m", "swept", "--help"], SRC)
@@ -105,12 +115,17 @@ def main() -> None:
     }
     if args.cold_runs:
         figures["first query, cold"] = [_cold_first_query() for _ in range(args.cold_runs)]
-    print(f"{'part':30s} {'min s':>8s} {'median s':>9s}")
+    print(f"{'part':30s} {'wall min':>9s} {'median':>8s} {'CPU min':>9s} {'median':>8s}")
     result = {}
-    for name, values in figures.items():
-        print(f"{name:30s} {min(values):8.3f} {statistics.median(values):9.3f}")
-        result[name] = {"min": min(values), "median": statistics.median(values),
-                        "runs": len(values)}
+    for name, pairs in figures.items():
+        wall = [w for w, _ in pairs]
+        cpu = [c for _, c in pairs]
+        print(f"{name:30s} {min(wall):9.3f} {statistics.median(wall):8.3f} "
+              f"{min(cpu):9.3f} {statistics.median(cpu):8.3f}")
+        result[name] = {"wall_min": min(wall), "wall_median": statistics.median(wall),
+                        "cpu_min": min(cpu), "cpu_median": statistics.median(cpu),
+                        "runs": len(pairs)}
+    print(f"(seconds; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     out_dir = Path(__file__).parent / "results"
     out_dir.mkdir(exist_ok=True)
     (out_dir / "import.json").write_text(json.dumps(result, indent=2))
