@@ -73,18 +73,12 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._fast import entry_point
-from ._kernels import bvh as _bvh
-from ._kernels import grid as _grid
-from ._kernels import scene as _scene
-from ._kernels import world as _world_kernels
-from ._kernels import world_sweep as _ws
-from ._kernels.scene import Scene
-from ._kernels.world import Balls, Casts, Hits, Touches
+from ._lazy import kernels
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
 from .chain import Chain
@@ -113,6 +107,19 @@ from .sweep import reference_point
 from .sweep import sweep as _sweep
 from .vec import Vec2, Vec3, _length3, as_array, as_finite, as_vec2, as_vec3
 from .views import ShapeView, view
+
+if TYPE_CHECKING:
+    from ._kernels import bvh as _bvh
+    from ._kernels import grid as _grid
+    from ._kernels import scene as _scene
+    from ._kernels import world as _world_kernels
+    from ._kernels import world_sweep as _ws
+else:
+    _bvh = kernels("bvh")
+    _grid = kernels("grid")
+    _scene = kernels("scene")
+    _world_kernels = kernels("world")
+    _ws = kernels("world_sweep")
 
 __all__ = [
     "ALL_LAYERS",
@@ -181,6 +188,32 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     return a
 
 
+def _sweep_form(centers: Any, radii: Any, displacements: Any, shapes: Any, lead: str = ""
+               ) -> tuple[Any, Any, Any, Any]:
+    """Which form a ``sweep_many`` call takes: shapes (``shapes=``, or a shape or a sequence
+    of shapes first) or balls. Returns ``(centers, radii, displacements, shapes)`` with the
+    other form's arguments None; TypeError for a mix or a missing argument. ``lead``: the
+    caller's arguments before these (``"world, "``), for the messages."""
+    if shapes is None and (isinstance(centers, Shape) or (
+            isinstance(centers, (list, tuple)) and len(centers) > 0
+            and isinstance(centers[0], Shape))):
+        # the shapes' form, by position: (shapes, displacements)
+        if displacements is not None:
+            raise TypeError(f"sweep_many({lead}shapes, displacements) takes no third array")
+        centers, radii, displacements, shapes = None, None, radii, centers
+    elif shapes is not None and (centers is not None or radii is not None):
+        raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+    if shapes is not None:
+        if displacements is None:
+            raise TypeError(f"sweep_many({lead}shapes, displacements): displacements is "
+                            f"missing")
+        return None, None, displacements, shapes
+    if centers is None or radii is None or displacements is None:
+        raise TypeError(f"sweep_many takes ({lead}centers, radii, displacements) or "
+                        f"({lead}shapes, displacements)")
+    return centers, radii, displacements, None
+
+
 def _mask(mask: Any, name: str = "mask") -> int:
     """A layer mask (or layer, by ``name``) checked to be an unsigned 32-bit integer."""
     if type(mask) is int and 0 <= mask <= ALL_LAYERS:
@@ -198,8 +231,10 @@ def _mask(mask: Any, name: str = "mask") -> int:
 def _lengths(v: np.ndarray) -> np.ndarray:
     """Row lengths of an (n, d) array, computed as Vec2.length / Vec3.length do."""
     if v.shape[1] == 2:
-        return np.hypot(v[:, 0], v[:, 1])
-    return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+        result: np.ndarray = np.hypot(v[:, 0], v[:, 1])
+        return result
+    result = np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+    return result
 
 
 def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
@@ -364,10 +399,9 @@ _PENDING = _Pending()
 #: "circle" (cx, cy, r), "sphere" (cx, cy, cz, r), "box2" / "box3" (min, max).
 _Bulk = tuple[int, str, np.ndarray]
 
-#: bulk tag -> the collider-table kind its rows are written as
-_BULK_KIND = {"segment2": _kw.KIND_SEGMENT, "segment3": _kw.KIND_CAPSULE3,
-              "circle": _kw.KIND_CIRCLE, "sphere": _kw.KIND_SPHERE, "box2": _kw.KIND_AABB2,
-              "box3": _kw.KIND_AABB3}
+#: bulk tag -> the name of the collider-table kind its rows are written as
+_BULK_KIND = {"segment2": "KIND_SEGMENT", "segment3": "KIND_CAPSULE3", "circle": "KIND_CIRCLE",
+              "sphere": "KIND_SPHERE", "box2": "KIND_AABB2", "box3": "KIND_AABB3"}
 
 
 def _bulk_shape(tag: str, row: list[float]) -> Shape:
@@ -413,7 +447,8 @@ def _slab_entry(origin: np.ndarray, direction: np.ndarray, lo: np.ndarray, hi: n
             inside = (origin >= lo) & (origin <= hi)
             near = np.where(direction == 0.0, np.where(inside, -np.inf, np.inf), near)
     out = near.max(axis=1)
-    return np.maximum(out, 0.0, out=out)
+    result: np.ndarray = np.maximum(out, 0.0, out=out)
+    return result
 
 
 class _BoxTree:
@@ -445,12 +480,14 @@ class _BoxTree:
 
     def candidates(self, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
         """Handles whose boxes touch the box [qlo, qhi]."""
-        return self.handles[self._touching(qlo, qhi)].tolist()
+        result: list[int] = self.handles[self._touching(qlo, qhi)].tolist()
+        return result
 
     def ray_candidates(self, origin: np.ndarray, direction: np.ndarray, tmax: float
                        ) -> list[int]:
         """Handles whose boxes the ray segment touches."""
-        return self.handles[self._crossed(origin, direction, tmax)].tolist()
+        result: list[int] = self.handles[self._crossed(origin, direction, tmax)].tolist()
+        return result
 
     def boxes(self, qlo: np.ndarray, qhi: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -509,7 +546,7 @@ class World:
         self._grid: Any = None
         self._dynamic_tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._packed: tuple[np.ndarray, np.ndarray] | None = None
-        self._scene: Scene | None = None
+        self._scene: _scene.Scene | None = None
         self._refit = False
         self._refits = 0
         #: the last broadphase choice for the static colliders (swept.broadphase)
@@ -528,6 +565,9 @@ class World:
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._sensor_tree: _BoxTree | None = None
         self._sensor_planes: list[int] = []
+        #: the sensors as a private World of their own (by handle) and their handles, for the
+        #: Simulation's sensor events (None: build it again)
+        self._sensor_world: tuple[World, np.ndarray] | None = None
         # bulk adds' records, whose shapes are built on demand (_PENDING in _shapes until then)
         self._bulk: list[_Bulk] = []
         self._bulk_starts: list[int] = []
@@ -829,6 +869,12 @@ class World:
                 raise ValueError("one_way: a sensor has no solid side")
             if isinstance(shape, Chain):
                 raise ValueError("one_way: a Chain cannot be one-way; add its segments")
+        if type(shape).__name__ == "TileMap":
+            # several outline loops are several colliders, and a World's chain is a surface,
+            # not the map's solid region: the caller decides (docs/level.md)
+            raise TypeError("shape: a TileMap is not one collider; add its outline loops, "
+                            "one collider each: for chain in tile_map.chains(): "
+                            "world.add(chain)")
         if not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
         if not isinstance(shape, Chain):
@@ -869,11 +915,13 @@ class World:
         grow = BOX_MARGIN * _scale(box.min, box.max)
         self._sensor_box[h] = (np.subtract(box.min, grow), np.add(box.max, grow))
         self._sensor_tree = None
+        self._sensor_world = None
 
     def _sensor_unfile(self, h: int) -> None:
         self._sensor_set.discard(h)
         del self._sensor_box[h]
         self._sensor_tree = None
+        self._sensor_world = None
 
     def _sensor_sync(self) -> _BoxTree:
         """The sensors' tree over their bounded boxes (sensor planes in ``_sensor_planes``)."""
@@ -886,6 +934,21 @@ class World:
             self._sensor_tree = _BoxTree(bounded, lo.reshape(-1, d), hi.reshape(-1, d))
             self._sensor_planes = planes
         return self._sensor_tree
+
+    def _sensor_scene(self) -> tuple[_scene.Scene, np.ndarray] | None:
+        """The sensors as the kernels take colliders: the scene of a private World holding
+        their shapes and layers in handle order, and the handle of each of its rows ((k,)
+        int64, increasing); None when there are none. For the Simulation's sensor events."""
+        if not self._sensor_set:
+            return None
+        if self._sensor_world is None:
+            handles = sorted(self._sensor_set)
+            own = World()
+            for h in handles:
+                own.add(self._shape_at(h), layer=int(self._tags[h, _scene.LAYER]))
+            self._sensor_world = (own, np.array(handles, np.int64))
+        own, rows = self._sensor_world
+        return own._sync(), rows
 
     def _file(self, h: int, shape: Shape | Chain) -> None:
         """Put collider h in the unbounded list (a plane, a one-way collider) or one of the
@@ -999,7 +1062,7 @@ class World:
         nodes, links = _bvh.build(lo, hi)
         return nodes, links, hs
 
-    def _sync(self) -> Scene:
+    def _sync(self) -> _scene.Scene:
         """Rebuild, repack or refit what is stale; the scene as the kernels take it."""
         scene = self._scene
         if scene is not None:
@@ -1017,7 +1080,7 @@ class World:
                                     planes, self._grid, self._moving_block())
             # the moving tree's boxes may have moved since it was built
             self._refit = bool(self._dynamic_set)
-        scene = Scene(self._rows, self._tags, self._pool, *self._packed)
+        scene = _scene.Scene(self._rows, self._tags, self._pool, *self._packed)
         if self._refit:
             _kw.refit_moving(scene)
             self._refit = False
@@ -1122,7 +1185,8 @@ class World:
         if self._chain_rows:
             # a chain's segments: the chain, once, where its first segment came
             return list(dict.fromkeys(self._owners(out[:n]).tolist()))
-        return out[:n].tolist()
+        result: list[int] = out[:n].tolist()
+        return result
 
     def _box_handles(self, lo: Any, hi: Any, *, mask: int = ALL_LAYERS,
                      ignore: Iterable[int] = (), include_sensors: bool = True) -> list[int]:
@@ -1564,7 +1628,7 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        out = self._cast_batch(Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
+        out = self._cast_batch(_kw.Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
         return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
     def sweep_many(self, centers: Any = None, radii: Any = None, displacements: Any = None, *,
@@ -1588,23 +1652,10 @@ class World:
         stay for many balls (no shape objects to build). Returns a :class:`SweepBatch`.
         """
         m = _mask(mask)
-        if shapes is None and (isinstance(centers, Shape) or (
-                isinstance(centers, (list, tuple)) and len(centers) > 0
-                and isinstance(centers[0], Shape))):
-            # the shapes' form, by position: (shapes, displacements)
-            if displacements is not None:
-                raise TypeError("sweep_many(shapes, displacements) takes two arguments, got "
-                                "three")
-            shapes, displacements = centers, radii
-        elif shapes is not None and (centers is not None or radii is not None):
-            raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+        centers, radii, displacements, shapes = _sweep_form(centers, radii, displacements,
+                                                           shapes)
         if shapes is not None:
-            if displacements is None:
-                raise TypeError("sweep_many(shapes, displacements): displacements is missing")
             return self._sweep_shapes(shapes, displacements, m)
-        if centers is None or radii is None or displacements is None:
-            raise TypeError("sweep_many takes (centers, radii, displacements) or (shapes, "
-                            "displacements)")
         c = _array(centers, "centers", 2, self._dim)
         d = c.shape[1]
         n = c.shape[0]
@@ -1629,7 +1680,7 @@ class World:
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0
         unit[moving] = v[moving] / length[moving, None]
-        out = self._cast_batch(Casts(c, unit, length, r), m, _kw.CAST_GROWN)
+        out = self._cast_batch(_kw.Casts(c, unit, length, r), m, _kw.CAST_GROWN)
         handle, t, point, normal, inside = out
         hit = handle >= 0
         # fraction of the displacement; a ball that starts touching hits at 0
@@ -1741,24 +1792,26 @@ class World:
             return ContactBatch(np.zeros(n, np.bool_), np.zeros((n, d)), np.zeros(n),
                                 np.zeros((n, d)), np.full(n, -1, np.int64))
         scene = self._sync()
-        out = Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
-        parallel_for(_kw.contact_range, n, (scene, Balls(c, r), m, out))
+        out = _kw.Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
+        parallel_for(_kw.contact_range, n, (scene, _kw.Balls(c, r), m, out))
         self._owners(out.handle)
         return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
 
-    def _cast_batch(self, casts: Casts, mask: int, flags: int) -> Hits:
+    def _cast_batch(self, casts: _world_kernels.Casts, mask: int,
+                    flags: int) -> _world_kernels.Hits:
         """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`, with
         its ``flags``."""
         scene = self._sync()
         n, d = casts.origins.shape
         # the kernel writes every field of every row
-        out = Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+        out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
         # rays and balls cost differently an item: each has its own timings
         parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
                      key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
-        return out
+        result: _world_kernels.Hits = out
+        return result
 
     # ------------------------------------------------------------------ filtered and sensor paths
 
@@ -2012,7 +2065,7 @@ class World:
     def _write_rows(self, where: slice | np.ndarray, tag: str, rows: np.ndarray) -> None:
         """Write bulk rows' kind, parameters and boxes (grown as :meth:`_store` grows them)
         into the collider table at rows ``where``, vectorised."""
-        self._tags[where, _scene.KIND] = _BULK_KIND[tag]
+        self._tags[where, _scene.KIND] = getattr(_kw, _BULK_KIND[tag])
         self._rows[where] = 0.0
         # every bulk layout is its kind's parameter row (a 3D segment's radius stays 0)
         self._rows[where, : rows.shape[1]] = rows
