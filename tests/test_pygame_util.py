@@ -391,6 +391,17 @@ def test_what_cannot_be_drawn_is_a_type_error_naming_thing(thing: Any) -> None:
         DrawOptions(_surface()).draw(thing)
 
 
+def test_the_3d_level_shapes_are_refused_naming_thing() -> None:
+    from swept import ConvexHull, HeightField, OrientedBox, TriangleMesh
+
+    for thing in (OrientedBox((0, 0, 0), (1, 1, 1), ((1, 0, 0), (0, 1, 0), (0, 0, 1))),
+                  ConvexHull([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]),
+                  TriangleMesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)]),
+                  HeightField(np.zeros((2, 2)), (1.0, 1.0, 1.0), (0, 0, 0))):
+        with pytest.raises(TypeError, match="thing: a 3D"):
+            DrawOptions(_surface()).draw(thing)
+
+
 def test_the_other_arguments_are_checked_by_name() -> None:
     s = _surface()
     with pytest.raises(TypeError, match="surface"):
@@ -430,6 +441,7 @@ def test_pygame_is_imported_only_when_drawing_and_its_absence_names_the_extra() 
         "import sys\n"
         "import swept, swept.pygame_util, swept.plot\n"
         "assert 'pygame' not in sys.modules and 'matplotlib' not in sys.modules\n"
+        "assert 'numba' not in sys.modules  # nor the kernels: drawing needs none of them\n"
         "sys.modules['pygame'] = None\n"
         "try:\n"
         "    swept.pygame_util.DrawOptions(object())\n"

@@ -28,15 +28,16 @@ Decided once:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .chain import Chain
 from .constants import DRAW_ARC_SEGMENTS
-from .level.tilemap import TileMap
+from .hull import hull2d
 from .results import (
     Collision,
     Contact,
@@ -52,6 +53,9 @@ from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape
 from .sweep import reference_point
 from .vec import as_finite, as_vec2
 from .views import view as kernel_view
+
+if TYPE_CHECKING:
+    from .level.tilemap import TileMap
 
 __all__ = [
     "Mark",
@@ -157,26 +161,14 @@ def _pts(points: Any) -> np.ndarray:
 
 
 def _hull(points: np.ndarray) -> np.ndarray:
-    """The convex hull, counter-clockwise with y up (Andrew's monotone chain); collinear and
-    repeated points dropped. One or two points come back as they are (deduplicated)."""
-    uniq = sorted({(float(x), float(y)) for x, y in points})
-    if len(uniq) <= 2:
-        return _pts(uniq)
-
-    def half(seq: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
-        """One half of the hull: the points in order, keeping only left turns."""
-        out: list[tuple[float, float]] = []
-        for p in seq:
-            # pop while the last turn is clockwise or straight
-            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
-                                     - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    lower, upper = half(uniq), half(reversed(uniq))
-    ring = lower[:-1] + upper[:-1]
-    return _pts(ring)
+    """The convex hull, counter-clockwise with y up (:func:`swept.hull.hull2d`); a cloud with
+    no area comes back as its one point or the two ends of its line."""
+    try:
+        return _pts(hull2d(points))
+    except ValueError:
+        # a point or a line: the lexicographic extremes of a collinear cloud are its ends
+        uniq = sorted({(float(x), float(y)) for x, y in points.tolist()})
+        return _pts(uniq[:1] + uniq[1:][-1:])
 
 
 def _arc(center: np.ndarray, radius: float, start: float, turn: float,
@@ -373,7 +365,7 @@ def _shape(v: View, s: Any, role: str, fill: bool) -> None:
             _emit(v, "polygon", ring, role, fill=fill)
     elif isinstance(s, Chain):
         _emit(v, "polyline", s.points, role, closed=s.loop)
-    elif isinstance(s, TileMap):
+    elif _is(s, "swept.level.tilemap", "TileMap"):
         _tilemap(v, s, role, fill)
     else:  # pragma: no cover - _check_2d lets only these through
         raise TypeError(f"thing: cannot draw a {type(s).__name__}")
@@ -557,18 +549,11 @@ def _check_2d(thing: Any) -> None:
                         f"drawing is 2D")
 
 
-def _is_world(thing: Any) -> bool:
-    """Whether ``thing`` is a World (imported here: the World needs nothing of drawing)."""
-    from .world import World
-
-    return isinstance(thing, World)
-
-
-def _is_sim(thing: Any) -> tuple[bool, bool]:
-    """Whether ``thing`` is a Simulation, and whether it is a Body."""
-    from .sim import Body, Simulation
-
-    return isinstance(thing, Simulation), isinstance(thing, Body)
+def _is(thing: Any, module: str, name: str) -> bool:
+    """Whether ``thing`` is a ``module.name``, without importing the module: a thing of a
+    class whose module was never imported cannot exist (so drawing loads no kernels)."""
+    cls = getattr(sys.modules.get(module), name, None)
+    return cls is not None and isinstance(thing, cls)
 
 
 DRAWABLE = ("a 2D shape (Circle, Segment, AABB, Polygon, Capsule, Plane), a Chain, a TileMap, "
@@ -601,7 +586,7 @@ def _collect(thing: Any, v: View, role: str | None, fill: bool, depth: int) -> N
     _check_2d(thing)
     if isinstance(thing, Ray):
         _ray(v, thing, None, role or "ray")
-    elif isinstance(thing, (Shape, Chain, TileMap)):
+    elif isinstance(thing, (Shape, Chain)) or _is(thing, "swept.level.tilemap", "TileMap"):
         _shape(v, thing, role or "shape", fill)
     elif isinstance(thing, (RayHit, SweepHit, Collision)):
         _ray_hit(v, thing)
@@ -611,17 +596,15 @@ def _collect(thing: Any, v: View, role: str | None, fill: bool, depth: int) -> N
         _manifold(v, thing)
     elif isinstance(thing, MoveResult):
         _move(v, None, thing)
-    elif _is_world(thing):
+    elif _is(thing, "swept.world", "World"):
         _world(v, thing, fill)
+    elif _is(thing, "swept.sim", "Simulation"):
+        _simulation(v, thing, fill)
+    elif _is(thing, "swept.sim", "Body"):
+        _body(v, thing, fill)
     else:
-        sim, body = _is_sim(thing)
-        if sim:
-            _simulation(v, thing, fill)
-        elif body:
-            _body(v, thing, fill)
-        else:
-            raise TypeError(f"thing: cannot draw a {type(thing).__name__}; draw takes "
-                            f"{DRAWABLE}")
+        raise TypeError(f"thing: cannot draw a {type(thing).__name__}; draw takes "
+                        f"{DRAWABLE}")
 
 
 def ray_marks(ray: Any, hit: Any, v: View) -> list[Mark]:
