@@ -72,6 +72,13 @@ def _brute_box(box: AABB, d: tuple, tiles: TileMap) -> Fraction | None:
     return best
 
 
+def _brute_sweep(shape: object, d: tuple, tiles: TileMap) -> float | None:
+    """The first fraction at which ``shape`` moved by ``d`` touches any solid tile's box."""
+    hits = [h.fraction for t in _tile_boxes(tiles)
+            if (h := sweep(shape, d, t)) is not None]  # type: ignore[arg-type]
+    return min(hits) if hits else None
+
+
 FLOOR = np.array([[0] * 8, [0] * 8, [1] * 8], bool)
 
 
@@ -135,13 +142,11 @@ def test_a_circle_sweep_matches_brute_force(solid: np.ndarray, x: float, y: floa
     ball = Circle((x, y), r)
     assume(all(distance(ball, t) > 1e-9 for t in _tile_boxes(tiles)))
     assume(math.hypot(dx, dy) > 1e-6)
-    hits = [h for t in _tile_boxes(tiles) if (h := sweep(ball, (dx, dy), t)) is not None]
+    best = _brute_sweep(ball, (dx, dy), tiles)
     hit = sweep(ball, (dx, dy), tiles)
-    if not hits:
-        assert hit is None
+    assert (hit is None) == (best is None)
+    if hit is None:
         return
-    best = min(h.fraction for h in hits)
-    assert hit is not None
     assert hit.fraction == pytest.approx(best, abs=1e-12)
     # the point is on the outline, a radius from the centre at that moment
     assert (hit.position - hit.point).length() == pytest.approx(r, rel=1e-9)
@@ -158,16 +163,14 @@ def test_a_capsule_sweep_matches_brute_force(solid: np.ndarray, x: float, y: flo
     cap = Capsule((x, y), (x + ex, y + ey), r)
     assume(all(distance(cap, t) > 1e-6 for t in _tile_boxes(tiles)))
     assume(math.hypot(dx, dy) > 1e-3)
-    hits = [h for t in _tile_boxes(tiles) if (h := sweep(cap, (dx, dy), t)) is not None]
+    best = _brute_sweep(cap, (dx, dy), tiles)
     hit = sweep(cap, (dx, dy), tiles)
-    if not hits:
-        assert hit is None
+    assert (hit is None) == (best is None)
+    if hit is None:
         return
-    assert hit is not None
     # the brute force casts by conservative advancement, to CAST_TOLERANCE of the query's size
     size = max(abs(v) for v in (x, y, x + ex, y + ey, dx, dy, 8.0))
-    assert hit.fraction == pytest.approx(min(h.fraction for h in hits),
-                                         abs=100 * CAST_TOLERANCE * size)
+    assert hit.fraction == pytest.approx(best, abs=100 * CAST_TOLERANCE * size)
 
 
 # ------------------------------------------------------------------- sweeps: exact values

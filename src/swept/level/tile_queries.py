@@ -50,7 +50,7 @@ from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
 from .._kernels.tilemap import cast_segments, swept_ids
-from ..chain import Chain
+from ..chain import Chain, closest_points_segment, contact_raw2
 from ..constants import (
     CAST_ROUNDING,
     CLEARANCE_TOLERANCE,
@@ -59,8 +59,9 @@ from ..constants import (
     TILE_QUERY_MARGIN_FACTOR,
 )
 from ..contact import contact
-from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP
+from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP, UNSUPPORTED
 from ..distance import PointOperand
+from ..results import make_contact
 from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
 from ..sweep import reference_point, shape_core
 from ..vec import Vec2, as_vec2
@@ -353,14 +354,9 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
 def _contact_raw(shape: Any, tiles: TileMap) -> tuple[Any, ...]:
     """:func:`contact_tilemap` as the contact family's flat tuple."""
     if shape.dim != 2:
-        from ..dispatch import UNSUPPORTED
-
         return UNSUPPORTED
     c = contact_tilemap(shape, tiles)
-    if c is None:
-        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
-    n, depth, p = c
-    return (True, n[0], n[1], depth, p[0], p[1])
+    return contact_raw2(None if c is None else make_contact(c[0], c[1], c[2]))
 
 
 # ------------------------------------------------------------------------- closest points
@@ -390,11 +386,7 @@ def _closest_points_tilemap(shape: Any, tiles: TileMap) -> tuple[float, ...]:
     best: tuple[float, ...] | None = None
     for _ in range(max(2, math.ceil(math.log2(max(extent / reach, 1.0))) + 3)):
         for k, i in segments_near(tiles, lo, hi, reach):
-            seg = chains[k].segments[i]
-            handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
-            r = handler(seg, shape) if swapped else handler(shape, seg)
-            if swapped:
-                r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+            r = closest_points_segment(shape, chains[k].segments[i])
             if best is None or r[0] < best[0]:
                 best = r
         if best is not None and best[0] <= reach:
@@ -463,7 +455,14 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
         rel_core = core - np.asarray(ref, dtype=np.float64)
         pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
         corners = _hull(pts)
-        if len(corners) < 3:
+        hull: Polygon | None = None
+        if len(corners) >= 3:
+            try:
+                hull = Polygon(corners)
+            except ValueError:
+                # collinear to the polygon's own tolerance: the segment case below
+                hull = None
+        if hull is None:
             # collinear (a core along the segment): a capsule between the two points farthest
             # apart
             e = pts - pts[0]
@@ -471,7 +470,7 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
             p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
             res = ray_capsule2(ox, oy, dx, dy, p0[0], p0[1], p1[0], p1[1], radius, reach)
         else:
-            v = view(Polygon(corners))
+            v = view(hull)
             assert v.normals is not None
             res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
     t, _px, _py, nx, ny, inside = res
