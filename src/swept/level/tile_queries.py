@@ -21,7 +21,10 @@ the solid on its left (y up), so a segment's outward normal is known:
 - a contact whose normal points into the solid side of a segment while the segment's nearest
   point is inside its face (the shape has sunk through the face) is turned onto the face's
   outward normal, its depth measured against the face's line; one that points into the solid
-  side from a segment's end is left to the neighbouring segment;
+  side from a segment's end is left to the neighbouring segment (unless no segment answers
+  otherwise: a centre exactly on a corner, which gives no side, leaves through the faces);
+- of several segments' ways out, the contact is the shallowest that alone leaves the shape
+  clear of the whole map, else the deepest (one face per pass, as the controller resolves);
 - a shape whose reference point lies in the solid region but touches no outline segment is
   *buried*: its contact leaves by the outward normal of the outline segment nearest that point,
   with the depth that clears that segment's line;
@@ -32,7 +35,9 @@ the solid on its left (y up), so a segment's outward normal is known:
 reference point against the Minkowski difference of the two: for a box a box (one slab test),
 for a circle a capsule, for a capsule, segment or polygon the convex hull of the segment's ends
 less the mover's core points, grown by the mover's radius (a rounded polygon). Each is a closed
-form, so a fraction is exact to the rounding of the coordinates (no iteration).
+form, so a fraction is exact to the rounding of the coordinates (no iteration). A ball's or a
+box's candidates are cast in one compiled loop (:mod:`swept._kernels.tilemap`) and the record
+is built from the winner by the same cut and cast.
 
 **The reversed pair.** ``sweep(tile_map, d, shape)`` is ``sweep(shape, -d, tile_map)`` with the
 normal reversed and the point carried along with the moving map; its ``position`` is the map's
