@@ -87,6 +87,8 @@ __all__ = [
     "SAME_PLANE_TOLERANCE", "CLIP_TOLERANCE", "STOP_ON_SLOPE_TOLERANCE", "PARALLEL_TOLERANCE",
     # the input contract
     "MAX_COORDINATE",
+    # triangle meshes and height fields
+    "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -94,6 +96,8 @@ __all__ = [
     "ADVANCE_MAX_BOUNCES",
     # shapes
     "POLYGON_COLLINEAR_TOLERANCE", "POLYGON_TURNING_SLACK",
+    # oriented boxes and convex hulls (swept.hull, swept.convex3d)
+    "ROTATION_TOLERANCE", "HULL_TOLERANCE", "HULL_MAX_POINTS", "POLYTOPE_FEATURE_TOLERANCE",
     # vectors
     "VEC_CLOSE_TOLERANCE",
     # collision response
@@ -114,10 +118,15 @@ __all__ = [
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
+    "EVENT_TOUCH_FRACTION", "TOUCHES_LOGGED_PER_STEP",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
     "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES",
+    # debug drawing (swept.pygame_util, swept.plot)
+    "DRAW_ARC_SEGMENTS",
+    # shapely interop
+    "SHAPELY_QUAD_SEGMENTS", "SHAPELY_MAX_QUAD_SEGMENTS",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -380,6 +389,25 @@ PARALLEL_TOLERANCE = 1e-12
 #: limit, absolute. Not measured: chosen so that cubes stay finite.
 MAX_COORDINATE = 1e50
 
+# --- triangle meshes and height fields (swept.level.surface, swept._kernels.mesh) ---
+
+#: A triangle is rejected as zero-area when its doubled area is at most this times its longest
+#: edge squared (twice the sine of its smallest angle, near enough): relative, so a mesh
+#: scaled by 1e-6 or 1e7 is accepted or rejected alike. Not measured: chosen far above the
+#: rounding of a cross product (1e-16) so that every accepted triangle has a face normal
+#: good to about 1e-4 of a radian, and far below any triangle a modeller makes.
+TRIANGLE_AREA_TOLERANCE = 1e-12
+#: Two triangles sharing an edge are coplanar (the edge is *flat*, and a ball touching it gets
+#: the face normal) when the sine of the angle between their normals is at most this. Not
+#: measured: chosen well above the rounding of normals computed from coordinates (about 1e-15
+#: of a radian) and well below a modelled bend (a 1-degree bend is a sine of 0.017).
+FLAT_EDGE_TOLERANCE = 1e-9
+#: Rounds of the nearest-point search on a surface (:meth:`Surface._nearest`), each doubling
+#: the cube searched, before it tests every triangle. A cap. Not measured: the first cube
+#: already reaches the surface's box, so rounds beyond log2(extent / smallest triangle) (about
+#: 40 at 1e-6 .. 1e7) never run.
+SURFACE_SEARCH_DOUBLINGS = 128
+
 # --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
 
 #: Conservative advancement (``sweep`` of two non-ball shapes, ``time_of_impact``) stops when
@@ -479,6 +507,32 @@ POLYGON_COLLINEAR_TOLERANCE = 1e-12
 #: rejected. Not measured: the sum of n ``atan2`` carries ~n * 1e-16 of rounding, and the gap
 #: it guards is 2 pi wide: any value between works.
 POLYGON_TURNING_SLACK = 1e-6
+
+# --- oriented boxes and convex hulls (swept.shapes, swept.hull, swept.convex3d)
+
+#: An :class:`~swept.OrientedBox`'s rotation is accepted when its matrix is orthonormal to
+#: this (the largest entry of ``R^T R - I``, absolute: a rotation has no scale) with
+#: determinant > 0, or its quaternion's norm is within this of 1; it is then made exactly
+#: orthonormal (polar decomposition) or normalised. Not measured: a rotation rounded to
+#: float32 is off by ~1e-7, so this accepts it with a tenfold margin and rejects any scale or
+#: shear of 1e-6 or more.
+ROTATION_TOLERANCE = 1e-6
+#: A point within ``HULL_TOLERANCE * (extent + magnitude)`` of a hull face's plane is on it (not
+#: a corner), where extent is the cloud's bounding-box diagonal and magnitude its largest
+#: coordinate; the same band rejects a cloud with no volume and merges coplanar triangles into
+#: one face. Not measured: the signed distance of a point to a plane through three cloud points
+#: carries ~1e-15 of the coordinates' magnitude of rounding, and this is a thousand times that.
+HULL_TOLERANCE = 1e-12
+#: The most points :func:`swept.hull.hull3d` and :meth:`swept.Polygon.hull` take (a limit:
+#: the builder is numpy-vectorised Python, one pass per corner). Not measured: the size of a
+#: detailed prop's cloud, ten times over.
+HULL_MAX_POINTS = 100_000
+#: In a contact against an oriented box or hull, the first shape's core points whose depth
+#: along the normal is within this fraction of the core's extent of the deepest count as one
+#: deepest feature (a face or an edge), and the contact point is their middle. Not measured:
+#: rounding of a rotated box's corners is ~1e-16 of its extent; any value well above that and
+#: well below a visible tilt works.
+POLYTOPE_FEATURE_TOLERANCE = 1e-9
 
 # --- vectors (swept.vec)
 
@@ -715,3 +769,36 @@ SLEEP_TIME = 0.5
 #: place (pairs overlapping up to 38% of a radius were frozen); at 0.1 after 1,386 steps, with
 #: the pile settled (worst 7.5%, as the pile without sleeping).
 SLEEP_SPEED_STEPS = 0.1
+
+# --- debug drawing (swept._draw, for swept.pygame_util and swept.plot)
+
+#: Segments a full turn of a drawn arc has (a capsule's ends, a swept volume's rounded corners;
+#: circles are drawn as circles). Not measured: chosen so that on a 100 px radius the chord
+#: strays from the true arc by at most 100 (1 - cos(pi / 48)) = 0.21 px, under a pixel.
+DRAW_ARC_SEGMENTS = 48
+# --- shapely interop (swept.interop)
+
+#: The default ``resolution`` of :func:`swept.to_shapely`: segments a quarter circle in the
+#: polygon that stands for a Circle or a Capsule's round ends (shapely's own ``buffer``
+#: default). Measured (shapely 2.2, a unit circle): 65 points, area 0.16% short of pi
+#: (``(pi / (2 * 16))**2 / 6`` of it, as the series says); 4 gives 2.6%, 64 gives 0.01%.
+SHAPELY_QUAD_SEGMENTS = 16
+#: Largest ``resolution`` :func:`swept.to_shapely` accepts, so a typo cannot ask for millions
+#: of points. Measured: a circle at 4,096 is 16,385 points, built in 1.7 ms, 2.5e-8 short of
+#: the disc's area; chosen with room: no drawing or area needs a finer polygon.
+SHAPELY_MAX_QUAD_SEGMENTS = 4096
+# --- contact events and sensors (swept.events)
+
+#: Two sides count as touching at the end of a step (a contact of the step, for the contact
+#: events) when apart by at most this fraction of the two radii's sum (a collider counts the
+#: ball's radius twice), so that a ball resting on a floor, a rounding error either side of
+#: touching, is one contact that never flickers (Box2D's contacts begin within its speculative
+#: distance, four slops, too). Measured (benchmarks/bench_settle.py's events measure: the
+#: 500-ball pile after 2,400 steps, sleeping off, began plus ended events a step over the
+#: next 600): 1e-4: 1.19 (876 contacts), 1e-3: 0.63 (968), 1e-2: 0.29 (1,031); the rest are
+#: balls still creeping in the pile.
+EVENT_TOUCH_FRACTION = 1e-2
+#: Colliders a body's swept move logs as touched in one step (the first touches; a ball that
+#: bounces clear within the step is found by this log alone). Not measured: a swept move
+#: casts at most ``max_casts`` (4 by default) times, each meeting one collider.
+TOUCHES_LOGGED_PER_STEP = 8

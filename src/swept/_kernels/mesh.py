@@ -1,0 +1,611 @@
+"""Triangle-mesh and height-field kernels: a watertight ray-triangle test, the closest point of
+a triangle, the exact sphere cast against a triangle, and the walks that feed them (the BVH of
+:mod:`swept._kernels.bvh` for a mesh, a cell walk for a height field).
+
+A surface here is a list of triangles ``tris`` (m, 3) int64 into ``verts`` (n, 3) float64,
+with unit face normals ``normals`` (m, 3) (from the winding: ``(b - a) x (c - a)``). Surfaces
+are two-sided: a ray or a ball meets a triangle from either side, and the normal reported is
+the face normal turned toward the ray's origin or the ball's centre.
+
+Degenerate cases, decided once:
+
+- **Watertight rays.** :func:`ray_triangle` is Woop, Benthin and Wald's test (JCGT 2013): the
+  vertices are moved into the ray's frame (the ray along +z, sheared), each once, the same way
+  for every triangle; the three edge functions are 2D cross products of those coordinates, so
+  the two triangles on an edge compute the very same value for it, negated (a product
+  commutes exactly, a difference negates exactly). A ray through an edge or a vertex is
+  therefore on the inside or exactly on the edge of at least one triangle of the fan, and an
+  edge function of zero counts as inside: no ray slips between two triangles that share their
+  vertices (by index or by equal coordinates). The nearest hit is reported once (ties: the
+  smallest triangle index).
+- **A ray in a triangle's plane** (every edge function zero: the determinant is 0) misses that
+  triangle; it still hits any triangle it crosses.
+- **A ray from a point of the surface** hits at 0.
+- **Zero-area triangles** never reach a kernel: the shapes reject them.
+
+The ball cast (:func:`sphere_triangle_cast`) is exact: the ball's centre against the triangle
+grown by the radius, which is the union of the triangle's two offset faces (clipped to the
+triangle's prism), its three edges as cylinders and its vertices as spheres (the existing
+capsule ray of :mod:`swept._kernels.ray`, one capsule an edge).
+
+Internal edges (:func:`surface_normal`): the normal at a point of the surface nearest a ball's
+centre is that of the feature the point lies on (face, edge or vertex), except that an edge
+between two coplanar triangles that spread apart (a *flat* edge) and a vertex whose every edge
+is flat give the face normal: a ball sliding across a flat floor of many triangles never gets
+a normal tilted by a seam.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import bvh, inline_kernel, kernel
+from .ray import ray_capsule3
+from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
+
+#: ``t`` of a miss.
+MISS = -1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# the watertight ray-triangle test
+
+
+@kernel
+def ray_frame(dx: float, dy: float, dz: float
+              ) -> tuple[int, int, int, float, float, float]:
+    """The ray's frame for :func:`ray_triangle`: the axes ``(kx, ky, kz)`` (``kz`` the
+    direction's largest component; ``kx, ky`` swapped when it is negative, which keeps the
+    winding) and the shear ``(sx, sy, sz)`` that takes the direction to +z."""
+    ax = abs(dx)
+    ay = abs(dy)
+    az = abs(dz)
+    if ax >= ay and ax >= az:
+        kz = 0
+    elif ay >= az:
+        kz = 1
+    else:
+        kz = 2
+    kx = (kz + 1) % 3
+    ky = (kx + 1) % 3
+    d = (dx, dy, dz)
+    if d[kz] < 0.0:
+        kx, ky = ky, kx
+    sx = d[kx] / d[kz]
+    sy = d[ky] / d[kz]
+    sz = 1.0 / d[kz]
+    return kx, ky, kz, sx, sy, sz
+
+
+@inline_kernel
+def ray_triangle_at(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    cx: float, cy: float, cz: float, ox: float, oy: float, oz: float,
+                    frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
+                    ) -> float:
+    """Where the ray ``o + t d`` meets the triangle ``a b c``, watertight (module docstring):
+    t with ``tmin < t <= tmax`` (``tmin < 0`` admits 0), or :data:`MISS`."""
+    kx, ky, kz, sx, sy, sz = frame
+    o = (ox, oy, oz)
+    a = (ax, ay, az)
+    b = (bx, by, bz)
+    c = (cx, cy, cz)
+    okx = o[kx]
+    oky = o[ky]
+    okz = o[kz]
+    # the vertices relative to the origin, sheared so the ray runs along +z
+    az_ = a[kz] - okz
+    bz_ = b[kz] - okz
+    cz_ = c[kz] - okz
+    ax_ = (a[kx] - okx) - sx * az_
+    ay_ = (a[ky] - oky) - sy * az_
+    bx_ = (b[kx] - okx) - sx * bz_
+    by_ = (b[ky] - oky) - sy * bz_
+    cx_ = (c[kx] - okx) - sx * cz_
+    cy_ = (c[ky] - oky) - sy * cz_
+    # the edge functions of bc, ca, ab: antisymmetric in their two vertices
+    u = cx_ * by_ - cy_ * bx_
+    v = ax_ * cy_ - ay_ * cx_
+    w = bx_ * ay_ - by_ * ax_
+    if (u < 0.0 or v < 0.0 or w < 0.0) and (u > 0.0 or v > 0.0 or w > 0.0):
+        # the ray passes outside an edge (either side of the triangle: two-sided)
+        return MISS
+    det = u + v + w
+    if det == 0.0:
+        # the ray lies in the triangle's plane
+        return MISS
+    t = sz * (u * az_ + v * bz_ + w * cz_) / det
+    if t < 0.0 or t <= tmin or t > tmax:
+        # behind the origin, at or before tmin, or out of reach
+        return MISS
+    return t
+
+
+@inline_kernel
+def ray_triangle(verts: np.ndarray, tris: np.ndarray, k: int, ox: float, oy: float, oz: float,
+                 frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
+                 ) -> float:
+    """:func:`ray_triangle_at` of triangle k of ``verts`` / ``tris``."""
+    ia = tris[k, 0]
+    ib = tris[k, 1]
+    ic = tris[k, 2]
+    return ray_triangle_at(verts[ia, 0], verts[ia, 1], verts[ia, 2], verts[ib, 0], verts[ib, 1],
+                           verts[ib, 2], verts[ic, 0], verts[ic, 1], verts[ic, 2], ox, oy, oz,
+                           frame, tmin, tmax)
+
+
+@kernel
+def pack_triangles(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, items: int
+                   ) -> np.ndarray:
+    """The triangles' corners in the BVH's leaf order, ``(m, 9)``: row j holds the corners of
+    triangle ``links[items + j]``, so a leaf's triangles are read from consecutive rows (one
+    copy of the coordinates: the watertight test sees the very same numbers)."""
+    m = tris.shape[0]
+    out = np.empty((m, 9))
+    for j in range(m):
+        k = links[items + j]
+        for c in range(3):
+            for a in range(3):
+                out[j, 3 * c + a] = verts[tris[k, c], a]
+    return out
+
+
+@kernel
+def mesh_ray(packed: np.ndarray, nodes: np.ndarray, links: np.ndarray, ox: float, oy: float,
+             oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
+             ) -> tuple[float, int]:
+    """The nearest triangle of a mesh the ray ``o + t d`` (unit ``d``) meets with
+    ``tmin < t <= tmax``: ``(t, k)`` (ties: smallest k), or ``(MISS, -1)``. Walks the mesh's
+    BVH front to back (boxes stored grown by the mesh's margin), shrinking the reach to the
+    best hit; ``packed`` is :func:`pack_triangles` of the mesh."""
+    frame = ray_frame(dx, dy, dz)
+    tree = bvh.whole(nodes, 3)
+    items = tree[3]
+    probe = bvh.make_probe(ox, oy, oz, dx, dy, dz, 0.0, 3)
+    stack = np.empty((bvh.STACK_SIZE, 2))
+    best_t = math.inf
+    best_k = -1
+    limit = tmax
+    node, sp = bvh.ray_first_leaf(nodes, links, tree, stack, probe, limit)
+    for _ in range(nodes.shape[0]):
+        if node < 0:
+            break
+        first, stop = bvh.leaf_items(links, tree, node)
+        for j in range(first, stop):
+            row = j - items
+            t = ray_triangle_at(packed[row, 0], packed[row, 1], packed[row, 2], packed[row, 3],
+                                packed[row, 4], packed[row, 5], packed[row, 6], packed[row, 7],
+                                packed[row, 8], ox, oy, oz, frame, tmin, limit)
+            if t >= 0.0:
+                k = links[j]
+                if t < best_t or (t == best_t and k < best_k):
+                    best_t = t
+                    best_k = k
+                    limit = t
+        node, sp = bvh.ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
+    if best_k < 0:
+        return MISS, -1
+    return best_t, best_k
+
+
+@kernel
+def mesh_ray_range(start: int, stop: int, packed: np.ndarray, nodes: np.ndarray,
+                   links: np.ndarray, origins: np.ndarray, directions: np.ndarray,
+                   tmax: np.ndarray, out_t: np.ndarray, out_k: np.ndarray) -> None:
+    """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
+    :func:`swept._parallel.parallel_for`): ``out_t`` inf and ``out_k`` -1 on a miss."""
+    for r in range(start, stop):
+        t, k = mesh_ray(packed, nodes, links, origins[r, 0], origins[r, 1], origins[r, 2],
+                        directions[r, 0], directions[r, 1], directions[r, 2], -1.0, tmax[r])
+        out_t[r] = t if k >= 0 else math.inf
+        out_k[r] = k
+
+
+# ---------------------------------------------------------------------------------------------
+# the height field's cell walk
+
+
+@inline_kernel
+def _clip(o: float, d: float, lo: float, hi: float, t0: float, t1: float
+          ) -> tuple[float, float]:
+    """The ray interval [t0, t1] clipped to the slab ``lo <= o + t d <= hi`` (empty: t0 > t1)."""
+    if d == 0.0:
+        if o < lo or o > hi:
+            return math.inf, -math.inf
+        return t0, t1
+    a = (lo - o) / d
+    b = (hi - o) / d
+    if a > b:
+        a, b = b, a
+    return max(t0, a), min(t1, b)
+
+
+@kernel
+def heightfield_ray(verts: np.ndarray, tris: np.ndarray, cols: int, grid: np.ndarray,
+                    block: np.ndarray, ox: float, oy: float, oz: float, dx: float, dy: float,
+                    dz: float, tmin: float, tmax: float) -> tuple[float, int]:
+    """The nearest triangle of a height field the ray meets (as :func:`mesh_ray`).
+
+    ``grid`` is ``(x0, z0, sx, sz, lox, loy, loz, hix, hiy, hiz)``: the origin and cell size
+    in x and z, and the field's box grown by its margin. ``block`` (cells_z, cells_x, 2) holds
+    each cell's 3 x 3 block's lowest and highest height (grown by the margin). The walk visits
+    the cells the ray's x-z shadow crosses, in order (Amanatides and Woo), and tests the
+    triangles of the 3 x 3 block around each cell the ray passes at the block's heights, so
+    that a rounding in the walk (a corner crossed) never skips a triangle; it stops at the
+    first cell entered beyond the best hit."""
+    cells_z = block.shape[0]
+    cells_x = block.shape[1]
+    x0, z0, sx, sz = grid[0], grid[1], grid[2], grid[3]
+    t0, t1 = _clip(ox, dx, grid[4], grid[7], 0.0, tmax)
+    t0, t1 = _clip(oy, dy, grid[5], grid[8], t0, t1)
+    t0, t1 = _clip(oz, dz, grid[6], grid[9], t0, t1)
+    if t0 > t1:
+        # the ray misses the field's box
+        return MISS, -1
+    frame = ray_frame(dx, dy, dz)
+    gx = (ox - x0) / sx
+    gz = (oz - z0) / sz
+    ux = dx / sx
+    uz = dz / sz
+    j = min(max(int(math.floor(gx + t0 * ux)), 0), cells_x - 1)
+    i = min(max(int(math.floor(gz + t0 * uz)), 0), cells_z - 1)
+    step_j = 1 if ux > 0.0 else -1
+    step_i = 1 if uz > 0.0 else -1
+    next_x = (j + (1 if step_j > 0 else 0) - gx) / ux if ux != 0.0 else math.inf
+    next_z = (i + (1 if step_i > 0 else 0) - gz) / uz if uz != 0.0 else math.inf
+    best_t = math.inf
+    best_k = -1
+    t_enter = t0
+    # each pass crosses one cell boundary (or ends): at most every column and row once
+    for _ in range(cells_x + cells_z + 2):
+        if t_enter > best_t:
+            # every cell from here on is entered beyond the best hit
+            break
+        t_exit = min(next_x, next_z, t1)
+        y_a = oy + t_enter * dy
+        y_b = oy + t_exit * dy
+        if min(y_a, y_b) <= block[i, j, 1] and max(y_a, y_b) >= block[i, j, 0]:
+            # the ray passes this cell's block at its heights: test its triangles
+            for ii in range(max(i - 1, 0), min(i + 2, cells_z)):
+                for jj in range(max(j - 1, 0), min(j + 2, cells_x)):
+                    for half in range(2):
+                        k = 2 * (ii * (cols - 1) + jj) + half
+                        t = ray_triangle(verts, tris, k, ox, oy, oz, frame, tmin,
+                                         min(best_t, tmax))
+                        if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
+                            best_t = t
+                            best_k = k
+        if t_exit >= t1:
+            break
+        if next_x <= next_z:
+            j += step_j
+            t_enter = next_x
+            next_x += step_j / ux
+        else:
+            i += step_i
+            t_enter = next_z
+            next_z += step_i / uz
+        if i < 0 or i >= cells_z or j < 0 or j >= cells_x:
+            # out of the grid
+            break
+    if best_k < 0:
+        return MISS, -1
+    return best_t, best_k
+
+
+@kernel
+def heightfield_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.ndarray,
+                          cols: int, grid: np.ndarray, block: np.ndarray,
+                          origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray,
+                          out_t: np.ndarray, out_k: np.ndarray) -> None:
+    """:func:`heightfield_ray` for rays ``start .. stop-1`` (a range kernel)."""
+    for r in range(start, stop):
+        t, k = heightfield_ray(verts, tris, cols, grid, block, origins[r, 0], origins[r, 1],
+                               origins[r, 2], directions[r, 0], directions[r, 1],
+                               directions[r, 2], -1.0, tmax[r])
+        out_t[r] = t if k >= 0 else math.inf
+        out_k[r] = k
+
+
+@kernel
+def heightfield_gather(cols: int, grid: np.ndarray, block: np.ndarray, query: np.ndarray,
+                       out: np.ndarray) -> int:
+    """The triangles of the height field's cells whose x-z squares touch the box ``query``
+    ((6,) ``lo xyz hi xyz``) and whose heights reach it, written to ``out``; returns how many
+    (all are counted, the first ``len(out)`` written: call again with a larger ``out``)."""
+    cells_z = block.shape[0]
+    cells_x = block.shape[1]
+    x0, z0, sx, sz = grid[0], grid[1], grid[2], grid[3]
+    j0 = max(int(math.floor((query[0] - x0) / sx)) - 1, 0)
+    j1 = min(int(math.floor((query[3] - x0) / sx)) + 1, cells_x - 1)
+    i0 = max(int(math.floor((query[2] - z0) / sz)) - 1, 0)
+    i1 = min(int(math.floor((query[5] - z0) / sz)) + 1, cells_z - 1)
+    found = 0
+    cap = out.shape[0]
+    for i in range(i0, i1 + 1):
+        for j in range(j0, j1 + 1):
+            if block[i, j, 0] > query[4] or block[i, j, 1] < query[1]:
+                # the cell's heights (with its neighbours') miss the box
+                continue
+            for half in range(2):
+                if found < cap:
+                    out[found] = 2 * (i * (cols - 1) + j) + half
+                found += 1
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# closest points and the ball cast
+
+
+@kernel
+def closest_on_triangle(verts: np.ndarray, tris: np.ndarray, k: int, px: float, py: float,
+                        pz: float) -> tuple[float, float, float, int]:
+    """The point of triangle k nearest ``p`` and its feature: 0 the face, ``1 + i`` vertex i,
+    ``4 + e`` edge e (from vertex e to vertex ``(e + 1) % 3``). Ericson's Voronoi-region
+    walk (Real-Time Collision Detection, 5.1.5)."""
+    ia = tris[k, 0]
+    ib = tris[k, 1]
+    ic = tris[k, 2]
+    ax, ay, az = verts[ia, 0], verts[ia, 1], verts[ia, 2]
+    bx, by, bz = verts[ib, 0], verts[ib, 1], verts[ib, 2]
+    cx, cy, cz = verts[ic, 0], verts[ic, 1], verts[ic, 2]
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
+    apx, apy, apz = px - ax, py - ay, pz - az
+    d1 = abx * apx + aby * apy + abz * apz
+    d2 = acx * apx + acy * apy + acz * apz
+    if d1 <= 0.0 and d2 <= 0.0:
+        # vertex a's region
+        return ax, ay, az, 1
+    bpx, bpy, bpz = px - bx, py - by, pz - bz
+    d3 = abx * bpx + aby * bpy + abz * bpz
+    d4 = acx * bpx + acy * bpy + acz * bpz
+    if d3 >= 0.0 and d4 <= d3:
+        # vertex b's region
+        return bx, by, bz, 2
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
+        # edge ab's region
+        s = d1 / (d1 - d3)
+        return ax + s * abx, ay + s * aby, az + s * abz, 4
+    cpx, cpy, cpz = px - cx, py - cy, pz - cz
+    d5 = abx * cpx + aby * cpy + abz * cpz
+    d6 = acx * cpx + acy * cpy + acz * cpz
+    if d6 >= 0.0 and d5 <= d6:
+        # vertex c's region
+        return cx, cy, cz, 3
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
+        # edge ca's region
+        s = d2 / (d2 - d6)
+        return ax + s * acx, ay + s * acy, az + s * acz, 6
+    va = d3 * d6 - d5 * d4
+    if va <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
+        # edge bc's region
+        s = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+        return bx + s * (cx - bx), by + s * (cy - by), bz + s * (cz - bz), 5
+    # the face: barycentric weights of the projection
+    denom = 1.0 / (va + vb + vc)
+    v = vb * denom
+    w = vc * denom
+    return (ax + abx * v + acx * w, ay + aby * v + acy * w, az + abz * v + acz * w, 0)
+
+
+@kernel
+def surface_normal(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+                   edge_flat: np.ndarray, vertex_flat: np.ndarray, k: int, px: float,
+                   py: float, pz: float
+                   ) -> tuple[float, float, float, float, float, float, float]:
+    """The point q of triangle k nearest ``p``, the distance ``|p - q|`` and the unit normal
+    of the surface there toward ``p``: ``(d, qx, qy, qz, nx, ny, nz)``. The face normal (turned
+    toward p; +normal when p is in the plane) on the face, on a flat edge, at a flat vertex,
+    and when p is on the surface; else the direction from q to p (module docstring)."""
+    qx, qy, qz, feature = closest_on_triangle(verts, tris, k, px, py, pz)
+    wx = px - qx
+    wy = py - qy
+    wz = pz - qz
+    d = math.sqrt(wx * wx + wy * wy + wz * wz)
+    fx, fy, fz = normals[k, 0], normals[k, 1], normals[k, 2]
+    ia = tris[k, 0]
+    side = ((px - verts[ia, 0]) * fx + (py - verts[ia, 1]) * fy + (pz - verts[ia, 2]) * fz)
+    if side < 0.0:
+        fx, fy, fz = -fx, -fy, -fz
+    flat = feature == 0 or d == 0.0
+    if 1 <= feature <= 3:
+        flat = flat or vertex_flat[tris[k, feature - 1]]
+    elif feature >= 4:
+        flat = flat or edge_flat[k, feature - 4]
+    if flat:
+        return d, qx, qy, qz, fx, fy, fz
+    return d, qx, qy, qz, wx / d, wy / d, wz / d
+
+
+@kernel
+def nearest_triangle(verts: np.ndarray, tris: np.ndarray, cand: np.ndarray, count: int,
+                     px: float, py: float, pz: float) -> tuple[float, int]:
+    """The candidate triangle nearest ``p`` and its distance (ties: smallest index):
+    ``(d, k)``, or ``(inf, -1)`` for no candidates."""
+    best_d = math.inf
+    best_k = -1
+    for j in range(count):
+        k = cand[j]
+        qx, qy, qz, _f = closest_on_triangle(verts, tris, k, px, py, pz)
+        d = math.sqrt((px - qx) ** 2 + (py - qy) ** 2 + (pz - qz) ** 2)
+        if d < best_d or (d == best_d and k < best_k):
+            best_d = d
+            best_k = k
+    return best_d, best_k
+
+
+@kernel
+def sphere_triangle_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int,
+                         cx: float, cy: float, cz: float, ux: float, uy: float, uz: float,
+                         radius: float, limit: float) -> float:
+    """Where a ball of ``radius`` whose centre moves from ``c`` along the unit ``u`` first
+    touches triangle k, in length units along ``u`` (``<= limit``), or :data:`MISS`. The ball
+    must start clear of the triangle (the caller decides a start in contact). Exact: the
+    nearest of the two faces offset by the radius (where the touching point lies in the
+    triangle) and the three edges' capsules (cylinders and vertex spheres)."""
+    ia = tris[k, 0]
+    nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    ax, ay, az = verts[ia, 0], verts[ia, 1], verts[ia, 2]
+    height = (cx - ax) * nx + (cy - ay) * ny + (cz - az) * nz
+    side = 1.0 if height >= 0.0 else -1.0
+    best = MISS
+    gap = abs(height) - radius
+    closing = -side * (ux * nx + uy * ny + uz * nz)
+    if gap > 0.0 and closing > 0.0 and gap <= closing * limit:
+        # the face offset toward the centre: where the touching point lies, if in the triangle
+        t = gap / closing
+        px = cx + t * ux - side * radius * nx
+        py = cy + t * uy - side * radius * ny
+        pz = cz + t * uz - side * radius * nz
+        inside = True
+        for e in range(3):
+            i0 = tris[k, e]
+            i1 = tris[k, (e + 1) % 3]
+            ex = verts[i1, 0] - verts[i0, 0]
+            ey = verts[i1, 1] - verts[i0, 1]
+            ez = verts[i1, 2] - verts[i0, 2]
+            wx = px - verts[i0, 0]
+            wy = py - verts[i0, 1]
+            wz = pz - verts[i0, 2]
+            # (e x w) . n: >= 0 on the inner side of edge e (the boundary counts)
+            s = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz
+            if s < 0.0:
+                inside = False
+                break
+        if inside:
+            best = t
+            limit = t
+    for e in range(3):
+        i0 = tris[k, e]
+        i1 = tris[k, (e + 1) % 3]
+        # the edge as a capsule: its cylinder and the spheres at its ends
+        t = ray_capsule3(cx, cy, cz, ux, uy, uz, verts[i0, 0], verts[i0, 1], verts[i0, 2],
+                         verts[i1, 0], verts[i1, 1], verts[i1, 2], radius, limit)[0]
+        if t >= 0.0 and (best < 0.0 or t < best):
+            best = t
+            limit = t
+    return best
+
+
+@kernel
+def sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, cand: np.ndarray,
+                count: int, cx: float, cy: float, cz: float, vx: float, vy: float, vz: float,
+                radius: float, max_fraction: float) -> tuple[float, int]:
+    """A ball of ``radius`` at ``c`` moved by ``v`` against the candidate triangles:
+    ``(fraction, k)`` of the first touch (ties: smallest k), ``(0, k)`` when it starts
+    touching triangle k (the nearest), or ``(MISS, -1)``."""
+    d0, k0 = nearest_triangle(verts, tris, cand, count, cx, cy, cz)
+    if k0 >= 0 and d0 <= radius:
+        # starts touching or overlapping
+        return 0.0, k0
+    length = math.sqrt(vx * vx + vy * vy + vz * vz)
+    if length == 0.0 or count == 0:
+        return MISS, -1
+    ux = vx / length
+    uy = vy / length
+    uz = vz / length
+    limit = max_fraction * length
+    best_t = math.inf
+    best_k = -1
+    for j in range(count):
+        k = cand[j]
+        t = sphere_triangle_cast(verts, tris, normals, k, cx, cy, cz, ux, uy, uz, radius,
+                                 min(limit, best_t))
+        if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
+            best_t = t
+            best_k = k
+    if best_k < 0:
+        return MISS, -1
+    return min(best_t / length, max_fraction), best_k
+
+
+@kernel
+def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+                     nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray, cx: float,
+                     cy: float, cz: float, vx: float, vy: float, vz: float, radius: float,
+                     max_fraction: float) -> tuple[float, int]:
+    """:func:`sphere_cast` against a whole mesh through its BVH: the start is checked against
+    the triangles whose boxes touch the ball's box, then the ball's path is walked as a fat
+    ray (every box grown by the radius) front to back, the reach shrinking to the best hit."""
+    out = np.empty(64, np.int64)
+    lo = np.array([cx - radius, cy - radius, cz - radius])
+    hi = np.array([cx + radius, cy + radius, cz + radius])
+    found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
+    if found > out.shape[0]:
+        out = np.empty(found, np.int64)
+        found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
+    d0, k0 = nearest_triangle(verts, tris, out, found, cx, cy, cz)
+    if k0 >= 0 and d0 <= radius:
+        # starts touching or overlapping
+        return 0.0, k0
+    length = math.sqrt(vx * vx + vy * vy + vz * vz)
+    if length == 0.0:
+        return MISS, -1
+    ux = vx / length
+    uy = vy / length
+    uz = vz / length
+    tree = bvh.whole(nodes, 3)
+    probe = bvh.make_probe(cx, cy, cz, ux, uy, uz, radius, 3)
+    stack = np.empty((bvh.STACK_SIZE, 2))
+    best_t = math.inf
+    best_k = -1
+    limit = max_fraction * length
+    node, sp = bvh.ray_first_leaf(nodes, links, tree, stack, probe, limit)
+    for _ in range(nodes.shape[0]):
+        if node < 0:
+            break
+        first, stop = bvh.leaf_items(links, tree, node)
+        for j in range(first, stop):
+            k = links[j]
+            t = sphere_triangle_cast(verts, tris, normals, k, cx, cy, cz, ux, uy, uz, radius,
+                                     limit)
+            if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
+                best_t = t
+                best_k = k
+                limit = t
+        node, sp = bvh.ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
+    if best_k < 0:
+        return MISS, -1
+    return min(best_t / length, max_fraction), best_k
+
+
+@kernel
+def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarray,
+              cand: np.ndarray, count: int, dx: float, dy: float, dz: float,
+              target_distance: float, max_fraction: float
+              ) -> tuple[int, float, int, float, float, float, float, float, float]:
+    """A convex core (points ``core`` (p, 3) grown by ``radius``: a capsule, a box) moved by
+    ``d`` against the candidate triangles, each by conservative advancement on GJK
+    (:func:`swept._kernels.sweep.cast_cores`): ``(status, fraction, k, normal, point)`` of the
+    earliest (ties: smallest k), the status ``CAST_OVERLAPPED`` when it starts within the
+    target distance of triangle k (the deepest such), ``CAST_SEPARATED`` and ``k = -1`` on a
+    miss."""
+    tri = np.empty((3, 3))
+    best_status = CAST_SEPARATED
+    best_t = math.inf
+    best_k = -1
+    nx = ny = nz = px = py = pz = 0.0
+    limit = max_fraction
+    for j in range(count):
+        k = cand[j]
+        for c in range(3):
+            for a in range(3):
+                tri[c, a] = verts[tris[k, c], a]
+        status, t, mx, my, mz, qx, qy, qz, _it = cast_cores(core, radius, tri, 0.0, dx, dy, dz,
+                                                            target_distance, limit)
+        if status == CAST_SEPARATED:
+            continue
+        if status == CAST_OVERLAPPED:
+            t = 0.0
+        if t < best_t or (t == best_t and k < best_k):
+            best_status = CAST_OVERLAPPED if status == CAST_OVERLAPPED else CAST_HIT
+            best_t = t
+            best_k = k
+            nx, ny, nz, px, py, pz = mx, my, mz, qx, qy, qz
+            limit = t
+    return best_status, best_t, best_k, nx, ny, nz, px, py, pz

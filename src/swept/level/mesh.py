@@ -1,0 +1,119 @@
+"""Triangle meshes (3D): ``TriangleMesh(vertices, triangles)``, a level's geometry, with its BVH.
+
+The BVH (:mod:`swept._kernels.bvh`, the same build and traversal the World uses) is built once
+at construction over the triangles' boxes (grown by ``BOX_MARGIN`` times the mesh's scale, so
+that a slab test's rounding never culls a triangle the watertight test hits). Rays walk it front
+to back; sweeps, contacts and nearest-point searches gather the triangles whose boxes meet a
+box. The queries and their conventions are :mod:`swept.level.surface`'s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._kernels import bvh as _bvh
+from .._kernels import mesh as _k
+from ..vec import Vec3
+from .surface import Surface, check_triangles, check_vertices, register, run_batch
+
+__all__ = ["TriangleMesh"]
+
+
+class TriangleMesh(Surface):
+    """A triangle mesh: ``vertices`` (n, 3) numbers and ``triangles`` (m, 3) vertex indices.
+
+    Validated (``ValueError`` naming the argument and the row: an index out of range, NaN or
+    infinity, a triangle of zero area), immutable, two-sided (see :mod:`swept.level.surface`).
+    Vertices no triangle uses are allowed. Attributes: ``vertices``, ``triangles``,
+    ``normals`` (unit, from the winding ``(b - a) x (c - a)``), ``neighbors`` (the triangle
+    across each edge), ``aabb``; :meth:`closed`.
+    """
+
+    __slots__ = ("_nodes", "_links", "_boxes", "_packed")
+    _nodes: np.ndarray
+    _links: np.ndarray
+    _boxes: np.ndarray
+    _packed: np.ndarray
+
+    def __init__(self, vertices: Any, triangles: Any) -> None:
+        verts = check_vertices(vertices)
+        tris, normals = check_triangles(triangles, verts)
+        self._setup(verts, tris, normals)
+        corners = verts[tris]
+        lo = np.ascontiguousarray(corners.min(axis=1) - self._margin)
+        hi = np.ascontiguousarray(corners.max(axis=1) + self._margin)
+        nodes, links = _bvh.build(lo, hi)
+        object.__setattr__(self, "_nodes", nodes)
+        object.__setattr__(self, "_links", links)
+        object.__setattr__(self, "_boxes", _bvh.box_rows(lo, hi))
+        object.__setattr__(self, "_packed", _k.pack_triangles(verts, tris, links,
+                                                              3 * nodes.shape[0]))
+
+    @classmethod
+    def from_trimesh(cls, mesh: Any) -> TriangleMesh:
+        """A mesh from a ``trimesh.Trimesh`` (its ``vertices`` and ``faces``)."""
+        if not hasattr(mesh, "vertices") or not hasattr(mesh, "faces"):
+            raise TypeError(f"from_trimesh needs a trimesh.Trimesh, got {type(mesh).__name__}")
+        return cls(np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces))
+
+    @classmethod
+    def load(cls, path: str | Path, **kwargs: Any) -> TriangleMesh:
+        """A mesh read from a file trimesh reads (OBJ, STL, PLY, glTF, ...); a scene's meshes
+        are merged into one. Needs the ``mesh`` extra (``pip install swept[mesh]``)."""
+        try:
+            import trimesh
+        except ImportError:
+            raise ImportError("TriangleMesh.load needs trimesh: pip install swept[mesh]") \
+                from None
+        loaded = trimesh.load(str(path), force="mesh", **kwargs)
+        return cls.from_trimesh(loaded)
+
+    def __repr__(self) -> str:
+        return (f"TriangleMesh({self.vertices.shape[0]} vertices, "
+                f"{self.triangles.shape[0]} triangles)")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TriangleMesh):
+            return NotImplemented
+        return (np.array_equal(self.vertices, other.vertices)
+                and np.array_equal(self.triangles, other.triangles))
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(("TriangleMesh", self.vertices.tobytes(),
+                                                    self.triangles.tobytes())))
+        assert self._hash is not None
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy as the constructor's arguments (the BVH is built again)."""
+        return (TriangleMesh, (self.vertices, self.triangles))
+
+    def _ray(self, o: Any, d: Any, tmin: float, tmax: float) -> tuple[float, int]:
+        t, k = _k.mesh_ray(self._packed, self._nodes, self._links, o[0], o[1], o[2], d[0],
+                           d[1], d[2], tmin, tmax)
+        return t, k
+
+    def _sphere_cast(self, c: Vec3, rel: Vec3, reach: float, max_fraction: float
+                     ) -> tuple[float, int]:
+        # the ball's path walked through the BVH as a fat ray
+        fraction, k = _k.mesh_sphere_cast(self.vertices, self.triangles, self.normals,
+                                          self._nodes, self._links, self._boxes, c[0], c[1],
+                                          c[2], rel[0], rel[1], rel[2], reach, max_fraction)
+        return fraction, k
+
+    def _gather_into(self, query: np.ndarray, out: np.ndarray) -> int:
+        found: int = _bvh.query_aabb(self._nodes, self._links, self._boxes, query[:3],
+                                     query[3:], out)
+        return found
+
+    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
+               k: np.ndarray) -> None:
+        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._nodes, self._links, o, d,
+                                                  tmax, t, k))
+
+
+register(TriangleMesh)
