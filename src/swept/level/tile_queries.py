@@ -411,29 +411,6 @@ def _unit(rel: Vec2) -> tuple[float, float, float]:
     return rel[0] / length, rel[1] / length, length
 
 
-def _hull(pts: np.ndarray) -> list[tuple[float, float]]:
-    """The corners of the convex hull of a few points, counter-clockwise (y up), collinear
-    ones dropped (Andrew's monotone chain); fewer than 3 when they are all on one line."""
-    ordered = sorted(set(map(tuple, pts.tolist())))
-    if len(ordered) < 3:
-        return ordered
-
-    def turn(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list[tuple[float, float]] = []
-    upper: list[tuple[float, float]] = []
-    for p in ordered:
-        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0.0:
-            lower.pop()
-        lower.append(p)
-    for p in reversed(ordered):
-        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0.0:
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
-
-
 def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float], td: float,
                mf: float) -> _Found | None:
     """``shape`` moved by ``rel`` against one outline segment (its ``ends``), in closed form:
@@ -459,14 +436,12 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
         radius += td
         rel_core = core - np.asarray(ref, dtype=np.float64)
         pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
-        corners = _hull(pts)
         hull: Polygon | None = None
-        if len(corners) >= 3:
-            try:
-                hull = Polygon(corners)
-            except ValueError:
-                # collinear to the polygon's own tolerance: the segment case below
-                hull = None
+        try:
+            hull = Polygon.hull(pts)
+        except ValueError:
+            # collinear (to the polygon's own tolerance): the segment case below
+            hull = None
         if hull is None:
             # collinear (a core along the segment): a capsule between the two points farthest
             # apart
