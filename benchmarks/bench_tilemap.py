@@ -13,6 +13,9 @@ calls:
   and ``World.sweep``;
 - ``world_chains``: a World holding the map's outline chains: the same calls.
 
+Also timed once: building the outline and the cell index (the map's only set-up), and each
+World (adds and the first query, which builds its broadphase).
+
 Every runner's answers are checked against the tile map's (same hit or miss; same distance or
 fraction within ``AGREE_TOLERANCE``). Prints microseconds a query and the ratio to the
 ``tilemap`` runner, best of ``REPEATS`` alternated rounds, and writes
@@ -117,21 +120,30 @@ def measure(name: str, solid: np.ndarray, n: int, rng: np.random.Generator) -> d
     t0 = time.perf_counter()
     sweep(Circle((0.5, 0.5), 0.1), (0.0, 0.0), tiles)  # the cell index
     build_index = time.perf_counter() - t0
-    rows, cols = np.nonzero(solid)
-    boxes = World()
-    boxes.add_boxes(np.column_stack((cols, rows)).astype(float),
-                    np.column_stack((cols + 1, rows + 1)).astype(float))
-    chains = World()
-    for chain in tiles.chains():
-        chains.add(chain)
     starts, dirs, disp, radii = queries(solid, n, rng)
     rays = [Ray(tuple(o), tuple(d), RAY_LENGTH) for o, d in zip(starts, dirs)]
     balls = [Circle(tuple(o), float(r)) for o, r in zip(starts, radii)]
     moves = [tuple(d) for d in disp]
-    # warm every path (numba compiles, the Worlds' trees)
-    raycast(rays[0], tiles)
-    boxes.raycast(rays[0])
+    # warm the compiled paths on a throwaway World first, so the builds below time only builds
+    warm = World()
+    warm.add_boxes(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))
+    warm.raycast(rays[0])
+    warm.sweep(balls[0], moves[0])
+    rows, cols = np.nonzero(solid)
+    t0 = time.perf_counter()
+    boxes = World()
+    boxes.add_boxes(np.column_stack((cols, rows)).astype(float),
+                    np.column_stack((cols + 1, rows + 1)).astype(float))
+    boxes.raycast(rays[0])  # the first query builds the broadphase
+    build_boxes = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    chains = World()
+    for chain in tiles.chains():
+        chains.add(chain)
     chains.raycast(rays[0])
+    build_chains = time.perf_counter() - t0
+    # warm every path (numba compiles)
+    raycast(rays[0], tiles)
     boxes.sweep(balls[0], moves[0])
     chains.sweep(balls[0], moves[0])
     runners: dict[str, dict[str, Callable[[], list[Any]]]] = {
@@ -173,6 +185,7 @@ def measure(name: str, solid: np.ndarray, n: int, rng: np.random.Generator) -> d
         "map": name, "solid_tiles": int(solid.sum()), "queries": n, "hits": hits,
         "outline_segments": sum(len(c.segments) for c in tiles.chains()),
         "build_outline_s": build_outline, "build_index_s": build_index,
+        "build_world_boxes_s": build_boxes, "build_world_chains_s": build_chains,
         "us_per_query": {r: {k: 1e6 * v / n for k, v in kinds.items()}
                          for r, kinds in best.items()},
         "ratio_to_tilemap": {r: {k: best[r][k] / best["tilemap"][k] for k in kinds}
@@ -198,7 +211,9 @@ def print_table(result: dict[str, Any]) -> None:
     for m in result["results"]:
         print(f"\n{m['map']} map: {m['solid_tiles']} solid tiles, {m['outline_segments']} "
               f"outline segments, {m['queries']} queries (hits: {m['hits']}); outline "
-              f"{m['build_outline_s'] * 1e3:.0f} ms, cell index {m['build_index_s'] * 1e3:.0f} ms")
+              f"{m['build_outline_s'] * 1e3:.0f} ms, cell index {m['build_index_s'] * 1e3:.0f} ms;"
+              f" World of boxes {m['build_world_boxes_s'] * 1e3:.0f} ms, of chains "
+              f"{m['build_world_chains_s'] * 1e3:.0f} ms (after the outline)")
         print(f"{'runner':<14}{'ray us':>10}{'ratio':>8}{'sweep us':>11}{'ratio':>8}"
               f"{'disagree':>10}")
         for runner, us in m["us_per_query"].items():

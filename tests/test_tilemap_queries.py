@@ -21,6 +21,7 @@ from swept import (
     Capsule,
     Circle,
     Polygon,
+    Ray,
     Segment,
     Sphere,
     TileMap,
@@ -28,6 +29,7 @@ from swept import (
     contact,
     distance,
     manifold,
+    raycast,
     sweep,
 )
 from swept.constants import CAST_TOLERANCE
@@ -70,6 +72,13 @@ def _brute_box(box: AABB, d: tuple, tiles: TileMap) -> Fraction | None:
         if f is not None and (best is None or f < best):
             best = f
     return best
+
+
+def _brute_sweep(shape: object, d: tuple, tiles: TileMap) -> float | None:
+    """The first fraction at which ``shape`` moved by ``d`` touches any solid tile's box."""
+    hits = [h.fraction for t in _tile_boxes(tiles)
+            if (h := sweep(shape, d, t)) is not None]  # type: ignore[arg-type]
+    return min(hits) if hits else None
 
 
 FLOOR = np.array([[0] * 8, [0] * 8, [1] * 8], bool)
@@ -135,13 +144,11 @@ def test_a_circle_sweep_matches_brute_force(solid: np.ndarray, x: float, y: floa
     ball = Circle((x, y), r)
     assume(all(distance(ball, t) > 1e-9 for t in _tile_boxes(tiles)))
     assume(math.hypot(dx, dy) > 1e-6)
-    hits = [h for t in _tile_boxes(tiles) if (h := sweep(ball, (dx, dy), t)) is not None]
+    best = _brute_sweep(ball, (dx, dy), tiles)
     hit = sweep(ball, (dx, dy), tiles)
-    if not hits:
-        assert hit is None
+    assert (hit is None) == (best is None)
+    if hit is None:
         return
-    best = min(h.fraction for h in hits)
-    assert hit is not None
     assert hit.fraction == pytest.approx(best, abs=1e-12)
     # the point is on the outline, a radius from the centre at that moment
     assert (hit.position - hit.point).length() == pytest.approx(r, rel=1e-9)
@@ -158,16 +165,14 @@ def test_a_capsule_sweep_matches_brute_force(solid: np.ndarray, x: float, y: flo
     cap = Capsule((x, y), (x + ex, y + ey), r)
     assume(all(distance(cap, t) > 1e-6 for t in _tile_boxes(tiles)))
     assume(math.hypot(dx, dy) > 1e-3)
-    hits = [h for t in _tile_boxes(tiles) if (h := sweep(cap, (dx, dy), t)) is not None]
+    best = _brute_sweep(cap, (dx, dy), tiles)
     hit = sweep(cap, (dx, dy), tiles)
-    if not hits:
-        assert hit is None
+    assert (hit is None) == (best is None)
+    if hit is None:
         return
-    assert hit is not None
     # the brute force casts by conservative advancement, to CAST_TOLERANCE of the query's size
     size = max(abs(v) for v in (x, y, x + ex, y + ey, dx, dy, 8.0))
-    assert hit.fraction == pytest.approx(min(h.fraction for h in hits),
-                                         abs=100 * CAST_TOLERANCE * size)
+    assert hit.fraction == pytest.approx(best, abs=100 * CAST_TOLERANCE * size)
 
 
 # ------------------------------------------------------------------- sweeps: exact values
@@ -411,3 +416,93 @@ def test_the_docs_examples_run() -> None:
     assert len(blocks) >= 4
     for k, block in enumerate(blocks):
         exec(compile(block.split("```")[0], f"docs/level.md python block {k}", "exec"), {})
+
+
+# ------------------------------------------------------------------ rays: exact values
+
+SCALES = [1e-3, 0.37, 1.0, 1e4]
+ORIGINS = [(0.0, 0.0), (1e6, 1e6), (-1e6, 3.5)]
+
+
+def _close(got: float, exact: Fraction, coords: float) -> bool:
+    """Within the rounding of the coordinates: a few ulps of the largest one."""
+    return abs(Fraction(got) - exact) <= 8 * EPS * Fraction(coords)
+
+
+@pytest.mark.parametrize("cell", SCALES)
+@pytest.mark.parametrize("origin", ORIGINS)
+def test_rays_down_onto_seams_and_along_the_floor(cell: float, origin: tuple) -> None:
+    tiles = TileMap(FLOOR, cell, origin)
+    ox, oy = origin
+    floor_y = oy + 2 * cell
+    coords = max(abs(ox), abs(oy), 8 * cell)
+    for seam in range(0, 9):
+        # straight down exactly on a seam (and on the map's two outer edges)
+        x = ox + seam * cell
+        hit = raycast(Ray((x, oy), (0.0, 1.0)), tiles)
+        assert hit is not None and not hit.started_inside
+        assert _close(hit.distance, Fraction(floor_y) - Fraction(oy), coords)
+        assert hit.normal == (0.0, -1.0)
+    # grazing: along the floor's top face from the left, it first touches the map's corner
+    start = ox - 3 * cell
+    hit = raycast(Ray((start, floor_y), (1.0, 0.0)), tiles)
+    assert hit is not None
+    assert _close(hit.distance, Fraction(ox) - Fraction(start), coords)
+    assert hit.normal == (-1.0, 0.0)
+    # a hair above the face it passes over everything
+    above = floor_y - max(cell * 1e-9, 1e-15 * coords * 64)
+    assert raycast(Ray((start, above), (1.0, 0.0), 100 * cell), tiles) is None
+
+
+@pytest.mark.parametrize("cell", SCALES)
+@pytest.mark.parametrize("origin", ORIGINS)
+def test_rays_through_tile_corners(cell: float, origin: tuple) -> None:
+    # two tiles touching only at a corner, and a diagonal ray aimed exactly at that corner
+    tiles = TileMap(np.array([[0, 0, 0], [0, 1, 0], [0, 0, 1]], bool), cell, origin)
+    ox, oy = origin
+    coords = max(abs(ox), abs(oy), 3 * cell)
+    ray = Ray((ox, oy), (1.0, 1.0))
+    hit = raycast(ray, tiles)
+    s = ray.direction[0]
+    assert hit is not None and not hit.started_inside
+    # the first tile's corner (1, 1): entered where the later slab is entered
+    exact = max((Fraction(ox + cell) - Fraction(ox)) / Fraction(s),
+                (Fraction(oy + cell) - Fraction(oy)) / Fraction(ray.direction[1]))
+    assert _close(hit.distance, exact, coords / s)
+    assert hit.normal in ((-1.0, 0.0), (0.0, -1.0))
+    # from inside along the diagonal toward the shared corner: the two tiles meet only at a
+    # point, so the region goes on past it exactly when the (rounded) ray passes through it
+    inner = Ray((ox + 1.5 * cell, oy + 1.5 * cell), (1.0, 1.0))
+    hit = raycast(inner, tiles)
+    assert hit is not None and hit.started_inside
+    (rx, ry), (dx, dy) = (Fraction(v) for v in inner.origin), (Fraction(v) for v in
+                                                                inner.direction)
+    cx, cy = Fraction(ox + 2 * cell), Fraction(oy + 2 * cell)
+    at_x, at_y = (cx - rx) / dx, (cy - ry) / dy
+    if at_x == at_y:
+        exact = min((Fraction(ox + 3 * cell) - rx) / dx, (Fraction(oy + 3 * cell) - ry) / dy)
+    else:
+        exact = min(at_x, at_y)
+    assert _close(hit.exit_distance, exact, coords / s)
+
+
+@pytest.mark.parametrize("cell", SCALES)
+@pytest.mark.parametrize("origin", ORIGINS)
+def test_a_ray_along_a_seam_inside_the_solid(cell: float, origin: tuple) -> None:
+    # along the grid line between two solid rows: inside (on both tiles' boundaries) all the
+    # way, and out where the rows end
+    solid = np.zeros((4, 6), bool)
+    solid[1:3, 1:5] = True
+    tiles = TileMap(solid, cell, origin)
+    ox, oy = origin
+    coords = max(abs(ox), abs(oy), 6 * cell)
+    start = ox + 1.25 * cell
+    hit = raycast(Ray((start, oy + 2 * cell), (1.0, 0.0)), tiles)
+    assert hit is not None and hit.started_inside and hit.distance == 0.0
+    assert _close(hit.exit_distance, Fraction(ox + 5 * cell) - Fraction(start), coords)
+    # a ball swept along the same seam from outside meets the region's side, exactly
+    ball = Circle((ox - cell, oy + 2 * cell), 0.25 * cell)
+    hit2 = sweep(ball, (4 * cell, 0.0), tiles)
+    assert hit2 is not None and hit2.normal == (-1.0, 0.0)
+    exact = (Fraction(ox + cell) - Fraction(0.25 * cell) - Fraction(ox - cell)) / Fraction(4 * cell)
+    assert abs(Fraction(hit2.fraction) - exact) <= 16 * EPS * Fraction(coords) / Fraction(cell)

@@ -349,15 +349,20 @@ def _raycast_chain(ray: Any, chain: Chain) -> RayHit | None:
     return best
 
 
+def contact_raw2(c: Contact | None) -> tuple[Any, ...]:
+    """A 2D contact (or None) as the contact family's flat tuple (hit, nx, ny, depth, px, py),
+    for a shape that answers through a record (a Chain, a TileMap)."""
+    if c is None:
+        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return (True, c.normal[0], c.normal[1], c.depth, c.point[0], c.point[1])
+
+
 def _contact_chain_raw(shape: Any, chain: Chain) -> tuple[Any, ...]:
     """:func:`contact_chain` as the contact family's flat tuple (hit, nx, ny, depth, px, py)."""
     if shape.dim != 2:
         result: tuple[Any, ...] = UNSUPPORTED
         return result
-    c = contact_chain(shape, chain)
-    if c is None:
-        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
-    return (True, c.normal[0], c.normal[1], c.depth, c.point[0], c.point[1])
+    return contact_raw2(contact_chain(shape, chain))
 
 
 def _sweep_chain_found(shape: Any, rel: Vec2, chain: Chain, td: float, mf: float
@@ -382,14 +387,21 @@ def _closest_points_chain(shape: Any, chain: Chain) -> tuple[float, ...]:
     """The closest-points family's answer: the nearest segment's (d, a's point, b's point)."""
     best: tuple[float, ...] | None = None
     for seg in chain.segments:
-        handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
-        r = handler(seg, shape) if swapped else handler(shape, seg)
-        if swapped:
-            r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+        r = closest_points_segment(shape, seg)
         if best is None or r[0] < best[0]:
             best = r
     assert best is not None  # a chain has at least one segment
     return best
+
+
+def closest_points_segment(shape: Any, seg: Segment) -> tuple[float, ...]:
+    """The closest-points family's answer for ``shape`` and one segment, in that order:
+    (d, shape's point, the segment's point), padded to 3D."""
+    handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
+    r = handler(seg, shape) if swapped else handler(shape, seg)
+    if swapped:
+        r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+    return tuple(r)
 
 
 def _closest_point_chain(chain: Chain, p: Any) -> Vec2:

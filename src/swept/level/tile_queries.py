@@ -21,7 +21,10 @@ the solid on its left (y up), so a segment's outward normal is known:
 - a contact whose normal points into the solid side of a segment while the segment's nearest
   point is inside its face (the shape has sunk through the face) is turned onto the face's
   outward normal, its depth measured against the face's line; one that points into the solid
-  side from a segment's end is left to the neighbouring segment;
+  side from a segment's end is left to the neighbouring segment (unless no segment answers
+  otherwise: a centre exactly on a corner, which gives no side, leaves through the faces);
+- of several segments' ways out, the contact is the shallowest that alone leaves the shape
+  clear of the whole map, else the deepest (one face per pass, as the controller resolves);
 - a shape whose reference point lies in the solid region but touches no outline segment is
   *buried*: its contact leaves by the outward normal of the outline segment nearest that point,
   with the depth that clears that segment's line;
@@ -32,7 +35,9 @@ the solid on its left (y up), so a segment's outward normal is known:
 reference point against the Minkowski difference of the two: for a box a box (one slab test),
 for a circle a capsule, for a capsule, segment or polygon the convex hull of the segment's ends
 less the mover's core points, grown by the mover's radius (a rounded polygon). Each is a closed
-form, so a fraction is exact to the rounding of the coordinates (no iteration).
+form, so a fraction is exact to the rounding of the coordinates (no iteration). A ball's or a
+box's candidates are cast in one compiled loop (:mod:`swept._kernels.tilemap`) and the record
+is built from the winner by the same cut and cast.
 
 **The reversed pair.** ``sweep(tile_map, d, shape)`` is ``sweep(shape, -d, tile_map)`` with the
 normal reversed and the point carried along with the moving map; its ``position`` is the map's
@@ -50,7 +55,7 @@ from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
 from .._kernels.tilemap import cast_segments, swept_ids
-from ..chain import Chain
+from ..chain import Chain, closest_points_segment, contact_raw2
 from ..constants import (
     CAST_ROUNDING,
     CLEARANCE_TOLERANCE,
@@ -59,8 +64,9 @@ from ..constants import (
     TILE_QUERY_MARGIN_FACTOR,
 )
 from ..contact import contact
-from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP
+from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP, UNSUPPORTED
 from ..distance import PointOperand
+from ..results import make_contact
 from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
 from ..sweep import reference_point, shape_core
 from ..vec import Vec2, as_vec2
@@ -353,14 +359,9 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
 def _contact_raw(shape: Any, tiles: TileMap) -> tuple[Any, ...]:
     """:func:`contact_tilemap` as the contact family's flat tuple."""
     if shape.dim != 2:
-        from ..dispatch import UNSUPPORTED
-
         return UNSUPPORTED
     c = contact_tilemap(shape, tiles)
-    if c is None:
-        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
-    n, depth, p = c
-    return (True, n[0], n[1], depth, p[0], p[1])
+    return contact_raw2(None if c is None else make_contact(c[0], c[1], c[2]))
 
 
 # ------------------------------------------------------------------------- closest points
@@ -390,11 +391,7 @@ def _closest_points_tilemap(shape: Any, tiles: TileMap) -> tuple[float, ...]:
     best: tuple[float, ...] | None = None
     for _ in range(max(2, math.ceil(math.log2(max(extent / reach, 1.0))) + 3)):
         for k, i in segments_near(tiles, lo, hi, reach):
-            seg = chains[k].segments[i]
-            handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
-            r = handler(seg, shape) if swapped else handler(shape, seg)
-            if swapped:
-                r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+            r = closest_points_segment(shape, chains[k].segments[i])
             if best is None or r[0] < best[0]:
                 best = r
         if best is not None and best[0] <= reach:
@@ -412,29 +409,6 @@ def _unit(rel: Vec2) -> tuple[float, float, float]:
     if length == 0.0:
         return 1.0, 0.0, 0.0
     return rel[0] / length, rel[1] / length, length
-
-
-def _hull(pts: np.ndarray) -> list[tuple[float, float]]:
-    """The corners of the convex hull of a few points, counter-clockwise (y up), collinear
-    ones dropped (Andrew's monotone chain); fewer than 3 when they are all on one line."""
-    ordered = sorted(set(map(tuple, pts.tolist())))
-    if len(ordered) < 3:
-        return ordered
-
-    def turn(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list[tuple[float, float]] = []
-    upper: list[tuple[float, float]] = []
-    for p in ordered:
-        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0.0:
-            lower.pop()
-        lower.append(p)
-    for p in reversed(ordered):
-        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0.0:
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
 
 
 def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float], td: float,
@@ -462,8 +436,13 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
         radius += td
         rel_core = core - np.asarray(ref, dtype=np.float64)
         pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
-        corners = _hull(pts)
-        if len(corners) < 3:
+        hull: Polygon | None = None
+        try:
+            hull = Polygon.hull(pts)
+        except ValueError:
+            # collinear (to the polygon's own tolerance): the segment case below
+            hull = None
+        if hull is None:
             # collinear (a core along the segment): a capsule between the two points farthest
             # apart
             e = pts - pts[0]
@@ -471,7 +450,7 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
             p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
             res = ray_capsule2(ox, oy, dx, dy, p0[0], p0[1], p1[0], p1[1], radius, reach)
         else:
-            v = view(Polygon(corners))
+            v = view(hull)
             assert v.normals is not None
             res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
     t, _px, _py, nx, ny, inside = res

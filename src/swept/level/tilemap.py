@@ -14,9 +14,11 @@ up (counter-clockwise around solid, clockwise around a hole); two solid tiles th
 at a corner belong to separate outlines.
 
 Queries here: :func:`swept.raycast` (a ray that starts inside the solid region reports
-``started_inside`` with its exit distance, as a solid box does) and
-:func:`swept.closest_point` (a point inside is its own closest point). Sweeps, contacts and
-the World take the outlines: ``world.add(chain)`` for each of :meth:`TileMap.chains`.
+``started_inside`` with its exit distance, as a solid box does; the grid walk is compiled,
+:func:`swept._kernels.tilemap.ray_tiles`) and :func:`swept.closest_point` (a point inside is
+its own closest point). Sweeps, contacts, distances and the character controller answer
+against the outline in :mod:`swept.level.tile_queries`. A World takes the outlines:
+``world.add(chain)`` for each of :meth:`TileMap.chains` (``world.add(tile_map)`` says so).
 """
 
 from __future__ import annotations
