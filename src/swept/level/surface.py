@@ -49,6 +49,11 @@ from ..vec import Vec3, as_vec3
 __all__ = ["Surface", "raycast_many", "check_vertices", "check_triangles", "adjacency"]
 
 
+#: Triangles sampled for a surface's typical triangle size (a starting guess of the
+#: nearest-point search, not a tolerance: any positive size gives the same answers).
+_SIZE_SAMPLE = 10_000
+
+
 # ---------------------------------------------------------------------------------------------
 # validation and adjacency (numpy)
 
@@ -125,7 +130,7 @@ def adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     lo = np.minimum(start, end).ravel()
     hi = np.maximum(start, end).ravel()
     key = lo * n + hi
-    order = np.argsort(key, kind="stable")
+    order = np.argsort(key)
     sk = key[order]
     first = np.ones(3 * m, bool)
     first[1:] = sk[1:] != sk[:-1]
@@ -158,7 +163,7 @@ def adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     edge_flat[f1] = flat
     edge_flat[f2] = flat
     vertex_flat = np.zeros(n, bool)
-    vertex_flat[np.unique(tris)] = True
+    vertex_flat[tris.ravel()] = True
     not_flat = ~edge_flat.reshape(m, 3)
     vertex_flat[start[not_flat]] = False
     vertex_flat[end[not_flat]] = False
@@ -199,7 +204,9 @@ class Surface:
     def _setup(self, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray) -> None:
         """Store the arrays, the adjacency, the box and the scale (for the subclasses)."""
         neighbors, edge_flat, vertex_flat = adjacency(verts, tris, normals)
-        used = verts[np.unique(tris)]
+        mask = np.zeros(verts.shape[0], bool)
+        mask[tris.ravel()] = True
+        used = verts[mask]
         lo = used.min(axis=0)
         hi = used.max(axis=0)
         scale = max(float(np.abs(used).max()), float((hi - lo).max()))
@@ -209,8 +216,10 @@ class Surface:
                             ("_aabb", AABB(Vec3(*lo.tolist()), Vec3(*hi.tolist()))),
                             ("_margin", BOX_MARGIN * scale), ("_hash", None)):
             object.__setattr__(self, name, value)
-        # a typical triangle's size: where the nearest-point search starts
-        span = verts[tris].max(axis=1) - verts[tris].min(axis=1)
+        # a typical triangle's size (the median over at most SIZE_SAMPLE of them): where the
+        # nearest-point search starts
+        corners = verts[tris[::max(1, tris.shape[0] // _SIZE_SAMPLE)]]
+        span = corners.max(axis=1) - corners.min(axis=1)
         object.__setattr__(self, "_size", float(np.median(span.max(axis=1))))
 
     def __setattr__(self, name: str, value: Any) -> None:
