@@ -58,6 +58,16 @@ _SIZE_SAMPLE = 10_000
 # validation and adjacency (numpy)
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cross products of two (m, 3) arrays (componentwise: ``np.cross`` is several
+    times slower on a million rows)."""
+    out = np.empty_like(a)
+    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
+    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return out
+
+
 def check_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
     """``vertices`` as a read-only (n, 3) float64 array, finite and within ``MAX_COORDINATE``,
     or ``ValueError`` naming the argument and the first bad row."""
@@ -97,7 +107,7 @@ def check_triangles(triangles: Any, verts: np.ndarray, name: str = "triangles"
     a = verts[t[:, 0]]
     b = verts[t[:, 1]]
     c = verts[t[:, 2]]
-    cross = np.cross(b - a, c - a)
+    cross = _cross(b - a, c - a)
     doubled = np.sqrt((cross * cross).sum(axis=1))
     longest = np.maximum(np.maximum(((b - a) ** 2).sum(axis=1), ((c - b) ** 2).sum(axis=1)),
                          ((a - c) ** 2).sum(axis=1))
@@ -151,14 +161,14 @@ def adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     # flat: parallel normals, and the third corners on opposite sides of the edge
     n1 = normals[k1]
     n2 = normals[k2]
-    sine = np.sqrt((np.cross(n1, n2) ** 2).sum(axis=1))
+    sine = np.sqrt((_cross(n1, n2) ** 2).sum(axis=1))
     p = verts[tris[k1, e1]]
     q = verts[tris[k1, (e1 + 1) % 3]]
     w1 = verts[tris[k1, (e1 + 2) % 3]]
     w2 = verts[tris[k2, (e2 + 2) % 3]]
     edge = q - p
-    side1 = (np.cross(edge, w1 - p) * n1).sum(axis=1)
-    side2 = (np.cross(edge, w2 - p) * n1).sum(axis=1)
+    side1 = (_cross(edge, w1 - p) * n1).sum(axis=1)
+    side2 = (_cross(edge, w2 - p) * n1).sum(axis=1)
     flat = (sine <= FLAT_EDGE_TOLERANCE) & (side1 * side2 < 0.0)
     edge_flat[f1] = flat
     edge_flat[f2] = flat
