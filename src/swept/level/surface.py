@@ -5,7 +5,8 @@ A surface is a list of triangles; each subclass brings its own way to find the t
 a ray (a mesh walks its BVH, a height field its cells) and near a box. Everything else is here,
 once: the validation of vertex and triangle arrays, the edge adjacency (which triangle lies
 across each edge, and whether that edge is flat), and the handlers of every query family
-(``raycast``, ``closest_point``, ``distance`` / ``closest_points``, ``contact``, ``sweep``)
+(``raycast``, ``closest_point``, ``distance`` / ``closest_points`` and ``contact`` of points
+and spheres, ``sweep`` of spheres (exact), capsules and boxes (conservative advancement))
 registered for both shapes, plus :func:`raycast_many`.
 
 Conventions (the kernels' docstring in :mod:`swept._kernels.mesh` has the degenerate cases):
