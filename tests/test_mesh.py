@@ -532,6 +532,15 @@ def test_height_field_sweeps_equal_the_mesh_of_its_triangles() -> None:
         ca = contact(Sphere(c + v * 0.5, r), hf)
         cb = contact(Sphere(c + v * 0.5, r), m)
         assert ca == cb
+    for _ in range(30):
+        c = rng.uniform((1, 3, 1), (13, 5, 13))
+        capsule = Capsule(c, c + rng.uniform(-1, 1, size=3), rng.uniform(0.05, 0.5))
+        v = rng.uniform((-4, -6, -4), (4, 0, 4))
+        a = sweep(capsule, v, hf)
+        b = sweep(capsule, v, m)
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert a.fraction == b.fraction and a.normal == b.normal
 
 
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
