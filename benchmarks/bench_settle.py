@@ -22,6 +22,11 @@ Issue 12's bar, side by side with pymunk in one run (2D, y down: gravity (0, 980
   (1,000 with ``--quick``) in 10 rows, stepped until every ball sleeps; then steps per second
   asleep, against the same settled pile with sleeping turned off (every ball
   awake, resting), and how many steps it took to fall asleep. The goal: 10x.
+- **events** (swept only): the cost of the contact events (``Simulation(events=True)``, the
+  default, against ``events=False``): the same falling pile of 10,000 balls (1,000 with
+  ``--quick``, sleeping off) in two simulations stepped in turn, the ratio of their times; and
+  how often a settled contact flickers: in the 500-ball pile (150 with ``--quick``) after it
+  has rested, the contacts that begin and end a step.
 
 Every scene starts with no overlaps. The swept side runs the Simulation with ``ccd="swept"``;
 tunneled counts are its ``missed`` counters. Run ``python benchmarks/bench_settle.py
@@ -307,6 +312,49 @@ def measure_sleep(n: int, max_steps: int) -> dict[str, Any]:
             "ratio": asleep_rate / awake_rate}
 
 
+def measure_events(n: int, steps: int, pile_n: int, pile_steps: int) -> dict[str, Any]:
+    """Seconds a step with the contact events and without (a falling pile of ``n``, stepped in
+    turn, ``steps`` each), and the events a step of a rested ``pile_n`` pile reports."""
+    scene = pile_scene(n, per_row=n // SLEEP_PILE_ROWS)
+    sims = []
+    for events in (True, False):
+        sim = Simulation(gravity=scene["gravity"], step=STEP, sleep_time=None, events=events)
+        for a, b in scene["walls"]:
+            sim.world.add(Segment(a, b))
+        sim.add_balls(scene["centers"], scene["radii"], scene["velocities"],
+                      restitution=scene["restitution"], friction=scene["friction"],
+                      ccd="swept")
+        sim.run(1)  # compile outside the clock
+        sims.append(sim)
+    seconds = [0.0, 0.0]
+    began = 0
+    for _ in range(steps):
+        for k, sim in enumerate(sims):
+            start = time.perf_counter()
+            sim.step()
+            seconds[k] += time.perf_counter() - start
+        began += sims[0].contacts_began.shape[0]
+    # flicker: a pile that has rested, its events over the last fifth of the run
+    pile = pile_scene(pile_n)
+    sim = Simulation(gravity=pile["gravity"], step=STEP, sleep_time=None)
+    for a, b in pile["walls"]:
+        sim.world.add(Segment(a, b))
+    sim.add_balls(pile["centers"], pile["radii"], pile["velocities"],
+                  restitution=pile["restitution"], friction=pile["friction"], ccd="swept")
+    watched = pile_steps // 5
+    sim.run(pile_steps - watched)
+    flicker = 0
+    for _ in range(watched):
+        sim.step()
+        flicker += sim.contacts_began.shape[0] + sim.contacts_ended.shape[0]
+    contacts = int(sim._events.contacts.first[-1])
+    return {"balls": n, "steps": steps, "events_ms": 1e3 * seconds[0] / steps,
+            "none_ms": 1e3 * seconds[1] / steps, "ratio": seconds[0] / seconds[1],
+            "began_per_step": began / steps, "pile_balls": pile_n,
+            "pile_contacts": contacts, "pile_steps": pile_steps,
+            "rested_events_per_step": flicker / watched}
+
+
 def main() -> None:
     """Run every scene on both engines, print the table, write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -318,6 +366,8 @@ def main() -> None:
     pile = pile_scene(150 if args.quick else 500)
     results: dict[str, Any] = {}
     sleep = measure_sleep(1_000 if args.quick else 10_000, 3000)
+    events = measure_events(1_000 if args.quick else 10_000, 100 if args.quick else 300,
+                            150 if args.quick else 500, 600 if args.quick else 3000)
     for name, run in (("swept", run_swept), ("pymunk", run_pymunk)):
         results[name] = {
             "bounce": measure_bounce(run, bounce_steps),
@@ -346,6 +396,12 @@ def main() -> None:
           f"against {sleep['awake_steps_per_s']:,.0f} awake and resting: "
           f"{sleep['ratio']:.0f}x")
     results["sleeping"] = sleep
+    print(f"events: {events['balls']:,} falling balls, {events['events_ms']:.2f} ms a step "
+          f"with contact events against {events['none_ms']:.2f} ms without: "
+          f"{events['ratio']:.3f}x ({events['began_per_step']:.0f} began a step); a rested "
+          f"{events['pile_balls']}-ball pile ({events['pile_contacts']} contacts, after "
+          f"{events['pile_steps']} steps): {events['rested_events_per_step']:.2f} events a step")
+    results["events"] = events
     if results["pymunk"]["pile"] is None:
         print("(pymunk is not installed: pip install -e '.[bench]')")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,8 @@ TOLERANCES = {
     "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE", "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE",
     "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE", "RAY_PARALLEL_SINE",
     "POLYGON_COLLINEAR_TOLERANCE", "POLYGON_TURNING_SLACK", "VEC_CLOSE_TOLERANCE",
+    "EVENT_TOUCH_FRACTION",
+    "ROTATION_TOLERANCE", "HULL_TOLERANCE", "POLYTOPE_FEATURE_TOLERANCE",
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE",
 }
 CAPS = {
@@ -39,9 +41,10 @@ CAPS = {
     "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE", "MAX_CASTS_PER_STEP", "DEFAULT_MAX_SLIDES",
     "RECOVERY_PASSES", "CAST_MAX_ITERATIONS", "TOI_MAX_ITERATIONS", "GJK_MAX_ITERATIONS",
     "ADVANCE_MAX_BOUNCES", "RESOLVE_PASSES", "MAX_GRID_KEYS", "FILTER_KERNEL_TRIES", "MAX_THREADS",
-    "SOLVER_ITERATIONS",
+    "SOLVER_ITERATIONS", "HULL_MAX_POINTS",
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
-    "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES", "SURFACE_SEARCH_DOUBLINGS",
+    "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES", "SHAPELY_MAX_QUAD_SEGMENTS",
+    "TOUCHES_LOGGED_PER_STEP", "SURFACE_SEARCH_DOUBLINGS",
 }
 # limits and overflow guards (absolute, large), and defaults and conventions
 LIMITS = {"CENTROID_CLAMP", "AREA_EXTENT_CAP", "MAX_COORDINATE"}
@@ -61,8 +64,14 @@ OTHERS = {
     "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
+    # the candidate margin of a tile map's queries (swept.level.tile_queries)
+    "TILE_QUERY_MARGIN_FACTOR",
     # when a threaded Simulation step runs its passes as parallel calls (swept.sim)
     "SIM_PARALLEL_PASSES_MIN",
+    # drawn arcs' segments a turn (swept._draw)
+    "DRAW_ARC_SEGMENTS",
+    # the default polygon resolution of a circle in to_shapely (swept.interop)
+    "SHAPELY_QUAD_SEGMENTS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

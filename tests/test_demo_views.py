@@ -16,8 +16,15 @@ import pytest  # noqa: E402
 
 pygame = pytest.importorskip("pygame")
 
-from swept.demos import view_bullet_time, view_tunnel, view_walls_and_slides  # noqa: E402
+from swept.demos import (  # noqa: E402
+    view_bullet_time,
+    view_slide,
+    view_tunnel,
+    view_tunnel3d,
+    view_walls_and_slides,
+)
 from swept.demos.bullet_time import BulletTime  # noqa: E402
+from swept.demos.slide import Slide  # noqa: E402
 from swept.demos.tunnel import Tunnel  # noqa: E402
 from swept.demos.walls_and_slides import WallsAndSlides  # noqa: E402
 
@@ -25,8 +32,10 @@ VIEWS: list[tuple[ModuleType, Any]] = [
     (view_bullet_time, lambda: BulletTime()),
     (view_walls_and_slides, lambda: WallsAndSlides(mouse=(700.0, 60.0))),
     (view_tunnel, lambda: Tunnel()),
+    (view_tunnel3d, lambda: Tunnel(speed=120.0, swept=True)),
+    (view_slide, lambda: Slide()),
 ]
-IDS = ["bullet-time", "walls-and-slides", "tunnel"]
+IDS = ["bullet-time", "walls-and-slides", "tunnel", "tunnel-3d", "slide-3d"]
 
 
 def _assert_not_blank(surface: Any) -> None:

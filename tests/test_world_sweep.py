@@ -219,6 +219,26 @@ def test_overlapping_cores_take_the_contact_normal() -> None:
         _assert_same(hit, _brute(w, mover, (3, 1)))
 
 
+def test_ball_centred_on_a_core_takes_the_contact_normal() -> None:
+    """A ball whose centre lies on a segment's core (or end, or a capsule's axis) has two
+    equal ways out; the World's cast must break the tie as contact() does (the scalar
+    sweep's rule), in the scalar query and in the batch, not by the ray kernel's own rule."""
+    for target in (Segment((0.0, 0.0), (0.0, 1.0)), Segment((0.0, -1.0), (0.0, 1.0)),
+                   Capsule((0.0, 1.0), (0.0, -1.0), 0.25), Segment((2.0, 0.0), (-2.0, 0.0))):
+        w = World()
+        w.add(target)
+        ball = Circle((0.0, 0.0), 0.75)
+        for disp in ((0.0, 2.0), (0.0, -2.0), (1.0, 0.0), (0.0, 0.0)):
+            hit = w.sweep(ball, disp)
+            want = sweep(ball, disp, target)
+            assert hit is not None and want is not None and hit.started_inside
+            # centre on the core: the perpendicular nearest +x (+y for a core along x)
+            assert tuple(hit.normal) == tuple(want.normal)
+            assert tuple(hit.point) == tuple(want.point)
+            batch = w.sweep_many(np.array([[0.0, 0.0]]), np.array([0.75]), np.array([disp]))
+            assert tuple(batch.normal[0]) == tuple(want.normal)
+
+
 def test_exact_fractions_of_boxes_capsules_and_polygons() -> None:
     w = World()
     wall = w.add(AABB((10, -5), (11, 5)))

@@ -56,7 +56,7 @@ import math
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from .constants import MAX_COORDINATE
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
@@ -68,9 +68,22 @@ else:
         """No-op at run time: only type checkers read ``dataclass_transform``."""
         return lambda decorated: decorated
 
-__all__ = ["build", "record", "entry_point", "checked_entry_point", "lazy_entry"]
+__all__ = ["build", "typed_build", "Builder", "record", "entry_point", "checked_entry_point",
+           "lazy_entry"]
 
 T = TypeVar("T")
+
+class Builder(Protocol):
+    """The type of :data:`build` (and of ``tuple.__new__`` used so): a record of class
+    ``cls`` from the tuple of its fields, for type checkers."""
+
+    def __call__(self, cls: type[T], fields: Any, /) -> T:
+        """A ``cls`` whose items are ``fields``."""
+        ...
+
+
+#: ``tuple.__new__`` typed as a :class:`Builder`, for a module that builds records inline.
+typed_build: Builder = cast(Builder, tuple.__new__)
 
 #: ``build(Record, fields)``: a tuple-backed record (or Vec2 / Vec3) from the tuple of its
 #: fields in one allocation, skipping the user-facing constructor's coercion. The fields must
@@ -293,7 +306,8 @@ def entry_point(dispatcher: Any, call: tuple[Any, ...]) -> Any:
     try:
         import numba
 
-        signature = tuple(numba.typeof(a) for a in call)
+        typeof: Callable[[Any], Any] = numba.typeof
+        signature = tuple(typeof(a) for a in call)
         return dispatcher.overloads[signature].entry_point
     except Exception:  # pragma: no cover - JIT disabled, or numba internals changed
         return None
@@ -331,18 +345,20 @@ def checked_entry_point(adapter: Any, example: tuple[Any, ...]) -> KernelCall:
             return checked  # pragma: no cover - a numba that unboxes tuple subclasses oddly
     except Exception:  # pragma: no cover - numba internals changed
         return checked
-    return fast
+    result: KernelCall = fast
+    return result
 
 
-def lazy_entry(namespace: dict[str, Any], name: str, adapter: Any,
-               example: tuple[Any, ...]) -> KernelCall:
+def lazy_entry(namespace: dict[str, Any], name: str, adapter: Callable[[], Any],
+               example: Callable[[], tuple[Any, ...]]) -> KernelCall:
     """A stand-in for the global ``name`` of ``namespace`` (a module's ``globals()``) that
-    compiles ``adapter`` (or loads it from numba's cache) on its first call and then puts
-    :func:`checked_entry_point`'s callable in its place, so that importing swept compiles
-    nothing."""
+    compiles the kernel ``adapter()`` returns (or loads it from numba's cache) on its first
+    call and then puts :func:`checked_entry_point`'s callable in its place. ``adapter`` and
+    ``example`` are called then too, so that importing swept imports no kernel (and no numba)
+    and compiles nothing."""
 
     def first_call(*args: Any) -> Any:
-        fn = checked_entry_point(adapter, example)
+        fn = checked_entry_point(adapter(), example())
         namespace[name] = fn
         return fn(*args)
 

@@ -94,8 +94,9 @@ def plan_grid(lo: Any, hi: Any, *, thin: Any = None,
         """The side of square cells holding ``per_cell`` colliders each on average."""
         cells = max(k / per_cell, 1.0)
         # (the square root taken factor by factor: width * height may pass the floats)
-        return max(math.sqrt(width) * math.sqrt(height / cells), max(width, height) / cells,
-                   1e-12 * magnitude)
+        result: float = max(math.sqrt(width) * math.sqrt(height / cells),
+                            max(width, height) / cells, 1e-12 * magnitude)
+        return result
 
     cell = sized(per_cell)
     entries = _entries(lo, hi, origin, cell, thin_mask)

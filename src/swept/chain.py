@@ -161,7 +161,8 @@ class Chain:
             return range(n)
         b = self._segment_boxes()
         keep = (b[:, 0] <= hi[0]) & (lo[0] <= b[:, 2]) & (b[:, 1] <= hi[1]) & (lo[1] <= b[:, 3])
-        return np.flatnonzero(keep).tolist()
+        result: Sequence[int] = np.flatnonzero(keep).tolist()
+        return result
 
     def _near_motion(self, shape: Shape, disp: Vec2, reach: float) -> Sequence[int]:
         """The segments ``shape`` may meet when moved by ``disp``: those whose boxes touch the
@@ -203,7 +204,8 @@ class Chain:
         enter = near.max(axis=1)
         leave = far.min(axis=1)
         keep = (enter <= leave) & (leave >= 0.0) & (enter <= ray.max_distance)
-        return np.flatnonzero(keep).tolist()
+        result: Sequence[int] = np.flatnonzero(keep).tolist()
+        return result
 
     def _neighbour(self, i: int, forward: bool) -> int | None:
         """The segment sharing segment ``i``'s end (``forward``) or start, or None at a free
@@ -350,7 +352,8 @@ def _raycast_chain(ray: Any, chain: Chain) -> RayHit | None:
 def _contact_chain_raw(shape: Any, chain: Chain) -> tuple[Any, ...]:
     """:func:`contact_chain` as the contact family's flat tuple (hit, nx, ny, depth, px, py)."""
     if shape.dim != 2:
-        return UNSUPPORTED
+        result: tuple[Any, ...] = UNSUPPORTED
+        return result
     c = contact_chain(shape, chain)
     if c is None:
         return (False, 0.0, 0.0, 0.0, 0.0, 0.0)

@@ -241,8 +241,17 @@ def _speeds(text: str) -> list[float]:
     return speeds
 
 
+def _start_up(*families: str) -> None:
+    """Load numba and the kernel ``families`` a command runs (a notice on stderr if they
+    compile), before its progress clock starts: progress times the work, not the start-up."""
+    from ._lazy import preload
+
+    preload(*families)
+
+
 def _run_steps(model: Any, steps: int, label: str) -> None:
     """``model.run(steps)`` in chunks, with progress on stderr when it takes a while."""
+    _start_up("sweep", "response", "contact")
     progress = Progress(label, steps, "steps")
     done = 0
     while done < steps:
@@ -314,7 +323,14 @@ def _demo_tunnel(args: argparse.Namespace, out: TextIO) -> int:
     from .demos.tunnel import Tunnel
 
     model = Tunnel(args.speed, args.offset, args.swept)
-    return _show("view_tunnel", model, args, [model.readout()], out)
+    return _show(args.view, model, args, [model.readout()], out)
+
+
+def _demo_slide_3d(args: argparse.Namespace, out: TextIO) -> int:
+    from .demos.slide import Slide
+
+    model = Slide(args.tilt, args.aim)
+    return _show("view_slide", model, args, [model.readout()], out)
 
 
 def _demo_text(args: argparse.Namespace, out: TextIO) -> int:
@@ -341,6 +357,7 @@ def _scene(args: argparse.Namespace, out: TextIO) -> int:
         scenes = default_scenes() if args.file is None else load_scenes(args.file)
     except SceneError as exc:
         raise CommandError(str(exc)) from None
+    _start_up("sweep", "response")
     progress = Progress("scene", sum(len(s.bodies) for s in scenes), "bodies")
     try:
         text = report(scenes, progress=progress.update)
@@ -400,6 +417,8 @@ def tunneling_table(speeds: Sequence[float], steps: int,
 
     rows = []
     total = 2 * len(speeds) * steps
+    if progress is not None:
+        _start_up("sweep", "response")
     bar = Progress("tunneling", total, "steps", progress) if progress is not None else None
     done = 0
     for speed in speeds:
@@ -528,6 +547,7 @@ def build_parser() -> argparse.ArgumentParser:
     :class:`UsageError`)."""
     from .demos.bullet_time import FIGURE_STEPS as BT_FIGURE_STEPS
     from .demos.bullet_time import MAX_SPEED, MIN_SPEED, START_SPEED
+    from .demos.slide import SLIDE_AIM, SLIDE_TILT
     from .demos.tunnel import OFFSET_MAX, SPEED_DEFAULT, SPEED_MAX, SPEED_MIN
     from .demos.walls_and_slides import FIGURE_MOUSE, FIGURE_PLACE, START
     from .demos.walls_and_slides import FIGURE_STEPS as WS_FIGURE_STEPS
@@ -590,18 +610,35 @@ def build_parser() -> argparse.ArgumentParser:
     ws.add_argument("--no-fix", action="store_true", help="turn the velocity fix off")
     ws.set_defaults(handler=_demo_walls_and_slides, default_steps=WS_FIGURE_STEPS)
 
-    tu = demos.add_parser("tunnel", help="where the frames land decides a frame test",
-                          description="A sphere skips over a thin wall between frames, or a "
-                                      "sweep catches it. Keys: Up/Down speed, Left/Right where "
-                                      "the frames land, Space sweep, Esc quit.")
-    window_options(tu)
-    tu.add_argument("--speed", type=_within(SPEED_MIN, SPEED_MAX), default=SPEED_DEFAULT,
-                    metavar="S", help=f"m/s, {SPEED_MIN:g} to {SPEED_MAX:g} (default "
-                                      f"{SPEED_DEFAULT:g})")
-    tu.add_argument("--offset", type=_within(0.0, OFFSET_MAX), default=0.0, metavar="F",
-                    help=f"where the frames land: 0 to {OFFSET_MAX:g} of a frame's move")
-    tu.add_argument("--swept", action="store_true", help="sweep between frames")
-    tu.set_defaults(handler=_demo_tunnel)
+    for name, view, where in (("tunnel", "view_tunnel", ""),
+                              ("tunnel-3d", "view_tunnel3d", " In 3D, in perspective.")):
+        tu = demos.add_parser(name, help="where the frames land decides a frame test" + (
+                                  " (3D)" if view != "view_tunnel" else ""),
+                              description="A sphere skips over a thin wall between frames, or "
+                                          "a sweep catches it." + where + " Keys: Up/Down "
+                                          "speed, Left/Right where the frames land, Space "
+                                          "sweep, Esc quit.")
+        window_options(tu)
+        tu.add_argument("--speed", type=_within(SPEED_MIN, SPEED_MAX), default=SPEED_DEFAULT,
+                        metavar="S", help=f"m/s, {SPEED_MIN:g} to {SPEED_MAX:g} (default "
+                                          f"{SPEED_DEFAULT:g})")
+        tu.add_argument("--offset", type=_within(0.0, OFFSET_MAX), default=0.0, metavar="F",
+                        help=f"where the frames land: 0 to {OFFSET_MAX:g} of a frame's move")
+        tu.add_argument("--swept", action="store_true", help="sweep between frames")
+        tu.set_defaults(handler=_demo_tunnel, view=view)
+
+    sl = demos.add_parser("slide-3d", help="the velocity split on a tilted surface (3D)",
+                          description="A velocity meets a tilted surface, in 3D: the part it "
+                                      "blocks, the part that slides, and the 46 degree limit "
+                                      "between a floor and a wall. Keys: Up/Down tilt, "
+                                      "Left/Right aim, Esc quit.")
+    window_options(sl)
+    sl.add_argument("--tilt", type=_within(0.0, 90.0), default=SLIDE_TILT, metavar="DEG",
+                    help=f"the surface's slope, 0 to 90 degrees (default {SLIDE_TILT:g})")
+    sl.add_argument("--aim", type=_within(-180.0, 180.0), default=SLIDE_AIM, metavar="DEG",
+                    help=f"the velocity's aim from +x, -180 to 180 degrees (default "
+                         f"{SLIDE_AIM:g})")
+    sl.set_defaults(handler=_demo_slide_3d)
 
     for name, about in (("mtv", "the minimum translation vector"),
                         ("bouncing", "restitution, apexes and friction"),

@@ -96,6 +96,8 @@ __all__ = [
     "ADVANCE_MAX_BOUNCES",
     # shapes
     "POLYGON_COLLINEAR_TOLERANCE", "POLYGON_TURNING_SLACK",
+    # oriented boxes and convex hulls (swept.hull, swept.convex3d)
+    "ROTATION_TOLERANCE", "HULL_TOLERANCE", "HULL_MAX_POINTS", "POLYTOPE_FEATURE_TOLERANCE",
     # vectors
     "VEC_CLOSE_TOLERANCE",
     # collision response
@@ -103,6 +105,8 @@ __all__ = [
     # the World's query filter
     "FILTER_KERNEL_TRIES", "CHAIN_BOXES_MIN_SEGMENTS",
     "CHAIN_RAY_BOXES_MIN_SEGMENTS",
+    # the candidate margin of a tile map's queries
+    "TILE_QUERY_MARGIN_FACTOR",
     # broadphase choice
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
@@ -114,10 +118,15 @@ __all__ = [
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
+    "EVENT_TOUCH_FRACTION", "TOUCHES_LOGGED_PER_STEP",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
     "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES",
+    # debug drawing (swept.pygame_util, swept.plot)
+    "DRAW_ARC_SEGMENTS",
+    # shapely interop
+    "SHAPELY_QUAD_SEGMENTS", "SHAPELY_MAX_QUAD_SEGMENTS",
 ]
 
 # --- shared: the coincident-centre normals, the default skin, the heading test
@@ -499,6 +508,32 @@ POLYGON_COLLINEAR_TOLERANCE = 1e-12
 #: it guards is 2 pi wide: any value between works.
 POLYGON_TURNING_SLACK = 1e-6
 
+# --- oriented boxes and convex hulls (swept.shapes, swept.hull, swept.convex3d)
+
+#: An :class:`~swept.OrientedBox`'s rotation is accepted when its matrix is orthonormal to
+#: this (the largest entry of ``R^T R - I``, absolute: a rotation has no scale) with
+#: determinant > 0, or its quaternion's norm is within this of 1; it is then made exactly
+#: orthonormal (polar decomposition) or normalised. Not measured: a rotation rounded to
+#: float32 is off by ~1e-7, so this accepts it with a tenfold margin and rejects any scale or
+#: shear of 1e-6 or more.
+ROTATION_TOLERANCE = 1e-6
+#: A point within ``HULL_TOLERANCE * (extent + magnitude)`` of a hull face's plane is on it (not
+#: a corner), where extent is the cloud's bounding-box diagonal and magnitude its largest
+#: coordinate; the same band rejects a cloud with no volume and merges coplanar triangles into
+#: one face. Not measured: the signed distance of a point to a plane through three cloud points
+#: carries ~1e-15 of the coordinates' magnitude of rounding, and this is a thousand times that.
+HULL_TOLERANCE = 1e-12
+#: The most points :func:`swept.hull.hull3d` and :meth:`swept.Polygon.hull` take (a limit:
+#: the builder is numpy-vectorised Python, one pass per corner). Not measured: the size of a
+#: detailed prop's cloud, ten times over.
+HULL_MAX_POINTS = 100_000
+#: In a contact against an oriented box or hull, the first shape's core points whose depth
+#: along the normal is within this fraction of the core's extent of the deepest count as one
+#: deepest feature (a face or an edge), and the contact point is their middle. Not measured:
+#: rounding of a rotated box's corners is ~1e-16 of its extent; any value well above that and
+#: well below a visible tilt works.
+POLYTOPE_FEATURE_TOLERANCE = 1e-9
+
 # --- vectors (swept.vec)
 
 #: The default ``tol`` of :meth:`Vec2.is_close` and :meth:`Vec3.is_close`: the largest
@@ -599,6 +634,16 @@ CHAIN_BOXES_MIN_SEGMENTS = 8
 #: culling pays from about 300 segments. Measured as above (ms a ray): 100 segments 0.040
 #: culled against 0.021 looped; 300: 0.054 / 0.057; 1,000: 0.11 / 0.19; 10,000: 0.90 / 2.2.
 CHAIN_RAY_BOXES_MIN_SEGMENTS = 512
+
+# --- a TileMap's pair queries (swept.level.tile_queries)
+
+#: A tile map's sweeps, contacts and the controller's casts test the outline segments within
+#: this many times the casts' own touching tolerances (:data:`SWEEP_RIM_TOLERANCE` of the
+#: query's size plus :data:`CAST_ROUNDING` of its coordinates) of the query's swept box, and
+#: cut each segment to that reach: a cast's rim tolerance is relative to the grown target's
+#: size, which a cut segment keeps within about twice the query's, so twice would do; four
+#: leaves room for the rounding of the cut itself. Not measured: chosen by that bound.
+TILE_QUERY_MARGIN_FACTOR = 4.0
 
 # --- the Simulation's step on threads (swept.sim, the simspeed helper)
 
@@ -724,3 +769,36 @@ SLEEP_TIME = 0.5
 #: place (pairs overlapping up to 38% of a radius were frozen); at 0.1 after 1,386 steps, with
 #: the pile settled (worst 7.5%, as the pile without sleeping).
 SLEEP_SPEED_STEPS = 0.1
+
+# --- debug drawing (swept._draw, for swept.pygame_util and swept.plot)
+
+#: Segments a full turn of a drawn arc has (a capsule's ends, a swept volume's rounded corners;
+#: circles are drawn as circles). Not measured: chosen so that on a 100 px radius the chord
+#: strays from the true arc by at most 100 (1 - cos(pi / 48)) = 0.21 px, under a pixel.
+DRAW_ARC_SEGMENTS = 48
+# --- shapely interop (swept.interop)
+
+#: The default ``resolution`` of :func:`swept.to_shapely`: segments a quarter circle in the
+#: polygon that stands for a Circle or a Capsule's round ends (shapely's own ``buffer``
+#: default). Measured (shapely 2.2, a unit circle): 65 points, area 0.16% short of pi
+#: (``(pi / (2 * 16))**2 / 6`` of it, as the series says); 4 gives 2.6%, 64 gives 0.01%.
+SHAPELY_QUAD_SEGMENTS = 16
+#: Largest ``resolution`` :func:`swept.to_shapely` accepts, so a typo cannot ask for millions
+#: of points. Measured: a circle at 4,096 is 16,385 points, built in 1.7 ms, 2.5e-8 short of
+#: the disc's area; chosen with room: no drawing or area needs a finer polygon.
+SHAPELY_MAX_QUAD_SEGMENTS = 4096
+# --- contact events and sensors (swept.events)
+
+#: Two sides count as touching at the end of a step (a contact of the step, for the contact
+#: events) when apart by at most this fraction of the two radii's sum (a collider counts the
+#: ball's radius twice), so that a ball resting on a floor, a rounding error either side of
+#: touching, is one contact that never flickers (Box2D's contacts begin within its speculative
+#: distance, four slops, too). Measured (benchmarks/bench_settle.py's events measure: the
+#: 500-ball pile after 2,400 steps, sleeping off, began plus ended events a step over the
+#: next 600): 1e-4: 1.19 (876 contacts), 1e-3: 0.63 (968), 1e-2: 0.29 (1,031); the rest are
+#: balls still creeping in the pile.
+EVENT_TOUCH_FRACTION = 1e-2
+#: Colliders a body's swept move logs as touched in one step (the first touches; a ball that
+#: bounces clear within the step is found by this log alone). Not measured: a swept move
+#: casts at most ``max_casts`` (4 by default) times, each meeting one collider.
+TOUCHES_LOGGED_PER_STEP = 8

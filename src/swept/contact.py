@@ -20,33 +20,39 @@ a core along x). The geometry and every per-pair choice of point are in
 
 Supported pairs, both orders. 2D: circle, segment, capsule, box, polygon and plane against each
 other (not plane-plane). 3D: sphere, capsule, box and plane against each other (not
-plane-plane). Anything else, or a 2D shape against a 3D one, raises ``TypeError`` naming both.
+plane-plane); oriented boxes and convex hulls join from :mod:`swept.convex3d`. Anything else,
+or a 2D shape against a 3D one, raises ``TypeError`` naming both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import contact as _k
+from ._lazy import kernels
 from .dispatch import CONTACT, UNSUPPORTED, type_name
 from .results import Contact, make_contact
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from .vec import Vec2, Vec3
 from .views import core_shape, view
 
+if TYPE_CHECKING:
+    from ._kernels import contact as _k
+else:
+    _k = kernels("contact")
+
 __all__ = ["contact", "axis_overlaps"]
 
 _tuple_new = tuple.__new__
-_flip2 = _k.flip_contact2
-_flip3 = _k.flip_contact3
 
 # A pair handler takes the two shapes in the table's order and returns the kernel's flat
 # tuple, or UNSUPPORTED when the shapes' dimensions do not fit the pair (then contact() raises).
 _Raw = tuple[Any, ...]
 _Handler = Callable[[Any, Any], _Raw]
+#: :data:`~swept.dispatch.UNSUPPORTED` typed as a handler's result, which it stands in for
+_UNSUPPORTED: _Raw = UNSUPPORTED
 
 
 # ----------------------------------------------------------------------------- pair handlers
@@ -70,14 +76,14 @@ def _circle_segment(a: Circle, b: Segment) -> _Raw:
 
 def _circle_capsule(a: Circle, b: Capsule) -> _Raw:
     if b.dim != 2:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (cx, cy), (ax, ay), (bx, by) = a.center, b.a, b.b
     return _k.contact_circle_capsule(cx, cy, a.radius, ax, ay, bx, by, b.radius)
 
 
 def _circle_aabb(a: Circle, b: AABB) -> _Raw:
     if b.dim != 2:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (cx, cy), (x0, y0), (x1, y1) = a.center, b.min, b.max
     return _k.contact_circle_aabb(cx, cy, a.radius, x0, y0, x1, y1)
 
@@ -89,7 +95,7 @@ def _circle_polygon(a: Circle, b: Polygon) -> _Raw:
 
 def _circle_plane(a: Circle, b: Plane) -> _Raw:
     if b.dim != 2:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (cx, cy), (nx, ny) = a.center, b.normal
     return _k.contact_circle_plane(cx, cy, a.radius, nx, ny, b.offset)
 
@@ -102,7 +108,7 @@ def _core2(shape: Segment | Capsule) -> tuple[float, float, float, float, float]
 
 def _core_core(a: Segment | Capsule, b: Segment | Capsule) -> _Raw:
     if a.dim != b.dim:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     if a.dim == 3:
         assert isinstance(a, Capsule) and isinstance(b, Capsule)
         (a0x, a0y, a0z), (a1x, a1y, a1z) = a.a, a.b
@@ -114,7 +120,7 @@ def _core_core(a: Segment | Capsule, b: Segment | Capsule) -> _Raw:
 
 def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw:
     if a.dim != b.dim:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     if b.dim == 3:
         assert isinstance(a, Capsule)
         (a0x, a0y, a0z), (a1x, a1y, a1z) = a.a, a.b
@@ -127,13 +133,13 @@ def _core_aabb(a: Segment | Capsule, b: AABB) -> _Raw:
 
 def _core_polygon(a: Segment | Capsule, b: Polygon) -> _Raw:
     if a.dim != 2:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     return _k.contact_capsule_polygon(*_core2(a), *_polygon(b))
 
 
 def _core_plane(a: Segment | Capsule, b: Plane) -> _Raw:
     if a.dim != b.dim:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     if b.dim == 3:
         assert isinstance(a, Capsule)
         (a0x, a0y, a0z), (a1x, a1y, a1z) = a.a, a.b
@@ -150,14 +156,14 @@ def _polygon_polygon(a: Polygon, b: Polygon) -> _Raw:
 
 def _polygon_plane(a: Polygon, b: Plane) -> _Raw:
     if b.dim != 2:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     nx, ny = b.normal
     return _k.contact_polygon_plane(_polygon(a)[0], nx, ny, b.offset)
 
 
 def _aabb_aabb(a: AABB, b: AABB) -> _Raw:
     if a.dim != b.dim:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     if a.dim == 3:
         return _k.contact_aabb_aabb3(*a.min, *a.max, *b.min, *b.max)
     return _k.contact_aabb_aabb(*a.min, *a.max, *b.min, *b.max)
@@ -165,14 +171,14 @@ def _aabb_aabb(a: AABB, b: AABB) -> _Raw:
 
 def _aabb_polygon(a: AABB, b: Polygon) -> _Raw:
     if a.dim != 2:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (x0, y0), (x1, y1) = a.min, a.max
     return _k.contact_aabb_polygon(x0, y0, x1, y1, *_polygon(b))
 
 
 def _aabb_plane(a: AABB, b: Plane) -> _Raw:
     if a.dim != b.dim:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     if a.dim == 3:
         (x0, y0, z0), (x1, y1, z1), (nx, ny, nz) = a.min, a.max, b.normal
         return _k.contact_aabb_plane3(x0, y0, z0, x1, y1, z1, nx, ny, nz, b.offset)
@@ -187,21 +193,21 @@ def _sphere_sphere(a: Sphere, b: Sphere) -> _Raw:
 
 def _sphere_capsule(a: Sphere, b: Capsule) -> _Raw:
     if b.dim != 3:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (cx, cy, cz), (ax, ay, az), (bx, by, bz) = a.center, b.a, b.b
     return _k.contact_sphere_capsule(cx, cy, cz, a.radius, ax, ay, az, bx, by, bz, b.radius)
 
 
 def _sphere_aabb(a: Sphere, b: AABB) -> _Raw:
     if b.dim != 3:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (cx, cy, cz), (x0, y0, z0), (x1, y1, z1) = a.center, b.min, b.max
     return _k.contact_sphere_aabb(cx, cy, cz, a.radius, x0, y0, z0, x1, y1, z1)
 
 
 def _sphere_plane(a: Sphere, b: Plane) -> _Raw:
     if b.dim != 3:
-        return UNSUPPORTED
+        return _UNSUPPORTED
     (cx, cy, cz), (nx, ny, nz) = a.center, b.normal
     return _k.contact_sphere_plane(cx, cy, cz, a.radius, nx, ny, nz, b.offset)
 
@@ -267,11 +273,11 @@ def contact(a: Any, b: Any) -> Contact | None:
     # (+ 0.0 turns a -0.0 normal component into 0.0)
     if len(raw) == 6:
         if swapped:
-            raw = _flip2(*raw)
+            raw = _k.flip_contact2(*raw)
         return make_contact(_tuple_new(Vec2, (raw[1] + 0.0, raw[2] + 0.0)), raw[3],
                             _tuple_new(Vec2, (raw[4], raw[5])))
     if swapped:
-        raw = _flip3(*raw)
+        raw = _k.flip_contact3(*raw)
     return make_contact(_tuple_new(Vec3, (raw[1] + 0.0, raw[2] + 0.0, raw[3] + 0.0)), raw[4],
                         _tuple_new(Vec3, (raw[5], raw[6], raw[7])))
 

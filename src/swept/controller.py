@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ._kernels import bvh as _bvh
+from ._lazy import kernels
 from .chain import Chain, contact_obstacle
 from .constants import (
     CLEARANCE_TOLERANCE,
@@ -60,6 +60,9 @@ from .constants import (
     STOP_ON_SLOPE_TOLERANCE,
     TRAVEL_SLOP,
 )
+from .level.tile_queries import clipped, query_margin, segments_swept
+from .level.tilemap import TileMap
+from .oneway import one_way_faces, one_way_stands
 from .response import UP_2D, UP_3D
 from .results import (
     Collision,
@@ -74,6 +77,11 @@ from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Spher
 from .sweep import reference_point, shape_core, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 from .views import view
+
+if TYPE_CHECKING:
+    from ._kernels import bvh as _bvh
+else:
+    _bvh = kernels("bvh")
 
 __all__ = [
     "move_and_slide",
@@ -98,7 +106,7 @@ _FLOOR, _WALL, _CEILING = 0, 1, 2
 
 # ------------------------------------------------------------------------------ obstacles
 
-_Found = tuple[Any, Shape | Chain, Any]  # (collider, obstacle, data)
+_Found = tuple[Any, Shape | Chain | TileMap, Any]  # (collider, obstacle, data)
 _box_cache: dict[tuple[int, ...], tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
@@ -133,20 +141,29 @@ class _Obstacles:
             # a World's sensors are triggers, not obstacles (its overlap queries report them)
             self.kwargs["include_sensors"] = False
         if self.world is None:
-            if isinstance(obstacles, (Shape, Chain, str, bytes)) or not isinstance(
+            if isinstance(obstacles, (Shape, Chain, TileMap, str, bytes)) or not isinstance(
                     obstacles, Iterable):
                 raise TypeError(f"obstacles must be a list of shapes or a World, not "
                                 f"{type(obstacles).__name__}")
             self.items = list(obstacles)
             for i, o in enumerate(self.items):
-                if not isinstance(o, (Shape, Chain)):
-                    raise TypeError(f"obstacles[{i}] must be a shape or a Chain, not "
+                if not isinstance(o, (Shape, Chain, TileMap)):
+                    raise TypeError(f"obstacles[{i}] must be a shape, a Chain or a TileMap, not "
                                     f"{type(o).__name__}")
             self.tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
             if len(self.items) > BROADPHASE_MIN_OBSTACLES:
                 self.tree = _boxes(self.items)
         #: stand-ins for colliders moved within this call (a carrying platform)
         self.extra: list[_Found] = []
+
+    def one_way(self, found: _Found) -> Vec2 | Vec3 | None:
+        """The one-way direction of a World collider or its stand-in (None for list obstacles
+        and ordinary colliders)."""
+        if self.world is None:
+            return None
+        get = getattr(self.world, "one_way", None)
+        w: Vec2 | Vec3 | None = get(found[0]) if get is not None else None
+        return w
 
     def hide(self, collider: Any) -> None:
         """From now on, leave ``collider`` out."""
@@ -216,7 +233,27 @@ def _first_hit(obs: _Obstacles, shape: Shape, motion: Vec2 | Vec3, skin: float
                 if hit is not None and (best is None or hit.fraction < best[1].fraction):
                     best = (found, hit)
             continue
+        if isinstance(target, TileMap):
+            # the map's outline segments along the motion's band of cells, each a surface of
+            # its own with its Voronoi region's normals (no seams: the outline has none)
+            toward = reference_point(shape)
+            chains = target.chains()
+            box0 = shape.aabb
+            margin = query_margin(target, box0.min, box0.max, motion,
+                                  skin + length * MIN_MOTION_FRACTION)
+            for k, i in segments_swept(target, box0.min, box0.max, motion, margin):
+                # (cut to the motion: a floor run may be the map's width long)
+                seg = clipped(chains[k].segments[i], box0.min, box0.max, motion, margin)
+                if seg is None:
+                    continue
+                hit = _cast(shape, motion, seg, skin, length, chains[k], i, toward)
+                if hit is not None and (best is None or hit.fraction < best[1].fraction):
+                    best = (found, hit)
+            continue
         hit = _cast(shape, motion, target, skin, length)
+        if hit is not None and not one_way_stands(obs.one_way(found), motion, hit.normal):
+            # a one-way collider met from behind or from the side: passed through
+            continue
         if hit is not None and (best is None or hit.fraction < best[1].fraction):
             best = (found, hit)
     return best
@@ -321,6 +358,9 @@ def _deepest(obs: _Obstacles, shape: Shape) -> tuple[_Found, Contact] | None:
     best: tuple[_Found, Contact] | None = None
     for found in obs.near(lo, hi):
         c = contact_obstacle(shape, found[1])
+        if c is not None and not one_way_faces(obs.one_way(found), c.normal):
+            # under a one-way collider: not pushed out
+            continue
         if c is not None and c.depth > 0.0 and (best is None or c.depth > best[1].depth):
             best = (found, c)
     return best
@@ -331,7 +371,8 @@ def _tolerance(shape: Shape) -> float:
     box = shape.aabb
     scale = max(max(abs(c) for c in box.min), max(abs(c) for c in box.max),
                 max(hi - lo for lo, hi in zip(box.min, box.max)))
-    return CLEARANCE_TOLERANCE * scale
+    result: float = CLEARANCE_TOLERANCE * scale
+    return result
 
 
 def _clear(obs: _Obstacles, shape: Shape) -> bool:

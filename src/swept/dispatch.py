@@ -38,6 +38,26 @@ UNSUPPORTED: Any = NotImplemented
 Handler = Callable[..., Any]
 
 
+#: The modules that register queries for shapes defined elsewhere (``import swept`` loads
+#: nothing, so they load on the first query a family does not find: 3D oriented boxes and
+#: hulls; the level geometry registers as its shapes' modules load).
+_EXTENSIONS = ("swept.convex3d", "swept.level")
+_extensions_loaded = False
+
+
+def _load_extensions() -> bool:
+    """Import :data:`_EXTENSIONS` once; whether this call imported them."""
+    global _extensions_loaded
+    if _extensions_loaded:
+        return False
+    _extensions_loaded = True
+    import importlib
+
+    for name in _EXTENSIONS:
+        importlib.import_module(name)
+    return True
+
+
 def type_name(obj: Any) -> str:
     """An argument's type name, with its dimension where the type has one (``AABB (3D)``)."""
     name = type(obj).__name__
@@ -128,6 +148,9 @@ class Family:
         if entry is not None or key in self._missing:
             return entry
         entry = self._search(types)
+        if entry is None and _load_extensions():
+            # the modules that register more shapes' queries had not been imported yet
+            entry = self._search(types)
         if entry is None:
             self._missing.add(key)
         else:

@@ -20,22 +20,24 @@ results are within ``GJK_TOLERANCE`` (1e-10, relative) of the true distance.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import distance as _k
-from ._kernels.geom import (
-    closest_on_aabb2,
-    closest_on_aabb3,
-    closest_on_polygon,
-    closest_on_segment2,
-)
-from ._kernels.world import KIND_EMPTY
+from ._lazy import kernels
 from .dispatch import CLOSEST_POINT, CLOSEST_POINTS
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
 from .vec import Vec2, Vec3, as_vec2, as_vec3, as_vector
 from .views import ShapeView, core_shape, readonly, register_view, view
+
+if TYPE_CHECKING:
+    from ._kernels import distance as _k
+    from ._kernels import geom as _kgeom
+    from ._kernels import world as _kworld
+else:
+    _k = kernels("distance")
+    _kgeom = kernels("geom")
+    _kworld = kernels("world")
 
 __all__ = ["closest_point", "distance", "closest_points"]
 
@@ -66,7 +68,7 @@ def _closest_on_sphere(shape: Sphere, p: Any) -> Vec2 | Vec3:
 def _closest_on_segment(shape: Segment, p: Any) -> Vec2 | Vec3:
     px, py = as_vec2(p, "p")
     (ax, ay), (bx, by) = shape.a, shape.b
-    x, y, _t = closest_on_segment2(px, py, ax, ay, bx, by)
+    x, y, _t = _kgeom.closest_on_segment2(px, py, ax, ay, bx, by)
     return _tuple_new(Vec2, (x, y))
 
 
@@ -74,7 +76,7 @@ def _closest_on_polygon(shape: Polygon, p: Any) -> Vec2 | Vec3:
     px, py = as_vec2(p, "p")
     v = view(shape)
     assert v.normals is not None
-    x, y, _nx, _ny, _inside = closest_on_polygon(v.core, v.normals, px, py)
+    x, y, _nx, _ny, _inside = _kgeom.closest_on_polygon(v.core, v.normals, px, py)
     return _tuple_new(Vec2, (x, y))
 
 
@@ -83,12 +85,12 @@ def _closest_on_aabb(shape: AABB, p: Any) -> Vec2 | Vec3:
         px, py = as_vec2(p, "p")
         lx, ly = shape.min
         hx, hy = shape.max
-        x, y, _nx, _ny, _inside = closest_on_aabb2(px, py, lx, ly, hx, hy)
+        x, y, _nx, _ny, _inside = _kgeom.closest_on_aabb2(px, py, lx, ly, hx, hy)
         return _tuple_new(Vec2, (x, y))
     px, py, pz = as_vec3(p, "p")
     lx, ly, lz = shape.min
     hx, hy, hz = shape.max
-    x, y, z, _nx, _ny, _nz, _inside = closest_on_aabb3(px, py, pz, lx, ly, lz, hx, hy, hz)
+    x, y, z, _nx, _ny, _nz, _inside = _kgeom.closest_on_aabb3(px, py, pz, lx, ly, lz, hx, hy, hz)
     return _tuple_new(Vec3, (x, y, z))
 
 
@@ -98,7 +100,7 @@ def _closest_on_capsule(shape: Capsule, p: Any) -> Vec2 | Vec3:
         # radius 0: exactly its segment (or its point, for a == b)
         px, py = as_vec2(p, "p")
         (ax, ay), (bx, by) = shape.a, shape.b
-        x, y, _t = closest_on_segment2(px, py, ax, ay, bx, by)
+        x, y, _t = _kgeom.closest_on_segment2(px, py, ax, ay, bx, by)
         return _tuple_new(Vec2, (x, y))
     if shape.dim == 2:
         px, py = as_vec2(p, "p")
@@ -165,7 +167,7 @@ class PointOperand:
         return tuple(self.center)
 
 
-register_view(PointOperand, lambda p: ShapeView(KIND_EMPTY, p.dim, (*p.center, 0.0),
+register_view(PointOperand, lambda p: ShapeView(_kworld.KIND_EMPTY, p.dim, (*p.center, 0.0),
                                           readonly([p.center], p.dim), 0.0))
 
 _PairResult = tuple[float, float, float, float, float, float, float]

@@ -22,11 +22,12 @@ boxes, a tilted capsule on a face, a corner poking into a segment) gives the one
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import manifold as _k
+from ._fast import typed_build
+from ._lazy import kernels
 from .contact import contact
 from .dispatch import CONTACT, MANIFOLD
 from .results import Manifold, ManifoldPoint
@@ -34,9 +35,14 @@ from .shapes import AABB, Capsule, Polygon, Segment
 from .vec import Vec2
 from .views import view
 
+if TYPE_CHECKING:
+    from ._kernels import manifold as _k
+else:
+    _k = kernels("manifold")
+
 __all__ = ["manifold"]
 
-_tuple_new: Any = tuple.__new__  # (untyped: mypy sees dataclasses, not tuples)
+_tuple_new = typed_build  # tuple.__new__, typed
 _Raw = tuple[Any, ...]
 
 

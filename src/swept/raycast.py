@@ -38,22 +38,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._fast import lazy_entry
-from ._kernels import ray as _k
+from ._fast import lazy_entry, typed_build
+from ._lazy import kernels
 from .constants import RIM_TOLERANCE as RIM_TOLERANCE  # the rim band, for documentation
 from .dispatch import RAYCAST
 from .results import RayHit
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Sphere
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
 
+if TYPE_CHECKING:
+    from ._kernels import ray as _k
+else:
+    _k = kernels("ray")
+
 __all__ = ["raycast", "ray_circle", "ray_box", "ray_segment", "ray_polygon", "ray_capsule"]
 
 _INF = math.inf
 _tn = tuple.__new__
-#: builds a record (RayHit) from the tuple of its fields; untyped, as mypy sees a dataclass
-_rn: Any = tuple.__new__
+#: builds a record (RayHit) from the tuple of its fields (tuple.__new__, typed)
+_rn = typed_build
 # A hit is built as one tuple: RayHit is a tuple-backed record (see swept.results), and
 # tuple.__new__ fills it in one allocation. The circle and segment handlers build their hit
 # inline rather than through _hit2: the call costs about 40 ns of a hit, measured against
@@ -68,9 +73,10 @@ KernelCall = Callable[..., Any]
 # then called through its compiled entry point (see swept._fast).
 # --------------------------------------------------------------------------------------
 
-def _lazy(name: str, adapter: Any, example: tuple[Any, ...]) -> KernelCall:
-    """A stand-in for this module's global ``name``, bound to its kernel on first call."""
-    return lazy_entry(globals(), name, adapter, example)
+def _lazy(name: str, adapter: str, example: Callable[[], tuple[Any, ...]]) -> KernelCall:
+    """A stand-in for this module's global ``name``, bound on first call to the ray kernel
+    ``adapter`` (the family, numba with it, and ``example`` load then, not on import)."""
+    return lazy_entry(globals(), name, lambda: getattr(_k, adapter), example)
 
 
 def _example_polygon() -> Polygon:
@@ -82,25 +88,23 @@ _R2 = (0.0, 0.0, 1.0, 0.0, _INF)
 _R3 = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, _INF)
 _P2 = (3.0, 0.5)
 _P3 = (3.0, 0.5, 0.0)
-_EXP = _example_polygon()
 
-_k_circle = _lazy("_k_circle", _k.ray_circle_v, (_R2, _P2, 1.0))
-_k_segment = _lazy("_k_segment", _k.ray_segment_v, (_R2, (3.0, -1.0), (3.0, 1.0)))
-_k_aabb2 = _lazy("_k_aabb2", _k.ray_aabb2_v, (_R2, (2.0, -1.0), (4.0, 1.0)))
-_k_polygon = _lazy("_k_polygon", _k.ray_polygon_v, (_R2, _EXP._corners))
-_k_plane2 = _lazy("_k_plane2", _k.ray_plane2_v, (_R2, (-1.0, 0.0), -3.0))
-_k_capsule2 = _lazy("_k_capsule2", _k.ray_capsule2_v, (_R2, _P2, (5.0, 0.5), 1.0))
-_k_capsule2_entering = _lazy(
-    "_k_capsule2_entering", _k.ray_capsule2_entering_v, (_R2, _P2, (5.0, 0.5), 1.0)
-)
-_k_simple_polygon = _lazy("_k_simple_polygon", _k.ray_simple_polygon_v, (_R2, _EXP._verts))
-_k_sphere = _lazy("_k_sphere", _k.ray_sphere_v, (_R3, _P3, 1.0))
-_k_aabb3 = _lazy("_k_aabb3", _k.ray_aabb3_v, (_R3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0)))
-_k_plane3 = _lazy("_k_plane3", _k.ray_plane3_v, (_R3, (-1.0, 0.0, 0.0), -3.0))
-_k_capsule3 = _lazy("_k_capsule3", _k.ray_capsule3_v, (_R3, _P3, (5.0, 0.5, 0.0), 1.0))
-_k_capsule3_entering = _lazy(
-    "_k_capsule3_entering", _k.ray_capsule3_entering_v, (_R3, _P3, (5.0, 0.5, 0.0), 1.0)
-)
+_k_circle = _lazy("_k_circle", "ray_circle_v", lambda: (_R2, _P2, 1.0))
+_k_segment = _lazy("_k_segment", "ray_segment_v", lambda: (_R2, (3.0, -1.0), (3.0, 1.0)))
+_k_aabb2 = _lazy("_k_aabb2", "ray_aabb2_v", lambda: (_R2, (2.0, -1.0), (4.0, 1.0)))
+_k_polygon = _lazy("_k_polygon", "ray_polygon_v", lambda: (_R2, _example_polygon()._corners))
+_k_plane2 = _lazy("_k_plane2", "ray_plane2_v", lambda: (_R2, (-1.0, 0.0), -3.0))
+_k_capsule2 = _lazy("_k_capsule2", "ray_capsule2_v", lambda: (_R2, _P2, (5.0, 0.5), 1.0))
+_k_capsule2_entering = _lazy("_k_capsule2_entering", "ray_capsule2_entering_v",
+                             lambda: (_R2, _P2, (5.0, 0.5), 1.0))
+_k_simple_polygon = _lazy("_k_simple_polygon", "ray_simple_polygon_v",
+                          lambda: (_R2, _example_polygon()._verts))
+_k_sphere = _lazy("_k_sphere", "ray_sphere_v", lambda: (_R3, _P3, 1.0))
+_k_aabb3 = _lazy("_k_aabb3", "ray_aabb3_v", lambda: (_R3, (2.0, -1.0, -1.0), (4.0, 1.0, 1.0)))
+_k_plane3 = _lazy("_k_plane3", "ray_plane3_v", lambda: (_R3, (-1.0, 0.0, 0.0), -3.0))
+_k_capsule3 = _lazy("_k_capsule3", "ray_capsule3_v", lambda: (_R3, _P3, (5.0, 0.5, 0.0), 1.0))
+_k_capsule3_entering = _lazy("_k_capsule3_entering", "ray_capsule3_entering_v",
+                             lambda: (_R3, _P3, (5.0, 0.5, 0.0), 1.0))
 
 
 # --------------------------------------------------------------------------------------

@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._kernels.response import respond_velocity
+from ._lazy import kernels
 from .chain import contact_obstacle
 from .constants import RESOLVE_PASSES as DEFAULT_PASSES
 from .results import Contact, Resolved, make_resolved
 from .shapes import Shape
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector
+
+if TYPE_CHECKING:
+    from ._kernels import response as _kresponse
+else:
+    _kresponse = kernels("response")
 
 __all__ = ["Resolved", "resolve", "respond_pair", "DEFAULT_PASSES"]
 
@@ -54,9 +59,9 @@ def _answer(v: Vec2 | Vec3, n: Any, e: float, f: float) -> Vec2 | Vec3:
     if v.dot(n) >= 0.0:
         return v
     if len(v) == 2:
-        x, y, _ = respond_velocity(v[0], v[1], 0.0, n[0], n[1], 0.0, e, f)
+        x, y, _ = _kresponse.respond_velocity(v[0], v[1], 0.0, n[0], n[1], 0.0, e, f)
         return Vec2(x, y)
-    x, y, z = respond_velocity(v[0], v[1], v[2], n[0], n[1], n[2], e, f)
+    x, y, z = _kresponse.respond_velocity(v[0], v[1], v[2], n[0], n[1], n[2], e, f)
     return Vec3(x, y, z)
 
 

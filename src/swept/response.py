@@ -8,12 +8,17 @@ surface, so a velocity heading into it has a negative part along the normal.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._kernels.response import reflect_velocity, respond_velocity
+from ._lazy import kernels
 from .constants import DEFAULT_FLOOR_MAX_ANGLE, DEFAULT_SKIN
 from .results import Contact, Decomposition, make_decomposition
 from .vec import Vec2, Vec3, as_finite, as_vector, unit
+
+if TYPE_CHECKING:
+    from ._kernels import response as _kresponse
+else:
+    _kresponse = kernels("response")
 
 __all__ = [
     "Decomposition",
@@ -65,7 +70,7 @@ def slide(v: Any, n: Any) -> Vec2 | Vec3:
     """``v`` with its part along ``n`` removed: the velocity along the surface (a bounce with
     restitution 0, applied whatever the sign)."""
     vv, nn = _pair(v, n)
-    x, y, z = reflect_velocity(*_pad(vv), *_pad(nn), 0.0)
+    x, y, z = _kresponse.reflect_velocity(*_pad(vv), *_pad(nn), 0.0)
     return _like(vv, x, y, z)
 
 
@@ -74,7 +79,7 @@ def reflect(v: Any, n: Any, restitution: float = 1.0) -> Vec2 | Vec3:
     the part along the surface is untouched (scaling all of ``v`` by e is the common mistake)."""
     vv, nn = _pair(v, n)
     e = as_finite(restitution, "restitution", minimum=0.0)
-    x, y, z = reflect_velocity(*_pad(vv), *_pad(nn), e)
+    x, y, z = _kresponse.reflect_velocity(*_pad(vv), *_pad(nn), e)
     return _like(vv, x, y, z)
 
 
@@ -90,7 +95,7 @@ def respond(v: Any, n: Any, restitution: float = 0.0, friction: float = 0.0) -> 
     f = as_finite(friction, "friction", minimum=0.0)
     if f > 1.0:
         raise ValueError(f"friction must be in [0, 1], got {friction!r}")
-    x, y, z = respond_velocity(*_pad(vv), *_pad(nn), e, f)
+    x, y, z = _kresponse.respond_velocity(*_pad(vv), *_pad(nn), e, f)
     return _like(vv, x, y, z)
 
 

@@ -15,13 +15,24 @@ normalised after scaling by their largest component, so any nonzero one is accep
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels.ray import segment_normals2 as _segment_normals
-from .constants import POLYGON_COLLINEAR_TOLERANCE, POLYGON_TURNING_SLACK
+from ._lazy import kernels
+from .constants import (
+    AXIS_PARALLEL_SINE,
+    POLYGON_COLLINEAR_TOLERANCE,
+    POLYGON_TURNING_SLACK,
+    ROTATION_TOLERANCE,
+)
+from .hull import hull2d, hull3d
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3, as_vector, unit
+
+if TYPE_CHECKING:
+    from ._kernels import ray as _kray
+else:
+    _kray = kernels("ray")
 
 __all__ = [
     "Shape",
@@ -33,6 +44,8 @@ __all__ = [
     "Plane",
     "Ray",
     "Sphere",
+    "OrientedBox",
+    "ConvexHull",
     "POLYGON_COLLINEAR_TOLERANCE",
 ]
 
@@ -163,8 +176,9 @@ class Segment(Shape):
     __slots__ = ("a", "b", "_normals")
     a: Vec2
     b: Vec2
-    #: the left and right unit normals, prebuilt by the ray kernel's own formula: a ray cast
-    #: hands one out rather than build a vector per hit
+    #: the left and right unit normals, built by the ray kernel's own formula on first use
+    #: (:meth:`__getattr__`; making a segment loads no kernel): a ray cast hands one out
+    #: rather than build a vector per hit
     _normals: tuple[Vec2, Vec2]
     dim = 2
 
@@ -175,8 +189,16 @@ class Segment(Shape):
             raise ValueError(f"segment needs a nonzero length: a and b are both {tuple(pa)}")
         _set(self, "a", pa)
         _set(self, "b", pb)
-        lx, ly, rx, ry = _segment_normals(pa[0], pa[1], pb[0], pb[1])
-        _set(self, "_normals", (Vec2(lx, ly), Vec2(rx, ry)))
+
+    def __getattr__(self, name: str) -> Any:
+        # only an unset slot reaches here: the normals, on their first read
+        if name != "_normals":
+            raise AttributeError(f"'Segment' object has no attribute {name!r}")
+        a, b = self.a, self.b
+        lx, ly, rx, ry = _kray.segment_normals2(a[0], a[1], b[0], b[1])
+        normals = (Vec2(lx, ly), Vec2(rx, ry))
+        _set(self, "_normals", normals)
+        return normals
 
     def _key(self) -> tuple[Any, ...]:
         return (self.a, self.b)
@@ -406,6 +428,13 @@ class Polygon(Shape):
         if c == (0.0, 0.0) and a == 0.0:
             return box
         return box.placed(c, a)
+
+    @classmethod
+    def hull(cls, points: Any) -> Polygon:
+        """The convex hull of 2D ``points`` (any order; duplicates, collinear runs and inner
+        points dropped), by Andrew's monotone chain. Fewer than 3 points off one line raise
+        ``ValueError`` naming ``points``."""
+        return cls(hull2d(points))
 
     @classmethod
     def regular(cls, n: int, radius: float, center: Any = (0.0, 0.0),
@@ -650,3 +679,245 @@ class Ray(Shape):
             hi.append(max(oc, end))
         mk = Vec2 if self.dim == 2 else Vec3
         return AABB._unchecked(mk(*lo), mk(*hi))
+
+
+# ------------------------------------------------------------------ 3D boxes and convex hulls
+
+def _bounds3(points: np.ndarray) -> AABB:
+    """The axis-aligned box of an (n, 3) array of points."""
+    lo = points.min(axis=0)
+    hi = points.max(axis=0)
+    return AABB._unchecked(Vec3(*lo), Vec3(*hi))
+
+
+def _rotation(value: Any) -> tuple[Vec3, Vec3, Vec3]:
+    """A rotation given as a 3x3 matrix or a unit quaternion ``(w, x, y, z)``, as the matrix's
+    three columns (the rotated x, y and z axes), exactly orthonormal; ValueError naming
+    ``rotation`` for anything else (see :data:`~swept.constants.ROTATION_TOLERANCE`)."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError("rotation must be a 3x3 matrix or a quaternion (w, x, y, z), not a "
+                        "string")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("rotation must be a 3x3 matrix or a quaternion (w, x, y, z) of "
+                        "numbers") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("rotation must be finite (no NaN or infinity)")
+    if arr.shape == (4,):
+        norm = float(np.linalg.norm(arr))
+        if abs(norm - 1.0) > ROTATION_TOLERANCE:
+            raise ValueError(f"rotation: a quaternion (w, x, y, z) must have norm 1 (within "
+                             f"{ROTATION_TOLERANCE:g}), got {norm!r}")
+        w, x, y, z = arr / norm
+        m = np.array([
+            [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)],
+            [2.0 * (x * y + w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - w * x)],
+            [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y)],
+        ])
+    elif arr.shape == (3, 3):
+        m = arr
+        err = float(np.max(np.abs(m.T @ m - np.eye(3))))
+        if err > ROTATION_TOLERANCE:
+            raise ValueError(f"rotation: the matrix is not orthonormal (R^T R differs from the "
+                             f"identity by {err:.3g}, more than {ROTATION_TOLERANCE:g})")
+        if np.linalg.det(m) <= 0.0:
+            raise ValueError("rotation: the matrix is a reflection (determinant -1), not a "
+                             "rotation")
+    else:
+        raise ValueError(f"rotation must be a 3x3 matrix or a quaternion (w, x, y, z), got "
+                         f"shape {arr.shape}")
+    if float(np.max(np.abs(m.T @ m - np.eye(3)))) > 0.0:
+        # the nearest exact rotation (polar decomposition)
+        u, _s, vt = np.linalg.svd(m)
+        m = u @ vt
+    m = m + 0.0
+    return (Vec3(m[0, 0], m[1, 0], m[2, 0]), Vec3(m[0, 1], m[1, 1], m[2, 1]),
+            Vec3(m[0, 2], m[1, 2], m[2, 2]))
+
+
+class OrientedBox(Shape):
+    """A solid box turned in 3D: ``center``, ``half_extents`` (each >= 0) along its own axes,
+    and ``rotation``.
+
+    ``rotation`` is a 3x3 rotation matrix (nested sequences or an array) whose columns are the
+    box's x, y and z axes in the world, or a unit quaternion ``(w, x, y, z)`` (scalar first).
+    A matrix must be orthonormal with determinant +1 and a quaternion of norm 1, each within
+    :data:`~swept.constants.ROTATION_TOLERANCE`; the box stores the nearest exact rotation
+    (a quaternion normalised), as ``rotation``: a 3x3 tuple of rows.
+    """
+
+    __slots__ = ("center", "half_extents", "rotation", "axes", "_lo", "_hi", "_corners",
+                 "_normals")
+    center: Vec3
+    half_extents: Vec3
+    #: the rotation matrix's rows
+    rotation: tuple[tuple[float, float, float], ...]
+    #: the box's own x, y and z axes in the world (the matrix's columns), unit vectors
+    axes: tuple[Vec3, Vec3, Vec3]
+    #: the box in its rotated frame (coordinates ``dot(axes[i], p)``): min and max corners
+    _lo: Vec3
+    _hi: Vec3
+    #: the eight corners in the world, (8, 3) read-only float64 (x outermost, low first)
+    _corners: np.ndarray
+    #: the outward face normals in the world, in the box face codes' order (-x, +x, -y, ...)
+    _normals: tuple[Vec3, ...]
+    dim = 3
+
+    def __init__(self, center: Any, half_extents: Any, rotation: Any) -> None:
+        c = as_vec3(center, "center")
+        h = as_vec3(half_extents, "half_extents")
+        for i, v in enumerate(h):
+            if v < 0.0:
+                raise ValueError(f"half_extents.{'xyz'[i]} must be >= 0, got {v!r}")
+        axes = _rotation(rotation)
+        local_c = Vec3(*(a.dot(c) for a in axes))
+        lo = Vec3(*(local_c[i] - h[i] for i in range(3)))
+        hi = Vec3(*(local_c[i] + h[i] for i in range(3)))
+        corners = np.array([
+            tuple(c[k] + axes[0][k] * sx + axes[1][k] * sy + axes[2][k] * sz for k in range(3))
+            for sx in (-h[0], h[0]) for sy in (-h[1], h[1]) for sz in (-h[2], h[2])
+        ], dtype=np.float64)
+        corners.setflags(write=False)
+        normals = []
+        for a in axes:
+            normals.append(Vec3(0.0 - a[0], 0.0 - a[1], 0.0 - a[2]))
+            normals.append(a)
+        _set(self, "center", c)
+        _set(self, "half_extents", h)
+        _set(self, "axes", axes)
+        _set(self, "rotation", tuple((axes[0][r], axes[1][r], axes[2][r]) for r in range(3)))
+        _set(self, "_lo", lo)
+        _set(self, "_hi", hi)
+        _set(self, "_corners", corners)
+        _set(self, "_normals", tuple(normals))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.center, self.half_extents, self.rotation)
+
+    def __repr__(self) -> str:
+        return (f"OrientedBox(center={tuple(self.center)}, "
+                f"half_extents={tuple(self.half_extents)}, rotation={self.rotation})")
+
+    def to_local(self, p: Any) -> Vec3:
+        """``p`` in the box's rotated frame: ``(dot(axes[0], p), dot(axes[1], p), ...)``;
+        the box there is the axis-aligned box from ``_lo`` to ``_hi``."""
+        q = as_vec3(p, "p")
+        a, b, c = self.axes
+        return Vec3(a.dot(q), b.dot(q), c.dot(q))
+
+    def to_world(self, v: Any) -> Vec3:
+        """A vector of the box's rotated frame back in the world (the inverse of
+        :meth:`to_local`)."""
+        x, y, z = v
+        a, b, c = self.axes
+        return Vec3(a[0] * x + b[0] * y + c[0] * z, a[1] * x + b[1] * y + c[1] * z,
+                    a[2] * x + b[2] * y + c[2] * z)
+
+    @property
+    def corners(self) -> tuple[Vec3, ...]:
+        """The eight corners in the world."""
+        return tuple(Vec3(*row) for row in self._corners)
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the turned box."""
+        return _bounds3(self._corners)
+
+    def translated(self, offset: Any) -> OrientedBox:
+        """The same box moved by ``offset``."""
+        return OrientedBox(self.center + as_vec3(offset, "offset"), self.half_extents,
+                           self.rotation)
+
+
+class ConvexHull(Shape):
+    """A solid convex polyhedron: the convex hull of a 3D point cloud (``ConvexHull(points)``).
+
+    Built by quickhull (:func:`swept.hull.hull3d`): points inside or on a face are dropped, and
+    coplanar triangles merge into polygonal faces. Coincident, collinear or coplanar clouds
+    raise ``ValueError`` naming ``points``. The hull is the set where ``dot(normals[f], p) <=
+    offsets[f]`` for every face ``f``.
+    """
+
+    __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "_verts", "_norms",
+                 "_offs", "_edges", "_dirs", "_eps")
+    #: the corners
+    vertices: tuple[Vec3, ...]
+    #: each face as its corner indices, counter-clockwise seen from outside
+    faces: tuple[tuple[int, ...], ...]
+    #: each face's outward unit normal
+    normals: tuple[Vec3, ...]
+    #: each face's plane offset (inside: ``dot(normal, p) <= offset``)
+    offsets: tuple[float, ...]
+    #: each edge once, as a pair of corner indices (smaller first)
+    edges: tuple[tuple[int, int], ...]
+    _verts: np.ndarray
+    _norms: np.ndarray
+    _offs: np.ndarray
+    _edges: np.ndarray
+    #: the edges' distinct unit directions (parallel edges once), (k, 3) float64
+    _dirs: np.ndarray
+    #: the on-plane band the hull was built with (length units)
+    _eps: float
+    dim = 3
+
+    def __init__(self, points: Any) -> None:
+        h = hull3d(points)
+        verts = h.vertices
+        e = h.edges
+        d = verts[e[:, 1]] - verts[e[:, 0]]
+        d = d / np.linalg.norm(d, axis=1)[:, None]
+        keep = np.zeros(len(d), bool)
+        for i in range(len(d)):
+            # parallel edges share one separating-axis direction (parallel as the separating
+            # axis test counts it: their cross product is no axis)
+            kept = d[keep]
+            if not kept.size or float(np.min(np.linalg.norm(np.cross(kept, d[i]), axis=1))) \
+                    > AXIS_PARALLEL_SINE:
+                keep[i] = True
+        dir_arr = np.ascontiguousarray(d[keep], dtype=np.float64).reshape(-1, 3)
+        dir_arr.setflags(write=False)
+        _set(self, "vertices", tuple(Vec3(*row) for row in verts))
+        _set(self, "faces", h.faces)
+        _set(self, "normals", tuple(Vec3(*row) for row in h.normals))
+        _set(self, "offsets", tuple(float(x) for x in h.offsets))
+        _set(self, "edges", tuple((int(a), int(b)) for a, b in e))
+        _set(self, "_verts", verts)
+        _set(self, "_norms", h.normals)
+        _set(self, "_offs", h.offsets)
+        _set(self, "_edges", e)
+        _set(self, "_dirs", dir_arr)
+        _set(self, "_eps", h.tolerance)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.vertices,)
+
+    def __repr__(self) -> str:
+        return f"ConvexHull({[tuple(v) for v in self.vertices]})"
+
+    @property
+    def centroid(self) -> Vec3:
+        """The centre of volume."""
+        v = self._verts
+        o = v.mean(axis=0)
+        total = 0.0
+        acc = np.zeros(3)
+        for face in self.faces:
+            a = v[face[0]]
+            for i in range(1, len(face) - 1):
+                b, c = v[face[i]], v[face[i + 1]]
+                vol = float(np.dot(a - o, np.cross(b - o, c - o)))
+                total += vol
+                acc += vol * (o + a + b + c) / 4.0
+        x, y, z = acc / total
+        return Vec3(x, y, z)
+
+    @property
+    def aabb(self) -> AABB:
+        """The smallest axis-aligned box holding the hull."""
+        return _bounds3(self._verts)
+
+    def translated(self, offset: Any) -> ConvexHull:
+        """The same hull moved by ``offset``."""
+        o = np.asarray(as_vec3(offset, "offset"), dtype=np.float64)
+        return ConvexHull(self._verts + o)

@@ -47,6 +47,10 @@ bodies meet when each one's layer is in the other's mask (pymunk's ShapeFilter r
 defaults (layer 1, every bit of the mask) meet everything. Body-body contacts are discrete
 (continuous collision is against the colliders, as Box2D's default).
 
+Events (:mod:`swept.events`): after each step, the contacts and sensor overlaps that began
+and ended in it (``contacts_began``, ``contacts_ended``, ``sensor_began``, ``sensor_ended``,
+structured arrays), and callbacks called once a step with them (``on_contact_begin`` ...).
+
 The same inputs give bit-identical results on every run, whatever the thread count: every
 range kernel writes only its own bodies' rows, and the pairs are visited in a fixed order.
 """
@@ -55,13 +59,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import sim as _k
-from ._kernels import solver as _solver
-from ._kernels.scene import Scene
+from ._lazy import kernels
 from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
@@ -76,10 +78,20 @@ from .constants import (
     SOLVER_TOLERANCE_FRACTION,
 )
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
+from .events import ContactEvents, EventCallback
 from .shapes import Circle, Shape, Sphere
 from .vec import Vec2, Vec3, as_array, as_finite, as_vector
 from .world import ALL_LAYERS, World
 from .world import _mask as _check_bits
+
+if TYPE_CHECKING:
+    from ._kernels import scene as _kscene
+    from ._kernels import sim as _k
+    from ._kernels import solver as _solver
+else:
+    _kscene = kernels("scene")
+    _k = kernels("sim")
+    _solver = kernels("solver")
 
 __all__ = [
     "Body", "Simulation", "CCD_MODES", "DEFAULT_STEP", "DEFAULT_PASSES",
@@ -88,8 +100,6 @@ __all__ = [
 
 #: The ccd modes a body may use, by name.
 CCD_MODES = ("discrete", "swept", "speculative")
-_MODE_CODES = {"discrete": _k.MODE_DISCRETE, "swept": _k.MODE_SWEPT,
-               "speculative": _k.MODE_SPECULATIVE}
 #: Gravity as the move kernel takes it once the step has applied it.
 _NO_GRAVITY = np.zeros(3)
 #: No overlap shifts for the first position pass.
@@ -100,9 +110,10 @@ DEFAULT_STEP = 1.0 / 60.0
 
 def _mode_code(ccd: Any) -> int:
     """The kernel's code for a ccd mode name, or a ValueError naming ``ccd``."""
-    if not isinstance(ccd, str) or ccd not in _MODE_CODES:
+    if not isinstance(ccd, str) or ccd not in CCD_MODES:
         raise ValueError(f"ccd must be one of {', '.join(CCD_MODES)}, got {ccd!r}")
-    return _MODE_CODES[ccd]
+    code: int = getattr(_k, "MODE_" + ccd.upper())
+    return code
 
 
 def _check_mass(mass: Any) -> float:
@@ -128,7 +139,8 @@ def _per_ball(a: np.ndarray, n: int, name: str) -> np.ndarray:
     if a.shape != (n,):
         raise ValueError(f"{name} must be a number or have one value per center, shape "
                          f"({n},), got shape {a.shape}")
-    return a.copy()
+    result: np.ndarray = a.copy()
+    return result
 
 
 def _layer_bits(value: Any, name: str) -> int:
@@ -384,7 +396,8 @@ class Simulation:
     step for a swept body. ``max_steps_per_update``: the most steps one :meth:`update` takes.
     ``restitution_threshold``: an approach slower than this (units/s) does not bounce; by
     default two steps of gravity (``2 |gravity| step``: 0 without gravity, so every approach
-    bounces then).
+    bounces then). ``events``: whether each step finds its contact and sensor events
+    (:mod:`swept.events`; ``False`` saves their cost, and the event arrays stay empty).
     """
 
     def __init__(self, world: Any = None, *, gravity: Any = None, step: float = DEFAULT_STEP,
@@ -392,8 +405,8 @@ class Simulation:
                  max_casts: int = MAX_CASTS_PER_STEP,
                  max_steps_per_update: int = MAX_STEPS_PER_UPDATE,
                  restitution_threshold: float | None = None,
-                 sleep_time: float | None = SLEEP_TIME, sleep_speed: float | None = None
-                 ) -> None:
+                 sleep_time: float | None = SLEEP_TIME, sleep_speed: float | None = None,
+                 events: bool = True) -> None:
         g = as_vector((0.0, 0.0) if gravity is None else gravity, "gravity")
         self.dim = len(g)
         self.gravity = g
@@ -447,7 +460,7 @@ class Simulation:
         self._rest = np.zeros(0)
         self._island = np.zeros(0, np.int64)
         self._sleepers = False
-        self._last_scene: Scene | None = None
+        self._last_scene: _kscene.Scene | None = None
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
         # the velocity solver's contacts: this step's, and last step's for warm starting
@@ -463,6 +476,11 @@ class Simulation:
         # a world that is not a World: a private World of its shapes, rebuilt when they change
         self._own_world: World | None = None
         self._own_shapes: list[Shape] = []
+        if not isinstance(events, (bool, np.bool_)):
+            raise TypeError(f"events must be a bool, not {type(events).__name__}")
+        #: whether each step finds its contact and sensor events
+        self.events = bool(events)
+        self._events = ContactEvents(self.dim)
 
     # ------------------------------------------------------------------------------ bodies
 
@@ -596,6 +614,8 @@ class Simulation:
         self._last_contacts = _solver.new_contacts(0, 0)
         self._contact_count = 0
         self._pairs = None
+        # its contacts and sensor overlaps end now
+        self._events.remove(index, len(self._bodies) + 1)
         return body
 
     def apply_impulse(self, body: Body | int, impulse: Any) -> None:
@@ -626,28 +646,33 @@ class Simulation:
     @property
     def positions(self) -> np.ndarray:
         """The centres, (n, d) float64 (a copy)."""
-        return self._pos[:, : self.dim].copy()
+        result: np.ndarray = self._pos[:, : self.dim].copy()
+        return result
 
     @property
     def velocities(self) -> np.ndarray:
         """The velocities, (n, d) float64 (a copy)."""
-        return self._vel[:, : self.dim].copy()
+        result: np.ndarray = self._vel[:, : self.dim].copy()
+        return result
 
     @property
     def radii(self) -> np.ndarray:
         """The radii, (n,) float64 (a copy)."""
-        return self._radius.copy()
+        result: np.ndarray = self._radius.copy()
+        return result
 
     @property
     def caught(self) -> np.ndarray:
         """Per body, the steps in which it responded to a collider, (n,) int64 (a copy)."""
-        return self._caught.copy()
+        result: np.ndarray = self._caught.copy()
+        return result
 
     @property
     def missed(self) -> np.ndarray:
         """Per body, the steps in which its centre's path reached a collider with no
         response (it tunneled, or clipped one unseen), (n,) int64 (a copy)."""
-        return self._missed.copy()
+        result: np.ndarray = self._missed.copy()
+        return result
 
     @property
     def caught_total(self) -> int:
@@ -666,7 +691,7 @@ class Simulation:
 
     # -------------------------------------------------------------------------- stepping
 
-    def _scene(self) -> Scene:
+    def _scene(self) -> _kscene.Scene:
         """The colliders' scene: the World's own (it rebuilds only what changed), or for
         another kind of world a private World of its shapes, rebuilt when they change."""
         world = self.world
@@ -711,7 +736,7 @@ class Simulation:
         """Take one fixed step: integrate, move by mode, contact passes, bookkeeping."""
         self._step_with(self._scene())
 
-    def _solve_velocities(self, scene: Scene) -> None:
+    def _solve_velocities(self, scene: _kscene.Scene) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved
         for velocities (:mod:`swept._kernels.solver`)."""
         n = self._pos.shape[0]
@@ -747,16 +772,19 @@ class Simulation:
             self._shifted = True
 
 
-    def _step_with(self, scene: Scene) -> None:
+    def _step_with(self, scene: _kscene.Scene) -> None:
         """One fixed step among the colliders of ``scene``."""
         n = self._pos.shape[0]
         self.steps_taken += 1
         if n == 0:
+            self._events.quiet()
             return
         changed = scene is not self._last_scene
         self._last_scene = scene
         if self._sleepers and not self._wake_for(changed):
-            # every body asleep and nothing woke one: the step costs nothing
+            # every body asleep and nothing woke one: the step costs nothing (and its
+            # contacts are the last step's: no events)
+            self._events.quiet()
             return
         bodies = self._arrays
         scratch = self._scratch
@@ -767,6 +795,8 @@ class Simulation:
         if self._sleepers:
             # sleeping bodies do not feel gravity: they rest on something until woken
             self._vel[self._asleep] = 0.0
+        # the velocities the events' approach speeds are read from
+        vel_start = self._vel.copy() if self.events else self._vel
         self._shifted = False
         self._solve_velocities(scene)
         shift = self._shift if self._shifted else _NO_SHIFT
@@ -805,6 +835,65 @@ class Simulation:
             if fell:
                 self._sleepers = True
                 self._arrays = self._pack()
+        if self.events:
+            self._find_events(scene, vel_start)
+        else:
+            self._events.forget()
+
+    def _find_events(self, scene: _kscene.Scene, vel_start: np.ndarray) -> None:
+        """The step's contact and sensor events against the last step's (:mod:`swept.events`),
+        and their callbacks."""
+        if self._pairs is None:
+            self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
+        world = self.world
+        sensors = world._sensor_scene() if isinstance(world, World) else None
+        self._events.after_step(scene, sensors, self._arrays, self._scratch, self._pairs,
+                                vel_start)
+
+    @property
+    def contacts_began(self) -> np.ndarray:
+        """The contacts that began in the last step: a structured array of
+        :func:`swept.events.event_dtype` (``body, other, kind, normal, point, approach``)."""
+        return self._events.contacts_began
+
+    @property
+    def contacts_ended(self) -> np.ndarray:
+        """The contacts that ended in the last step (or at a :meth:`remove`), as
+        :attr:`contacts_began` (``approach`` 0; normal and point as last seen)."""
+        return self._events.contacts_ended
+
+    @property
+    def sensor_began(self) -> np.ndarray:
+        """Bodies that began overlapping a sensor in the last step (``kind`` KIND_SENSOR,
+        ``other`` the sensor's handle), as :attr:`contacts_began`."""
+        return self._events.sensor_began
+
+    @property
+    def sensor_ended(self) -> np.ndarray:
+        """Bodies that stopped overlapping a sensor in the last step, as
+        :attr:`contacts_ended`."""
+        return self._events.sensor_ended
+
+    def on_contact_begin(self, fn: EventCallback) -> EventCallback:
+        """Call ``fn(events)`` after each step in which contacts began, with
+        :attr:`contacts_began` (once a step, every event in one array); returns ``fn``, so
+        it serves as a decorator. TypeError unless ``fn`` takes one positional argument."""
+        return self._events.register("contacts_began", fn)
+
+    def on_contact_end(self, fn: EventCallback) -> EventCallback:
+        """Call ``fn(events)`` with :attr:`contacts_ended` after each step (or removal) that
+        ended contacts, as :meth:`on_contact_begin`."""
+        return self._events.register("contacts_ended", fn)
+
+    def on_sensor_begin(self, fn: EventCallback) -> EventCallback:
+        """Call ``fn(events)`` with :attr:`sensor_began` after each step in which a body
+        entered a sensor, as :meth:`on_contact_begin`."""
+        return self._events.register("sensor_began", fn)
+
+    def on_sensor_end(self, fn: EventCallback) -> EventCallback:
+        """Call ``fn(events)`` with :attr:`sensor_ended` after each step (or removal) in
+        which a body left a sensor, as :meth:`on_contact_begin`."""
+        return self._events.register("sensor_ended", fn)
 
     def _wake_for(self, changed: bool) -> bool:
         """Before a step with sleeping bodies: wake them all when the colliders changed, and
@@ -851,7 +940,8 @@ class Simulation:
     @property
     def sleeping(self) -> np.ndarray:
         """Per body, whether it is asleep, (n,) bool (a copy)."""
-        return self._asleep.copy()
+        result: np.ndarray = self._asleep.copy()
+        return result
 
     def _escape(self) -> None:
         """Bodies past the supported range (:data:`~swept.constants.MAX_COORDINATE`) are

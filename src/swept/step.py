@@ -8,14 +8,19 @@ in the new direction, up to a cap of casts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._kernels.response import respond_velocity
+from ._lazy import kernels
 from .constants import HEADING_TOLERANCE, MAX_CASTS_PER_STEP
 from .results import SweepHit, SweptStep, make_swept_step
 from .shapes import Shape
 from .sweep import reference_point, sweep
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
+
+if TYPE_CHECKING:
+    from ._kernels import response as _kresponse
+else:
+    _kresponse = kernels("response")
 
 __all__ = ["swept_step", "SweptStep", "MAX_CASTS_PER_STEP", "HEADING_TOLERANCE"]
 
@@ -72,7 +77,7 @@ def swept_step(shape: Shape, velocity: Any, dt: float, obstacles: Sequence[Shape
         i, hit = best
         moved = moved.translated(move * hit.fraction)  # type: ignore[attr-defined]
         n = hit.normal
-        x, y, z = respond_velocity(v[0], v[1], v[2] if len(v) == 3 else 0.0, n[0], n[1],
+        x, y, z = _kresponse.respond_velocity(v[0], v[1], v[2] if len(v) == 3 else 0.0, n[0], n[1],
                                    n[2] if len(n) == 3 else 0.0, e, f)
         v = Vec2(x, y) if len(v) == 2 else Vec3(x, y, z)
         remaining -= remaining * hit.fraction

@@ -19,28 +19,37 @@ moment they touch as a :class:`~swept.SweepHit`, or ``None``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels.ray import ray_capsule2, ray_capsule3, ray_circle, ray_plane2, ray_plane3, ray_sphere
-from ._kernels.sweep import (
-    CAST_HIT,
-    CAST_OUT_OF_ITERATIONS,
-    CAST_OVERLAPPED,
-    cast_cores,
-    ray_rounded_aabb2,
-    ray_rounded_aabb3,
-    ray_rounded_polygon,
-)
+from ._lazy import kernels
 from .dispatch import SWEEP
 from .distance import closest_point
 from .results import SweepHit, make_sweep_hit
-from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape, Sphere
+from .shapes import (
+    AABB,
+    Capsule,
+    Circle,
+    ConvexHull,
+    OrientedBox,
+    Plane,
+    Polygon,
+    Segment,
+    Shape,
+    Sphere,
+)
 from .vec import Vec2, Vec3, as_finite, as_vec2, as_vec3
 from .views import view
 
-__all__ = ["sweep", "shape_core", "reference_point"]
+if TYPE_CHECKING:
+    from ._kernels import ray as _kray
+    from ._kernels import sweep as _ksweep
+else:
+    _kray = kernels("ray")
+    _ksweep = kernels("sweep")
+
+__all__ = ["sweep", "shape_core", "reference_point", "register_convex"]
 
 def shape_core(shape: Shape) -> tuple[np.ndarray, float]:
     """A convex shape as its core points (an (n, d) float64 array) grown by a radius."""
@@ -52,8 +61,9 @@ def shape_core(shape: Shape) -> tuple[np.ndarray, float]:
 
 def reference_point(shape: Shape) -> Vec2 | Vec3:
     """The point a sweep reports as ``position``: a circle's or sphere's centre, a box's
-    centre, a polygon's centroid, a segment's or capsule's midpoint."""
-    if isinstance(shape, (Circle, Sphere)):
+    centre, a polygon's centroid, a segment's or capsule's midpoint, an oriented box's centre,
+    a convex hull's centre of volume."""
+    if isinstance(shape, (Circle, Sphere, OrientedBox)):
         return shape.center
     if isinstance(shape, (Segment, Capsule)):
         return (shape.a + shape.b) * 0.5
@@ -61,6 +71,12 @@ def reference_point(shape: Shape) -> Vec2 | Vec3:
         return shape.centroid
     if isinstance(shape, AABB):
         return shape.center
+    own = getattr(shape, "reference_point", None)
+    if isinstance(own, (Vec2, Vec3)):
+        # a shape from another module names its own (a TileMap: its origin)
+        return own
+    if isinstance(shape, ConvexHull):
+        return shape.centroid
     raise TypeError(f"{type(shape).__name__} cannot be swept")
 
 
@@ -90,21 +106,22 @@ def _unpack3(res: tuple[Any, ...]) -> tuple[float, tuple[float, ...], bool] | No
 
 def _grown_circle(o: Any, d: Any, r: float, m: float, s: Circle
                   ) -> tuple[float, tuple[float, ...], bool] | None:
-    return _unpack2(ray_circle(o[0], o[1], d[0], d[1], s.center[0], s.center[1],
+    return _unpack2(_kray.ray_circle(o[0], o[1], d[0], d[1], s.center[0], s.center[1],
                                s.radius + r, m))
 
 
 def _grown_segment(o: Any, d: Any, r: float, m: float, s: Segment
                    ) -> tuple[float, tuple[float, ...], bool] | None:
-    return _unpack2(ray_capsule2(o[0], o[1], d[0], d[1], s.a[0], s.a[1], s.b[0], s.b[1], r, m))
+    return _unpack2(_kray.ray_capsule2(o[0], o[1], d[0], d[1], s.a[0], s.a[1], s.b[0], s.b[1],
+                                       r, m))
 
 
 def _grown_capsule(o: Any, d: Any, r: float, m: float, s: Capsule
                    ) -> tuple[float, tuple[float, ...], bool] | None:
     if s.dim == 2:
-        return _unpack2(ray_capsule2(o[0], o[1], d[0], d[1], s.a[0], s.a[1], s.b[0], s.b[1],
+        return _unpack2(_kray.ray_capsule2(o[0], o[1], d[0], d[1], s.a[0], s.a[1], s.b[0], s.b[1],
                                      s.radius + r, m))
-    return _unpack3(ray_capsule3(o[0], o[1], o[2], d[0], d[1], d[2], s.a[0], s.a[1], s.a[2],
+    return _unpack3(_kray.ray_capsule3(o[0], o[1], o[2], d[0], d[1], d[2], s.a[0], s.a[1], s.a[2],
                                  s.b[0], s.b[1], s.b[2], s.radius + r, m))
 
 
@@ -112,17 +129,17 @@ def _grown_aabb(o: Any, d: Any, r: float, m: float, s: AABB
                 ) -> tuple[float, tuple[float, ...], bool] | None:
     lo, hi = s.min, s.max
     if s.dim == 2:
-        return _unpack2(ray_rounded_aabb2(o[0], o[1], d[0], d[1], lo[0], lo[1], hi[0], hi[1],
-                                          r, m, False))
-    return _unpack3(ray_rounded_aabb3(o[0], o[1], o[2], d[0], d[1], d[2], lo[0], lo[1], lo[2],
-                                      hi[0], hi[1], hi[2], r, m))
+        return _unpack2(_ksweep.ray_rounded_aabb2(o[0], o[1], d[0], d[1], lo[0], lo[1], hi[0],
+                                                  hi[1], r, m, False))
+    return _unpack3(_ksweep.ray_rounded_aabb3(o[0], o[1], o[2], d[0], d[1], d[2], lo[0], lo[1],
+                                              lo[2], hi[0], hi[1], hi[2], r, m))
 
 
 def _grown_polygon(o: Any, d: Any, r: float, m: float, s: Polygon
                    ) -> tuple[float, tuple[float, ...], bool] | None:
     v = view(s)
     assert v.normals is not None
-    return _unpack2(ray_rounded_polygon(o[0], o[1], d[0], d[1], v.core, v.normals, r, m,
+    return _unpack2(_ksweep.ray_rounded_polygon(o[0], o[1], d[0], d[1], v.core, v.normals, r, m,
                                         False))
 
 
@@ -130,15 +147,15 @@ def _grown_plane(o: Any, d: Any, r: float, m: float, s: Plane
                  ) -> tuple[float, tuple[float, ...], bool] | None:
     n = s.normal
     if s.dim == 2:
-        return _unpack2(ray_plane2(o[0], o[1], d[0], d[1], n[0], n[1], s.offset + r, m))
-    return _unpack3(ray_plane3(o[0], o[1], o[2], d[0], d[1], d[2], n[0], n[1], n[2],
+        return _unpack2(_kray.ray_plane2(o[0], o[1], d[0], d[1], n[0], n[1], s.offset + r, m))
+    return _unpack3(_kray.ray_plane3(o[0], o[1], o[2], d[0], d[1], d[2], n[0], n[1], n[2],
                                s.offset + r, m))
 
 
 def _grown_sphere(o: Any, d: Any, r: float, m: float, s: Sphere
                   ) -> tuple[float, tuple[float, ...], bool] | None:
     c = s.center
-    return _unpack3(ray_sphere(o[0], o[1], o[2], d[0], d[1], d[2], c[0], c[1], c[2],
+    return _unpack3(_kray.ray_sphere(o[0], o[1], o[2], d[0], d[1], d[2], c[0], c[1], c[2],
                                s.radius + r, m))
 
 
@@ -222,10 +239,10 @@ def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: f
     core_a, ra = shape_core(shape)
     core_b, rb = shape_core(target)
     dz = rel[2] if len(rel) == 3 else 0.0
-    status, t, nx, ny, nz, px, py, pz, _it = cast_cores(
+    status, t, nx, ny, nz, px, py, pz, _it = _ksweep.cast_cores(
         core_a, ra, core_b, rb, rel[0], rel[1], dz, target_distance, max_fraction)
     dim = len(rel)
-    if status == CAST_OVERLAPPED:
+    if status == _ksweep.CAST_OVERLAPPED:
         normal = _vec(dim, (nx, ny, nz))
         if normal.length() == 0.0:
             # the cores overlap: the contact's shortest way out
@@ -236,7 +253,7 @@ def _core_cast(shape: Shape, rel: Vec2 | Vec3, target: Shape, target_distance: f
                 return 0.0, c.normal, c.point, True
             normal = Vec2(1.0, 0.0) if dim == 2 else Vec3(1.0, 0.0, 0.0)
         return 0.0, normal, _vec(dim, (px, py, pz)), True
-    if status in (CAST_HIT, CAST_OUT_OF_ITERATIONS):
+    if status in (_ksweep.CAST_HIT, _ksweep.CAST_OUT_OF_ITERATIONS):
         return t, _vec(dim, (nx, ny, nz)), _vec(dim, (px, py, pz)), t == 0.0
     return None
 
@@ -284,6 +301,24 @@ for _mover in _SHAPES:
         SWEEP.register((_mover, _target), _core_cast)
 
 
+def register_convex(cls: type, grown: Any, others: tuple[type, ...]) -> None:
+    """Join a new convex shape type to the sweep family (from the shape's own module).
+
+    ``grown(origin, direction, r, max_distance, shape) -> (t, normal, inside) | None`` is the
+    ray against the shape grown by ``r``: balls sweep against it through it (exact), and it
+    against balls through the same, reversed. It sweeps against planes by its deepest core
+    point, and against each of ``others`` (and itself), both ways, by conservative advancement.
+    """
+    _GROWN[cls] = grown
+    for ball in _BALLS:
+        SWEEP.register((ball, cls), _sweep_ball)
+        SWEEP.register((cls, ball), _sweep_at_ball)
+    SWEEP.register((cls, Plane), _plane_cast)
+    for other in (*others, cls):
+        SWEEP.register((other, cls), _core_cast)
+        SWEEP.register((cls, other), _core_cast)
+
+
 def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: Any = None, *,
           target_distance: float = 0.0, max_fraction: float = 1.0) -> SweepHit | None:
     """The first moment ``shape``, moved by ``displacement`` over a step, touches ``target``
@@ -294,8 +329,9 @@ def sweep(shape: Shape, displacement: Any, target: Shape, target_displacement: A
     :func:`reference_point` at that moment, in world space. ``target_distance`` (>= 0) keeps a
     skin: the cast stops when the gap first reaches it. Shapes that already touch, overlap or
     are within ``target_distance`` at the start hit at 0 with ``started_inside=True`` and the
-    normal of the shortest way out. Movers: Circle, Sphere, Segment, Capsule, AABB, Polygon;
-    targets: those and Plane. An unsupported pair raises ``TypeError``.
+    normal of the shortest way out. Movers: Circle, Sphere, Segment, Capsule, AABB, Polygon,
+    OrientedBox, ConvexHull; targets: those and Plane. An unsupported pair raises
+    ``TypeError``.
     """
     entry = SWEEP.table.get((type(shape), type(target)))
     if entry is None:

@@ -14,18 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels.response import respond_velocity
-from ._kernels.sweep import (
-    CAST_HIT,
-    CAST_OUT_OF_ITERATIONS,
-    CAST_OVERLAPPED,
-    CAST_SEPARATED,
-    rotating_time_of_impact,
-)
+from ._lazy import kernels
 from .constants import ADVANCE_MAX_BOUNCES, HEADING_TOLERANCE, TOI_MAX_ITERATIONS
 from .dispatch import TIME_OF_IMPACT
 from .results import Advance, TOIResult, TOIStatus, make_advance, make_toi_result
@@ -33,6 +26,13 @@ from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Shape
 from .sweep import sweep
 from .vec import Vec2, as_finite, as_vec2
 from .views import view
+
+if TYPE_CHECKING:
+    from ._kernels import response as _kresponse
+    from ._kernels import sweep as _ksweep
+else:
+    _kresponse = kernels("response")
+    _ksweep = kernels("sweep")
 
 __all__ = [
     "toi_plane",
@@ -179,7 +179,7 @@ def advance(center: Any, radius: float, displacement: Any, obstacles: Sequence[A
         c = c + disp * step_t
         odisp = items[i][1]
         rel = disp - odisp
-        vx, vy, _vz = respond_velocity(rel[0], rel[1], 0.0, n[0], n[1], 0.0, e, 0.0)
+        vx, vy, _vz = _kresponse.respond_velocity(rel[0], rel[1], 0.0, n[0], n[1], 0.0, e, 0.0)
         disp = Vec2(vx, vy) + odisp
         elapsed += step_t
         remaining -= step_t
@@ -203,9 +203,13 @@ class Motion:
     rotation: float = 0.0
 
 
-_STATUS = {CAST_HIT: TOIStatus.HIT, CAST_SEPARATED: TOIStatus.SEPARATED,
-           CAST_OVERLAPPED: TOIStatus.OVERLAPPED,
-           CAST_OUT_OF_ITERATIONS: TOIStatus.OUT_OF_ITERATIONS}
+
+
+def _status(code: int) -> TOIStatus:
+    """The TOIStatus of a cast status code of :mod:`swept._kernels.sweep`."""
+    return {_ksweep.CAST_HIT: TOIStatus.HIT, _ksweep.CAST_SEPARATED: TOIStatus.SEPARATED,
+            _ksweep.CAST_OVERLAPPED: TOIStatus.OVERLAPPED,
+            _ksweep.CAST_OUT_OF_ITERATIONS: TOIStatus.OUT_OF_ITERATIONS}[code]
 
 
 def _local_core(shape: Any, name: str) -> tuple[np.ndarray, float]:
@@ -253,7 +257,7 @@ def time_of_impact(shape_a: Shape, motion_a: Motion, shape_b: Shape, motion_b: M
     td = as_finite(target_distance, "target_distance", minimum=0.0)
     if not isinstance(max_iterations, int) or max_iterations < 1:
         raise ValueError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
-    status, t, nx, ny, px, py, iterations = rotating_time_of_impact(
+    status, t, nx, ny, px, py, iterations = _ksweep.rotating_time_of_impact(
         core_a, ra, pa[0], pa[1], aa, va[0], va[1], wa,
         core_b, rb, pb[0], pb[1], ab, vb[0], vb[1], wb, td, max_iterations)
-    return make_toi_result(_STATUS[status], t, Vec2(nx, ny), Vec2(px, py), iterations)
+    return make_toi_result(_status(status), t, Vec2(nx, ny), Vec2(px, py), iterations)

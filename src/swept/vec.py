@@ -46,7 +46,7 @@ def _length3(x: float, y: float, z: float) -> float:
     return m * math.sqrt(x * x + y * y + z * z)
 
 
-class Vec2(tuple):
+class Vec2(tuple[Any, ...]):
     """An immutable 2D vector: hashable, unpackable as ``x, y``, with vector arithmetic."""
 
     __slots__ = ()
@@ -103,13 +103,15 @@ class Vec2(tuple):
     def dot(self, other: Any) -> float:
         """The dot product with another 2-vector."""
         ox, oy = other
-        return self[0] * ox + self[1] * oy
+        result: float = self[0] * ox + self[1] * oy
+        return result
 
     def cross(self, other: Any) -> float:
         """The 2D cross product ``x * o.y - y * o.x``: positive when ``other`` turns counter-
         clockwise from this vector in a y-up frame (clockwise on a y-down screen)."""
         ox, oy = other
-        return self[0] * oy - self[1] * ox
+        result: float = self[0] * oy - self[1] * ox
+        return result
 
     def length(self) -> float:
         """The Euclidean length."""
@@ -117,7 +119,8 @@ class Vec2(tuple):
 
     def length_squared(self) -> float:
         """The squared length (no square root)."""
-        return self[0] * self[0] + self[1] * self[1]
+        result: float = self[0] * self[0] + self[1] * self[1]
+        return result
 
     def normalized(self) -> Vec2:
         """This vector scaled to unit length; only the zero vector raises ``ValueError`` (the
@@ -144,10 +147,11 @@ class Vec2(tuple):
     def is_close(self, other: Any, tol: float = 1e-9) -> bool:
         """Whether every component is within ``tol`` of ``other``'s."""
         ox, oy = other
-        return abs(self[0] - ox) <= tol and abs(self[1] - oy) <= tol
+        result: bool = abs(self[0] - ox) <= tol and abs(self[1] - oy) <= tol
+        return result
 
 
-class Vec3(tuple):
+class Vec3(tuple[Any, ...]):
     """An immutable 3D vector: hashable, unpackable as ``x, y, z``, with vector arithmetic."""
 
     __slots__ = ()
@@ -205,7 +209,8 @@ class Vec3(tuple):
     def dot(self, other: Any) -> float:
         """The dot product with another 3-vector."""
         ox, oy, oz = other
-        return self[0] * ox + self[1] * oy + self[2] * oz
+        result: float = self[0] * ox + self[1] * oy + self[2] * oz
+        return result
 
     def cross(self, other: Any) -> Vec3:
         """The cross product (right-handed)."""
@@ -219,7 +224,8 @@ class Vec3(tuple):
 
     def length_squared(self) -> float:
         """The squared length (no square root)."""
-        return self[0] * self[0] + self[1] * self[1] + self[2] * self[2]
+        result: float = self[0] * self[0] + self[1] * self[1] + self[2] * self[2]
+        return result
 
     def normalized(self) -> Vec3:
         """This vector scaled to unit length; only the zero vector raises ``ValueError`` (a
@@ -243,12 +249,15 @@ class Vec3(tuple):
 
     def distance_to(self, other: Any) -> float:
         """The distance to another point."""
-        return (self - other).length()
+        result: float = (self - other).length()
+        return result
 
     def is_close(self, other: Any, tol: float = 1e-9) -> bool:
         """Whether every component is within ``tol`` of ``other``'s."""
         ox, oy, oz = other
-        return abs(self[0] - ox) <= tol and abs(self[1] - oy) <= tol and abs(self[2] - oz) <= tol
+        result: bool = (abs(self[0] - ox) <= tol and abs(self[1] - oy) <= tol
+                        and abs(self[2] - oz) <= tol)
+        return result
 
 
 #: Anything accepted where a point or vector is expected.
@@ -331,7 +340,8 @@ def as_vec2(value: Any, name: str = "vector") -> Vec2:
     if t is Vec2:
         # in range (NaN fails every comparison)
         if -lim <= value[0] <= lim and -lim <= value[1] <= lim:
-            return value
+            result: Vec2 = value
+            return result
     elif (t is tuple or t is list) and len(value) == 2:
         # the common case: a plain pair of numbers (an int compares exactly, however large)
         x, y = value
@@ -360,10 +370,12 @@ def as_vector(value: Any, name: str = "vector") -> Vec2 | Vec3:
     lim = _constants.MAX_COORDINATE
     t = type(value)
     if t is Vec2 and -lim <= value[0] <= lim and -lim <= value[1] <= lim:
-        return value
+        result: Vec2 | Vec3 = value
+        return result
     if t is Vec3 and -lim <= value[0] <= lim and -lim <= value[1] <= lim and \
             -lim <= value[2] <= lim:
-        return value
+        result = value
+        return result
     c = _components(value, name)
     if len(c) == 2:
         return _tuple_new(Vec2, c)

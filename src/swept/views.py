@@ -19,13 +19,18 @@ query families (see :mod:`swept.dispatch`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ._kernels import scene as _kw
+from ._lazy import kernels
 from .dispatch import Family
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
+
+if TYPE_CHECKING:
+    from ._kernels import scene as _kw
+else:
+    _kw = kernels("scene")
 
 __all__ = ["ShapeView", "view", "register_view", "core_shape", "VIEW"]
 

@@ -73,18 +73,12 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._fast import entry_point
-from ._kernels import bvh as _bvh
-from ._kernels import grid as _grid
-from ._kernels import scene as _scene
-from ._kernels import world as _world_kernels
-from ._kernels import world_sweep as _ws
-from ._kernels.scene import Scene
-from ._kernels.world import Balls, Casts, Hits, Touches
+from ._lazy import kernels
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
 from .chain import Chain
@@ -98,6 +92,7 @@ from .constants import (
     MOVING_GRID_OUTSIDE,
 )
 from .contact import contact
+from .oneway import one_way_direction, one_way_faces, one_way_stands
 from .raycast import raycast
 from .results import (
     ContactBatch,
@@ -112,6 +107,19 @@ from .sweep import reference_point
 from .sweep import sweep as _sweep
 from .vec import Vec2, Vec3, _length3, as_array, as_finite, as_vec2, as_vec3
 from .views import ShapeView, view
+
+if TYPE_CHECKING:
+    from ._kernels import bvh as _bvh
+    from ._kernels import grid as _grid
+    from ._kernels import scene as _scene
+    from ._kernels import world as _world_kernels
+    from ._kernels import world_sweep as _ws
+else:
+    _bvh = kernels("bvh")
+    _grid = kernels("grid")
+    _scene = kernels("scene")
+    _world_kernels = kernels("world")
+    _ws = kernels("world_sweep")
 
 __all__ = [
     "ALL_LAYERS",
@@ -180,6 +188,32 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     return a
 
 
+def _sweep_form(centers: Any, radii: Any, displacements: Any, shapes: Any, lead: str = ""
+               ) -> tuple[Any, Any, Any, Any]:
+    """Which form a ``sweep_many`` call takes: shapes (``shapes=``, or a shape or a sequence
+    of shapes first) or balls. Returns ``(centers, radii, displacements, shapes)`` with the
+    other form's arguments None; TypeError for a mix or a missing argument. ``lead``: the
+    caller's arguments before these (``"world, "``), for the messages."""
+    if shapes is None and (isinstance(centers, Shape) or (
+            isinstance(centers, (list, tuple)) and len(centers) > 0
+            and isinstance(centers[0], Shape))):
+        # the shapes' form, by position: (shapes, displacements)
+        if displacements is not None:
+            raise TypeError(f"sweep_many({lead}shapes, displacements) takes no third array")
+        centers, radii, displacements, shapes = None, None, radii, centers
+    elif shapes is not None and (centers is not None or radii is not None):
+        raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+    if shapes is not None:
+        if displacements is None:
+            raise TypeError(f"sweep_many({lead}shapes, displacements): displacements is "
+                            f"missing")
+        return None, None, displacements, shapes
+    if centers is None or radii is None or displacements is None:
+        raise TypeError(f"sweep_many takes ({lead}centers, radii, displacements) or "
+                        f"({lead}shapes, displacements)")
+    return centers, radii, displacements, None
+
+
 def _mask(mask: Any, name: str = "mask") -> int:
     """A layer mask (or layer, by ``name``) checked to be an unsigned 32-bit integer."""
     if type(mask) is int and 0 <= mask <= ALL_LAYERS:
@@ -197,8 +231,10 @@ def _mask(mask: Any, name: str = "mask") -> int:
 def _lengths(v: np.ndarray) -> np.ndarray:
     """Row lengths of an (n, d) array, computed as Vec2.length / Vec3.length do."""
     if v.shape[1] == 2:
-        return np.hypot(v[:, 0], v[:, 1])
-    return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+        result: np.ndarray = np.hypot(v[:, 0], v[:, 1])
+        return result
+    result = np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+    return result
 
 
 def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
@@ -363,10 +399,9 @@ _PENDING = _Pending()
 #: "circle" (cx, cy, r), "sphere" (cx, cy, cz, r), "box2" / "box3" (min, max).
 _Bulk = tuple[int, str, np.ndarray]
 
-#: bulk tag -> the collider-table kind its rows are written as
-_BULK_KIND = {"segment2": _kw.KIND_SEGMENT, "segment3": _kw.KIND_CAPSULE3,
-              "circle": _kw.KIND_CIRCLE, "sphere": _kw.KIND_SPHERE, "box2": _kw.KIND_AABB2,
-              "box3": _kw.KIND_AABB3}
+#: bulk tag -> the name of the collider-table kind its rows are written as
+_BULK_KIND = {"segment2": "KIND_SEGMENT", "segment3": "KIND_CAPSULE3", "circle": "KIND_CIRCLE",
+              "sphere": "KIND_SPHERE", "box2": "KIND_AABB2", "box3": "KIND_AABB3"}
 
 
 def _bulk_shape(tag: str, row: list[float]) -> Shape:
@@ -412,7 +447,8 @@ def _slab_entry(origin: np.ndarray, direction: np.ndarray, lo: np.ndarray, hi: n
             inside = (origin >= lo) & (origin <= hi)
             near = np.where(direction == 0.0, np.where(inside, -np.inf, np.inf), near)
     out = near.max(axis=1)
-    return np.maximum(out, 0.0, out=out)
+    result: np.ndarray = np.maximum(out, 0.0, out=out)
+    return result
 
 
 class _BoxTree:
@@ -444,12 +480,14 @@ class _BoxTree:
 
     def candidates(self, qlo: np.ndarray, qhi: np.ndarray) -> list[int]:
         """Handles whose boxes touch the box [qlo, qhi]."""
-        return self.handles[self._touching(qlo, qhi)].tolist()
+        result: list[int] = self.handles[self._touching(qlo, qhi)].tolist()
+        return result
 
     def ray_candidates(self, origin: np.ndarray, direction: np.ndarray, tmax: float
                        ) -> list[int]:
         """Handles whose boxes the ray segment touches."""
-        return self.handles[self._crossed(origin, direction, tmax)].tolist()
+        result: list[int] = self.handles[self._crossed(origin, direction, tmax)].tolist()
+        return result
 
     def boxes(self, qlo: np.ndarray, qhi: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -500,13 +538,15 @@ class World:
         self._static_set: set[int] = set()
         self._dynamic_set: set[int] = set()
         self._plane_set: set[int] = set()
+        # one-way colliders' unit directions (they sit in the unbounded list too)
+        self._one_way: dict[int, Vec2 | Vec3] = {}
         # the broadphase's parts, None when stale: each tree as (nodes, links, handles), the
         # grid as grid.py's parts (or None: no grid), then the packed scene
         self._static_tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._grid: Any = None
         self._dynamic_tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._packed: tuple[np.ndarray, np.ndarray] | None = None
-        self._scene: Scene | None = None
+        self._scene: _scene.Scene | None = None
         self._refit = False
         self._refits = 0
         #: the last broadphase choice for the static colliders (swept.broadphase)
@@ -525,6 +565,9 @@ class World:
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._sensor_tree: _BoxTree | None = None
         self._sensor_planes: list[int] = []
+        #: the sensors as a private World of their own (by handle) and their handles, for the
+        #: Simulation's sensor events (None: build it again)
+        self._sensor_world: tuple[World, np.ndarray] | None = None
         # bulk adds' records, whose shapes are built on demand (_PENDING in _shapes until then)
         self._bulk: list[_Bulk] = []
         self._bulk_starts: list[int] = []
@@ -600,6 +643,10 @@ class World:
     def mask(self, handle: int) -> int:
         """The collider's own mask: the layers it collides with when it moves (for callers)."""
         return self._masks[self._check(handle)]
+
+    def one_way(self, handle: int) -> Vec2 | Vec3 | None:
+        """The unit direction of a one-way collider's solid side, or None for an ordinary one."""
+        return self._one_way.get(self._check(handle))
 
     def is_moving(self, handle: int) -> bool:
         """Whether the collider was added with ``moving=True`` (the dynamic tree)."""
@@ -790,9 +837,16 @@ class World:
         d = shape.dim
         row[_scene.LO:_scene.LO + d] = np.subtract(box.min, grow)
         row[_scene.HI:_scene.HI + d] = np.add(box.max, grow)
+        w = self._one_way.get(h)
+        if w is None:
+            self._tags[h, _scene.FLAGS] &= ~_scene.FLAG_ONE_WAY
+        else:
+            row[_scene.ONE_WAY:_scene.ONE_WAY + d] = w
+            self._tags[h, _scene.FLAGS] |= _scene.FLAG_ONE_WAY
 
     def add(self, shape: Shape | Chain, data: Any = None, *, layer: int = 1,
-            mask: int = ALL_LAYERS, moving: bool = False, sensor: bool = False) -> int:
+            mask: int = ALL_LAYERS, moving: bool = False, sensor: bool = False,
+            one_way: Any = None) -> int:
         """Add a collider; returns its handle (ints from 0 in insertion order, never reused).
 
         ``layer`` (32 bits) is what queries' masks test; ``mask`` is the collider's own
@@ -801,18 +855,36 @@ class World:
         batches pass through it (unless a scalar query asks ``include_sensors=True``);
         ``contacts``, ``query_aabb`` and ``query_point`` report it. A :class:`~swept.Chain`
         (2D) is one collider whose every query answers as the scalar API's for the chain.
+
+        ``one_way`` (a direction, made unit) makes a one-way collider, solid only from the
+        side it faces: casts moving against it onto a surface facing it, and contacts whose
+        normal faces it, stand; everything else passes (a platform jumped through from below
+        and landed on from above; :mod:`swept.oneway`). One-way colliders are tested by every
+        query (as planes are), so a level should hold tens of them, not thousands.
         """
         if not isinstance(sensor, (bool, np.bool_)):
             raise TypeError(f"sensor must be a bool, not {type(sensor).__name__}")
+        if one_way is not None:
+            if sensor:
+                raise ValueError("one_way: a sensor has no solid side")
+            if isinstance(shape, Chain):
+                raise ValueError("one_way: a Chain cannot be one-way; add its segments")
+        if type(shape).__name__ == "TileMap":
+            # several outline loops are several colliders, and a World's chain is a surface,
+            # not the map's solid region: the caller decides (docs/level.md)
+            raise TypeError("shape: a TileMap is not one collider; add its outline loops, "
+                            "one collider each: for chain in tile_map.chains(): "
+                            "world.add(chain)")
         if not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
         if not isinstance(shape, Chain):
             _encode(shape)  # the type check
-        if self._dim is None:
-            self._dim = shape.dim
-        elif shape.dim != self._dim:
+        if self._dim is not None and shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
+        w = None if one_way is None else one_way_direction(one_way, shape.dim)
+        if self._dim is None:
+            self._dim = shape.dim
         lay = _mask(layer, "layer") if not isinstance(layer, bool) else None
         if lay is None:
             raise TypeError("layer must be an int")
@@ -824,6 +896,8 @@ class World:
         self._masks.append(m)
         self._moving.append(bool(moving))
         self._tags[h, _scene.LAYER] = lay
+        if w is not None:
+            self._one_way[h] = w
         if sensor:
             self._sensor_file(h, shape)
         else:
@@ -841,11 +915,13 @@ class World:
         grow = BOX_MARGIN * _scale(box.min, box.max)
         self._sensor_box[h] = (np.subtract(box.min, grow), np.add(box.max, grow))
         self._sensor_tree = None
+        self._sensor_world = None
 
     def _sensor_unfile(self, h: int) -> None:
         self._sensor_set.discard(h)
         del self._sensor_box[h]
         self._sensor_tree = None
+        self._sensor_world = None
 
     def _sensor_sync(self) -> _BoxTree:
         """The sensors' tree over their bounded boxes (sensor planes in ``_sensor_planes``)."""
@@ -859,9 +935,25 @@ class World:
             self._sensor_planes = planes
         return self._sensor_tree
 
+    def _sensor_scene(self) -> tuple[_scene.Scene, np.ndarray] | None:
+        """The sensors as the kernels take colliders: the scene of a private World holding
+        their shapes and layers in handle order, and the handle of each of its rows ((k,)
+        int64, increasing); None when there are none. For the Simulation's sensor events."""
+        if not self._sensor_set:
+            return None
+        if self._sensor_world is None:
+            handles = sorted(self._sensor_set)
+            own = World()
+            for h in handles:
+                own.add(self._shape_at(h), layer=int(self._tags[h, _scene.LAYER]))
+            self._sensor_world = (own, np.array(handles, np.int64))
+        own, rows = self._sensor_world
+        return own._sync(), rows
+
     def _file(self, h: int, shape: Shape | Chain) -> None:
-        """Put collider h in the plane list or one of the trees (marking it for rebuild)."""
-        if isinstance(shape, Plane):
+        """Put collider h in the unbounded list (a plane, a one-way collider) or one of the
+        trees (marking it for rebuild)."""
+        if isinstance(shape, Plane) or h in self._one_way:
             self._plane_set.add(h)
         elif self._moving[h]:
             self._dynamic_set.add(h)
@@ -896,6 +988,7 @@ class World:
             self._alive -= 1
             return
         self._unfile(h)
+        self._one_way.pop(h, None)
         if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
         self._chain_set.discard(h)
@@ -910,6 +1003,8 @@ class World:
         h = self._check(handle)
         if not isinstance(shape, Chain):
             _encode(shape)
+        elif h in self._one_way:
+            raise ValueError("shape: a one-way collider cannot become a Chain")
         if shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
@@ -934,7 +1029,7 @@ class World:
                 self._dynamic_tree = None
                 self._packed = None
                 self._scene = None
-        if isinstance(old, Plane) or isinstance(shape, Plane):
+        if isinstance(old, Plane) or isinstance(shape, Plane) or h in self._one_way:
             self._unfile(h)
             self._file(h, shape)
         elif self._moving[h]:
@@ -967,7 +1062,7 @@ class World:
         nodes, links = _bvh.build(lo, hi)
         return nodes, links, hs
 
-    def _sync(self) -> Scene:
+    def _sync(self) -> _scene.Scene:
         """Rebuild, repack or refit what is stale; the scene as the kernels take it."""
         scene = self._scene
         if scene is not None:
@@ -985,7 +1080,7 @@ class World:
                                     planes, self._grid, self._moving_block())
             # the moving tree's boxes may have moved since it was built
             self._refit = bool(self._dynamic_set)
-        scene = Scene(self._rows, self._tags, self._pool, *self._packed)
+        scene = _scene.Scene(self._rows, self._tags, self._pool, *self._packed)
         if self._refit:
             _kw.refit_moving(scene)
             self._refit = False
@@ -1090,7 +1185,8 @@ class World:
         if self._chain_rows:
             # a chain's segments: the chain, once, where its first segment came
             return list(dict.fromkeys(self._owners(out[:n]).tolist()))
-        return out[:n].tolist()
+        result: list[int] = out[:n].tolist()
+        return result
 
     def _box_handles(self, lo: Any, hi: Any, *, mask: int = ALL_LAYERS,
                      ignore: Iterable[int] = (), include_sensors: bool = True) -> list[int]:
@@ -1250,7 +1346,8 @@ class World:
             if filter is not None and not filter(h, self._data[h]):
                 continue
             hit = raycast(ray, self._shape_at(h))
-            if hit is not None:
+            if hit is not None and one_way_stands(self._one_way.get(h), ray.direction,
+                                                  hit.normal):
                 # the library's own values: built without the user-facing checks
                 found: Any = hit
                 hits.append(_rn(WorldRayHit, (*found, h, self._data[h])))
@@ -1427,7 +1524,15 @@ class World:
                  include_sensors: bool = True) -> list[WorldContact]:
         """Every visible collider ``shape`` touches or overlaps, by handle: ``contact(shape,
         collider)`` for each (the normal moves ``shape`` out). Sensors are reported unless
-        ``include_sensors=False``; ``filter`` as in :meth:`raycast`."""
+        ``include_sensors=False``; ``filter`` as in :meth:`raycast`. A one-way collider is
+        reported only when the normal faces its solid side."""
+        return self._contacts(shape, mask, ignore, filter, include_sensors, True)
+
+    def _contacts(self, shape: Shape, mask: int, ignore: Iterable[int],
+                  filter: Callable[[int, Any], bool] | None, include_sensors: bool,
+                  one_way: bool) -> list[WorldContact]:
+        """:meth:`contacts`, with one-way colliders' rule (``one_way``) or without (the
+        overlap queries)."""
         m = _mask(mask)
         _check_filter(filter, include_sensors)
         if self._dim is None or self._alive == 0:
@@ -1448,7 +1553,7 @@ class World:
             if filter is not None and not filter(h, self._data[h]):
                 continue
             c = contact(shape, self._shape_at(h))
-            if c is not None:
+            if c is not None and (not one_way or one_way_faces(self._one_way.get(h), c.normal)):
                 touch: Any = c
                 out.append(_rn(WorldContact, (*touch, h, self._data[h])))
         return out
@@ -1461,8 +1566,8 @@ class World:
         ``filter`` as in :meth:`raycast`."""
         if not isinstance(box, AABB):
             raise TypeError(f"box must be an AABB, not {type(box).__name__}")
-        return [c.handle for c in self.contacts(box, mask=mask, ignore=ignore, filter=filter,
-                                                include_sensors=include_sensors)]
+        return [c.handle for c in self._contacts(box, mask, ignore, filter, include_sensors,
+                                                 False)]
 
     def query_point(self, point: Any, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
                     filter: Callable[[int, Any], bool] | None = None,
@@ -1523,7 +1628,7 @@ class World:
         if self._empty_scene() or n == 0:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
-        out = self._cast_batch(Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
+        out = self._cast_batch(_kw.Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
         return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
 
     def sweep_many(self, centers: Any = None, radii: Any = None, displacements: Any = None, *,
@@ -1547,23 +1652,10 @@ class World:
         stay for many balls (no shape objects to build). Returns a :class:`SweepBatch`.
         """
         m = _mask(mask)
-        if shapes is None and (isinstance(centers, Shape) or (
-                isinstance(centers, (list, tuple)) and len(centers) > 0
-                and isinstance(centers[0], Shape))):
-            # the shapes' form, by position: (shapes, displacements)
-            if displacements is not None:
-                raise TypeError("sweep_many(shapes, displacements) takes two arguments, got "
-                                "three")
-            shapes, displacements = centers, radii
-        elif shapes is not None and (centers is not None or radii is not None):
-            raise TypeError("sweep_many: pass shapes= or centers and radii, not both")
+        centers, radii, displacements, shapes = _sweep_form(centers, radii, displacements,
+                                                           shapes)
         if shapes is not None:
-            if displacements is None:
-                raise TypeError("sweep_many(shapes, displacements): displacements is missing")
             return self._sweep_shapes(shapes, displacements, m)
-        if centers is None or radii is None or displacements is None:
-            raise TypeError("sweep_many takes (centers, radii, displacements) or (shapes, "
-                            "displacements)")
         c = _array(centers, "centers", 2, self._dim)
         d = c.shape[1]
         n = c.shape[0]
@@ -1588,7 +1680,7 @@ class World:
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0
         unit[moving] = v[moving] / length[moving, None]
-        out = self._cast_batch(Casts(c, unit, length, r), m, _kw.CAST_GROWN)
+        out = self._cast_batch(_kw.Casts(c, unit, length, r), m, _kw.CAST_GROWN)
         handle, t, point, normal, inside = out
         hit = handle >= 0
         # fraction of the displacement; a ball that starts touching hits at 0
@@ -1700,24 +1792,26 @@ class World:
             return ContactBatch(np.zeros(n, np.bool_), np.zeros((n, d)), np.zeros(n),
                                 np.zeros((n, d)), np.full(n, -1, np.int64))
         scene = self._sync()
-        out = Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
-        parallel_for(_kw.contact_range, n, (scene, Balls(c, r), m, out))
+        out = _kw.Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
+        parallel_for(_kw.contact_range, n, (scene, _kw.Balls(c, r), m, out))
         self._owners(out.handle)
         return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
 
-    def _cast_batch(self, casts: Casts, mask: int, flags: int) -> Hits:
+    def _cast_batch(self, casts: _world_kernels.Casts, mask: int,
+                    flags: int) -> _world_kernels.Hits:
         """A batch of rays (or balls) through :func:`swept._kernels.world.cast_range`, with
         its ``flags``."""
         scene = self._sync()
         n, d = casts.origins.shape
         # the kernel writes every field of every row
-        out = Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+        out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
         # rays and balls cost differently an item: each has its own timings
         parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
                      key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
-        return out
+        result: _world_kernels.Hits = out
+        return result
 
     # ------------------------------------------------------------------ filtered and sensor paths
 
@@ -1795,7 +1889,8 @@ class World:
         # a half-plane has no box: tested first
         entries += [(0.0, h) for h in planes]
         hit: WorldRayHit | None = self._walk_entries(
-            entries, best, mask, skip, filt, lambda target: raycast(ray, target), WorldRayHit)
+            entries, best, mask, skip, filt, lambda target: raycast(ray, target), WorldRayHit,
+            ray.direction)
         return hit
 
     def _split_planes(self, cands: list[int],
@@ -1808,12 +1903,13 @@ class World:
 
     def _walk_entries(self, entries: list[tuple[float, int]], best: Any, mask: int,
                       skip: set[int], filt: Callable[[int, Any], bool] | None,
-                      ask: Callable[[Any], Any], record: Any) -> Any:
+                      ask: Callable[[Any], Any], record: Any, motion: Any) -> Any:
         """The Python walks' common loop: candidates ``(entry, handle)`` in order of the
         value (distance or fraction) at which their boxes are entered, each visible and
         accepted one asked ``ask(shape)``, the least value kept (ties: the smallest handle)
-        as a ``record`` with its handle and data, better than ``best``; the walk stops once
-        the next box is entered beyond the best hit."""
+        as a ``record`` with its handle and data, better than ``best`` (a one-way collider's
+        hit only where the ``motion`` stands on it); the walk stops once the next box is
+        entered beyond the best hit."""
         entries.sort()
         best_v = math.inf if best is None else best[0]
         best_h = -1 if best is None else best.handle
@@ -1827,6 +1923,9 @@ class World:
             if filt is not None and not filt(h, data):
                 continue
             hit = ask(self._shape_at(h))
+            if hit is not None and h in self._one_way and not one_way_stands(
+                    self._one_way[h], motion, hit.normal):
+                continue
             # (a hit's first field is its distance or fraction)
             if hit is not None and (hit[0] < best_v or (hit[0] == best_v and h < best_h)):
                 best = _rn(record, (*hit, h, data))
@@ -1867,7 +1966,7 @@ class World:
         entries += [(0.0, h) for h in planes]
         best = self._walk_entries(
             entries, best, mask, skip, filt,
-            lambda target: _sweep(shape, disp, target, target_distance=td), WorldSweepHit)
+            lambda target: _sweep(shape, disp, target, target_distance=td), WorldSweepHit, disp)
         return best
 
     # ------------------------------------------------------------------ bulk adds
@@ -1966,7 +2065,7 @@ class World:
     def _write_rows(self, where: slice | np.ndarray, tag: str, rows: np.ndarray) -> None:
         """Write bulk rows' kind, parameters and boxes (grown as :meth:`_store` grows them)
         into the collider table at rows ``where``, vectorised."""
-        self._tags[where, _scene.KIND] = _BULK_KIND[tag]
+        self._tags[where, _scene.KIND] = getattr(_kw, _BULK_KIND[tag])
         self._rows[where] = 0.0
         # every bulk layout is its kind's parameter row (a 3D segment's radius stays 0)
         self._rows[where, : rows.shape[1]] = rows
@@ -2003,6 +2102,7 @@ class World:
             "masks": list(self._masks),
             "moving": list(self._moving),
             "sensors": sorted(self._sensor_set),
+            "one_way": {h: tuple(w) for h, w in self._one_way.items()},
             "bulk": list(self._bulk),
             "version": self._version,
         }
@@ -2027,6 +2127,8 @@ class World:
         self._bulk = list(state["bulk"])
         self._bulk_starts = [b[0] for b in self._bulk]
         sensors = set(state["sensors"])
+        vec = Vec2 if dim == 2 else Vec3
+        self._one_way = {int(h): vec(*w) for h, w in state.get("one_way", {}).items()}
         pending = np.zeros(n, np.bool_)
         for h, s in enumerate(shapes):
             if s is None:

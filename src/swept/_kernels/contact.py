@@ -120,8 +120,8 @@ def fallback_perp2(ex: float, ey: float) -> tuple[float, float]:
         # the core runs along the coincident normal: prefer +y
         k = py
     if k < 0.0:
-        return -px, -py
-    return px, py
+        return 0.0 - px, 0.0 - py
+    return px + 0.0, py + 0.0
 
 
 @kernel

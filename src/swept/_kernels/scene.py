@@ -126,13 +126,22 @@ PARAM_WIDTH = 8
 LO = PARAM_WIDTH
 #: First column of the collider's box maximum in ``rows`` (x, y, z).
 HI = PARAM_WIDTH + 3
+#: First column of a one-way collider's solid-side direction in ``rows`` (x, y, z; zero
+#: for an ordinary collider): see :data:`FLAG_ONE_WAY`.
+ONE_WAY = PARAM_WIDTH + 6
 #: Columns of ``rows``.
-ROW_WIDTH = PARAM_WIDTH + 6
+ROW_WIDTH = PARAM_WIDTH + 9
 #: Columns of ``tags``.
 KIND, LAYER, FIRST, COUNT, FLAGS = 0, 1, 2, 3, 4
 TAG_WIDTH = 5
 #: ``tags[h, FLAGS]`` bit: collider h is in the running query's ``ignore`` set.
 FLAG_SKIP = 1
+#: ``tags[h, FLAGS]`` bit: collider h is one-way, solid only from the side its unit
+#: direction ``w`` (columns :data:`ONE_WAY`) faces: a cast stands only when it moves against
+#: ``w`` onto a surface facing ``w`` (:func:`one_way_stands`), a contact only when its normal
+#: faces ``w`` (:func:`one_way_faces`). One-way colliders sit in the unbounded list (every
+#: query tests them), so that the grid's fast paths never meet one.
+FLAG_ONE_WAY = 2
 
 #: Header slots of ``links``.
 H_DIM = 0            # the scene's dimension (2 or 3)
@@ -175,6 +184,33 @@ def visible(tags: np.ndarray, h: int, mask: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
+# one-way colliders
+
+
+@inline_kernel
+def one_way_faces(scene: Scene, h: int, nx: float, ny: float, nz: float) -> bool:
+    """Whether a touch of collider ``h`` with normal ``n`` (out of it) counts: always, unless
+    ``h`` is one-way and ``n`` does not face its solid side (a body below a platform)."""
+    if (scene.tags[h, FLAGS] & FLAG_ONE_WAY) == 0:
+        return True
+    rows = scene.rows
+    return nx * rows[h, ONE_WAY] + ny * rows[h, ONE_WAY + 1] + nz * rows[h, ONE_WAY + 2] > 0.0
+
+
+@inline_kernel
+def one_way_stands(scene: Scene, h: int, dx: float, dy: float, dz: float, nx: float,
+                   ny: float, nz: float) -> bool:
+    """Whether a cast along ``d`` that meets collider ``h`` with normal ``n`` counts: always,
+    unless ``h`` is one-way and the cast does not move against its side ``w`` onto a surface
+    facing ``w`` (from below, or sideways, a one-way collider is passed through)."""
+    if (scene.tags[h, FLAGS] & FLAG_ONE_WAY) == 0:
+        return True
+    rows = scene.rows
+    wx, wy, wz = rows[h, ONE_WAY], rows[h, ONE_WAY + 1], rows[h, ONE_WAY + 2]
+    return dx * wx + dy * wy + dz * wz < 0.0 and nx * wx + ny * wy + nz * wz > 0.0
+
+
+# ---------------------------------------------------------------------------------------------
 # the narrowphase on a row
 
 
@@ -182,6 +218,19 @@ def visible(tags: np.ndarray, h: int, mask: int) -> bool:
 def cast_row(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, dy: float,
              dz: float, r: float, tmax: float, grown: bool
              ) -> tuple[float, float, float, float, float, float, float, bool]:
+    """:func:`cast_shape_row`, a miss where a one-way collider lets the cast pass
+    (:func:`one_way_stands`)."""
+    t, px, py, pz, nx, ny, nz, ins = cast_shape_row(scene, h, ox, oy, oz, dx, dy, dz, r, tmax,
+                                                    grown)
+    if t >= 0.0 and not one_way_stands(scene, h, dx, dy, dz, nx, ny, nz):
+        return MISS, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False
+    return t, px, py, pz, nx, ny, nz, ins
+
+
+@inline_kernel
+def cast_shape_row(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float,
+                   dy: float, dz: float, r: float, tmax: float, grown: bool
+                   ) -> tuple[float, float, float, float, float, float, float, bool]:
     """Cast a ray (``grown`` False) or a ball of radius ``r`` (``grown`` True: a ray against
     the collider grown by ``r``) at collider ``h``: ``(t, px, py, pz, nx, ny, nz, inside)``
     with ``t == MISS`` on a miss, by the very kernels :func:`swept.raycast` and
@@ -355,6 +404,17 @@ def closest_row(scene: Scene, h: int, qx: float, qy: float, qz: float
 @inline_kernel
 def contact_row(scene: Scene, h: int, cx: float, cy: float, cz: float, r: float
                 ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """:func:`contact_shape_row`, apart where a one-way collider's solid side does not face
+    the ball (:func:`one_way_faces`)."""
+    hit, nx, ny, nz, depth, px, py, pz = contact_shape_row(scene, h, cx, cy, cz, r)
+    if hit and not one_way_faces(scene, h, nx, ny, nz):
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    return hit, nx, ny, nz, depth, px, py, pz
+
+
+@inline_kernel
+def contact_shape_row(scene: Scene, h: int, cx: float, cy: float, cz: float, r: float
+                      ) -> tuple[bool, float, float, float, float, float, float, float]:
     """How to move a ball (centre ``c``, radius ``r``) out of collider ``h``: ``(hit, nx, ny,
     nz, depth, px, py, pz)`` as :func:`swept.contact` answers for ``contact(ball, collider)``
     (``hit`` False when apart). A polygon is solid: a ball inside it is pushed out through

@@ -42,6 +42,7 @@ from ..constants import (
     PAIR_PUSH_SLOP,
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
+    TOUCHES_LOGGED_PER_STEP,
 )
 from . import inline_kernel, kernel
 from .bvh import (
@@ -57,6 +58,8 @@ from .response import respond_velocity
 from .scene import (
     COUNT,
     FIRST,
+    FLAG_ONE_WAY,
+    FLAGS,
     H_PLANE_COUNT,
     H_PLANES,
     HI,
@@ -75,7 +78,9 @@ from .scene import (
     LAYER,
     LO,
     Scene,
+    closest_row,
     contact_row,
+    one_way_stands,
 )
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree
@@ -134,7 +139,10 @@ class Scratch(NamedTuple):
     after it, and a pass's push from other bodies), ``responded, crossed, touching`` (n,) bool
     and the cache of colliders near each body, ``cache`` (n, CACHE_CAPACITY) int64 handles,
     ``cache_count`` (n,) (-1: none) and the box it covers, ``cache_box`` (n, 6) ``lo xyz hi
-    xyz``."""
+    xyz``; the log of the colliders each body's swept move hit (:func:`log_hit`): ``hit_count``
+    (n,) int64, ``hit_other`` (n, TOUCHES_LOGGED_PER_STEP) int64 (``-1 - h`` for collider h)
+    and ``hit_data`` (n, TOUCHES_LOGGED_PER_STEP, 7) float64 (normal xyz, point xyz, approach
+    speed), read by :mod:`swept._kernels.events`."""
 
     start: np.ndarray
     moved: np.ndarray
@@ -145,6 +153,9 @@ class Scratch(NamedTuple):
     cache: np.ndarray
     cache_count: np.ndarray
     cache_box: np.ndarray
+    hit_count: np.ndarray
+    hit_other: np.ndarray
+    hit_data: np.ndarray
 
 
 def new_scratch(n: int) -> Scratch:
@@ -152,7 +163,42 @@ def new_scratch(n: int) -> Scratch:
     return Scratch(np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n, np.bool_),
                    np.zeros(n, np.bool_), np.zeros(n, np.bool_),
                    np.zeros((n, CACHE_CAPACITY), np.int64), np.full(n, -1, np.int64),
-                   np.zeros((n, 6)))
+                   np.zeros((n, 6)), np.zeros(n, np.int64),
+                   np.zeros((n, TOUCHES_LOGGED_PER_STEP), np.int64),
+                   np.zeros((n, TOUCHES_LOGGED_PER_STEP, 7)))
+
+
+@inline_kernel
+def log_hit(s: Scratch, i: int, other: int, nx: float, ny: float, nz: float, px: float,
+            py: float, pz: float, approach: float) -> None:
+    """Log that body i touched ``other`` (``-1 - h``: collider h) in this step's move, with the
+    normal (out of the other toward the body), the point where they touch and the approach
+    speed before the response; the first touch of a pair is kept, and past the log's room
+    (:data:`~swept.constants.TOUCHES_LOGGED_PER_STEP`) nothing is (the contact events' check
+    at the step's end still finds whatever the body is touching then)."""
+    count = s.hit_count[i]
+    for k in range(count):
+        if s.hit_other[i, k] == other:
+            # touched already this step: the first touch stands
+            return
+    if count >= s.hit_other.shape[1]:
+        return
+    s.hit_other[i, count] = other
+    touch_row(s.hit_data[i, count], nx, ny, nz, px, py, pz, approach)
+    s.hit_count[i] = count + 1
+
+
+@inline_kernel
+def touch_row(row: np.ndarray, nx: float, ny: float, nz: float, px: float, py: float,
+              pz: float, approach: float) -> None:
+    """A touch's data row (7,): normal xyz, point xyz, approach speed."""
+    row[0] = nx
+    row[1] = ny
+    row[2] = nz
+    row[3] = px
+    row[4] = py
+    row[5] = pz
+    row[6] = approach
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,6 +340,18 @@ def _heading_in(t: float, nx: float, ny: float, nz: float, inside: bool, dx: flo
 def cast_entering_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float,
                       dy: float, dz: float, length: float, r: float
                       ) -> tuple[float, float, float, float]:
+    """:func:`cast_entering_shape_row`, a miss where a one-way collider lets the ball pass
+    (:func:`~swept._kernels.scene.one_way_stands`)."""
+    t, nx, ny, nz = cast_entering_shape_row(scene, h, px, py, pz, dx, dy, dz, length, r)
+    if t >= 0.0 and not one_way_stands(scene, h, dx, dy, dz, nx, ny, nz):
+        return MISS, 0.0, 0.0, 0.0
+    return t, nx, ny, nz
+
+
+@inline_kernel
+def cast_entering_shape_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float,
+                            dy: float, dz: float, length: float, r: float
+                            ) -> tuple[float, float, float, float]:
     """Where a ball of radius r moving from p along unit d first heads into collider h within
     ``length``: ``(t, nx, ny, nz)``, t < 0 for none. Only a contact the ball moves into counts:
     a ball resting on a collider and sliding along it, or leaving it, is not stopped (seed
@@ -428,6 +486,19 @@ def path_enters_polygon(px: float, py: float, qx: float, qy: float, verts: np.nd
 @inline_kernel
 def path_reaches_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: float,
                      qy: float, qz: float) -> bool:
+    """:func:`path_reaches_shape_row`; a one-way collider is reached only by a path that
+    starts on its solid side and moves against it (any other passes it by design)."""
+    if (scene.tags[h, FLAGS] & FLAG_ONE_WAY) != 0:
+        # the start's side: from the collider's nearest point toward p
+        cx, cy, cz = closest_row(scene, h, px, py, pz)
+        if not one_way_stands(scene, h, qx - px, qy - py, qz - pz, px - cx, py - cy, pz - cz):
+            return False
+    return path_reaches_shape_row(scene, h, px, py, pz, qx, qy, qz)
+
+
+@inline_kernel
+def path_reaches_shape_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: float,
+                           qy: float, qz: float) -> bool:
     """Whether the straight path p -> q of a ball's centre reaches collider h: crosses or
     touches a thin wall, enters (or touches) a circle, capsule, sphere, box or polygon, or
     goes from a plane's free side into its solid side."""
@@ -543,6 +614,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         start[i, 1] = pos[i, 1]
         start[i, 2] = pos[i, 2]
         responded[i] = False
+        s.hit_count[i] = 0
         if asleep[i]:
             # asleep: it stays where it is, clear of the passes and the bookkeeping
             moved[i, 0] = pos[i, 0]
@@ -639,6 +711,9 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 px += mx * fraction
                 py += my * fraction
                 pz += mz * fraction
+                # the touch, for the contact events (a ball may bounce clear within the step)
+                log_hit(s, i, -1 - h, nx, ny, nz, px - r * nx, py - r * ny, pz - r * nz,
+                        -(vx * nx + vy * ny + vz * nz))
                 vx, vy, vz = respond_velocity(vx, vy, vz, nx, ny, nz, e, f)
                 remaining -= remaining * fraction
                 responded[i] = True
@@ -1063,6 +1138,12 @@ def find_pairs(pos: np.ndarray, radius: np.ndarray, dim: int) -> tuple[np.ndarra
     neighbour = np.empty(int(start[n]), np.int64)
     parallel_for(fill_neighbours_range, n, (pos, radius, grid, table, start, neighbour))
     return start, neighbour
+
+
+@inline_kernel
+def bodies_meet(layer: np.ndarray, mask: np.ndarray, i: int, j: int) -> bool:
+    """Whether bodies i and j meet: each one's layer is in the other's mask."""
+    return (layer[i] & mask[j]) != 0 and (layer[j] & mask[i]) != 0
 
 
 @inline_kernel

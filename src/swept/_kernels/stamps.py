@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
+import sys
 from functools import cache
 from typing import Any
 
+import numba
 from numba.core import caching
 
 #: The swept package directory: only its files get dependency stamps.
@@ -160,3 +163,66 @@ def install() -> None:
     classes = impl._locator_classes
     if not any(c.__name__.startswith("Swept") for c in classes):
         classes[:0] = LOCATORS
+
+
+# a decorator that numba caches on disk (an inline-only module keeps no index of its own)
+_CACHED_KERNEL = re.compile(r"^@(kernel|reader|entry)\b", re.MULTILINE)
+
+
+@cache
+def _has_cached_kernels(path: str) -> bool:
+    with open(path, encoding="utf-8") as f:
+        return _CACHED_KERNEL.search(f.read()) is not None
+
+
+def _probe() -> None:
+    """A function to locate a file's cache directory by (numba's locators take a function)."""
+
+
+def cache_directory(path: str) -> str | None:
+    """The directory where numba keeps the compiled kernels of swept source file ``path``
+    (the first of numba's locators, ours ahead, that takes it), or None if none does."""
+    install()
+    impl: Any = _numba_locator("CacheImpl")
+    classes: list[Any] = list(getattr(impl, "_locator_classes", LOCATORS))
+    for cls in classes:
+        try:
+            locator = cls.from_function(_probe, path)
+        except Exception:  # a locator of a numba version we do not know: try the next
+            continue
+        if locator is not None:
+            found: str = locator.get_cache_path()
+            return found
+    return None
+
+
+def cached(path: str) -> bool:
+    """Whether numba's disk cache holds a kernel of source file ``path`` under its current
+    stamp and numba version (an index file that numba would load, not a stale one)."""
+    directory = cache_directory(path)
+    if directory is None or not os.path.isdir(directory):
+        return False
+    module = os.path.splitext(os.path.basename(path))[0]
+    suffix = f".py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}.nbi"
+    current = stamp(path)
+    for name in sorted(os.listdir(directory))[:MAX_FILES]:
+        if not (name.startswith(module + ".") and name.endswith(suffix)):
+            continue
+        try:
+            with open(os.path.join(directory, name), "rb") as f:
+                if pickle.load(f) != numba.__version__:
+                    continue
+                if pickle.loads(f.read())[0] == current:
+                    return True
+        except Exception:  # a truncated or foreign index: numba would not load it either
+            continue
+    return False
+
+
+def cold_modules(family: str) -> list[str]:
+    """The kernel modules that a first use of ``swept._kernels.<family>`` may compile: the
+    family's module and those it imports, directly or not, that hold cached kernels and have
+    none in numba's disk cache under their current stamp (names without ``.py``)."""
+    path = os.path.join(KERNELS, family + ".py")
+    return [os.path.splitext(os.path.basename(p))[0] for p in dependencies(path)
+            if _compiled(p) and p != CONSTANTS and _has_cached_kernels(p) and not cached(p)]

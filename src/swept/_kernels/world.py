@@ -593,8 +593,14 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         best = _cast_planes(scene, ray, r, limit, mask, flags, best)
     best_h, best_t, px, py, pz, nx, ny, nz, inside = best
     if best_h >= 0 and grown and inside:
-        # a ball that starts touching: the point is the collider's nearest to its centre
+        # a ball that starts touching: the point is the collider's nearest to its centre, and
+        # the normal the shortest way out as contact() gives it, so that a tie (a centre on a
+        # segment's core or end, a box's middle) breaks as the scalar sweep breaks it
         px, py, pz = closest_row(scene, best_h, ox, oy, oz)
+        touching, cnx, cny, cnz, _depth, _cx, _cy, _cz = contact_row(scene, best_h, ox, oy, oz,
+                                                                     r)
+        if touching:
+            nx, ny, nz = cnx, cny, cnz
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
 
 

@@ -72,6 +72,7 @@ from .scene import (
     KIND_SPHERE,
     LO,
     Scene,
+    one_way_stands,
     visible,
 )
 from .sweep import (
@@ -400,6 +401,9 @@ def sweep_range(first: int, stop: int, scene: Scene, movers: Movers, sweeps: Swe
                 continue
             f, ax, ay, az, anx, any_, anz, ains, afix = sweep_row(scene, h, movers, k, rel,
                                                                   length, td, scratch)
+            if f >= 0.0 and not one_way_stands(scene, h, rel[0], rel[1], rel[2], anx, any_, anz):
+                # a one-way collider (they sit in this list, never in the trees) passed
+                continue
             unsupported = unsupported or afix == FIX_UNSUPPORTED
             if f >= 0.0 and (f < best_f or (f == best_f and h < best_h)):
                 best_f = f

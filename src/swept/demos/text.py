@@ -8,13 +8,13 @@ library's, and the tests hold them to the seed's.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from ..contact import axis_overlaps, contact
-from ..response import apex_after_bounces, decompose, is_walkable, push_out, respond, slope_angle
+from ..response import apex_after_bounces, push_out, respond
 from ..shapes import AABB
 from ..vec import Vec3
+from .slide import FLOOR_NORMAL, MAX_SLOPE, SLIDE_AIM, SLIDE_SPEED, split_at
 
 __all__ = [
     "ARROW",
@@ -83,8 +83,6 @@ def mtv() -> list[str]:
 
 #: The height the ball is dropped from, m.
 DROP = 2.0
-#: A floor's normal (3D, y up).
-FLOOR_NORMAL = Vec3(0.0, 1.0, 0.0)
 #: A landing velocity: 5 m/s along the floor, 1 m/s down into it.
 RUNNING = Vec3(5.0, -1.0, 0.0)
 
@@ -111,12 +109,6 @@ def bouncing() -> list[str]:
 
 # -------------------------------------------------------------------------------------- slide
 
-#: The slope limit of the slide scene, degrees: walkable at or under it.
-MAX_SLOPE = 46.0
-#: The velocity's speed in the slide scene, m/s.
-SLIDE_SPEED = 5.0
-#: The velocity's aim in the slide scene: degrees from the +x axis (y up), 10 degrees down.
-SLIDE_AIM = -10.0
 #: The surface angles the slide demo prints, degrees from flat.
 SLIDE_TILTS = (0.0, 30.0, 45.0, 46.0, 47.0, 55.0, 90.0)
 
@@ -125,20 +117,10 @@ def slide_split(tilt: float, aim: float = SLIDE_AIM, speed: float = SLIDE_SPEED
                 ) -> tuple[float, float, float, bool]:
     """The velocity split against a surface through the origin, rising at ``tilt`` degrees
     (solid below it): (slope in degrees, m/s blocked, m/s sliding, walkable). A velocity
-    already leaving the surface has nothing blocked and keeps all its speed."""
-    t = math.radians(tilt)
-    a = math.radians(aim)
-    # the surface runs along (cos t, sin t); its normal, a quarter turn on, points out of the
-    # solid side
-    normal = Vec3(-math.sin(t), math.cos(t), 0.0)
-    velocity = Vec3(math.cos(a), math.sin(a), 0.0) * speed
-    split = decompose(velocity, normal)
-    slope = slope_angle(normal, FLOOR_NORMAL)
-    walkable = is_walkable(normal, MAX_SLOPE, FLOOR_NORMAL)
-    if split.amount >= 0.0:
-        # already leaving (or running along): the split does not apply
-        return slope, 0.0, velocity.length(), walkable
-    return slope, -split.amount, split.tangent_part.length(), walkable
+    already leaving the surface has nothing blocked and keeps all its speed
+    (:func:`swept.demos.slide.split_at`)."""
+    s = split_at(tilt, aim, speed)
+    return s.slope, s.blocked.length(), s.sliding.length(), s.walkable
 
 
 def slide() -> list[str]:

@@ -21,8 +21,8 @@ from .view_common import (
     run_window,
 )
 
-__all__ = ["WINDOW_SIZE", "TITLE", "CONTROLS", "SCALE", "handle_event", "draw", "render",
-           "main"]
+__all__ = ["WINDOW_SIZE", "TITLE", "CONTROLS", "SCALE", "handle_event", "draw", "draw_readout",
+           "render", "main"]
 
 #: The window's size, px.
 WINDOW_SIZE = (1000, 700)
@@ -87,13 +87,20 @@ def draw(surface: pygame.Surface, model: Tunnel) -> None:
         pygame.draw.circle(surface, DIM, _screen(x), radius, 1)
     if found is not None:
         pygame.draw.circle(surface, CAUGHT, _screen(found.x), radius, 2)
+    draw_readout(surface, model)
+
+
+def draw_readout(surface: pygame.Surface, model: Tunnel) -> None:
+    """The readout (what the test found, in the colour of the outcome), the settings and the
+    controls: the same in the flat view and the 3D one."""
+    found = model.hit()
     lead, _, outcome = model.readout().partition(" \u00b7 ")
     draw_text(surface, lead, (12, 10), TEXT)
     draw_text(surface, outcome, (12, 30), CAUGHT if found is not None else MISSED)
     draw_text(surface, f"speed {model.speed:.0f} m/s   where the frames land "
                        f"{model.offset:.2f}   {'sweep' if model.swept else 'frame test'}",
               (12, 50), SILVER)
-    draw_text(surface, CONTROLS, (12, WINDOW_SIZE[1] - 26), GREY)
+    draw_text(surface, CONTROLS, (12, surface.get_height() - 26), GREY)
 
 
 def render(model: Tunnel) -> pygame.Surface:

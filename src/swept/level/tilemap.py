@@ -26,10 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from .._kernels.tilemap import ray_tiles
 from ..chain import Chain
 from ..dispatch import CLOSEST_POINT, RAYCAST
 from ..distance import closest_point
-from ..raycast import raycast
+from ..raycast import _AABB2_NORMALS
 from ..results import RayHit
 from ..shapes import AABB, Ray
 from ..vec import Vec2, as_finite, as_vec2
@@ -89,10 +90,15 @@ def _trace(edges: dict[tuple[int, int], list[int]]) -> list[list[tuple[int, int]
     side, so they stay separate."""
     loops: list[list[tuple[int, int]]] = []
     total = sum(len(v) for v in edges.values())
+    # corners only leave the table: the smallest one left is the next in sorted order
+    order = sorted(edges)
+    cursor = 0
     for _ in range(total):
         if not edges:
             break
-        start = min(edges)
+        while order[cursor] not in edges:
+            cursor += 1
+        start = order[cursor]
         first = edges[start][0]
         step = first
         x, y = start
@@ -135,13 +141,17 @@ class TileMap:
     tiles, or ``(w, h)``), > 0. ``origin``: the corner of tile (0, 0). Immutable.
     """
 
-    __slots__ = ("solid", "cell_size", "origin", "_outlines", "_chains")
+    __slots__ = ("solid", "cell_size", "origin", "_grid_outlines", "_outlines", "_chains",
+                 "_index", "_aabb")
     dim = 2
     solid: np.ndarray
     cell_size: Vec2
     origin: Vec2
+    _grid_outlines: tuple[tuple[tuple[int, int], ...], ...] | None
     _outlines: tuple[tuple[Vec2, ...], ...] | None
     _chains: tuple[Chain, ...] | None
+    _index: Any
+    _aabb: AABB | None
 
     def __init__(self, solid: Any, cell_size: Any, origin: Any = (0.0, 0.0)) -> None:
         grid = np.asarray(solid)
@@ -169,8 +179,12 @@ class TileMap:
         object.__setattr__(self, "solid", grid)
         object.__setattr__(self, "cell_size", Vec2(w, h))
         object.__setattr__(self, "origin", o)
+        object.__setattr__(self, "_grid_outlines", None)
         object.__setattr__(self, "_outlines", None)
         object.__setattr__(self, "_chains", None)
+        #: the outline segments by cell (swept.level.tile_queries), built on first use
+        object.__setattr__(self, "_index", None)
+        object.__setattr__(self, "_aabb", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TileMap is immutable")
@@ -194,12 +208,28 @@ class TileMap:
         """Pickle and copy as the constructor's arguments."""
         return (TileMap, (self.solid, tuple(self.cell_size), tuple(self.origin)))
 
+    @property
+    def reference_point(self) -> Vec2:
+        """The point a sweep of the moving map reports as ``position``: its origin."""
+        return self.origin
+
+    def translated(self, offset: Any) -> TileMap:
+        """The same map moved by ``offset`` (its origin moved)."""
+        return TileMap(self.solid, self.cell_size, self.origin + as_vec2(offset, "offset"))
+
     def corner(self, x: float, y: float) -> Vec2:
         """The point at grid coordinates ``(x, y)`` (columns, rows from the origin)."""
         return Vec2(self.origin[0] + x * self.cell_size[0], self.origin[1] + y * self.cell_size[1])
 
     @property
     def aabb(self) -> AABB:
+        """The box of the solid tiles (of the whole grid when none is solid), built once."""
+        if self._aabb is None:
+            object.__setattr__(self, "_aabb", self._solid_box())
+        assert self._aabb is not None
+        return self._aabb
+
+    def _solid_box(self) -> AABB:
         """The box of the solid tiles (of the whole grid when none is solid)."""
         rows_any = np.flatnonzero(self.solid.any(axis=1))
         cols_any = np.flatnonzero(self.solid.any(axis=0))
@@ -208,12 +238,19 @@ class TileMap:
         return AABB(self.corner(cols_any[0], rows_any[0]),
                     self.corner(cols_any[-1] + 1, rows_any[-1] + 1))
 
+    def grid_outlines(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """:meth:`outlines` in grid coordinates (whole numbers: columns, rows), built once."""
+        if self._grid_outlines is None:
+            loops = _trace(_boundary_edges(np.asarray(self.solid)))
+            object.__setattr__(self, "_grid_outlines", tuple(tuple(loop) for loop in loops))
+        assert self._grid_outlines is not None
+        return self._grid_outlines
+
     def outlines(self) -> tuple[tuple[Vec2, ...], ...]:
         """The boundary of the solid region as closed loops of corners (module docstring)."""
         if self._outlines is None:
-            loops = _trace(_boundary_edges(np.asarray(self.solid)))
             object.__setattr__(self, "_outlines", tuple(
-                tuple(self.corner(x, y) for x, y in loop) for loop in loops))
+                tuple(self.corner(x, y) for x, y in loop) for loop in self.grid_outlines()))
         assert self._outlines is not None
         return self._outlines
 
@@ -244,11 +281,13 @@ class TileMap:
         gx = (q[0] - self.origin[0]) / self.cell_size[0]
         gy = (q[1] - self.origin[1]) / self.cell_size[1]
         rows, cols = self.solid.shape
+        (ox, oy), (w, h) = self.origin, self.cell_size
         for r in range(max(math.floor(gy) - 1, 0), min(math.floor(gy) + 2, rows)):
+            if not oy + r * h <= q[1] <= oy + (r + 1) * h:
+                continue
             for c in range(max(math.floor(gx) - 1, 0), min(math.floor(gx) + 2, cols)):
-                lo, hi = self.corner(c, r), self.corner(c + 1, r + 1)
-                if (self.solid[r, c] and lo[0] <= q[0] <= hi[0]
-                        and lo[1] <= q[1] <= hi[1]):
+                # tile (r, c)'s closed square, its corners as corner() computes them
+                if self.solid[r, c] and ox + c * w <= q[0] <= ox + (c + 1) * w:
                     return True
         return False
 
@@ -268,106 +307,23 @@ class TileMap:
         return True
 
 
-def _walk(tiles: TileMap, ray: Ray) -> Any:
-    """The cells the ray passes, in order, with the ray distance at which it enters each
-    (Amanatides and Woo's grid walk in grid units), clipped to the grid: ``(t, r, c)``.
-    Rounding in the grid units only decides which cells are visited; the callers test every
-    solid tile around each one exactly."""
-    rows, cols = tiles.solid.shape
-    w, h = tiles.cell_size
-    ox, oy = tiles.origin
-    dx, dy = ray.direction
-    gx = (ray.origin[0] - ox) / w
-    gy = (ray.origin[1] - oy) / h
-    # ray distance per grid unit along each axis
-    ux = dx / w
-    uy = dy / h
-    t0, t1 = 0.0, ray.max_distance
-    for g, u, n in ((gx, ux, cols), (gy, uy, rows)):
-        if u == 0.0:
-            if not -1.0 <= g <= n + 1.0:
-                return
-            continue
-        a, b = (-1.0 - g) / u, (n + 1.0 - g) / u
-        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
-    if t0 > t1:
-        # the ray misses the grid (grown by a cell)
-        return
-    c = math.floor(gx + t0 * ux)
-    r = math.floor(gy + t0 * uy)
-    sx = 1 if ux > 0 else -1
-    sy = 1 if uy > 0 else -1
-    nx = (c + (sx > 0) - gx) / ux if ux != 0.0 else math.inf
-    ny = (r + (sy > 0) - gy) / uy if uy != 0.0 else math.inf
-    t = t0
-    for _ in range(rows + cols + 6):
-        yield t, r, c
-        if min(nx, ny) > t1:
-            return
-        if nx <= ny:
-            t = nx
-            c += sx
-            nx += sx / ux
-        else:
-            t = ny
-            r += sy
-            ny += sy / uy
-
-
-def _tile_box(tiles: TileMap, r: int, c: int) -> AABB:
-    """Tile (r, c)'s square."""
-    return AABB(tiles.corner(c, r), tiles.corner(c + 1, r + 1))
-
-
-def _solid_around(tiles: TileMap, r: int, c: int) -> Any:
-    """The solid tiles in the 3 x 3 block around (r, c): every tile a ray through cell (r, c)
-    can touch, corners included."""
-    rows, cols = tiles.solid.shape
-    for rr in range(max(r - 1, 0), min(r + 2, rows)):
-        for cc in range(max(c - 1, 0), min(c + 2, cols)):
-            if tiles.solid[rr, cc]:
-                yield rr, cc
-
-
 def _raycast_tilemap(ray: Ray, tiles: TileMap) -> RayHit | None:
     """The first solid tile the ray touches, exactly as the tile's box answers (a touch
-    counts). A ray from inside the closed solid region starts inside (distance 0, the normal
-    against the ray) with the distance where it leaves the region. A hit at the corner two
-    flush tiles share takes the face normal, never the internal edge's."""
-    diag = math.hypot(*tiles.cell_size)
-    seen: set[tuple[int, int]] = set()
-    best: RayHit | None = None
-    best_tile = (0, 0)
+    counts), found by a grid walk (:func:`swept._kernels.tilemap.ray_tiles`). A ray from
+    inside the closed solid region starts inside (distance 0, the normal against the ray)
+    with the distance where it leaves the region. A hit at the corner two flush tiles share
+    takes the face normal, never the internal edge's."""
     inside = tiles.contains_closed(ray.origin)
-    whole = Ray(ray.origin, ray.direction) if inside else ray
-    exit_distance = 0.0
-    for t, r, c in _walk(tiles, whole):
-        if not inside and best is not None and t > best.distance + 2.0 * diag:
-            # every later tile is touched later
-            break
-        if inside and t > exit_distance + 2.0 * diag:
-            # past the solid region's end
-            break
-        for tile in _solid_around(tiles, r, c):
-            if tile in seen:
-                continue
-            seen.add(tile)
-            hit = raycast(whole, _tile_box(tiles, *tile))
-            if hit is None:
-                continue
-            if inside:
-                # the region's intervals join where tiles meet: extend the exit
-                if hit.distance <= exit_distance:
-                    exit_distance = max(exit_distance, hit.exit_distance)
-                continue
-            if best is None or hit.distance < best.distance:
-                best, best_tile = hit, tile
+    (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+    (rx, ry), (dx, dy) = ray.origin, ray.direction
+    t, face, exit_distance, r, c = ray_tiles(tiles.solid, ox, oy, w, h, rx, ry, dx, dy,
+                                             ray.max_distance, inside)
     if inside:
-        d = ray.direction
-        return RayHit(0.0, ray.origin, Vec2(-d[0] + 0.0, -d[1] + 0.0), True, exit_distance)
-    if best is None:
+        return RayHit(0.0, ray.origin, Vec2(-dx + 0.0, -dy + 0.0), True, exit_distance)
+    if t < 0.0:
         return None
-    return _face_normal(tiles, best, best_tile, ray)
+    hit = RayHit(t, Vec2(rx + t * dx, ry + t * dy), _AABB2_NORMALS[face], False, exit_distance)
+    return _face_normal(tiles, hit, (r, c), ray)
 
 
 def _face_normal(tiles: TileMap, hit: RayHit, tile: tuple[int, int], ray: Ray) -> RayHit:

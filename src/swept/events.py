@@ -1,0 +1,274 @@
+"""Contact events and sensors of a :class:`swept.sim.Simulation`: what began and what ended in
+the last step, as numpy structured arrays, and callbacks called once per step with them.
+
+After each step the Simulation compares the step's touches with the previous step's
+(:mod:`swept._kernels.events`: each body's keys sorted, one merge per body, compiled) and
+keeps four arrays, each of :func:`event_dtype`:
+
+- ``contacts_began`` / ``contacts_ended``: body-body and body-collider contacts;
+- ``sensor_began`` / ``sensor_ended``: bodies entering and leaving the World's sensors
+  (colliders added with ``sensor=True``, which bodies pass through).
+
+A contact *exists* in a step when the two sides touched in it: the body's swept move hit the
+collider (so a fast ball that hits a wall and bounces clear within one step has a contact in
+that step, which ends in the next), or at the step's end they are apart by at most
+:data:`~swept.constants.EVENT_TOUCH_FRACTION` of the radii's sum (resting, sliding, pushed out
+of an overlap, stopped by a speculative contact). Bodies on layers that their masks exclude
+never touch. A body overlaps a sensor when it touches or overlaps it at the step's end, or its
+move in the step entered it (a ball crossing a thin sensor within one step: began, then ended
+in the next step).
+
+A sleeping body keeps its contacts (no end event when a pile falls asleep; a step with every
+body asleep reports nothing). Removing a body ends its contacts and sensor overlaps at once:
+:meth:`~swept.sim.Simulation.remove` sets the ended arrays to them (indices as before the
+removal), empties the began ones, and calls the end callbacks.
+
+Fields of an event (one row):
+
+- ``body`` int64: the body's index; for a body pair, the lower index;
+- ``other`` int64: the other body's index (``kind == KIND_BODY``), or the World handle of the
+  collider (``KIND_COLLIDER``) or sensor (``KIND_SENSOR``);
+- ``kind`` int8: :data:`KIND_BODY`, :data:`KIND_COLLIDER` or :data:`KIND_SENSOR`;
+- ``normal`` (d,) float64: unit, out of the other side toward the body;
+- ``point`` (d,) float64: where they touch, in world space (a collider's point nearest the
+  ball's centre; for a body pair, the middle of the gap; for a swept hit or a sensor entered
+  in the move, the touching point at that time); for an ended event, the last one seen;
+- ``approach`` float64: for a began event, the speed (>= 0) at which the body approached the
+  other side along the normal when the touch began: the velocity a swept cast carried into
+  the collider, otherwise the relative velocity at the step's start (after gravity, before
+  the solver and any response); 0 for an ended event.
+
+Callbacks (:meth:`~swept.sim.Simulation.on_contact_begin`, ``on_contact_end``,
+``on_sensor_begin``, ``on_sensor_end``) are batched: each is called once after a step whose
+array is not empty, with that array (``fn(events)``), in the order they were registered; what
+a 10,000-ball simulation wants, rather than a Python call per contact.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._kernels import events as _k
+from ._kernels import sim as _sim
+from ._kernels.scene import Scene
+
+__all__ = ["KIND_BODY", "KIND_COLLIDER", "KIND_SENSOR", "event_dtype", "EventCallback"]
+
+#: ``kind`` of an event whose ``other`` is a body index.
+KIND_BODY = 0
+#: ``kind`` of an event whose ``other`` is a World collider's handle.
+KIND_COLLIDER = 1
+#: ``kind`` of an event whose ``other`` is a World sensor's handle.
+KIND_SENSOR = 2
+
+#: A callback: called with one step's events (a structured array of :func:`event_dtype`).
+EventCallback = Callable[[np.ndarray], Any]
+
+
+def event_dtype(dim: int) -> np.dtype:
+    """The structured dtype of the events of a ``dim``-dimensional simulation (module
+    docstring): ``body, other`` int64, ``kind`` int8, ``normal, point`` (dim,) float64,
+    ``approach`` float64."""
+    if dim not in (2, 3):
+        raise ValueError(f"dim must be 2 or 3, got {dim!r}")
+    return np.dtype([("body", np.int64), ("other", np.int64), ("kind", np.int8),
+                     ("normal", np.float64, (dim,)), ("point", np.float64, (dim,)),
+                     ("approach", np.float64)])
+
+
+def check_callback(fn: Any, name: str = "fn") -> EventCallback:
+    """``fn`` if it can be called with one positional argument (the events); otherwise a
+    TypeError naming ``name``."""
+    if not callable(fn):
+        raise TypeError(f"{name} must be callable (it is called with the events array), not "
+                        f"{type(fn).__name__}")
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        # a builtin without a signature: taken on trust
+        return fn
+    try:
+        signature.bind(None)
+    except TypeError as error:
+        raise TypeError(f"{name} must take one positional argument (the events array): "
+                        f"{error}") from None
+    return fn
+
+
+class Touches(NamedTuple):
+    """One step's touches by body (CSR): body i's are ``first[i] .. first[i+1]-1``, with keys
+    ``other`` (k,) int64 sorted within each body and rows ``data`` (k, 7) float64 (normal
+    xyz, point xyz, approach) (:mod:`swept._kernels.events`)."""
+
+    first: np.ndarray
+    other: np.ndarray
+    data: np.ndarray
+
+
+def _no_touches(n: int, room: int = 0) -> Touches:
+    """A table for ``n`` bodies with no touches and room for ``room``."""
+    k = max(room, 1)
+    return Touches(np.zeros(n + 1, np.int64), np.zeros(k, np.int64),
+                   np.zeros((k, _k.DATA_WIDTH)))
+
+
+def _fill(fill: Callable[[Touches], int], n: int, old: Touches) -> Touches:
+    """A new table filled by ``fill`` (which returns how many touches there are), with the
+    room of ``old`` or, when that is too little, as much as needed (and some slack)."""
+    out = _no_touches(n, old.other.shape[0])
+    count = fill(out)
+    if count > out.other.shape[0]:
+        out = _no_touches(n, 2 * count)
+        fill(out)
+    return out
+
+
+class ContactEvents:
+    """The last step's contact and sensor events of a ``dim``-dimensional simulation, the
+    touches they were found from, and the callbacks (module docstring)."""
+
+    def __init__(self, dim: int) -> None:
+        self.dtype = event_dtype(dim)
+        self.dim = dim
+        self.contacts = _no_touches(0)
+        self.sensors = _no_touches(0)
+        empty = np.zeros(0, self.dtype)
+        self.contacts_began = empty
+        self.contacts_ended = empty
+        self.sensor_began = empty
+        self.sensor_ended = empty
+        self.callbacks: dict[str, list[EventCallback]] = {
+            "contacts_began": [], "contacts_ended": [], "sensor_began": [],
+            "sensor_ended": []}
+
+    def register(self, which: str, fn: Any) -> EventCallback:
+        """Add a callback for the ``which`` events (an attribute name); returns it."""
+        self.callbacks[which].append(check_callback(fn))
+        return fn
+
+    def quiet(self) -> None:
+        """A step in which nothing moved: no events, the touches kept."""
+        empty = np.zeros(0, self.dtype)
+        self.contacts_began = self.contacts_ended = empty
+        self.sensor_began = self.sensor_ended = empty
+
+    def forget(self) -> None:
+        """A step taken with the events off: no events, and no touches remembered (when they
+        are turned on again, whatever touches then begins)."""
+        self.quiet()
+        self.contacts = _no_touches(0)
+        self.sensors = _no_touches(0)
+
+    def after_step(self, scene: Scene, sensors: tuple[Scene, np.ndarray] | None,
+                   bodies: _sim.Bodies, scratch: _sim.Scratch,
+                   pairs: tuple[np.ndarray, np.ndarray], vel_start: np.ndarray) -> None:
+        """Find the step's touches and sensor overlaps, the events against the last step's,
+        and call the callbacks."""
+        n = bodies.pos.shape[0]
+        first, neighbour = pairs
+        new = _fill(lambda t: _k.contact_touches(scene, bodies, scratch, first, neighbour,
+                                                 vel_start, t.first, t.other, t.data),
+                    n, self.contacts)
+        self.contacts_began, self.contacts_ended = self._diff(self.contacts, new, False)
+        self.contacts = new
+        if sensors is not None or self.sensors.first[-1] > 0:
+            if sensors is None:
+                found = _no_touches(n)
+            else:
+                sensor_scene, handles = sensors
+                found = _fill(lambda t: _k.sensor_touches(sensor_scene, handles, bodies,
+                                                          scratch.start, vel_start, t.first,
+                                                          t.other, t.data),
+                              n, self.sensors)
+            self.sensor_began, self.sensor_ended = self._diff(self.sensors, found, True)
+            self.sensors = found
+        else:
+            self.sensor_began = self.sensor_ended = np.zeros(0, self.dtype)
+        self.call()
+
+    def _diff(self, old: Touches, new: Touches, sensor: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The began and ended events between two tables."""
+        k_old = int(old.first[-1])
+        k_new = int(new.first[-1])
+        if k_old == 0 and k_new == 0:
+            empty = np.zeros(0, self.dtype)
+            return empty, empty
+        began = np.zeros(k_new, np.bool_)
+        ended = np.zeros(k_old, np.bool_)
+        _k.diff_touches(old.first, old.other, new.first, new.other, began, ended)
+        return self._records(new, began, sensor, True), self._records(old, ended, sensor, False)
+
+    def _records(self, table: Touches, which: np.ndarray, sensor: bool, began: bool
+                 ) -> np.ndarray:
+        """The events of the touches ``which`` selects ((k,) bool) in ``table``."""
+        rows = np.flatnonzero(which)
+        out = np.zeros(rows.shape[0], self.dtype)
+        if rows.shape[0] == 0:
+            return out
+        d = self.dim
+        # each touch's body: the run of ``first`` it lies in
+        out["body"] = np.searchsorted(table.first, rows, side="right") - 1
+        other = table.other[rows]
+        if sensor:
+            out["other"] = other
+            out["kind"] = KIND_SENSOR
+        else:
+            collider = other < 0
+            out["other"] = np.where(collider, -1 - other, other)
+            out["kind"] = np.where(collider, KIND_COLLIDER, KIND_BODY)
+        data = table.data[rows]
+        out["normal"] = data[:, :d]
+        out["point"] = data[:, 3:3 + d]
+        if began:
+            out["approach"] = data[:, 6]
+        return out
+
+    def remove(self, index: int, n: int) -> None:
+        """Body ``index`` of ``n`` is removed: its touches end now (events set and the end
+        callbacks called), and the tables' rows and keys move down past it."""
+        empty = np.zeros(0, self.dtype)
+        self.contacts_began = self.sensor_began = empty
+        self.contacts, self.contacts_ended = self._drop(self.contacts, index, n, False)
+        self.sensors, self.sensor_ended = self._drop(self.sensors, index, n, True)
+        self.call()
+
+    def _drop(self, table: Touches, index: int, n: int, sensor: bool
+              ) -> tuple[Touches, np.ndarray]:
+        """``table`` without body ``index`` (later bodies one index lower), and the ended
+        events of the touches it loses."""
+        if table.first.shape[0] != n + 1:
+            # the table is from before bodies were added: pad it (they had no touches)
+            first = np.full(n + 1, table.first[-1], np.int64)
+            first[: table.first.shape[0]] = table.first
+            table = Touches(first, table.other, table.data)
+        gone = _k.drop_body(table.first, table.other, index, not sensor)
+        ended = self._records(table, gone, sensor, False)
+        k = int(table.first[-1])
+        keep = ~gone
+        other = table.other[:k][keep]
+        if not sensor:
+            # body keys past the removed one move down (collider keys are negative)
+            other = np.where(other > index, other - 1, other)
+        body = np.repeat(np.arange(n), np.diff(table.first))[keep]
+        counts = np.bincount(body - (body > index), minlength=n - 1)
+        first = np.zeros(n, np.int64)
+        np.cumsum(counts, out=first[1:])
+        data = table.data[:k][keep]
+        if other.shape[0] == 0:
+            other = np.zeros(1, np.int64)
+            data = np.zeros((1, _k.DATA_WIDTH))
+        return Touches(first, other, data), ended
+
+    def call(self) -> None:
+        """Call each callback with its events, when there are any."""
+        for which, fns in self.callbacks.items():
+            if not fns:
+                continue
+            events = getattr(self, which)
+            if events.shape[0]:
+                for fn in fns:
+                    fn(events)

@@ -1,0 +1,585 @@
+"""A TileMap in the contact, distance, closest-points and sweep families.
+
+Every query here answers against the map's outline (:meth:`TileMap.chains`): only the edges
+between a solid tile and an empty one, merged where they run straight on, so a face between
+two solid tiles does not exist and a shape sliding along a flat row of tiles never meets a seam.
+Each answer's normal is moved into the answering segment's Voronoi region by
+:meth:`swept.Chain.region_normal` (a concave corner answers with a face's normal).
+
+**The cell index.** Each outline segment is filed under the cells on both sides of every unit
+edge it covers (a CSR table over the grid grown by one cell on each side). A query gathers the
+segments filed under the cells its box (a sweep: its *swept* box, row by row, so a diagonal
+sweep visits a band of cells, not the rectangle around it) covers, grown by
+:func:`query_margin` and one cell of slack, and tests only those: never every tile. A sweep
+casts each against the part of it within that margin of its swept box (an outline run may be
+the map's width long; cut to the motion, the casts' rim tolerances, relative to the grown
+target's size, stay those of the motion's size).
+
+**The solid side.** A map is solid (unlike a Chain, which is a surface). Each outline keeps
+the solid on its left (y up), so a segment's outward normal is known:
+
+- a contact whose normal points into the solid side of a segment while the segment's nearest
+  point is inside its face (the shape has sunk through the face) is turned onto the face's
+  outward normal, its depth measured against the face's line; one that points into the solid
+  side from a segment's end is left to the neighbouring segment;
+- a shape whose reference point lies in the solid region but touches no outline segment is
+  *buried*: its contact leaves by the outward normal of the outline segment nearest that point,
+  with the depth that clears that segment's line;
+- a sweep that starts overlapping the map (or within ``target_distance``) hits at 0 with
+  ``started_inside`` and the contact's normal (the shortest way out), as for any shape.
+
+**Exact casts.** A moving shape against one axis-aligned outline segment is a ray from its
+reference point against the Minkowski difference of the two: for a box a box (one slab test),
+for a circle a capsule, for a capsule, segment or polygon the convex hull of the segment's ends
+less the mover's core points, grown by the mover's radius (a rounded polygon). Each is a closed
+form, so a fraction is exact to the rounding of the coordinates (no iteration).
+
+**The reversed pair.** ``sweep(tile_map, d, shape)`` is ``sweep(shape, -d, tile_map)`` with the
+normal reversed and the point carried along with the moving map; its ``position`` is the map's
+origin at the moment of contact.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._kernels.geom import closest_on_segment2
+from .._kernels.ray import ray_capsule2
+from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
+from .._kernels.tilemap import cast_segments, swept_ids
+from ..chain import Chain
+from ..constants import (
+    CAST_ROUNDING,
+    CLEARANCE_TOLERANCE,
+    EDGE_ON_TOLERANCE,
+    SWEEP_RIM_TOLERANCE,
+    TILE_QUERY_MARGIN_FACTOR,
+)
+from ..contact import contact
+from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP
+from ..distance import PointOperand
+from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
+from ..sweep import reference_point, shape_core
+from ..vec import Vec2, as_vec2
+from ..views import view
+from .tilemap import TileMap
+
+__all__ = ["segments_near", "segments_swept", "query_margin", "cut_ends", "clipped",
+           "sweep_tilemap", "contact_tilemap"]
+
+_Found = tuple[float, Vec2, Vec2, bool]
+
+
+# ----------------------------------------------------------------------------- the cell index
+
+class _EdgeIndex:
+    """The outline segments filed by cell: ``start`` / ``ids`` a CSR table over the grid grown
+    by one cell each side (cell (r, c) at row ``r + 1``, column ``c + 1``), ``owner`` the
+    (chain, segment) of each id."""
+
+    __slots__ = ("start", "ids", "owner", "ends", "width", "height", "scale")
+
+    def __init__(self, tiles: TileMap) -> None:
+        rows, cols = tiles.solid.shape
+        loops = tiles.grid_outlines()
+        owner: list[tuple[int, int]] = []
+        ends: list[tuple[int, int, int, int]] = []
+        for k, loop in enumerate(loops):
+            n = len(loop)
+            for i in range(n):
+                (ax, ay), (bx, by) = loop[i], loop[(i + 1) % n]
+                owner.append((k, i))
+                ends.append((ax, ay, bx, by))
+        self.width = cols + 2
+        self.height = rows + 2
+        #: the map's scale: its largest corner coordinate, at least 1
+        self.scale = _scale(tiles)
+        self.owner = owner
+        if not ends:
+            self.start = np.zeros(self.width * self.height + 1, np.int64)
+            self.ids = np.zeros(0, np.int64)
+            self.ends = np.zeros((0, 4), np.float64)
+            return
+        e = np.array(ends, dtype=np.int64)
+        # each segment's ends in world space, as TileMap.corner computes them (bit for bit)
+        (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+        world = np.empty((len(e), 4), np.float64)
+        world[:, 0] = ox + e[:, 0] * w
+        world[:, 1] = oy + e[:, 1] * h
+        world[:, 2] = ox + e[:, 2] * w
+        world[:, 3] = oy + e[:, 3] * h
+        world.setflags(write=False)
+        self.ends = world
+        lengths = np.abs(e[:, 2] - e[:, 0]) + np.abs(e[:, 3] - e[:, 1])
+        seg = np.repeat(np.arange(len(e)), lengths)
+        # the unit edges of every segment: k steps from its lower end
+        first = np.cumsum(lengths) - lengths
+        step = np.arange(int(lengths.sum())) - np.repeat(first, lengths)
+        lo_x = np.minimum(e[:, 0], e[:, 2])[seg]
+        lo_y = np.minimum(e[:, 1], e[:, 3])[seg]
+        horizontal = (e[:, 1] == e[:, 3])[seg]
+        ux = np.where(horizontal, lo_x + step, lo_x)
+        uy = np.where(horizontal, lo_y, lo_y + step)
+        # the cells on both sides: a horizontal edge at y = uy spans cell rows uy - 1 and uy; a
+        # vertical one at x = ux spans columns ux - 1 and ux
+        r1 = np.where(horizontal, uy - 1, uy)
+        c1 = np.where(horizontal, ux, ux - 1)
+        cells = np.concatenate(((r1 + 1) * self.width + (c1 + 1),
+                                (uy + 1) * self.width + (ux + 1)))
+        owners = np.concatenate((seg, seg))
+        order = np.lexsort((owners, cells))
+        cells, owners = cells[order], owners[order]
+        keep = np.ones(len(cells), bool)
+        keep[1:] = (cells[1:] != cells[:-1]) | (owners[1:] != owners[:-1])
+        cells, owners = cells[keep], owners[keep]
+        counts = np.bincount(cells, minlength=self.width * self.height)
+        self.start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self.ids = owners.astype(np.int64)
+
+
+def _index(tiles: TileMap) -> _EdgeIndex:
+    """The map's cell index, built once."""
+    index = tiles._index
+    if index is None:
+        index = _EdgeIndex(tiles)
+        object.__setattr__(tiles, "_index", index)
+    return index
+
+
+def _scale(tiles: TileMap, *values: float) -> float:
+    """The query's scale: its largest coordinate or the map's, at least 1."""
+    box = tiles.aabb
+    return max(1.0, *(abs(v) for v in values), *(abs(v) for v in box.min),
+               *(abs(v) for v in box.max))
+
+
+def segments_swept(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float
+                   ) -> list[tuple[int, int]]:
+    """The outline segments, as (chain index, segment index), that the box ``lo``..``hi``
+    moved by ``motion`` may touch within ``margin``: those filed under the cells its swept
+    region (grown by ``margin`` and one cell of slack) covers, row by row."""
+    owner = _index(tiles).owner
+    return [owner[i] for i in _swept_ids(tiles, lo, hi, motion, margin).tolist()]
+
+
+def _swept_ids(tiles: TileMap, lo: Any, hi: Any, motion: Any, margin: float) -> np.ndarray:
+    """:func:`segments_swept` as the index's segment ids."""
+    index = _index(tiles)
+    (w, h), (ox, oy) = tiles.cell_size, tiles.origin
+    rows, cols = tiles.solid.shape
+    return swept_ids(index.start, index.ids, rows, cols, ox, oy, w, h, lo[0] - margin,
+                     lo[1] - margin, hi[0] + margin, hi[1] + margin, float(motion[0]),
+                     float(motion[1]))
+
+
+def segments_near(tiles: TileMap, lo: Any, hi: Any, margin: float = 0.0
+                  ) -> list[tuple[int, int]]:
+    """The outline segments, as (chain index, segment index), within ``margin`` of the box
+    ``lo``..``hi`` (and a cell of slack)."""
+    return segments_swept(tiles, lo, hi, (0.0, 0.0), margin)
+
+
+def _outward(chain: Chain, i: int) -> Vec2:
+    """Segment ``i``'s outward normal: the solid lies on each outline's left (y up)."""
+    return -chain._lefts[i]
+
+
+def _box_of(shape: Any) -> tuple[Any, Any]:
+    """A shape's box corners (a point operand's: the point twice)."""
+    if isinstance(shape, PointOperand):
+        return shape.center, shape.center
+    box = shape.aabb
+    return box.min, box.max
+
+
+def query_margin(tiles: TileMap, lo: Any, hi: Any, motion: Any = (0.0, 0.0),
+                 extra: float = 0.0) -> float:
+    """How far past a query's swept box a segment may lie and still be touched: ``extra``
+    (a target distance) and :data:`~swept.constants.TILE_QUERY_MARGIN_FACTOR` times the
+    casts' own touching tolerances, the rim's
+    (:data:`~swept.constants.SWEEP_RIM_TOLERANCE` of the query's size) and the coordinates'
+    rounding (:data:`~swept.constants.CAST_ROUNDING` of their magnitude)."""
+    size = max(hi[0] - lo[0], hi[1] - lo[1]) + abs(motion[0]) + abs(motion[1]) + extra
+    coords = max(_index(tiles).scale, abs(lo[0]), abs(lo[1]), abs(hi[0]), abs(hi[1]))
+    return extra + TILE_QUERY_MARGIN_FACTOR * (SWEEP_RIM_TOLERANCE * size
+                                               + CAST_ROUNDING * coords)
+
+
+def cut_ends(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float
+             ) -> tuple[float, float, float, float] | None:
+    """The ends ``(ax, ay, bx, by)`` of the part of an (axis-aligned) outline segment within
+    ``margin`` of the box ``lo``..``hi`` swept by ``motion``, cut along the segment's own axis
+    and kept in its direction (as :func:`swept._kernels.tilemap.cast_segments` cuts it); None
+    when none is (or only a point)."""
+    (ax, ay), (bx, by) = seg.a, seg.b
+    axis = 0 if ay == by else 1
+    a, b = (ax, bx) if axis == 0 else (ay, by)
+    low = min(lo[axis], lo[axis] + motion[axis]) - margin
+    high = max(hi[axis], hi[axis] + motion[axis]) + margin
+    u0, u1 = max(min(a, b), low), min(max(a, b), high)
+    if u0 >= u1:
+        return None
+    if a > b:
+        u0, u1 = u1, u0
+    if axis == 0:
+        return u0, ay, u1, by
+    return ax, u0, bx, u1
+
+
+def clipped(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float) -> Segment | None:
+    """:func:`cut_ends` as a Segment (``seg`` itself when nothing is cut)."""
+    ends = cut_ends(seg, lo, hi, motion, margin)
+    if ends is None:
+        return None
+    if ends == (*seg.a, *seg.b):
+        return seg
+    return Segment(ends[:2], ends[2:])
+
+
+# ------------------------------------------------------------------------------------ contact
+
+def _support_depth(shape: Shape, normal: Vec2, through: Vec2) -> float:
+    """How far ``shape`` reaches past the line through ``through`` with outward ``normal``."""
+    core, radius = shape_core(shape)
+    lowest = float(np.min(core @ np.asarray(normal, dtype=np.float64))) - radius
+    return through.dot(normal) - lowest
+
+
+def _nearest_segment(tiles: TileMap, p: Vec2) -> tuple[int, int, Vec2, float]:
+    """The outline segment nearest ``p``: (chain, segment, its nearest point, distance),
+    searched in boxes that double from a cell until one holds a segment nearer than its
+    margin (at most enough doublings to cover the map)."""
+    chains = tiles.chains()
+    reach = max(tiles.cell_size)
+    extent = max(tiles.cell_size[0] * tiles.solid.shape[1],
+                 tiles.cell_size[1] * tiles.solid.shape[0])
+    extent += max(abs(p[0] - tiles.origin[0]), abs(p[1] - tiles.origin[1]))
+    best = (0, 0, p, math.inf)
+    # each round doubles the reach; the last covers the whole map
+    for _ in range(max(2, math.ceil(math.log2(max(extent / reach, 1.0))) + 3)):
+        for k, i in segments_near(tiles, p, p, reach):
+            seg = chains[k].segments[i]
+            x, y, _t = closest_on_segment2(p[0], p[1], seg.a[0], seg.a[1], seg.b[0], seg.b[1])
+            d = math.hypot(x - p[0], y - p[1])
+            if d < best[3]:
+                best = (k, i, Vec2(x, y), d)
+        if best[3] <= reach:
+            return best
+        reach = max(2.0 * reach, best[3]) if best[3] < math.inf else 2.0 * reach
+    return best
+
+
+_Push = tuple[Vec2, float, Vec2]  # (normal, depth, point on the outline)
+
+
+def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
+    """Every outline segment's way out for ``shape`` (the module docstring's rules): one per
+    touching segment, or the buried answer, or none when apart."""
+    lo, hi = _box_of(shape)
+    chains = tiles.chains()
+    ref = reference_point(shape)
+    found: list[_Push] = []
+    ends: list[_Push] = []
+    for k, i in segments_near(tiles, lo, hi, query_margin(tiles, lo, hi)):
+        chain = chains[k]
+        seg = chain.segments[i]
+        c = contact(shape, seg)
+        if c is None:
+            continue
+        out = _outward(chain, i)
+        n, depth = c.normal, c.depth
+        if n.dot(out) < -EDGE_ON_TOLERANCE:
+            # pointing into the solid side of this segment
+            _x, _y, t = closest_on_segment2(c.point[0], c.point[1], seg.a[0], seg.a[1],
+                                            seg.b[0], seg.b[1])
+            if not 0.0 < t < 1.0:
+                # from the segment's end: the neighbour's face or corner answers (kept in
+                # case none does: a centre exactly on the corner gives no side)
+                ends.append((out, max(0.0, _support_depth(shape, out, seg.a)),
+                             as_vec2(c.point)))
+                continue
+            # sunk through the face: out along the face's normal, past its line
+            n, depth = out, max(0.0, _support_depth(shape, out, seg.a))
+        else:
+            n, join = chain.region_normal(i, n, ref)  # type: ignore[arg-type]
+            if join is not None:
+                # the depth against the answering face's line (through the join), never more
+                depth = min(depth, max(0.0, _support_depth(shape, n, join)))
+        found.append((n, depth, c.point))  # type: ignore[arg-type]
+    if not found and ends:
+        # only segments' ends touched, each from its solid side (a centre on the corner
+        # itself): out through their faces
+        return ends
+    if not found and tiles.contains_closed(ref):
+        # buried: out by the nearest outline segment's face
+        k, i, point, _d = _nearest_segment(tiles, ref)  # type: ignore[arg-type]
+        chain = chains[k]
+        out = _outward(chain, i)
+        found.append((out, max(0.0, _support_depth(shape, out, chain.segments[i].a)), point))
+    return found
+
+
+def _clearance(shape: Shape) -> float:
+    """The depth below which ``shape`` counts as clear: rounding at its size and place."""
+    box = shape.aabb
+    return CLEARANCE_TOLERANCE * max(*(abs(c) for c in box.min), *(abs(c) for c in box.max),
+                                     *(b - a for a, b in zip(box.min, box.max)))
+
+
+def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
+    """How to move ``shape`` out of the map's solid region: (normal, depth, point on the
+    outline), or None when apart.
+
+    Of the segments' ways out (:func:`_pushes`), the shallowest that alone leaves ``shape``
+    clear of the whole map (a box sunk into a floor at the map's edge leaves upward, not
+    sideways through the edge); when none does (a box wedged into an inside corner), the
+    deepest, so that pushes in passes (the controller's recovery) clear it one face at a time.
+    """
+    found = _pushes(shape, tiles)
+    if len(found) <= 1:
+        return found[0] if found else None
+    deepest = max(found, key=lambda f: f[1])
+    for n, depth, point in sorted(found, key=lambda f: f[1]):
+        moved = shape.translated(n * depth)  # type: ignore[attr-defined]
+        rest = _pushes(moved, tiles)
+        if all(f[1] <= _clearance(moved) for f in rest):
+            return n, depth, point
+    return deepest
+
+
+def _contact_raw(shape: Any, tiles: TileMap) -> tuple[Any, ...]:
+    """:func:`contact_tilemap` as the contact family's flat tuple."""
+    if shape.dim != 2:
+        from ..dispatch import UNSUPPORTED
+
+        return UNSUPPORTED
+    c = contact_tilemap(shape, tiles)
+    if c is None:
+        return (False, 0.0, 0.0, 0.0, 0.0, 0.0)
+    n, depth, p = c
+    return (True, n[0], n[1], depth, p[0], p[1])
+
+
+# ------------------------------------------------------------------------- closest points
+
+def _closest_points_tilemap(shape: Any, tiles: TileMap) -> tuple[float, ...]:
+    """The closest-points family's answer: 0 and a common point when ``shape`` touches or
+    overlaps the solid region, else the nearest outline segment's answer, searched in boxes
+    that double from a cell (at most enough doublings to cover the map)."""
+    if isinstance(shape, PointOperand):
+        p = shape.center
+        if tiles.contains_closed(p):
+            return (0.0, p[0], p[1], 0.0, p[0], p[1], 0.0)
+    else:
+        c = contact_tilemap(shape, tiles)
+        if c is not None:
+            ref = reference_point(shape)
+            common = c[2] if not tiles.contains(ref) else ref
+            return (0.0, common[0], common[1], 0.0, common[0], common[1], 0.0)
+    lo, hi = _box_of(shape)
+    chains = tiles.chains()
+    if not chains:
+        raise ValueError("tile_map has no solid tile: there is no distance to it")
+    reach = max(tiles.cell_size)
+    grid = tiles.aabb
+    extent = max(max(hi[0], grid.max[0]) - min(lo[0], grid.min[0]),
+                 max(hi[1], grid.max[1]) - min(lo[1], grid.min[1]))
+    best: tuple[float, ...] | None = None
+    for _ in range(max(2, math.ceil(math.log2(max(extent / reach, 1.0))) + 3)):
+        for k, i in segments_near(tiles, lo, hi, reach):
+            seg = chains[k].segments[i]
+            handler, swapped = CLOSEST_POINTS.lookup(shape, seg)
+            r = handler(seg, shape) if swapped else handler(shape, seg)
+            if swapped:
+                r = (r[0], r[4], r[5], r[6], r[1], r[2], r[3])
+            if best is None or r[0] < best[0]:
+                best = r
+        if best is not None and best[0] <= reach:
+            return best
+        reach = 2.0 * reach if best is None else max(2.0 * reach, best[0])
+    assert best is not None  # the last box covers the whole map
+    return best
+
+
+# -------------------------------------------------------------------------------------- sweep
+
+def _unit(rel: Vec2) -> tuple[float, float, float]:
+    """``rel`` as a unit direction and its length (+x for no motion)."""
+    length = rel.length()
+    if length == 0.0:
+        return 1.0, 0.0, 0.0
+    return rel[0] / length, rel[1] / length, length
+
+
+def _hull(pts: np.ndarray) -> list[tuple[float, float]]:
+    """The corners of the convex hull of a few points, counter-clockwise (y up), collinear
+    ones dropped (Andrew's monotone chain); fewer than 3 when they are all on one line."""
+    ordered = sorted(set(map(tuple, pts.tolist())))
+    if len(ordered) < 3:
+        return ordered
+
+    def turn(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in ordered:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0.0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(ordered):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0.0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float], td: float,
+               mf: float) -> _Found | None:
+    """``shape`` moved by ``rel`` against one outline segment (its ``ends``), in closed form:
+    (fraction, normal out of the segment, point on it, started inside) or None."""
+    ref = reference_point(shape)
+    dx, dy, length = _unit(rel)
+    reach = length * mf
+    ax, ay, bx, by = ends
+    ox, oy = ref
+    core: np.ndarray | None = None
+    if isinstance(shape, Circle):
+        # a ball: a ray against the segment grown into a capsule
+        radius = shape.radius + td
+        res = ray_capsule2(ox, oy, dx, dy, ax, ay, bx, by, radius, reach)
+    elif isinstance(shape, AABB):
+        # a box against an axis-aligned segment: their Minkowski difference is a box
+        radius = td
+        hx, hy = shape.max[0] - ox, shape.max[1] - oy
+        res = ray_rounded_aabb2(ox, oy, dx, dy, min(ax, bx) - hx, min(ay, by) - hy,
+                                max(ax, bx) + hx, max(ay, by) + hy, td, reach, False)
+    else:
+        core, radius = shape_core(shape)
+        radius += td
+        rel_core = core - np.asarray(ref, dtype=np.float64)
+        pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
+        corners = _hull(pts)
+        if len(corners) < 3:
+            # collinear (a core along the segment): a capsule between the two points farthest
+            # apart
+            e = pts - pts[0]
+            along = e @ e[int(np.argmax(np.einsum("ij,ij->i", e, e)))]
+            p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
+            res = ray_capsule2(ox, oy, dx, dy, p0[0], p0[1], p1[0], p1[1], radius, reach)
+        else:
+            v = view(Polygon(corners))
+            assert v.normals is not None
+            res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
+    t, _px, _py, nx, ny, inside = res
+    if t < 0.0:
+        return None
+    normal = Vec2(nx + 0.0, ny + 0.0)
+    if inside:
+        x, y, _t = closest_on_segment2(ox, oy, ax, ay, bx, by)
+        return 0.0, normal, Vec2(x, y), True
+    fraction = min(t / length, mf) if length > 0.0 else 0.0
+    # the mover's core point deepest toward the segment (least along the normal)
+    if isinstance(shape, Circle):
+        px, py = ox, oy
+    elif isinstance(shape, AABB):
+        px = shape.min[0] if nx > 0.0 else (shape.max[0] if nx < 0.0 else ox)
+        py = shape.min[1] if ny > 0.0 else (shape.max[1] if ny < 0.0 else oy)
+    else:
+        assert core is not None
+        k = int(np.argmin(core @ np.array((nx, ny))))
+        px, py = float(core[k, 0]), float(core[k, 1])
+    # at the moment of contact, less the rounding: where it touches the segment
+    qx = px + rel[0] * fraction - nx * radius
+    qy = py + rel[1] * fraction - ny * radius
+    x, y, _t = closest_on_segment2(qx, qy, ax, ay, bx, by)
+    return fraction, normal, Vec2(x, y), False
+
+
+def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
+                  ) -> _Found | None:
+    """The sweep family's answer for ``shape`` moved by ``rel`` against the map: the earliest
+    outline hit, its normal in the segment's Voronoi region; a start that overlaps the map (or
+    lies within ``td``) hits at 0 with the contact's normal."""
+    chains = tiles.chains()
+    box = shape.aabb
+    ref = reference_point(shape)
+    margin = query_margin(tiles, box.min, box.max, rel, td)
+    best: _Found | None = None
+    started = tiles.contains_closed(ref)
+    if not started and isinstance(shape, (Circle, AABB)):
+        # a ball or a box: every candidate cast in one compiled loop, the record built from
+        # the winner alone (the very same cut and cast)
+        index = _index(tiles)
+        ids = _swept_ids(tiles, box.min, box.max, rel, margin)
+        dx, dy, length = _unit(rel)
+        if isinstance(shape, Circle):
+            r, hx, hy = shape.radius + td, 0.0, 0.0
+        else:
+            r, hx, hy = td, shape.max[0] - ref[0], shape.max[1] - ref[1]
+        low = [min(box.min[k], box.min[k] + rel[k]) - margin for k in range(2)]
+        high = [max(box.max[k], box.max[k] + rel[k]) + margin for k in range(2)]
+        _t, k, _nx, _ny, _inside = cast_segments(
+            index.ends, ids, ref[0], ref[1], dx, dy, r, hx, hy, length * mf,
+            isinstance(shape, AABB), low[0], low[1], high[0], high[1])
+        if k >= 0:
+            c, i = index.owner[int(ids[k])]
+            chain = chains[c]
+            ends = cut_ends(chain.segments[i], box.min, box.max, rel, margin)
+            assert ends is not None  # the kernel cast it
+            best = _cast_edge(shape, rel, ends, td, mf)
+            assert best is not None  # the same cast hit
+            if best[3]:
+                started = True
+            else:
+                n, join = chain.region_normal(i, best[1], ref)  # type: ignore[arg-type]
+                best = (best[0], n if join is not None else best[1], best[2], False)
+    elif not started:
+        for c, i in segments_swept(tiles, box.min, box.max, rel, margin):
+            chain = chains[c]
+            ends = cut_ends(chain.segments[i], box.min, box.max, rel, margin)
+            if ends is None:
+                continue
+            found = _cast_edge(shape, rel, ends, td, mf)
+            if found is None or (best is not None and found[0] >= best[0]):
+                continue
+            if found[3]:
+                started = True
+                best = found
+                break
+            fraction, normal, point, _inside = found
+            n, join = chain.region_normal(i, normal, ref)  # type: ignore[arg-type]
+            best = (fraction, n if join is not None else normal, point, False)
+    if started:
+        # touching, overlapping or within td at the start: the shortest way out
+        way_out = contact_tilemap(shape, tiles)
+        if way_out is not None:
+            return 0.0, way_out[0], way_out[2], True
+        assert best is not None  # only within td of a segment: its own answer
+        return best
+    return best
+
+
+def _sweep_map_at(tiles: TileMap, rel: Vec2, shape: Shape, td: float, mf: float
+                  ) -> _Found | None:
+    """The reversed pair: the map moving by ``rel`` against a still shape is the shape moving
+    by ``-rel`` against the map, the normal reversed and the point carried by the map."""
+    found = sweep_tilemap(shape, -rel, tiles, td, mf)
+    if found is None:
+        return None
+    fraction, normal, point, inside = found
+    return fraction, Vec2(-normal[0] + 0.0, -normal[1] + 0.0), point + rel * fraction, inside
+
+
+# ---------------------------------------------------------------------------- registration
+
+_MOVERS: tuple[type, ...] = (Circle, Segment, Capsule, AABB, Polygon)
+for _cls in _MOVERS:
+    CONTACT.register((_cls, TileMap), _contact_raw, flip=True)
+    SWEEP.register((_cls, TileMap), sweep_tilemap)
+    SWEEP.register((TileMap, _cls), _sweep_map_at)
+for _operand in (PointOperand, *_MOVERS):
+    CLOSEST_POINTS.register((_operand, TileMap), _closest_points_tilemap, flip=True)

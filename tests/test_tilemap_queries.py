@@ -1,0 +1,413 @@
+"""Tile maps in the pair queries (issue 13): sweep, contact, manifold, distance, closest_points.
+
+Sweeps are checked against brute force over every solid tile as a box (a moving box in exact
+rational arithmetic, a circle against the scalar circle-box cast, a capsule against the scalar
+capsule-box cast), contacts and distances against the same boxes, and normals against the
+outline: a shape sliding along a flat row of tiles never meets a seam.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from swept import (
+    AABB,
+    Capsule,
+    Circle,
+    Polygon,
+    Segment,
+    Sphere,
+    TileMap,
+    closest_points,
+    contact,
+    distance,
+    manifold,
+    sweep,
+)
+from swept.constants import CAST_TOLERANCE
+from swept.level.tile_queries import segments_near, segments_swept
+
+EPS = 2.0 ** -52
+
+grids = st.integers(1, 6).flatmap(
+    lambda rows: st.integers(1, 6).flatmap(
+        lambda cols: st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols).map(
+            lambda cells: np.array(cells, bool).reshape(rows, cols))))
+
+
+def _tile_boxes(tiles: TileMap) -> list[AABB]:
+    """Every solid tile as its own box."""
+    return [AABB(tiles.corner(c, r), tiles.corner(c + 1, r + 1))
+            for r, c in zip(*np.nonzero(tiles.solid))]
+
+
+def _box_fraction(lo: tuple, hi: tuple, d: tuple, tlo: tuple, thi: tuple) -> Fraction | None:
+    """The exact first fraction in [0, 1] at which box lo..hi moved by d touches tlo..thi."""
+    s0, s1 = Fraction(0), Fraction(1)
+    for k in range(2):
+        a, b = Fraction(lo[k]), Fraction(hi[k])
+        ta, tb = Fraction(tlo[k]), Fraction(thi[k])
+        dk = Fraction(d[k])
+        if dk == 0:
+            if b < ta or a > tb:
+                return None
+            continue
+        e0, e1 = (ta - b) / dk, (tb - a) / dk
+        s0, s1 = max(s0, min(e0, e1)), min(s1, max(e0, e1))
+    return s0 if s0 <= s1 else None
+
+
+def _brute_box(box: AABB, d: tuple, tiles: TileMap) -> Fraction | None:
+    best = None
+    for t in _tile_boxes(tiles):
+        f = _box_fraction(tuple(box.min), tuple(box.max), d, tuple(t.min), tuple(t.max))
+        if f is not None and (best is None or f < best):
+            best = f
+    return best
+
+
+FLOOR = np.array([[0] * 8, [0] * 8, [1] * 8], bool)
+
+
+# ------------------------------------------------------------------------- the cell index
+
+def test_a_short_sweep_visits_only_the_segments_near_it() -> None:
+    rng = np.random.default_rng(3)
+    tiles = TileMap(rng.random((256, 256)) < 0.3, 1.0)
+    total = sum(len(c.segments) for c in tiles.chains())
+    box = AABB((100.2, 100.2), (100.8, 100.8))
+    near = segments_swept(tiles, box.min, box.max, (3.0, 2.0), 0.0)
+    # the band of cells around the motion, a cell of slack each way: at most 4 x 7 cells
+    assert 0 < len(near) <= 4 * 4 * 7
+    assert total > 20_000
+    # a long diagonal sweep visits a band, not the rectangle around it
+    far = segments_swept(tiles, box.min, box.max, (100.0, 100.0), 0.0)
+    assert len(far) < 0.1 * total
+
+
+def test_the_index_files_every_segment_under_the_cells_it_borders() -> None:
+    rng = np.random.default_rng(4)
+    tiles = TileMap(rng.random((9, 11)) < 0.5, (2.0, 0.5), (-3.0, 7.0))
+    chains = tiles.chains()
+    for k, chain in enumerate(chains):
+        for i, seg in enumerate(chain.segments):
+            mid = (seg.a + seg.b) * 0.5
+            assert (k, i) in segments_near(tiles, mid, mid)
+
+
+# ------------------------------------------------------------------- sweeps: brute force
+
+@settings(max_examples=150, deadline=None)
+@given(grids, st.integers(-16, 112), st.integers(-16, 112), st.integers(2, 40),
+       st.integers(2, 40), st.integers(-200, 200), st.integers(-200, 200))
+def test_a_box_sweep_matches_exact_brute_force(solid: np.ndarray, x: int, y: int, w: int,
+                                               h: int, dx: int, dy: int) -> None:
+    tiles = TileMap(solid, 16.0)
+    # dyadic coordinates: the brute force is exact and the touching cases are real touches
+    box = AABB((x / 2, y / 2), ((x + w) / 2, (y + h) / 2))
+    d = (dx / 4, dy / 4)
+    assume(_brute_box(box, (0.0, 0.0), tiles) is None)
+    exact = _brute_box(box, d, tiles)
+    hit = sweep(box, d, tiles)
+    if exact is None:
+        assert hit is None
+        return
+    assert hit is not None and not hit.started_inside
+    scale = max(abs(v) for v in (*box.min, *box.max, *tiles.corner(*solid.shape[::-1])))
+    assert abs(hit.fraction - float(exact)) <= 16 * EPS * scale / math.hypot(*d)
+    # the normal is a face of the outline, pointing out of the solid at the point
+    assert abs(hit.normal[0]) + abs(hit.normal[1]) == 1.0
+    assert hit.normal.dot(d) <= 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(grids, st.floats(-2, 8), st.floats(-2, 8), st.floats(0.05, 1.5), st.floats(-9, 9),
+       st.floats(-9, 9))
+def test_a_circle_sweep_matches_brute_force(solid: np.ndarray, x: float, y: float, r: float,
+                                            dx: float, dy: float) -> None:
+    tiles = TileMap(solid, 1.0)
+    ball = Circle((x, y), r)
+    assume(all(distance(ball, t) > 1e-9 for t in _tile_boxes(tiles)))
+    assume(math.hypot(dx, dy) > 1e-6)
+    hits = [h for t in _tile_boxes(tiles) if (h := sweep(ball, (dx, dy), t)) is not None]
+    hit = sweep(ball, (dx, dy), tiles)
+    if not hits:
+        assert hit is None
+        return
+    best = min(h.fraction for h in hits)
+    assert hit is not None
+    assert hit.fraction == pytest.approx(best, abs=1e-12)
+    # the point is on the outline, a radius from the centre at that moment
+    assert (hit.position - hit.point).length() == pytest.approx(r, rel=1e-9)
+    assert hit.position[0] == pytest.approx(x + dx * hit.fraction, abs=1e-12)
+    assert hit.position[1] == pytest.approx(y + dy * hit.fraction, abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(grids, st.floats(-2, 8), st.floats(-2, 8), st.floats(0.0, 1.5), st.floats(0.0, 1.0),
+       st.floats(0.05, 0.6), st.floats(-9, 9), st.floats(-9, 9))
+def test_a_capsule_sweep_matches_brute_force(solid: np.ndarray, x: float, y: float, ex: float,
+                                             ey: float, r: float, dx: float, dy: float) -> None:
+    tiles = TileMap(solid, 1.0)
+    cap = Capsule((x, y), (x + ex, y + ey), r)
+    assume(all(distance(cap, t) > 1e-6 for t in _tile_boxes(tiles)))
+    assume(math.hypot(dx, dy) > 1e-3)
+    hits = [h for t in _tile_boxes(tiles) if (h := sweep(cap, (dx, dy), t)) is not None]
+    hit = sweep(cap, (dx, dy), tiles)
+    if not hits:
+        assert hit is None
+        return
+    assert hit is not None
+    # the brute force casts by conservative advancement, to CAST_TOLERANCE of the query's size
+    size = max(abs(v) for v in (x, y, x + ex, y + ey, dx, dy, 8.0))
+    assert hit.fraction == pytest.approx(min(h.fraction for h in hits),
+                                         abs=100 * CAST_TOLERANCE * size)
+
+
+# ------------------------------------------------------------------- sweeps: exact values
+
+@pytest.mark.parametrize("cell", [1e-3, 0.37, 1.0, 64.0, 1e4])
+@pytest.mark.parametrize("origin", [(0.0, 0.0), (1e6, -1e6), (-3.5, 2.25)])
+def test_a_box_falls_onto_a_floor_of_flush_tiles_exactly(cell: float, origin: tuple) -> None:
+    tiles = TileMap(FLOOR, cell, origin)
+    ox, oy = origin
+    floor_y = oy + 2 * cell
+    for seam in range(1, 8):
+        # the box's corner, or its middle, exactly over a seam between two floor tiles
+        for offset in (0.0, -0.25, -0.5, 0.3):
+            x0 = ox + (seam + offset) * cell
+            box = AABB((x0, floor_y - 0.75 * cell), (x0 + 0.5 * cell, floor_y - 0.25 * cell))
+            d = (0.125 * cell, 0.5 * cell)
+            hit = sweep(box, d, tiles)
+            exact = (Fraction(floor_y) - Fraction(box.max[1])) / Fraction(d[1])
+            assert hit is not None
+            assert abs(hit.fraction - float(exact)) <= 8 * EPS * abs(floor_y) / d[1] + EPS
+            assert hit.normal == (0.0, -1.0)
+            assert not hit.started_inside
+
+
+@pytest.mark.parametrize("cell", [1e-3, 1.0, 1e4])
+@pytest.mark.parametrize("origin", [(0.0, 0.0), (1e6, 1e6)])
+@pytest.mark.parametrize("speed", [0.01, 0.3, 1.0, 7.0, 1000.0])
+def test_sliding_along_a_floor_never_meets_a_seam(cell: float, origin: tuple,
+                                                  speed: float) -> None:
+    """The outline has no edge between two flush tiles, so a box or circle resting on (or a
+    hair above) the floor and moving along it is never stopped by the next tile's side."""
+    tiles = TileMap(FLOOR, cell, origin)
+    ox, oy = origin
+    floor_y = oy + 2 * cell
+    for start in np.linspace(0.0, 6.0, 13):
+        x0 = ox + start * cell
+        resting = AABB((x0, floor_y - 0.5 * cell), (x0 + 0.5 * cell, floor_y))
+        hit = sweep(resting, (speed * cell, 0.0), tiles)
+        # touching counts: a hit at 0 from the start, out through the floor's face
+        assert hit is not None and hit.started_inside and hit.normal == (0.0, -1.0)
+        c = contact(resting, tiles)
+        assert c is not None and c.normal == (0.0, -1.0) and c.depth == 0.0
+        # a millionth of a cell and 1e-11 of the coordinates: past the casts' touching
+        # tolerances (1e-9 of their size and CAST_ROUNDING, 1e-12, of the coordinates)
+        gap = 1e-6 * cell + 1e-11 * abs(floor_y)
+        for shape in (resting.translated((0.0, -gap)),
+                      Circle((x0, floor_y - 0.25 * cell - gap), 0.25 * cell)):
+            hit = sweep(shape, (speed * cell, 0.0), tiles)
+            assert hit is None
+            # falling onto it while moving along: the floor's face answers
+            hit = sweep(shape, (speed * cell, max(speed, 0.5) * cell), tiles)
+            assert hit is not None and hit.normal == (0.0, -1.0)
+
+
+def test_a_box_corner_meets_a_tile_corner_exactly() -> None:
+    tiles = TileMap(np.array([[0, 0], [0, 1]], bool), 1.0)
+    box = AABB((0.0, 0.0), (0.5, 0.5))
+    # the box's corner (0.5, 0.5) runs diagonally onto the tile's corner (1, 1)
+    hit = sweep(box, (1.0, 1.0), tiles)
+    assert hit is not None and hit.fraction == 0.5 and hit.point == (1.0, 1.0)
+    assert hit.normal in ((-1.0, 0.0), (0.0, -1.0))
+    # a hair to the side of the corner: onto the top face, a hair later
+    hit = sweep(box.translated((1e-12, -2e-12)), (1.0, 1.0), tiles)
+    assert hit is not None and hit.normal == (0.0, -1.0)
+    assert hit.fraction == pytest.approx(0.5 + 2e-12, abs=1e-15)
+    # its path ends exactly touching the tile's left face at the corner: a hit at 1
+    hit = sweep(AABB((-0.5, 0.0), (0.0, 0.5)), (1.0, 1.0), tiles)
+    assert hit is not None and hit.fraction == 1.0 and hit.point == (1.0, 1.0)
+    assert sweep(AABB((-1.0, 0.0), (-0.5, 0.5)), (1.0, 1.0), tiles) is None
+
+
+def test_a_circle_grazing_a_ledge_corner() -> None:
+    tiles = TileMap(np.array([[0, 0], [0, 1]], bool), 1.0)
+    # a ball of radius 0.5 moving along y = 0.5 grazes the corner (1, 1)? it passes 0.5 above
+    ball = Circle((-1.0, 0.5), 0.5)
+    hit = sweep(ball, (4.0, 0.0), tiles)
+    assert hit is not None and hit.fraction == pytest.approx(0.5, abs=1e-15)
+    assert hit.normal == (0.0, -1.0)
+    assert sweep(ball.translated((0.0, -1e-9)), (4.0, 0.0), tiles) is None
+
+
+def test_a_sweep_that_starts_buried_or_overlapping_hits_at_zero() -> None:
+    tiles = TileMap(np.ones((5, 5), bool), 1.0)
+    hit = sweep(Circle((2.5, 2.4), 0.1), (3.0, 0.0), tiles)
+    assert hit is not None and hit.started_inside and hit.fraction == 0.0
+    # out through the nearest face: up (y = 0) is 2.4 away, the others farther
+    assert hit.normal == (0.0, -1.0)
+    hit = sweep(AABB((-0.5, 1.0), (0.5, 2.0)), (1.0, 0.0), tiles)
+    assert hit is not None and hit.started_inside and hit.normal == (-1.0, 0.0)
+
+
+def test_target_distance_and_max_fraction() -> None:
+    tiles = TileMap(FLOOR, 1.0)
+    box = AABB((1.0, 0.0), (2.0, 1.0))
+    hit = sweep(box, (0.0, 2.0), tiles, target_distance=0.5)
+    assert hit is not None and hit.fraction == 0.25
+    assert sweep(box, (0.0, 2.0), tiles, max_fraction=0.4) is None
+    hit = sweep(box, (0.0, 2.0), tiles, max_fraction=0.5)
+    assert hit is not None and hit.fraction == 0.5
+
+
+def test_the_reversed_pair_moves_the_map() -> None:
+    tiles = TileMap(FLOOR, 1.0, (10.0, 20.0))
+    ball = Circle((13.5, 20.5), 0.5)
+    one = sweep(ball, (1.0, 2.0), tiles)
+    other = sweep(tiles, (-1.0, -2.0), ball)
+    assert one is not None and other is not None
+    assert other.fraction == one.fraction
+    assert other.normal == -one.normal
+    assert other.position == pytest.approx((10.0 - one.fraction, 20.0 - 2 * one.fraction))
+    # where they touch: on the still ball's rim
+    assert (other.point - ball.center).length() == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------- contacts
+
+def test_contacts_on_a_floor_at_seams_take_the_face() -> None:
+    tiles = TileMap(FLOOR, 1.0)
+    for x in np.linspace(0.0, 7.0, 29):
+        for shape in (Circle((x, 1.9), 0.2), AABB((x - 0.3, 1.7), (x + 0.3, 2.1)),
+                      Capsule((x, 1.55), (x, 1.85), 0.25)):
+            c = contact(shape, tiles)
+            assert c is not None
+            assert c.normal == (0.0, -1.0)
+            assert c.depth == pytest.approx(0.1, abs=1e-12)
+
+
+def test_a_box_sunk_at_the_map_edge_leaves_upward() -> None:
+    """Each outline segment offers a way out; the shallowest that alone clears the whole map
+    wins, so a box half sunk into the floor at the map's left edge is pushed up by its sinking,
+    not out through the map's edge by its width."""
+    tiles = TileMap(FLOOR, 1.0)
+    c = contact(AABB((0.0, 1.5), (1.0, 2.5)), tiles)
+    assert c is not None and c.normal == (0.0, -1.0) and c.depth == 0.5
+    m = manifold(AABB((0.0, 1.5), (1.0, 2.5)), tiles)
+    assert m is not None and m.normal == (0.0, -1.0)
+
+
+def test_a_box_in_an_inside_corner_gets_the_deepest_face() -> None:
+    tiles = TileMap(np.array([[0, 0, 1], [1, 1, 1]], bool), 1.0)
+    c = contact(AABB((1.0, 0.4), (2.2, 1.1)), tiles)
+    # neither face alone clears it: the deeper one answers (the wall, 0.2)
+    assert c is not None and c.normal == (-1.0, 0.0)
+    assert c.depth == pytest.approx(0.2, abs=1e-15)
+
+
+def test_a_circle_at_an_outside_corner_leaves_radially() -> None:
+    tiles = TileMap(np.array([[0, 0], [0, 1]], bool), 1.0)
+    c = contact(Circle((0.9, 0.9), 0.5), tiles)
+    s = math.sqrt(0.02)
+    assert c is not None and c.point == (1.0, 1.0)
+    assert c.normal[0] == pytest.approx(-0.1 / s) and c.normal[1] == pytest.approx(-0.1 / s)
+    assert c.depth == pytest.approx(0.5 - s)
+
+
+def test_a_buried_shape_leaves_by_the_nearest_face() -> None:
+    tiles = TileMap(np.ones((6, 4), bool), 1.0)
+    c = contact(Circle((2.0, 4.5), 0.25), tiles)
+    assert c is not None and c.normal == (0.0, 1.0) and c.depth == pytest.approx(1.75)
+    # the reversed order: the normal turned around, the point on the circle
+    r = contact(tiles, Circle((2.0, 4.5), 0.25))
+    assert r is not None and r.normal == (0.0, -1.0) and r.depth == c.depth
+
+
+def test_apart_is_none() -> None:
+    tiles = TileMap(FLOOR, 1.0)
+    assert contact(Circle((3.0, 1.0), 0.5), tiles) is None
+    assert contact(Circle((3.0, 1.5), 0.5), tiles) is not None  # touching counts
+    assert manifold(Circle((3.0, 1.0), 0.5), tiles) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(grids, st.floats(-1, 7), st.floats(-1, 7), st.floats(0.05, 1.0))
+def test_contact_clears_the_map_when_one_face_can(solid: np.ndarray, x: float, y: float,
+                                                  r: float) -> None:
+    tiles = TileMap(solid, 1.0)
+    ball = Circle((x, y), r)
+    c = contact(ball, tiles)
+    boxes = _tile_boxes(tiles)
+    touching = any(contact(ball, t) is not None for t in boxes)
+    assert (c is not None) == touching
+    if c is None:
+        return
+    assert math.isfinite(c.depth) and c.depth >= 0.0
+    assert abs(c.normal.length() - 1.0) < 1e-12
+    touched = [t for t in boxes if contact(ball, t) is not None]
+    if len(touched) == 1 and not tiles.contains_closed(ball.center):
+        # one tile touched from outside: its box's own contact, the shortest way out
+        one = contact(ball, touched[0])
+        assert one is not None
+        assert c.depth == pytest.approx(one.depth, abs=1e-12)
+        assert c.normal[0] == pytest.approx(one.normal[0], abs=1e-9)
+        assert c.normal[1] == pytest.approx(one.normal[1], abs=1e-9)
+    # the push clears the map, or leaves it touching no deeper than before
+    moved = ball.translated(c.normal * c.depth)
+    after = contact(moved, tiles)
+    assert after is None or after.depth <= c.depth + 1e-9
+
+
+# -------------------------------------------------------------------------- distances
+
+@settings(max_examples=100, deadline=None)
+@given(grids, st.floats(-9, 15), st.floats(-9, 15), st.floats(0.0, 1.0))
+def test_distance_matches_brute_force(solid: np.ndarray, x: float, y: float, r: float) -> None:
+    assume(solid.any())
+    tiles = TileMap(solid, 1.0)
+    for shape in (Circle((x, y), r), AABB((x, y), (x + r + 0.1, y + 0.5)), (x, y)):
+        brute = min(distance(shape, t) for t in _tile_boxes(tiles))
+        assert distance(shape, tiles) == pytest.approx(brute, abs=1e-12)
+        a, b, d = closest_points(shape, tiles)
+        assert d == pytest.approx(brute, abs=1e-12)
+        assert (b - a).length() == pytest.approx(d, abs=1e-12)
+        b2, a2, d2 = closest_points(tiles, shape)
+        assert (a2, b2, d2) == (a, b, d)
+
+
+def test_distance_to_an_empty_map_is_an_error() -> None:
+    with pytest.raises(ValueError, match="tile_map"):
+        distance(Circle((0, 0), 1), TileMap(np.zeros((2, 2), bool), 1.0))
+
+
+def test_every_mover_and_the_unsupported() -> None:
+    tiles = TileMap(FLOOR, 1.0)
+    for shape in (Circle((1, 0.5), 0.5), Segment((1, 0), (2, 1)), Capsule((1, 0), (2, 0), 0.5),
+                  AABB((1, 0), (2, 1)), Polygon([(1, 0), (2, 0), (1.5, 1)])):
+        hit = sweep(shape, (0.0, 3.0), tiles)
+        assert hit is not None and hit.normal == (0.0, -1.0)
+        assert hit.point[1] == 2.0
+    with pytest.raises(TypeError):
+        sweep(Sphere((0, 0, 0), 1), (1, 0, 0), tiles)
+    with pytest.raises(TypeError):
+        contact(Sphere((0, 0, 0), 1), tiles)
+
+
+def test_the_docs_examples_run() -> None:
+    """Every python block of docs/level.md runs (its asserts are the checks)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "level.md").read_text()
+    blocks = text.split("```python\n")[1:]
+    assert len(blocks) >= 4
+    for k, block in enumerate(blocks):
+        exec(compile(block.split("```")[0], f"docs/level.md python block {k}", "exec"), {})
