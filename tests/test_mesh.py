@@ -532,6 +532,15 @@ def test_height_field_sweeps_equal_the_mesh_of_its_triangles() -> None:
         ca = contact(Sphere(c + v * 0.5, r), hf)
         cb = contact(Sphere(c + v * 0.5, r), m)
         assert ca == cb
+    for _ in range(30):
+        c = rng.uniform((1, 3, 1), (13, 5, 13))
+        capsule = Capsule(c, c + rng.uniform(-1, 1, size=3), rng.uniform(0.05, 0.5))
+        v = rng.uniform((-4, -6, -4), (4, 0, 4))
+        a = sweep(capsule, v, hf)
+        b = sweep(capsule, v, m)
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert a.fraction == b.fraction and a.normal == b.normal
 
 
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
@@ -722,3 +731,47 @@ def test_the_level_page_examples_run() -> None:
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "docs/level.md", "exec"), {})
+
+
+def test_rays_aimed_at_a_terrains_grid_points_and_diagonals_never_slip_through() -> None:
+    """Watertightness at a height field's vertices and cell edges: every interior grid point
+    is shared by six triangles of up to four cells, and the walk visits a cell's neighbours
+    too, so a ray aimed exactly at it (or at the middle of a diagonal) hits the terrain there.
+    The rays come from above the field (not from beyond its open sides, through which a ray
+    may reach a point from beneath) and are tilted less than the steepest face is from
+    horizontal, so that no target is on a silhouette (where a ray whose direction was rounded
+    may pass an ulp outside the terrain: a true graze)."""
+    rng = np.random.default_rng(12)
+    hf = HeightField(rng.random((9, 11)), scale=(0.7, 1.3, 0.9), origin=(2, -1, 5))
+    v = hf.vertices.reshape(9, 11, 3)
+    targets = [v[i, j] for i in range(1, 8) for j in range(1, 10)]
+    targets += [0.5 * (v[i, j] + v[i + 1, j + 1]) for i in range(8) for j in range(10)]
+    points = np.array(targets)
+    for _ in range(4):
+        origins = points + rng.uniform((-0.5, 6, -0.5), (0.5, 9, 0.5), size=points.shape)
+        batch = raycast_many(hf, origins, points - origins)
+        assert batch.hit.all()
+        reach = np.linalg.norm(points - origins, axis=1)
+        assert (batch.distance <= reach * (1 + 1e-12)).all()
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1e4, 1e7])
+def test_height_field_rays_and_sweeps_scale(scale: float) -> None:
+    rng = np.random.default_rng(13)
+    heights = rng.random((6, 6))
+    one = HeightField(heights, scale=(1.0, 1.0, 1.0))
+    big = HeightField(heights, scale=(scale, scale, scale))
+    for _ in range(30):
+        o = rng.uniform((0, 2, 0), (5, 3, 5))
+        d = rng.uniform((-1, -1, -1), (1, -0.2, 1))
+        a = raycast(Ray(o, d), one)
+        b = raycast(Ray(o * scale, d), big)
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert b.distance == pytest.approx(a.distance * scale, rel=1e-12)
+            assert tuple(b.normal) == pytest.approx(tuple(a.normal), abs=1e-12)
+        sa = sweep(Sphere(o, 0.3), d * 3, one)
+        sb = sweep(Sphere(o * scale, 0.3 * scale), d * 3 * scale, big)
+        assert (sa is None) == (sb is None)
+        if sa is not None and sb is not None:
+            assert sb.fraction == pytest.approx(sa.fraction, abs=1e-12)

@@ -5,7 +5,8 @@ A surface is a list of triangles; each subclass brings its own way to find the t
 a ray (a mesh walks its BVH, a height field its cells) and near a box. Everything else is here,
 once: the validation of vertex and triangle arrays, the edge adjacency (which triangle lies
 across each edge, and whether that edge is flat), and the handlers of every query family
-(``raycast``, ``closest_point``, ``distance`` / ``closest_points``, ``contact``, ``sweep``)
+(``raycast``, ``closest_point``, ``distance`` / ``closest_points`` and ``contact`` of points
+and spheres, ``sweep`` of spheres (exact), capsules and boxes (conservative advancement))
 registered for both shapes, plus :func:`raycast_many`.
 
 Conventions (the kernels' docstring in :mod:`swept._kernels.mesh` has the degenerate cases):
@@ -49,8 +50,23 @@ from ..vec import Vec3, as_vec3
 __all__ = ["Surface", "raycast_many", "check_vertices", "check_triangles", "adjacency"]
 
 
+#: Triangles sampled for a surface's typical triangle size (a starting guess of the
+#: nearest-point search, not a tolerance: any positive size gives the same answers).
+_SIZE_SAMPLE = 10_000
+
+
 # ---------------------------------------------------------------------------------------------
 # validation and adjacency (numpy)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cross products of two (m, 3) arrays (componentwise: ``np.cross`` is several
+    times slower on a million rows)."""
+    out = np.empty_like(a)
+    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
+    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return out
 
 
 def check_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
@@ -92,7 +108,7 @@ def check_triangles(triangles: Any, verts: np.ndarray, name: str = "triangles"
     a = verts[t[:, 0]]
     b = verts[t[:, 1]]
     c = verts[t[:, 2]]
-    cross = np.cross(b - a, c - a)
+    cross = _cross(b - a, c - a)
     doubled = np.sqrt((cross * cross).sum(axis=1))
     longest = np.maximum(np.maximum(((b - a) ** 2).sum(axis=1), ((c - b) ** 2).sum(axis=1)),
                          ((a - c) ** 2).sum(axis=1))
@@ -125,7 +141,7 @@ def adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     lo = np.minimum(start, end).ravel()
     hi = np.maximum(start, end).ravel()
     key = lo * n + hi
-    order = np.argsort(key, kind="stable")
+    order = np.argsort(key)
     sk = key[order]
     first = np.ones(3 * m, bool)
     first[1:] = sk[1:] != sk[:-1]
@@ -146,19 +162,19 @@ def adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     # flat: parallel normals, and the third corners on opposite sides of the edge
     n1 = normals[k1]
     n2 = normals[k2]
-    sine = np.sqrt((np.cross(n1, n2) ** 2).sum(axis=1))
+    sine = np.sqrt((_cross(n1, n2) ** 2).sum(axis=1))
     p = verts[tris[k1, e1]]
     q = verts[tris[k1, (e1 + 1) % 3]]
     w1 = verts[tris[k1, (e1 + 2) % 3]]
     w2 = verts[tris[k2, (e2 + 2) % 3]]
     edge = q - p
-    side1 = (np.cross(edge, w1 - p) * n1).sum(axis=1)
-    side2 = (np.cross(edge, w2 - p) * n1).sum(axis=1)
+    side1 = (_cross(edge, w1 - p) * n1).sum(axis=1)
+    side2 = (_cross(edge, w2 - p) * n1).sum(axis=1)
     flat = (sine <= FLAT_EDGE_TOLERANCE) & (side1 * side2 < 0.0)
     edge_flat[f1] = flat
     edge_flat[f2] = flat
     vertex_flat = np.zeros(n, bool)
-    vertex_flat[np.unique(tris)] = True
+    vertex_flat[tris.ravel()] = True
     not_flat = ~edge_flat.reshape(m, 3)
     vertex_flat[start[not_flat]] = False
     vertex_flat[end[not_flat]] = False
@@ -199,7 +215,9 @@ class Surface:
     def _setup(self, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray) -> None:
         """Store the arrays, the adjacency, the box and the scale (for the subclasses)."""
         neighbors, edge_flat, vertex_flat = adjacency(verts, tris, normals)
-        used = verts[np.unique(tris)]
+        mask = np.zeros(verts.shape[0], bool)
+        mask[tris.ravel()] = True
+        used = verts[mask]
         lo = used.min(axis=0)
         hi = used.max(axis=0)
         scale = max(float(np.abs(used).max()), float((hi - lo).max()))
@@ -209,8 +227,10 @@ class Surface:
                             ("_aabb", AABB(Vec3(*lo.tolist()), Vec3(*hi.tolist()))),
                             ("_margin", BOX_MARGIN * scale), ("_hash", None)):
             object.__setattr__(self, name, value)
-        # a typical triangle's size: where the nearest-point search starts
-        span = verts[tris].max(axis=1) - verts[tris].min(axis=1)
+        # a typical triangle's size (the median over at most SIZE_SAMPLE of them): where the
+        # nearest-point search starts
+        corners = verts[tris[::max(1, tris.shape[0] // _SIZE_SAMPLE)]]
+        span = corners.max(axis=1) - corners.min(axis=1)
         object.__setattr__(self, "_size", float(np.median(span.max(axis=1))))
 
     def __setattr__(self, name: str, value: Any) -> None:
