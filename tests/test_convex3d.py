@@ -107,11 +107,16 @@ def test_bad_box_input_names_the_argument() -> None:
         OrientedBox((0, 0, 0), (1, 1), np.eye(3))
 
 
-def test_a_world_refuses_them_with_a_type_error() -> None:
+def test_a_world_holds_them_as_external_colliders() -> None:
+    """The compiled table cannot hold them: the World keeps them outside it and answers
+    them through the scalar queries (tests/test_world_external.py has the rest)."""
     w = World()
-    for shape in (DIAMOND, OCTAHEDRON):
-        with pytest.raises(TypeError, match="cannot hold"):
-            w.add(shape)
+    handles = [w.add(shape) for shape in (DIAMOND, OCTAHEDRON)]
+    ray = Ray((-5, 0, 0.25), (1, 0, 0))
+    hit = w.raycast(ray)
+    want = min((raycast(ray, s).distance, h) for h, s in zip(handles, (DIAMOND, OCTAHEDRON))
+               if raycast(ray, s) is not None)
+    assert hit is not None and (hit.distance, hit.handle) == want
 
 
 # ----------------------------------------------------------------- raycast: exact values

@@ -45,6 +45,20 @@ def test_without_sleep_time_nothing_sleeps() -> None:
     assert not sim.sleeping.any()
 
 
+def test_sleep_time_zero_sleeps_only_a_body_at_rest() -> None:
+    """An island sleeps once its least time at rest reaches sleep_time; with sleep_time 0 a
+    moving body (time at rest 0) met that bar at once and fell asleep mid-flight, losing its
+    velocity. It now needs at least one step at rest."""
+    sim = Simulation(gravity=(0.0, 0.0), sleep_time=0.0, sleep_speed=1.0)
+    ball = sim.add(Body(Circle((0.0, 0.0), 1.0), (60.0, 0.0), ccd="swept"))
+    sim.run(3)
+    assert not ball.sleeping and tuple(ball.velocity) == (60.0, 0.0)
+    assert ball.position[0] == pytest.approx(3.0, abs=1e-12)
+    still = sim.add(Body(Circle((0.0, 50.0), 1.0), ccd="swept"))
+    sim.step()
+    assert still.sleeping and not ball.sleeping
+
+
 @pytest.mark.parametrize("kwargs, name", [({"sleep_time": -1.0}, "sleep_time"),
                                           ({"sleep_time": math.nan}, "sleep_time"),
                                           ({"sleep_speed": -1.0}, "sleep_speed")])

@@ -101,18 +101,23 @@ def test_a_tile_map_among_other_obstacles_and_bad_input() -> None:
         move_and_slide(ball, (1.0, 0.0), 1.0, tiles)
 
 
-def test_the_world_takes_the_outline_chains_not_the_map() -> None:
+def test_the_world_takes_the_map_or_its_outline_chains() -> None:
+    """A TileMap in a World is an external collider (answered by the scalar queries, solid
+    inside); its outline chains are two-sided surfaces in the compiled table. Both move a
+    character outside the tiles alike."""
     tiles = TileMap(ROOM, 1.0)
-    world = World()
-    with pytest.raises(TypeError, match="chains"):
-        world.add(tiles)
+    chains = World()
     for chain in tiles.chains():
-        world.add(chain)
+        chains.add(chain)
+    whole = World()
+    whole.add(tiles)
     ball = Circle((5.0, 2.0), 0.4)
-    a = move_and_slide(ball, (3.0, 10.0), 1.0, world, skin=1e-3)
+    a = move_and_slide(ball, (3.0, 10.0), 1.0, chains, skin=1e-3)
     b = move_and_slide(ball, (3.0, 10.0), 1.0, [tiles], skin=1e-3)
+    c = move_and_slide(ball, (3.0, 10.0), 1.0, whole, skin=1e-3)
     assert a.position == pytest.approx(b.position, abs=1e-9)
-    assert a.on_floor and b.on_floor
+    assert c.position == b.position
+    assert a.on_floor and b.on_floor and c.on_floor
 
 
 grids = st.integers(2, 7).flatmap(

@@ -704,6 +704,11 @@ class Simulation:
         if world.dim is not None and world.dim != self.dim:
             raise ValueError(f"a {self.dim}D simulation cannot hold the {world.dim}D "
                              f"colliders of its world")
+        if world._external_set:
+            # the bodies' kernels read the compiled table only: never a silent pass-through
+            kinds = sorted({type(world.shape(h)).__name__ for h in world._external_set})
+            raise TypeError(f"the Simulation's bodies cannot meet {', '.join(kinds)} colliders "
+                            f"yet; use the World's queries and move_and_slide for them")
         return world._sync()
 
     def update(self, dt: float) -> int:

@@ -294,6 +294,25 @@ def _encode(shape: Shape) -> ShapeView:
     return v
 
 
+def _external(shape: Any) -> bool:
+    """Whether ``shape`` is a collider the compiled table cannot hold but the scalar API
+    answers (an oriented box, a hull, a triangle mesh, a height field, a tile map): a World
+    keeps it outside the table and answers it through the scalar queries."""
+    if isinstance(shape, (Chain, Ray)):
+        return False
+    if not isinstance(shape, Shape) and not hasattr(shape, "aabb"):
+        return False
+    try:
+        v = view(shape)
+    except TypeError:
+        v = None
+    if v is not None and v.kind >= 0:
+        return False
+    from .dispatch import RAYCAST
+
+    return RAYCAST.find(type(shape)) is not None
+
+
 def _check_filter(filter: Any, include_sensors: Any) -> None:
     """TypeError unless ``filter`` is None or callable and ``include_sensors`` a bool."""
     if filter is not None and not callable(filter):
@@ -451,6 +470,33 @@ def _slab_entry(origin: np.ndarray, direction: np.ndarray, lo: np.ndarray, hi: n
     return result
 
 
+def _set_row(batch: Any, i: int, hit: Any, value: str) -> None:
+    """Row i of a batch (``RayBatch``, ``SweepBatch``, ``ContactBatch``) set to a scalar
+    World answer (None: a miss), ``value`` naming the batch's distance-like field."""
+    if hit is None:
+        batch.hit[i] = False
+        batch.handle[i] = -1
+        getattr(batch, value)[i] = 0.0 if value == "depth" else math.inf
+        batch.point[i] = 0.0
+        batch.normal[i] = 0.0
+        return
+    batch.hit[i] = True
+    batch.handle[i] = hit.handle
+    getattr(batch, value)[i] = getattr(hit, value)
+    batch.point[i] = hit.point
+    batch.normal[i] = hit.normal
+
+
+def _rows_reach(lo: np.ndarray, hi: np.ndarray, box_lo: np.ndarray, box_hi: np.ndarray
+                ) -> np.ndarray:
+    """(n,) bool: whether row i's box ``[lo[i], hi[i]]`` touches any of the boxes
+    ``[box_lo[k], box_hi[k]]`` (a coarse test: rows that cannot reach any box are skipped)."""
+    out = np.zeros(lo.shape[0], np.bool_)
+    for k in range(box_lo.shape[0]):
+        out |= ((lo <= box_hi[k]) & (hi >= box_lo[k])).all(axis=1)
+    return out
+
+
 class _BoxTree:
     """A BVH over boxes given row by row (``lo[i]``, ``hi[i]`` the box of ``handles[i]``), for
     the sensors, which the kernels never see: only the Python query paths read it."""
@@ -562,6 +608,9 @@ class World:
         self._ray_address = 0
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
+        # colliders of shapes the kernels cannot hold (oriented boxes, hulls, meshes, height
+        # fields, tile maps): in the outside tree with the sensors, answered by the scalar API
+        self._external_set: set[int] = set()
         self._sensor_box: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._sensor_tree: _BoxTree | None = None
         self._sensor_planes: list[int] = []
@@ -608,7 +657,7 @@ class World:
                          f"yet)")
 
     def shape(self, handle: int) -> Any:
-        """The collider's shape (a Shape, or a Chain)."""
+        """The collider's shape (a Shape, a Chain, or an external collider's level shape)."""
         return self._shape_at(self._check(handle))
 
     def _shape_at(self, h: int) -> Any:
@@ -618,7 +667,7 @@ class World:
             start, tag, rows = self._bulk[bisect.bisect_right(self._bulk_starts, h) - 1]
             s = _bulk_shape(tag, rows[h - start].tolist())
             self._shapes[h] = s
-        assert isinstance(s, (Shape, Chain))
+        assert s is not None
         return s
 
     @property
@@ -856,6 +905,11 @@ class World:
         ``contacts``, ``query_aabb`` and ``query_point`` report it. A :class:`~swept.Chain`
         (2D) is one collider whose every query answers as the scalar API's for the chain.
 
+        An :class:`~swept.OrientedBox`, :class:`~swept.ConvexHull`, ``TriangleMesh``,
+        ``HeightField`` or ``TileMap`` is an *external* collider: kept outside the compiled
+        table and answered by the scalar queries (every World query, batches row by row for
+        the rows that reach one, ``move_and_slide``), not by a Simulation's bodies.
+
         ``one_way`` (a direction, made unit) makes a one-way collider, solid only from the
         side it faces: casts moving against it onto a surface facing it, and contacts whose
         normal faces it, stand; everything else passes (a platform jumped through from below
@@ -869,15 +923,12 @@ class World:
                 raise ValueError("one_way: a sensor has no solid side")
             if isinstance(shape, Chain):
                 raise ValueError("one_way: a Chain cannot be one-way; add its segments")
-        if type(shape).__name__ == "TileMap":
-            # several outline loops are several colliders, and a World's chain is a surface,
-            # not the map's solid region: the caller decides (docs/level.md)
-            raise TypeError("shape: a TileMap is not one collider; add its outline loops, "
-                            "one collider each: for chain in tile_map.chains(): "
-                            "world.add(chain)")
-        if not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray):
+        outside = _external(shape)
+        if outside and one_way is not None:
+            raise ValueError(f"one_way: a {type(shape).__name__} cannot be one-way")
+        if not outside and (not isinstance(shape, (Shape, Chain)) or isinstance(shape, Ray)):
             raise TypeError(f"shape must be a collider shape, not {type(shape).__name__}")
-        if not isinstance(shape, Chain):
+        if not outside and not isinstance(shape, Chain):
             _encode(shape)  # the type check
         if self._dim is not None and shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
@@ -898,8 +949,8 @@ class World:
         self._tags[h, _scene.LAYER] = lay
         if w is not None:
             self._one_way[h] = w
-        if sensor:
-            self._sensor_file(h, shape)
+        if sensor or outside:
+            self._sensor_file(h, shape, not sensor)
         else:
             self._store(h, shape)
             self._file(h, shape)
@@ -907,10 +958,12 @@ class World:
         self._version += 1
         return h
 
-    def _sensor_file(self, h: int, shape: Shape | Chain) -> None:
-        """Keep sensor h's box (grown as :meth:`_store` grows the table's) for the sensors' own
-        tree, which only the Python query paths read; mark that tree for rebuild."""
-        self._sensor_set.add(h)
+    def _sensor_file(self, h: int, shape: Any, solid: bool = False) -> None:
+        """Keep sensor h's box (grown as :meth:`_store` grows the table's) for the outside
+        tree, which only the Python query paths read; mark that tree for rebuild. ``solid``:
+        h is an external collider (a shape the kernels cannot hold), not a sensor."""
+        (self._external_set if solid else self._sensor_set).add(h)
+        self._tags[h, _scene.KIND] = _scene.KIND_EMPTY
         box = shape.aabb
         grow = BOX_MARGIN * _scale(box.min, box.max)
         self._sensor_box[h] = (np.subtract(box.min, grow), np.add(box.max, grow))
@@ -919,16 +972,18 @@ class World:
 
     def _sensor_unfile(self, h: int) -> None:
         self._sensor_set.discard(h)
+        self._external_set.discard(h)
         del self._sensor_box[h]
         self._sensor_tree = None
         self._sensor_world = None
 
     def _sensor_sync(self) -> _BoxTree:
-        """The sensors' tree over their bounded boxes (sensor planes in ``_sensor_planes``)."""
+        """The outside tree over the sensors' and external colliders' bounded boxes (sensor
+        planes in ``_sensor_planes``)."""
         if self._sensor_tree is None:
             d = self._dim or 2
             planes = sorted(h for h in self._sensor_set if isinstance(self._shapes[h], Plane))
-            bounded = sorted(self._sensor_set.difference(planes))
+            bounded = sorted(set(self._sensor_box).difference(planes))
             lo = np.array([self._sensor_box[h][0] for h in bounded], np.float64)
             hi = np.array([self._sensor_box[h][1] for h in bounded], np.float64)
             self._sensor_tree = _BoxTree(bounded, lo.reshape(-1, d), hi.reshape(-1, d))
@@ -981,7 +1036,7 @@ class World:
         """Remove a collider; its handle is never reused."""
         h = self._check(handle)
         self._version += 1
-        if h in self._sensor_set:
+        if h in self._sensor_box:
             self._sensor_unfile(h)
             self._shapes[h] = None
             self._data[h] = None
@@ -1001,7 +1056,12 @@ class World:
     def move(self, handle: int, shape: Shape | Chain) -> None:
         """Replace a collider's shape (a new pose, or a new shape of the world's dimension)."""
         h = self._check(handle)
-        if not isinstance(shape, Chain):
+        outside = _external(shape)
+        if h not in self._sensor_set and outside != (h in self._external_set):
+            raise ValueError(f"shape: collider {h} cannot become a {type(shape).__name__} "
+                             f"(the compiled table holds one of the two kinds and not the "
+                             f"other); remove it and add the new shape")
+        if not isinstance(shape, Chain) and not outside:
             _encode(shape)
         elif h in self._one_way:
             raise ValueError("shape: a one-way collider cannot become a Chain")
@@ -1009,9 +1069,9 @@ class World:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
         self._version += 1
-        if h in self._sensor_set:
+        if h in self._sensor_box:
             self._shapes[h] = shape
-            self._sensor_file(h, shape)
+            self._sensor_file(h, shape, h in self._external_set)
             return
         old = self._shapes[h]
         if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
@@ -1148,6 +1208,15 @@ class World:
         capacity = int(np.sum(per_axis[:, 0] * per_axis[:, 1]))
         return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE)
 
+    def _outside(self, sensors: bool, skip: set[int]) -> set[int] | None:
+        """The skip set for a walk of the outside tree, or None when the query has nothing
+        there to walk: the external colliders always, the sensors only when asked."""
+        if sensors and self._sensor_set:
+            return skip
+        if self._external_set:
+            return skip | self._sensor_set if self._sensor_set else skip
+        return None
+
     def _visible(self, h: int, mask: int, ignore: set[int]) -> bool:
         return (int(self._tags[h, _scene.LAYER]) & mask) != 0 and h not in ignore
 
@@ -1199,9 +1268,11 @@ class World:
         qlo = np.asarray(lo, dtype=np.float64)
         qhi = np.asarray(hi, dtype=np.float64)
         cands = self._candidates(qlo, qhi)
-        if include_sensors and self._sensor_set:
-            cands = sorted(cands + self._sensor_sync().candidates(qlo, qhi) + self._sensor_planes)
         skip = set(ignore)
+        outside = self._outside(include_sensors, skip)
+        if outside is not None:
+            cands = sorted(cands + self._sensor_sync().candidates(qlo, qhi) + self._sensor_planes)
+            skip = outside
         return [h for h in cands if self._visible(h, m, skip)]
 
     def _table_boxes(self, handles: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1285,7 +1356,7 @@ class World:
                 return None
             self._describe_scene()
         if ray.dim == self._dim == 2 and not ignore and filter is None and \
-                include_sensors is False:
+                include_sensors is False and not self._external_set:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
             h, t, px, py, nx, ny, inside, te = _ray_one2(self._ray_address, ray._args, m)
@@ -1305,20 +1376,21 @@ class World:
         self._check_dim(ray, "ray")
         if filter is not None:
             return self._raycast_filtered(ray, m, ignore, filter, include_sensors)
-        if include_sensors and self._sensor_set:
-            skip = set(ignore)
-            return self._raycast_python(ray, m, skip, None, False, True,
-                                        self.raycast(ray, mask=m, ignore=skip))
+        skip = set(ignore)
+        outside = self._outside(include_sensors, skip)
         origin = ray.origin
         h, t, p, n, inside, te = self._cast_one(origin, ray.direction, ray.max_distance, 0.0,
-                                                False, m, ignore)
-        if h < 0:
-            return None
-        vec = Vec2 if self._dim == 2 else Vec3
-        point: Any = origin if inside else _tn(vec, p)
-        # the exit comes from the kernel (exit_row, on the hit collider only)
-        hit = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, te, h, self._data[h]))
-        return hit
+                                                False, m, skip)
+        found: WorldRayHit | None = None
+        if h >= 0:
+            vec = Vec2 if self._dim == 2 else Vec3
+            point: Any = origin if inside else _tn(vec, p)
+            # the exit comes from the kernel (exit_row, on the hit collider only)
+            found = _rn(WorldRayHit, (t, point, _tn(vec, n), inside, te, h, self._data[h]))
+        if outside is not None:
+            # the sensors (if asked) and the external colliders: the scalar walk, to beat it
+            found = self._raycast_python(ray, m, outside, None, False, True, found)
+        return found
 
     def raycast_all(self, ray: Ray, *, mask: int = ALL_LAYERS, ignore: Iterable[int] = (),
                     filter: Callable[[int, Any], bool] | None = None,
@@ -1333,12 +1405,14 @@ class World:
             return []
         self._check_dim(ray, "ray")
         cands = self._ray_candidates(ray.origin, ray.direction, ray.max_distance, 0.0)
-        if include_sensors and self._sensor_set:
+        skip = set(ignore)
+        outside = self._outside(include_sensors, skip)
+        if outside is not None:
             o = np.array(ray.origin, dtype=np.float64)
             v = np.array(ray.direction, dtype=np.float64)
             cands += self._sensor_sync().ray_candidates(o, v, ray.max_distance)
             cands += self._sensor_planes
-        skip = set(ignore)
+            skip = outside
         hits = []
         for h in cands:
             if not self._visible(h, m, skip):
@@ -1380,19 +1454,25 @@ class World:
                 return self._sweep_convex_filtered(shape, disp, td, m, ignore, filter,
                                                    include_sensors)
             return self._sweep_filtered(shape, disp, td, m, ignore, filter, include_sensors)
-        if include_sensors and self._sensor_set:
-            skip = set(ignore)
-            first = self.sweep(shape, disp, mask=m, ignore=skip, target_distance=td)
-            return self._sweep_python(shape, disp, td, m, skip, None, False, True, first)
+        skip = set(ignore)
+        outside = self._outside(include_sensors, skip)
+        first = self._sweep_table(shape, disp, m, skip, td)
+        if outside is not None:
+            # the sensors (if asked) and the external colliders: the scalar walk, to beat first
+            return self._sweep_python(shape, disp, td, m, outside, None, False, True, first)
+        return first
+
+    def _sweep_table(self, shape: Shape, disp: Vec2 | Vec3, m: int, skip: set[int],
+                     td: float) -> WorldSweepHit | None:
+        """:meth:`sweep` among the colliders of the compiled table."""
         if isinstance(shape, (Circle, Sphere)):
-            return self._sweep_ball(shape, disp, m, ignore, td)
+            return self._sweep_ball(shape, disp, m, skip, td)
         if isinstance(shape, _CONVEX_MOVERS):
-            return self._sweep_convex(shape, disp, m, ignore, td)
+            return self._sweep_convex(shape, disp, m, skip, td)
         box = shape.aabb
         lo = np.minimum(np.asarray(box.min), np.asarray(box.min) + disp)
         hi = np.maximum(np.asarray(box.max), np.asarray(box.max) + disp)
         grow = td + CANDIDATE_MARGIN * _scale(lo, hi)
-        skip = set(ignore)
         best: WorldSweepHit | None = None
         for h in self._candidates(lo - grow, hi + grow):
             if not self._visible(h, m, skip):
@@ -1545,8 +1625,10 @@ class World:
         skip = set(ignore)
         out = []
         cands = self._candidates(lo, hi)
-        if include_sensors and self._sensor_set:
+        outside = self._outside(include_sensors, skip)
+        if outside is not None:
             cands = sorted(cands + self._sensor_sync().candidates(lo, hi) + self._sensor_planes)
+            skip = outside
         for h in cands:
             if not self._visible(h, m, skip):
                 continue
@@ -1593,6 +1675,17 @@ class World:
     def _empty_scene(self) -> bool:
         return self._dim is None or self._alive == 0
 
+    def _external_rows(self, lo: np.ndarray, hi: np.ndarray, mask: int) -> np.ndarray:
+        """The rows of a batch whose query box (``lo``, ``hi``: (n, d)) touches an external
+        collider's box in the mask's layers: the rows the batch answers again through the
+        scalar query (which walks the external colliders)."""
+        hs = [h for h in sorted(self._external_set) if int(self._tags[h, _scene.LAYER]) & mask]
+        if not hs:
+            return np.zeros(0, np.int64)
+        box_lo = np.array([self._sensor_box[h][0] for h in hs])
+        box_hi = np.array([self._sensor_box[h][1] for h in hs])
+        return np.flatnonzero(_rows_reach(lo, hi, box_lo, box_hi))
+
     def raycast_many(self, origins: Any, directions: Any, max_distance: Any = math.inf, *,
                      mask: int = ALL_LAYERS) -> RayBatch:
         """The nearest hit of each of n rays, in parallel: :meth:`raycast` per ray.
@@ -1629,7 +1722,18 @@ class World:
             return RayBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                             np.zeros((n, d)), np.full(n, -1, np.int64))
         out = self._cast_batch(_kw.Casts(o, v, md, md), m, _kw.CAST_NORMALISE)
-        return RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
+        batch = RayBatch(out.handle >= 0, out.t, out.point, out.normal, out.handle)
+        if self._external_set:
+            # the rays that reach an external collider's box: the scalar query, row by row
+            u = v / _lengths(v)[:, None]
+            with np.errstate(invalid="ignore"):
+                far = o + u * np.where(np.isinf(md), 0.0, md)[:, None]
+                ends = np.where(np.isinf(md)[:, None], np.where(u > 0, np.inf, -np.inf), far)
+                ends = np.where(np.isinf(md)[:, None] & (u == 0.0), o, ends)
+            for i in self._external_rows(np.minimum(o, ends), np.maximum(o, ends), m):
+                hit = self.raycast(Ray(o[i], v[i], md[i]), mask=m)
+                _set_row(batch, i, hit, "distance")
+        return batch
 
     def sweep_many(self, centers: Any = None, radii: Any = None, displacements: Any = None, *,
                    shapes: Any = None, mask: int = ALL_LAYERS) -> SweepBatch:
@@ -1695,7 +1799,14 @@ class World:
         # from outside: the ball's centre at contact, back along the normal by its radius
         at = c[outside] + v[outside] * fraction[outside, None]
         point[outside] = at - normal[outside] * r[outside, None]
-        return SweepBatch(hit, fraction, point, normal, handle)
+        batch = SweepBatch(hit, fraction, point, normal, handle)
+        if self._external_set:
+            ball = Circle if d == 2 else Sphere
+            lo = np.minimum(c, c + v) - r[:, None]
+            hi = np.maximum(c, c + v) + r[:, None]
+            for i in self._external_rows(lo, hi, m):
+                _set_row(batch, i, self.sweep(ball(c[i], r[i]), v[i], mask=m), "fraction")
+        return batch
 
     def _sweep_shapes(self, shapes: Any, displacements: Any, mask: int) -> SweepBatch:
         """The shapes' :meth:`sweep_many`: one shape by n displacements, or n shapes."""
@@ -1795,7 +1906,15 @@ class World:
         out = _kw.Touches(np.empty(n, np.int64), np.empty(n), np.zeros((n, d)), np.zeros((n, d)))
         parallel_for(_kw.contact_range, n, (scene, _kw.Balls(c, r), m, out))
         self._owners(out.handle)
-        return ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
+        batch = ContactBatch(out.handle >= 0, out.normal, out.depth, out.point, out.handle)
+        if self._external_set:
+            ball = Circle if d == 2 else Sphere
+            for i in self._external_rows(c - r[:, None], c + r[:, None], m):
+                found = self.contacts(ball(c[i], r[i]), mask=m, include_sensors=False)
+                if found:
+                    deepest = max(found, key=lambda x: (x.depth, -x.handle))
+                    _set_row(batch, i, deepest, "depth")
+        return batch
 
     def _cast_batch(self, casts: _world_kernels.Casts, mask: int,
                     flags: int) -> _world_kernels.Hits:
@@ -1834,8 +1953,9 @@ class World:
             skip.add(hit.handle)
         else:
             best = walk(skip, True, False, None)
-        if sensors and self._sensor_set:
-            best = walk(given, False, True, best)
+        outside = self._outside(sensors, given)
+        if outside is not None:
+            best = walk(outside, False, True, best)
         return best
 
     def _raycast_filtered(self, ray: Ray, mask: int, ignore: Iterable[int],
@@ -1855,8 +1975,13 @@ class World:
         """The first contact ``filt`` accepts: for a ball, :meth:`_retry_filtered` over the
         kernels; for other movers, the Python walk over every candidate."""
         if not isinstance(shape, (Circle, Sphere)):
-            return self._sweep_python(shape, disp, td, mask, set(ignore), filt, True, sensors,
-                                      None)
+            skip = set(ignore)
+            best = self._sweep_python(shape, disp, td, mask, skip, filt, True, False, None)
+            outside = self._outside(sensors, skip)
+            if outside is not None:
+                best = self._sweep_python(shape, disp, td, mask, outside, filt, False, True,
+                                          best)
+            return best
         hit: WorldSweepHit | None = self._retry_filtered(
             lambda skip: self._sweep_ball(shape, disp, mask, skip, td),
             lambda skip, cols, sens, best: self._sweep_python(shape, disp, td, mask, skip, filt,
@@ -2138,6 +2263,8 @@ class World:
                 pending[h] = True
             elif h in sensors:
                 self._sensor_file(h, s)
+            elif _external(s):
+                self._sensor_file(h, s, True)
             else:
                 self._store(h, s)
                 self._file(h, s)

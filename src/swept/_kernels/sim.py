@@ -1357,8 +1357,10 @@ def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, count: int, dt
         if not asleep[i]:
             least[root] = min(least[root], rest[i])
     fell = 0
+    # at least one step at rest, so that sleep_after = 0 never sleeps a moving island
+    need = max(sleep_after, dt)
     for i in range(n):
-        if not asleep[i] and least[island[i]] >= sleep_after:
+        if not asleep[i] and least[island[i]] >= need:
             asleep[i] = True
             vel[i, 0] = 0.0
             vel[i, 1] = 0.0
