@@ -60,6 +60,7 @@ from .constants import (
     STOP_ON_SLOPE_TOLERANCE,
     TRAVEL_SLOP,
 )
+from .level.surface import Surface
 from .level.tile_queries import clipped, query_margin, segments_swept
 from .level.tilemap import TileMap
 from .oneway import one_way_faces, one_way_stands
@@ -106,7 +107,7 @@ _FLOOR, _WALL, _CEILING = 0, 1, 2
 
 # ------------------------------------------------------------------------------ obstacles
 
-_Found = tuple[Any, Shape | Chain | TileMap, Any]  # (collider, obstacle, data)
+_Found = tuple[Any, Shape | Chain | TileMap | Surface, Any]  # (collider, obstacle, data)
 _box_cache: dict[tuple[int, ...], tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
@@ -141,15 +142,15 @@ class _Obstacles:
             # a World's sensors are triggers, not obstacles (its overlap queries report them)
             self.kwargs["include_sensors"] = False
         if self.world is None:
-            if isinstance(obstacles, (Shape, Chain, TileMap, str, bytes)) or not isinstance(
-                    obstacles, Iterable):
+            if isinstance(obstacles, (Shape, Chain, TileMap, Surface, str, bytes)) or \
+                    not isinstance(obstacles, Iterable):
                 raise TypeError(f"obstacles must be a list of shapes or a World, not "
                                 f"{type(obstacles).__name__}")
             self.items = list(obstacles)
             for i, o in enumerate(self.items):
-                if not isinstance(o, (Shape, Chain, TileMap)):
-                    raise TypeError(f"obstacles[{i}] must be a shape, a Chain or a TileMap, not "
-                                    f"{type(o).__name__}")
+                if not isinstance(o, (Shape, Chain, TileMap, Surface)):
+                    raise TypeError(f"obstacles[{i}] must be a shape, a Chain, a TileMap, a "
+                                    f"TriangleMesh or a HeightField, not {type(o).__name__}")
             self.tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
             if len(self.items) > BROADPHASE_MIN_OBSTACLES:
                 self.tree = _boxes(self.items)
@@ -250,7 +251,8 @@ def _first_hit(obs: _Obstacles, shape: Shape, motion: Vec2 | Vec3, skin: float
                 if hit is not None and (best is None or hit.fraction < best[1].fraction):
                     best = (found, hit)
             continue
-        hit = _cast(shape, motion, target, skin, length)
+        # (a mesh or height field is cast like a shape: the dispatch table serves it)
+        hit = _cast(shape, motion, cast(Shape, target), skin, length)
         if hit is not None and not one_way_stands(obs.one_way(found), motion, hit.normal):
             # a one-way collider met from behind or from the side: passed through
             continue
@@ -277,11 +279,34 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
             hit = make_sweep_hit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
     if motion.dot(hit.normal) >= -HEADING_TOLERANCE * length:
         # along the surface or leaving it: not an impact
+        if isinstance(target, Surface) and skin > 0.0:
+            return _beyond_resting_face(shape, motion, target, skin, length)
         return None
     if skin > 0.0 and sweep(shape, motion, target) is None:
         # a graze: only the skin touches
         return None
     return hit
+
+
+def _beyond_resting_face(shape: Shape, motion: Vec2 | Vec3, target: Surface, skin: float,
+                         length: float) -> SweepHit | None:
+    """The face of a mesh or height field ``motion`` heads into when the first contact of the
+    skinned sweep is a face it rests on and runs along.
+
+    A mesh is one obstacle of many faces and its sweep answers the first contact only: the
+    floor a character stands on (touched within the skin, at 0) hid the ramp or wall of the
+    same mesh ahead, and the character passed through it. Swept without the skin, the face it
+    rests on is not touched; the face met is backed off by the skin along its normal (exact
+    for a flat face)."""
+    bare = sweep(shape, motion, cast(Shape, target))
+    if bare is None:
+        return None
+    heading = motion.dot(bare.normal)
+    if heading >= -HEADING_TOLERANCE * length:
+        return None
+    fraction = max(bare.fraction - skin / -heading, 0.0)
+    return make_sweep_hit(fraction, bare.point, bare.normal,
+                          reference_point(shape) + motion * fraction, bare.started_inside)
 
 
 _BOX_AXES = {

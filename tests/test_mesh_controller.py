@@ -1,0 +1,64 @@
+"""move_and_slide in 3D on triangle meshes and height fields (issue 13): the controller takes
+a mesh as an obstacle (in a list or in a World) through the sphere queries the mesh
+registers, lands on its floor and walks up a gentle ramp with the ramp as its floor."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from swept import HeightField, Sphere, TriangleMesh, World, move_and_slide
+
+#: a floor (y = 0, x from 0 to 4) and a ramp rising 2 over 4 (26.6 degrees) to x = 8
+LEVEL = TriangleMesh(vertices=[(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (8, 2, 0),
+                               (8, 2, 4)],
+                     triangles=[(0, 3, 2), (0, 2, 1), (1, 2, 5), (1, 5, 4)])
+SKIN = 1e-3
+
+
+@pytest.mark.parametrize("as_world", [False, True])
+def test_a_ball_lands_on_the_mesh_floor_and_walks_up_the_ramp(as_world: bool) -> None:
+    obstacles: object = [LEVEL]
+    if as_world:
+        world = World()
+        world.add(LEVEL)
+        obstacles = world
+    landed = move_and_slide(Sphere((1.0, 2.0, 2.0), 0.5), (0.0, -10.0, 0.0), 1.0, obstacles,
+                            skin=SKIN)
+    assert landed.on_floor and tuple(landed.floor_normal) == (0.0, 1.0, 0.0)
+    assert landed.position == pytest.approx((1.0, 0.5 + SKIN, 2.0), abs=1e-12)
+    # up the ramp: its normal is the floor's now, and the ball stays a skin off its face
+    walked = move_and_slide(landed.shape, (5.0, 0.0, 0.0), 1.0, obstacles, skin=SKIN)
+    n = (-1.0 / math.sqrt(5.0), 2.0 / math.sqrt(5.0), 0.0)
+    assert walked.on_floor and walked.floor_normal == pytest.approx(n, abs=1e-12)
+    p = walked.position
+    # height over the ramp's plane (through (4, 0) with normal n): radius plus about a skin
+    gap = (p[0] - 4.0) * n[0] + p[1] * n[1]
+    assert 0.5 <= gap <= 0.5 + 2.0 * SKIN
+
+
+def test_a_ball_rolls_across_a_height_field_without_sinking() -> None:
+    heights = np.zeros((6, 6))
+    terrain = HeightField(heights, (1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+    ball = Sphere((0.5, 0.5 + SKIN, 0.5), 0.5)
+    for _ in range(8):
+        r = move_and_slide(ball, (0.6, -1.0, 0.5), 1.0, [terrain], skin=SKIN)
+        # a flat terrain of many triangles: always the face normal, never an edge's
+        assert r.on_floor and tuple(r.floor_normal) == (0.0, 1.0, 0.0)
+        assert r.position[1] >= 0.5
+        ball = r.shape
+
+
+def test_a_wall_of_the_same_mesh_stops_a_ball_resting_on_its_floor() -> None:
+    """The floor the ball rests on (within the skin) is the mesh's first contact; the wall
+    ahead, a face of the same mesh, must still stop it (it passed through before)."""
+    room = TriangleMesh(vertices=[(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (4, 3, 0),
+                                  (4, 3, 4)],
+                        triangles=[(0, 3, 2), (0, 2, 1), (1, 2, 5), (1, 5, 4)])
+    ball = Sphere((1.0, 0.5 + SKIN, 2.0), 0.5)
+    r = move_and_slide(ball, (10.0, 0.0, 0.0), 1.0, [room], skin=SKIN)
+    assert r.on_wall
+    assert 4.0 - 0.5 - 2.0 * SKIN <= r.position[0] <= 4.0 - 0.5
+    assert r.position[1] == pytest.approx(0.5 + SKIN, abs=1e-9)
