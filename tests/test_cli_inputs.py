@@ -354,6 +354,34 @@ def test_progress_is_quiet_for_short_work_and_ends_with_the_total(
     assert len(lines) == 2
 
 
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_gets_a_tqdm_bar_and_a_log_gets_lines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal with tqdm installed the progress is a tqdm bar (drawn with carriage
+    returns); any other stream (a log, CI's output) keeps the plain lines."""
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)
+    tty = _Terminal()
+    bar = cli.Progress("demo", 1000, "steps", tty)
+    assert bar.bar is not None
+    bar.update(250)
+    bar.close()
+    text = tty.getvalue()
+    assert "swept: demo" in text and "1000/1000" in text and "\r" in text
+    log = io.StringIO()
+    lines = cli.Progress("demo", 1000, "steps", log)
+    assert lines.bar is None
+    lines.update(1000)
+    lines.close()
+    assert log.getvalue().startswith("swept: demo: 1,000/1,000 steps (100%), ")
+
+
 def test_a_long_demo_run_shows_progress(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)

@@ -108,8 +108,9 @@ def _output(suffixes: Sequence[str]) -> Callable[[str], str]:
 
 class Progress:
     """Progress of counted work on stderr: nothing for the first :data:`PROGRESS_AFTER`
-    seconds, then a line ``swept: LABEL: DONE/TOTAL UNIT (P%), S s`` every
-    :data:`PROGRESS_EVERY` seconds, and a last line when it ends."""
+    seconds, then, on a terminal with tqdm installed (the ``progress`` extra), a tqdm bar;
+    otherwise (logs, CI, no tqdm) a line ``swept: LABEL: DONE/TOTAL UNIT (P%), S s`` every
+    :data:`PROGRESS_EVERY` seconds and a last line when it ends."""
 
     def __init__(self, label: str, total: int, unit: str,
                  stream: TextIO | None = None) -> None:
@@ -123,6 +124,8 @@ class Progress:
         self.shown = False
         #: the count of the last line shown
         self.last_done = -1
+        #: the tqdm bar on a terminal (None: lines)
+        self.bar: Any = _tqdm_bar(label, self.total, unit, self.stream)
 
     def _line(self, done: int, now: float) -> None:
         pct = 100 * done // self.total
@@ -135,14 +138,35 @@ class Progress:
 
     def update(self, done: int) -> None:
         """Say that ``done`` of the total are done (a line only when it is time for one)."""
+        if self.bar is not None:
+            self.bar.update(done - self.bar.n)
+            return
         now = time.perf_counter()
         if now - self.started >= PROGRESS_AFTER and now - self.last >= PROGRESS_EVERY:
             self._line(done, now)
 
     def close(self) -> None:
-        """End: a last line, if any line was shown."""
+        """End: a last line, if any line was shown (or the bar closed)."""
+        if self.bar is not None:
+            self.bar.update(self.total - self.bar.n)
+            self.bar.close()
+            return
         if self.shown and self.last_done != self.total:
             self._line(self.total, time.perf_counter())
+
+
+def _tqdm_bar(label: str, total: int, unit: str, stream: TextIO) -> Any:
+    """A tqdm bar for ``stream`` when it is a terminal and tqdm is installed, else None
+    (progress lines: a bar redrawn with carriage returns garbles a log)."""
+    isatty = getattr(stream, "isatty", None)
+    if isatty is None or not isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=f"swept: {label}", unit=f" {unit}", file=stream,
+                delay=PROGRESS_AFTER, mininterval=PROGRESS_EVERY / 4, leave=True)
 
 
 class Heartbeat:
