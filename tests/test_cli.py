@@ -75,7 +75,7 @@ def test_tunnel_headless(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("name", ["bullet-time", "walls-and-slides", "tunnel", "tunnel-3d",
-                                  "slide-3d"])
+                                  "slide-3d", "mesh-walk"])
 def test_headless_screenshot_is_a_png_of_the_window(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, name: str) -> None:
     pygame = pytest.importorskip("pygame")
@@ -89,7 +89,7 @@ def test_headless_screenshot_is_a_png_of_the_window(capsys: pytest.CaptureFixtur
 
 
 @pytest.mark.parametrize("name", ["bullet-time", "walls-and-slides", "tunnel", "tunnel-3d",
-                                  "slide-3d"])
+                                  "slide-3d", "mesh-walk"])
 def test_window_mode_runs_frames_under_the_dummy_driver(capsys: pytest.CaptureFixture[str],
                                                         tmp_path: Path, name: str) -> None:
     pytest.importorskip("pygame")
@@ -137,8 +137,8 @@ def test_text_demos(capsys: pytest.CaptureFixture[str], name: str, first: str) -
 
 def test_demo_with_no_name_lists_the_demos(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "demo")
-    assert status == 0 and ("bullet-time, walls-and-slides, tunnel, tunnel-3d, slide-3d, mtv, "
-                            "bouncing, slide") in out
+    assert status == 0 and ("bullet-time, walls-and-slides, tunnel, tunnel-3d, slide-3d, "
+                            "mesh-walk, mtv, bouncing, slide") in out
 
 
 def test_scene_default_prints_seed_003s_traces(capsys: pytest.CaptureFixture[str]) -> None:

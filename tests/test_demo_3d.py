@@ -99,3 +99,38 @@ def test_the_caught_sphere_shows_through_the_pane() -> None:
     assert p is not None
     r, g, b = tuple(caught.get_at((int(p[0]), int(p[1]))))[:3]
     assert g > r  # teal, not the pane's grey or the missed red
+
+
+def test_the_mesh_walk_climbs_the_ramp_and_slides_along_the_wall() -> None:
+    """The scripted walk: up the 26.6 degree ramp onto the platform, to the wall, then into
+    it at 45 degrees, sliding along it; on a floor at the end and never inside the mesh."""
+    from swept import closest_point
+    from swept.demos.mesh_walk import LEVEL, RADIUS, SKIN, MeshWalk
+
+    walk = MeshWalk()
+    walk.run_script()
+    c = walk.ball.center
+    assert walk.on_floor and walk.slope == pytest.approx(0.0, abs=1e-9)
+    # on the platform (y = 2) and against the wall (z = 6), within the skin of each
+    assert 2.0 + RADIUS <= c[1] <= 2.0 + RADIUS + SKIN
+    assert 6.0 - RADIUS - 2.0 * SKIN <= c[2] <= 6.0 - RADIUS
+    assert 10.0 < c[0] < 14.0
+    for p in walk.trail:
+        # never inside: every centre at least a radius from the mesh
+        assert math.dist(p, closest_point(LEVEL, p)) >= RADIUS - 1e-9
+    assert walk.readout().endswith("on a floor of slope 0.0\u00b0")
+
+
+def test_mesh_walk_keys_set_the_heading() -> None:
+    from swept.demos import view_mesh_walk
+    from swept.demos.mesh_walk import MeshWalk
+
+    walk = MeshWalk()
+    held: set[int] = set()
+    handle = view_mesh_walk.handle_event
+    assert handle(walk, _key(pygame.K_UP), held) and walk.heading == (1.0, 0.0)
+    assert handle(walk, _key(pygame.K_RIGHT), held)
+    assert walk.heading == pytest.approx((math.sqrt(0.5), math.sqrt(0.5)), abs=1e-15)
+    up = pygame.event.Event(pygame.KEYUP, key=pygame.K_UP, mod=0, unicode="", scancode=0)
+    assert handle(walk, up, held) and walk.heading == (0.0, 1.0)
+    assert not handle(walk, _key(pygame.K_ESCAPE), held)

@@ -18,12 +18,14 @@ pygame = pytest.importorskip("pygame")
 
 from swept.demos import (  # noqa: E402
     view_bullet_time,
+    view_mesh_walk,
     view_slide,
     view_tunnel,
     view_tunnel3d,
     view_walls_and_slides,
 )
 from swept.demos.bullet_time import BulletTime  # noqa: E402
+from swept.demos.mesh_walk import MeshWalk  # noqa: E402
 from swept.demos.slide import Slide  # noqa: E402
 from swept.demos.tunnel import Tunnel  # noqa: E402
 from swept.demos.walls_and_slides import WallsAndSlides  # noqa: E402
@@ -34,8 +36,9 @@ VIEWS: list[tuple[ModuleType, Any]] = [
     (view_tunnel, lambda: Tunnel()),
     (view_tunnel3d, lambda: Tunnel(speed=120.0, swept=True)),
     (view_slide, lambda: Slide()),
+    (view_mesh_walk, lambda: MeshWalk()),
 ]
-IDS = ["bullet-time", "walls-and-slides", "tunnel", "tunnel-3d", "slide-3d"]
+IDS = ["bullet-time", "walls-and-slides", "tunnel", "tunnel-3d", "slide-3d", "mesh-walk"]
 
 
 def _assert_not_blank(surface: Any) -> None:

@@ -350,6 +350,15 @@ def _demo_tunnel(args: argparse.Namespace, out: TextIO) -> int:
     return _show(args.view, model, args, [model.readout()], out)
 
 
+def _demo_mesh_walk(args: argparse.Namespace, out: TextIO) -> int:
+    from .demos.mesh_walk import MeshWalk
+
+    model = MeshWalk()
+    if args.headless:
+        model.run_script()
+    return _show("view_mesh_walk", model, args, [model.readout()], out)
+
+
 def _demo_slide_3d(args: argparse.Namespace, out: TextIO) -> int:
     from .demos.slide import Slide
 
@@ -663,6 +672,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help=f"the velocity's aim from +x, -180 to 180 degrees (default "
                          f"{SLIDE_AIM:g})")
     sl.set_defaults(handler=_demo_slide_3d)
+
+    mw = demos.add_parser("mesh-walk", help="a ball character walks a triangle-mesh level (3D)",
+                          description="A ball character walks a small level that is one "
+                                      "triangle mesh (a floor, a ramp, a platform, a wall) "
+                                      "through move_and_slide. Headless, it walks a scripted "
+                                      "path up the ramp and along the wall and prints where it "
+                                      "ends. Keys: arrows walk, Esc quit.")
+    window_options(mw)
+    mw.set_defaults(handler=_demo_mesh_walk)
 
     for name, about in (("mtv", "the minimum translation vector"),
                         ("bouncing", "restitution, apexes and friction"),

@@ -5,6 +5,7 @@
 - :mod:`~swept.demos.tunnel` (seed 002) — where the frames land decides a discrete test (a
   flat view and a 3D one);
 - :mod:`~swept.demos.slide` (seed 002) — a velocity split on a tilted surface (a 3D view);
+- :mod:`~swept.demos.mesh_walk` (issue 13) — a ball character walking a triangle-mesh level;
 - :mod:`~swept.demos.text` (seed 002) — the mtv, bouncing and slide log lines.
 
 The ``view_*`` modules draw a model in a pygame-ce window; only they import pygame. Run them
@@ -22,7 +23,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 __all__ = ["WINDOW_DEMOS", "TEXT_DEMO_NAMES", "DEMO_NAMES"]
 
 #: The demos with a window, by their ``swept demo`` name.
-WINDOW_DEMOS = ("bullet-time", "walls-and-slides", "tunnel", "tunnel-3d", "slide-3d")
+WINDOW_DEMOS = ("bullet-time", "walls-and-slides", "tunnel", "tunnel-3d", "slide-3d",
+                "mesh-walk")
 #: The demos that print their log lines.
 TEXT_DEMO_NAMES = ("mtv", "bouncing", "slide")
 #: Every demo name ``swept demo`` takes.

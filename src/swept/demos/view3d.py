@@ -123,12 +123,13 @@ class Frame3D:
                 self.quad(corners, color)
 
     def line(self, a: Sequence[float], b: Sequence[float], color: Color, width: int = 1,
-             dashed: bool = False) -> None:
-        """A line from ``a`` to ``b`` (skipped where either end is behind the camera)."""
+             dashed: bool = False, on_top: bool = False) -> None:
+        """A line from ``a`` to ``b`` (skipped where either end is behind the camera;
+        ``on_top``: over every face, as a path drawn on a floor)."""
         pa, pb = self.camera.project(a), self.camera.project(b)
         if pa is None or pb is None:
             return
-        depth = min(self.camera.depth(a), self.camera.depth(b))
+        depth = -math.inf if on_top else min(self.camera.depth(a), self.camera.depth(b))
         if not dashed:
             self._add(depth, lambda s: pygame.draw.line(s, color, pa, pb, width))
             return
