@@ -62,3 +62,25 @@ def test_a_wall_of_the_same_mesh_stops_a_ball_resting_on_its_floor() -> None:
     assert r.on_wall
     assert 4.0 - 0.5 - 2.0 * SKIN <= r.position[0] <= 4.0 - 0.5
     assert r.position[1] == pytest.approx(0.5 + SKIN, abs=1e-9)
+
+
+def test_a_ball_in_a_crease_gets_the_face_its_motion_heads_into() -> None:
+    """A ball touching two faces at once (a floor and a steep face beside it) starts in
+    contact with both; the sweep's answer at 0 is the face the motion heads into most, not the
+    nearer one by a hair (the floor probe got the steep face and the character lost its
+    floor)."""
+    from swept import sweep
+
+    crease = TriangleMesh(vertices=[(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (5, 2, 0),
+                                    (5, 2, 4)],
+                          triangles=[(0, 3, 2), (0, 2, 1), (1, 2, 5), (1, 5, 4)])
+    # touching the floor (y = 0) and, a hair nearer, the steep face rising from x = 4
+    n = (-2.0 / math.sqrt(5.0), 1.0 / math.sqrt(5.0), 0.0)
+    x = 4.0 - (0.5 - 1e-9 - 0.5 * n[1]) / n[0] * -1.0
+    ball = Sphere((x, 0.5, 2.0), 0.5)
+    down = sweep(ball, (0.0, -1.0, 0.0), crease)
+    assert down is not None and down.fraction == 0.0
+    assert tuple(down.normal) == (0.0, 1.0, 0.0)
+    side = sweep(ball, (1.0, 0.0, 0.0), crease)
+    assert side is not None and side.fraction == 0.0
+    assert side.normal[0] < -0.5  # the steep face's normal

@@ -423,6 +423,40 @@ def surface_normal(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
 
 
 @kernel
+def touching_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+                      cand: np.ndarray, count: int, px: float, py: float, pz: float,
+                      radius: float, vx: float, vy: float, vz: float) -> int:
+    """Of the candidate triangles within ``radius`` of ``p`` (a ball that starts touching),
+    the one the motion ``v`` heads into most (the least ``v . n``, n from the triangle toward
+    p); ties, and no motion: the nearest, then the smallest index. -1 when none touches.
+
+    At a crease a ball touches two faces at once; the nearest alone answered a floor probe
+    with the steep face beside the floor (by a hair), and a character standing in the crease
+    lost its floor."""
+    best_h = math.inf
+    best_d = math.inf
+    best_k = -1
+    for j in range(count):
+        k = cand[j]
+        qx, qy, qz, _f = closest_on_triangle(verts, tris, k, px, py, pz)
+        wx, wy, wz = px - qx, py - qy, pz - qz
+        d = math.sqrt(wx * wx + wy * wy + wz * wz)
+        if d > radius:
+            continue
+        if d > 0.0:
+            nx, ny, nz = wx / d, wy / d, wz / d
+        else:
+            # on the surface: the face normal
+            nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+        h = vx * nx + vy * ny + vz * nz
+        if h < best_h or (h == best_h and (d < best_d or (d == best_d and k < best_k))):
+            best_h = h
+            best_d = d
+            best_k = k
+    return best_k
+
+
+@kernel
 def nearest_triangle(verts: np.ndarray, tris: np.ndarray, cand: np.ndarray, count: int,
                      px: float, py: float, pz: float) -> tuple[float, int]:
     """The candidate triangle nearest ``p`` and its distance (ties: smallest index):
@@ -499,9 +533,9 @@ def sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, cand: 
     """A ball of ``radius`` at ``c`` moved by ``v`` against the candidate triangles:
     ``(fraction, k)`` of the first touch (ties: smallest k), ``(0, k)`` when it starts
     touching triangle k (the nearest), or ``(MISS, -1)``."""
-    d0, k0 = nearest_triangle(verts, tris, cand, count, cx, cy, cz)
-    if k0 >= 0 and d0 <= radius:
-        # starts touching or overlapping
+    k0 = touching_triangle(verts, tris, normals, cand, count, cx, cy, cz, radius, vx, vy, vz)
+    if k0 >= 0:
+        # starts touching or overlapping: the face the motion heads into most
         return 0.0, k0
     length = math.sqrt(vx * vx + vy * vy + vz * vz)
     if length == 0.0 or count == 0:
@@ -539,9 +573,9 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     if found > out.shape[0]:
         out = np.empty(found, np.int64)
         found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
-    d0, k0 = nearest_triangle(verts, tris, out, found, cx, cy, cz)
-    if k0 >= 0 and d0 <= radius:
-        # starts touching or overlapping
+    k0 = touching_triangle(verts, tris, normals, out, found, cx, cy, cz, radius, vx, vy, vz)
+    if k0 >= 0:
+        # starts touching or overlapping: the face the motion heads into most
         return 0.0, k0
     length = math.sqrt(vx * vx + vy * vy + vz * vz)
     if length == 0.0:
