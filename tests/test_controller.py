@@ -453,3 +453,23 @@ def test_walking_over_a_bumpy_chain_never_sinks_into_it_nor_stops(
             c = contact(r.shape, seg)
             assert c is None or c.depth <= 1e-9
         character, v = r.shape, r.velocity
+
+
+def test_a_steep_slope_above_a_walkable_one_is_not_climbed_2d() -> None:
+    """floor_block_on_wall on a sloped floor, in 2D: the slide up a 26.6 degree ramp, clipped
+    by the upright plane of the 63 degree slope above it, kept a vertical part and climbed
+    it. The crease of the ramp and the upright wall is a point: the character stops there."""
+    ramp = Segment((0.0, 0.0), (8.0, -4.0))
+    steep = Segment((8.0, -4.0), (9.0, -6.0))
+    ball = move_and_slide(Circle((3.0, -3.0), 0.5), (0.0, 30.0), 0.1, [ramp, steep]).shape
+    ys = []
+    for _ in range(10):
+        r = move_and_slide(ball, (6.0, 0.0), 0.25, [ramp, steep])
+        ball = r.shape
+        assert r.on_floor
+        ys.append(ball.center[1])
+    assert ys[-1] == ys[-2] == ys[-3]
+    # never above the ramp by more than the radius and the skin (y is down: above is -y)
+    x, y = ball.center
+    over_ramp = (x * 0.5 + y * 1.0) / math.sqrt(1.25) * -1.0
+    assert 0.5 <= over_ramp <= 0.5 + 2e-3

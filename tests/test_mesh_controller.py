@@ -84,3 +84,26 @@ def test_a_ball_in_a_crease_gets_the_face_its_motion_heads_into() -> None:
     side = sweep(ball, (1.0, 0.0, 0.0), crease)
     assert side is not None and side.fraction == 0.0
     assert side.normal[0] < -0.5  # the steep face's normal
+
+
+def test_a_steep_face_above_a_ramp_is_not_climbed() -> None:
+    """floor_block_on_wall on a sloped floor: the slide along the ramp, clipped by the steep
+    face's upright plane, kept a part rising straight up off the ramp, so the character
+    climbed the 63 degree face, left the ramp and then slid on up it. It now stays on the
+    crease of the ramp and the upright wall (here a point across the motion: it stops)."""
+    level = TriangleMesh(vertices=[(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (8, 2, 0),
+                                   (8, 2, 4), (9, 4, 0), (9, 4, 4)],
+                         triangles=[(0, 3, 2), (0, 2, 1), (1, 2, 5), (1, 5, 4), (4, 5, 7),
+                                    (4, 7, 6)])
+    ball = move_and_slide(Sphere((5.0, 1.06, 2.0), 0.5), (0.0, -1.0, 0.0), 0.1, [level]).shape
+    heights = []
+    for _ in range(8):
+        r = move_and_slide(ball, (3.0, 0.0, 0.0), 0.25, [level])
+        ball = r.shape
+        assert r.on_floor
+        heights.append(ball.center[1])
+    # it reached the foot of the steep face and stayed there, never rising above the ramp
+    assert heights[-1] == heights[-2] == heights[-3]
+    c = ball.center
+    over_ramp = (c[0] - 4.0) * (-1.0 / math.sqrt(5.0)) + c[1] * (2.0 / math.sqrt(5.0))
+    assert 0.5 <= over_ramp <= 0.5 + 2e-3

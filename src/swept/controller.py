@@ -466,6 +466,21 @@ def _clip(vec: Vec2 | Vec3, planes: list[Vec2 | Vec3]) -> Vec2 | Vec3:
     return vec
 
 
+def _crease(vec: Vec2 | Vec3, a: Vec2 | Vec3, b: Vec2 | Vec3) -> Vec2 | Vec3:
+    """``vec`` along the crease of the planes with normals ``a`` and ``b``: the line they
+    share in 3D (nothing when they are parallel), a point in 2D (nothing)."""
+    if len(vec) == 2:
+        # two lines meet in a point
+        return vec * 0.0
+    line = cast(Vec3, a).cross(cast(Vec3, b))
+    size = line.length()
+    if size <= PARALLEL_TOLERANCE:
+        return vec * 0.0
+    line = line / size
+    along: Vec2 | Vec3 = line * vec.dot(line)
+    return along
+
+
 def _add_plane(planes: list[Vec2 | Vec3], n: Vec2 | Vec3) -> None:
     """Remember a touched plane, once."""
     for p in planes:
@@ -641,14 +656,22 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
         else:
             on_ceiling = True
         blocking = n
+        standing: Vec2 | Vec3 | None = None
         if k == _WALL and grounded:
             # a wall met on a floor blocks as if it were upright (Godot's floor_block_on_wall):
             # the character does not climb a slope too steep to walk by pushing into it
             upright = n - u * n.dot(u)
             if upright.length() > CLIP_TOLERANCE:
                 blocking = upright / upright.length()
+            standing = floor_normal if floor_normal is not None else start_floor[1].normal \
+                if start_floor is not None else None
         _add_plane(planes, blocking)
         clipped = _clip(remainder, planes)
+        if standing is not None and clipped.dot(standing) > CLIP_TOLERANCE * remainder.length():
+            # the slide along a sloped floor, clipped by the upright wall, kept a part rising
+            # off the floor (straight up at the foot of a steep face over a ramp): keep the
+            # character on its floor, along the crease of the floor and the upright wall
+            clipped = _crease(clipped, standing, blocking)
         if k == _FLOOR and constant_speed_on_slopes:
             # keep the speed across up: rescale the slide along the slope
             flat = remainder - u * remainder.dot(u)
