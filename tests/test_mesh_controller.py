@@ -107,3 +107,51 @@ def test_a_steep_face_above_a_ramp_is_not_climbed() -> None:
     c = ball.center
     over_ramp = (c[0] - 4.0) * (-1.0 / math.sqrt(5.0)) + c[1] * (2.0 / math.sqrt(5.0))
     assert 0.5 <= over_ramp <= 0.5 + 2e-3
+
+
+def _stairs() -> TriangleMesh:
+    """A floor (y = 0, x < 3), three steps of 0.3 up to a landing (y = 0.9, x 5..8), and a
+    ceiling over the floor (y = 2, x 0..3, facing down); z from 0 to 4."""
+    verts: list[tuple[float, float, float]] = []
+    tris: list[tuple[int, int, int]] = []
+
+    def quad(*corners: tuple[float, float, float]) -> None:
+        i = len(verts)
+        verts.extend(corners)
+        tris.extend([(i, i + 1, i + 2), (i, i + 2, i + 3)])
+
+    for x0, x1, y in ((0.0, 3.0, 0.0), (3.0, 4.0, 0.3), (4.0, 5.0, 0.6), (5.0, 8.0, 0.9)):
+        quad((x0, y, 0.0), (x0, y, 4.0), (x1, y, 4.0), (x1, y, 0.0))  # a tread, facing up
+    for x, y0, y1 in ((3.0, 0.0, 0.3), (4.0, 0.3, 0.6), (5.0, 0.6, 0.9)):
+        quad((x, y0, 0.0), (x, y1, 0.0), (x, y1, 4.0), (x, y0, 4.0))  # a riser
+    quad((0.0, 2.0, 0.0), (3.0, 2.0, 0.0), (3.0, 2.0, 4.0), (0.0, 2.0, 4.0))  # the ceiling
+    return TriangleMesh(verts, tris)
+
+
+def test_stairs_of_a_mesh_are_climbed_with_step_height_only() -> None:
+    """Risers of 0.3 over a ball of radius 0.25: step_height 0.35 climbs every one to the
+    landing; without it the first riser stops the ball."""
+    stairs = _stairs()
+    ball = Sphere((1.0, 0.25 + SKIN, 2.0), 0.25)
+    for _ in range(30):
+        r = move_and_slide(ball, (3.0, -2.0, 0.0), 1.0 / 15.0, [stairs], step_height=0.35,
+                           skin=SKIN)
+        ball = r.shape
+    assert r.on_floor and tuple(r.floor_normal) == (0.0, 1.0, 0.0)
+    assert 5.0 < ball.center[0] < 8.0
+    assert 0.9 + 0.25 <= ball.center[1] <= 0.9 + 0.25 + SKIN + 1e-12  # on the landing
+    ball = Sphere((1.0, 0.25 + SKIN, 2.0), 0.25)
+    for _ in range(30):
+        r = move_and_slide(ball, (3.0, -2.0, 0.0), 1.0 / 15.0, [stairs], skin=SKIN)
+        ball = r.shape
+    assert r.on_floor and r.on_wall
+    assert 3.0 - 0.25 - 2.0 * SKIN <= ball.center[0] <= 3.0 - 0.25  # at the first riser
+    assert ball.center[1] <= 0.25 + SKIN
+
+
+def test_a_mesh_ceiling_stops_a_jump() -> None:
+    stairs = _stairs()
+    r = move_and_slide(Sphere((1.0, 0.25 + SKIN, 2.0), 0.25), (0.0, 10.0, 0.0), 1.0, [stairs],
+                       skin=SKIN)
+    assert r.on_ceiling and not r.on_floor
+    assert 2.0 - 0.25 - 2.0 * SKIN <= r.position[1] <= 2.0 - 0.25
