@@ -663,8 +663,10 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
             upright = n - u * n.dot(u)
             if upright.length() > CLIP_TOLERANCE:
                 blocking = upright / upright.length()
-            standing = floor_normal if floor_normal is not None else start_floor[1].normal \
-                if start_floor is not None else None
+            # the floor met in this call, else the one under the start
+            standing = floor_normal
+            if standing is None and start_floor is not None:
+                standing = start_floor[1].normal
         _add_plane(planes, blocking)
         clipped = _clip(remainder, planes)
         if standing is not None and clipped.dot(standing) > CLIP_TOLERANCE * remainder.length():

@@ -294,11 +294,16 @@ def _encode(shape: Shape) -> ShapeView:
     return v
 
 
+#: The shape types the compiled table holds (the cheap first test of :func:`_external`).
+_TABLE_TYPES = frozenset({Circle, Segment, AABB, Polygon, Capsule, Plane, Sphere})
+
+
 def _external(shape: Any) -> bool:
     """Whether ``shape`` is a collider the compiled table cannot hold but the scalar API
     answers (an oriented box, a hull, a triangle mesh, a height field, a tile map): a World
     keeps it outside the table and answers it through the scalar queries."""
-    if isinstance(shape, (Chain, Ray)):
+    if type(shape) in _TABLE_TYPES or isinstance(shape, (Chain, Ray)):
+        # the table's own kinds (add's common case: no second view of the shape)
         return False
     if not isinstance(shape, Shape) and not hasattr(shape, "aabb"):
         return False
