@@ -41,7 +41,11 @@ import math
 
 import numpy as np
 
+from ..constants import TOUCH_TOLERANCE
 from . import bvh, inline_kernel, kernel
+from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
+from .geom import segment_segment_params
+from .polytope import deepest_middle
 from .ray import ray_capsule3
 from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
 
@@ -643,3 +647,222 @@ def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarr
             nx, ny, nz, px, py, pz = mx, my, mz, qx, qy, qz
             limit = t
     return best_status, best_t, best_k, nx, ny, nz, px, py, pz
+
+
+# ---------------------------------------------------------------------------------------------
+# convex cores against triangles: closest points and contact (capsules, boxes, hulls)
+
+
+@kernel
+def segment_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int,
+                     p0x: float, p0y: float, p0z: float, p1x: float, p1y: float, p1z: float
+                     ) -> tuple[float, float, float, float, float, float, float]:
+    """The nearest points of the segment ``p0 p1`` (a point when ``p0 == p1``) and triangle k:
+    ``(d, ax, ay, az, bx, by, bz)``, a on the segment, b on the triangle. Closed form: a
+    segment crossing the triangle gives ``d = 0`` and a = b the crossing point; otherwise the
+    nearest pair of two disjoint convex sets joins a vertex to a face or an edge to an edge,
+    so the least of both ends against the triangle and the segment against its three
+    edges."""
+    ia = tris[k, 0]
+    nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    h0 = (p0x - verts[ia, 0]) * nx + (p0y - verts[ia, 1]) * ny + (p0z - verts[ia, 2]) * nz
+    h1 = (p1x - verts[ia, 0]) * nx + (p1y - verts[ia, 1]) * ny + (p1z - verts[ia, 2]) * nz
+    if h0 != h1 and ((h0 <= 0.0 <= h1) or (h1 <= 0.0 <= h0)):
+        # the segment crosses the plane: where, and whether inside every edge
+        s = h0 / (h0 - h1)
+        xx = p0x + s * (p1x - p0x)
+        xy = p0y + s * (p1y - p0y)
+        xz = p0z + s * (p1z - p0z)
+        inside = True
+        for e in range(3):
+            i0 = tris[k, e]
+            i1 = tris[k, (e + 1) % 3]
+            ex = verts[i1, 0] - verts[i0, 0]
+            ey = verts[i1, 1] - verts[i0, 1]
+            ez = verts[i1, 2] - verts[i0, 2]
+            wx = xx - verts[i0, 0]
+            wy = xy - verts[i0, 1]
+            wz = xz - verts[i0, 2]
+            if (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz \
+                    < 0.0:
+                inside = False
+                break
+        if inside:
+            return 0.0, xx, xy, xz, xx, xy, xz
+    # the ends against the triangle (vertex-face)
+    qx, qy, qz, _f = closest_on_triangle(verts, tris, k, p0x, p0y, p0z)
+    best = math.sqrt((p0x - qx) ** 2 + (p0y - qy) ** 2 + (p0z - qz) ** 2)
+    ax, ay, az, bx, by, bz = p0x, p0y, p0z, qx, qy, qz
+    qx, qy, qz, _f = closest_on_triangle(verts, tris, k, p1x, p1y, p1z)
+    d = math.sqrt((p1x - qx) ** 2 + (p1y - qy) ** 2 + (p1z - qz) ** 2)
+    if d < best:
+        best = d
+        ax, ay, az, bx, by, bz = p1x, p1y, p1z, qx, qy, qz
+    # the segment against each edge (edge-edge)
+    dx, dy, dz = p1x - p0x, p1y - p0y, p1z - p0z
+    for e in range(3):
+        i0 = tris[k, e]
+        i1 = tris[k, (e + 1) % 3]
+        ex = verts[i1, 0] - verts[i0, 0]
+        ey = verts[i1, 1] - verts[i0, 1]
+        ez = verts[i1, 2] - verts[i0, 2]
+        s, t = segment_segment_params(dx, dy, dz, ex, ey, ez, p0x - verts[i0, 0],
+                                      p0y - verts[i0, 1], p0z - verts[i0, 2])
+        cx, cy, cz = p0x + s * dx, p0y + s * dy, p0z + s * dz
+        ex_, ey_, ez_ = verts[i0, 0] + t * ex, verts[i0, 1] + t * ey, verts[i0, 2] + t * ez
+        d = math.sqrt((cx - ex_) ** 2 + (cy - ey_) ** 2 + (cz - ez_) ** 2)
+        if d < best:
+            best = d
+            ax, ay, az, bx, by, bz = cx, cy, cz, ex_, ey_, ez_
+    return best, ax, ay, az, bx, by, bz
+
+
+@kernel
+def core_triangle(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+                  k: int, tri: np.ndarray, cache: np.ndarray
+                  ) -> tuple[float, float, float, float, float, float, float]:
+    """The nearest points of a convex core (its points' hull: a point or segment in closed
+    form, :func:`segment_triangle`; a box's or hull's corners by GJK, within
+    ``GJK_TOLERANCE``) and triangle k: ``(d, a, b)``, ``d = 0`` when they touch or cross
+    (a closed-form gap within ``TOUCH_TOLERANCE`` of the coordinates' magnitude counts, as
+    GJK counts it). ``tri`` (3, 3) and ``cache`` (``GJK_CACHE_SIZE``) are scratch."""
+    p = core.shape[0]
+    if p <= 2:
+        d, ax, ay, az, bx, by, bz = segment_triangle(verts, tris, normals, k, core[0, 0],
+                                                     core[0, 1], core[0, 2], core[p - 1, 0],
+                                                     core[p - 1, 1], core[p - 1, 2])
+        scale = max(abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz))
+        if d <= TOUCH_TOLERANCE * scale:
+            # touching to rounding (a core lying in the plane): as GJK counts it
+            d = 0.0
+        return d, ax, ay, az, bx, by, bz
+    for c in range(3):
+        for a in range(3):
+            tri[c, a] = verts[tris[k, c], a]
+    cache[0] = 0
+    d, ax, ay, az, bx, by, bz, _it, status = gjk_distance(core, tri, cache)
+    if status == GJK_OVERLAPPED:
+        d = 0.0
+    return d, ax, ay, az, bx, by, bz
+
+
+@kernel
+def core_triangle_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray,
+                       normals: np.ndarray, edge_flat: np.ndarray, k: int
+                       ) -> tuple[float, float, float, float]:
+    """How a core that touches or crosses triangle k leaves it: ``(push, nx, ny, nz)``, the
+    least move along an allowed axis that takes the core's hull clear of the triangle (just
+    touching). The axes: the face normal, toward the side the core reaches less far beyond
+    the plane (+normal on a tie), and across each edge that is not flat (a boundary, a crease)
+    its outward normal in the triangle's plane. A flat edge offers no way out: its coplanar
+    neighbour lies there (no internal-edge pushes)."""
+    ia = tris[k, 0]
+    nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    off = verts[ia, 0] * nx + verts[ia, 1] * ny + verts[ia, 2] * nz
+    lo = math.inf
+    hi = -math.inf
+    for i in range(core.shape[0]):
+        s = core[i, 0] * nx + core[i, 1] * ny + core[i, 2] * nz
+        lo = min(lo, s)
+        hi = max(hi, s)
+    up = off - lo
+    down = hi - off
+    if up <= down:
+        best, bx, by, bz = up, nx, ny, nz
+    else:
+        best, bx, by, bz = down, -nx, -ny, -nz
+    for e in range(3):
+        if edge_flat[k, e]:
+            # a flat edge: the neighbour continues the face
+            continue
+        i0 = tris[k, e]
+        i1 = tris[k, (e + 1) % 3]
+        ex = verts[i1, 0] - verts[i0, 0]
+        ey = verts[i1, 1] - verts[i0, 1]
+        ez = verts[i1, 2] - verts[i0, 2]
+        # outward in the plane: edge x normal (the winding runs counter-clockwise about n)
+        mx = ey * nz - ez * ny
+        my = ez * nx - ex * nz
+        mz = ex * ny - ey * nx
+        size = math.sqrt(mx * mx + my * my + mz * mz)
+        mx /= size
+        my /= size
+        mz /= size
+        edge = verts[i0, 0] * mx + verts[i0, 1] * my + verts[i0, 2] * mz
+        low = math.inf
+        for i in range(core.shape[0]):
+            low = min(low, core[i, 0] * mx + core[i, 1] * my + core[i, 2] * mz)
+        push = edge - low
+        if push < best:
+            best, bx, by, bz = push, mx, my, mz
+    return max(best, 0.0), bx, by, bz
+
+
+@kernel
+def core_surface_nearest(core: np.ndarray, verts: np.ndarray, tris: np.ndarray,
+                         normals: np.ndarray, cand: np.ndarray, count: int
+                         ) -> tuple[float, float, float, float, float, float, float, int]:
+    """The candidate triangle nearest a convex core and the nearest points:
+    ``(d, a, b, k)`` (ties: the smallest k), or ``(inf, ..., -1)`` for no candidates."""
+    tri = np.empty((3, 3))
+    cache = np.zeros(GJK_CACHE_SIZE, np.int64)
+    best = math.inf
+    best_k = -1
+    ax = ay = az = bx = by = bz = 0.0
+    for j in range(count):
+        k = cand[j]
+        d, px, py, pz, qx, qy, qz = core_triangle(core, verts, tris, normals, k, tri, cache)
+        if d < best or (d == best and k < best_k):
+            best = d
+            best_k = k
+            ax, ay, az, bx, by, bz = px, py, pz, qx, qy, qz
+    return best, ax, ay, az, bx, by, bz, best_k
+
+
+@kernel
+def core_surface_contact(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarray,
+                         normals: np.ndarray, edge_flat: np.ndarray, vertex_flat: np.ndarray,
+                         cand: np.ndarray, count: int
+                         ) -> tuple[bool, float, float, float, float, float, float, float, int]:
+    """The deepest contact of a convex core grown by ``radius`` with the candidate triangles:
+    ``(hit, nx, ny, nz, depth, px, py, pz, k)`` as a 3D contact kernel, plus the triangle.
+
+    A core apart from every triangle: the nearest triangle (ties: the smallest k), ``depth =
+    radius - d``, the normal of :func:`surface_normal` at the core's nearest point (internal
+    edges smoothed), the point on the triangle. A core that touches or crosses triangles: the
+    one whose :func:`core_triangle_push` is largest (ties: the smallest k), ``depth = push +
+    radius``, the point the middle of the core's deepest feature moved by the push (on the
+    triangle's plane, or its edge's). A crossing is always deeper than any triangle apart."""
+    tri = np.empty((3, 3))
+    cache = np.zeros(GJK_CACHE_SIZE, np.int64)
+    push_best = -1.0
+    push_k = -1
+    pnx = pny = pnz = 0.0
+    near = math.inf
+    near_k = -1
+    ax = ay = az = 0.0
+    for j in range(count):
+        k = cand[j]
+        d, px, py, pz, _qx, _qy, _qz = core_triangle(core, verts, tris, normals, k, tri, cache)
+        if d > radius:
+            continue
+        if d == 0.0:
+            # touching or crossing: out along its best axis
+            push, mx, my, mz = core_triangle_push(core, verts, tris, normals, edge_flat, k)
+            if push > push_best or (push == push_best and k < push_k):
+                push_best = push
+                push_k = k
+                pnx, pny, pnz = mx, my, mz
+        elif d < near or (d == near and k < near_k):
+            near = d
+            near_k = k
+            ax, ay, az = px, py, pz
+    if push_k >= 0:
+        mx, my, mz = deepest_middle(core, pnx, pny, pnz)
+        return (True, pnx, pny, pnz, push_best + radius, mx + pnx * push_best,
+                my + pny * push_best, mz + pnz * push_best, push_k)
+    if near_k < 0:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1
+    d, qx, qy, qz, nx, ny, nz = surface_normal(verts, tris, normals, edge_flat, vertex_flat,
+                                               near_k, ax, ay, az)
+    return True, nx, ny, nz, max(radius - d, 0.0), qx, qy, qz, near_k
