@@ -41,7 +41,7 @@ import math
 
 import numpy as np
 
-from ..constants import TOUCH_TOLERANCE
+from ..constants import FLAT_EDGE_TOLERANCE, TOUCH_TOLERANCE
 from . import bvh, inline_kernel, kernel
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import segment_segment_params
@@ -747,17 +747,38 @@ def core_triangle(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals
 
 
 @kernel
-def core_triangle_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray,
-                       normals: np.ndarray, edge_flat: np.ndarray, k: int
-                       ) -> tuple[float, float, float, float]:
-    """How a core that touches or crosses triangle k leaves it: ``(push, nx, ny, nz)``, the
-    least move along an allowed axis that takes the core's hull clear of the triangle (just
-    touching). The axes: the face normal, toward the side the core reaches less far beyond
-    the plane (+normal on a tie), and across each edge that is not flat (a boundary, a crease)
-    its outward normal in the triangle's plane. A flat edge offers no way out: its coplanar
-    neighbour lies there (no internal-edge pushes)."""
+def coplanar(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int, j: int) -> bool:
+    """Whether triangle j lies in triangle k's plane: every corner of j within an angle of
+    ``FLAT_EDGE_TOLERANCE`` (as a sine) of the plane, seen from k's first corner (the test of
+    a flat edge, for triangles that need not share one; either winding)."""
     ia = tris[k, 0]
     nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    for c in range(3):
+        iv = tris[j, c]
+        wx = verts[iv, 0] - verts[ia, 0]
+        wy = verts[iv, 1] - verts[ia, 1]
+        wz = verts[iv, 2] - verts[ia, 2]
+        h = wx * nx + wy * ny + wz * nz
+        if abs(h) > FLAT_EDGE_TOLERANCE * math.sqrt(wx * wx + wy * wy + wz * wz):
+            return False
+    return True
+
+
+@kernel
+def plane_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+               edge_flat: np.ndarray, group: np.ndarray, size: int
+               ) -> tuple[float, float, float, float]:
+    """How a core that touches or crosses a set of coplanar triangles (``group[:size]``, one
+    piece of a plane) leaves them: ``(push, nx, ny, nz)``, the least move along an allowed
+    axis that takes the core's hull clear of every one (just touching). The axes: the plane's
+    normal, toward the side the core reaches less far beyond it (+ the first triangle's
+    normal on a tie), and across each edge of the piece that is not flat (a boundary, a
+    crease) its outward normal in the plane. A flat edge offers no way out: the plane goes on
+    there (no internal-edge pushes), so the answer is the same however the plane is cut into
+    triangles."""
+    k0 = group[0]
+    ia = tris[k0, 0]
+    nx, ny, nz = normals[k0, 0], normals[k0, 1], normals[k0, 2]
     off = verts[ia, 0] * nx + verts[ia, 1] * ny + verts[ia, 2] * nz
     lo = math.inf
     hi = -math.inf
@@ -771,30 +792,38 @@ def core_triangle_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray,
         best, bx, by, bz = up, nx, ny, nz
     else:
         best, bx, by, bz = down, -nx, -ny, -nz
-    for e in range(3):
-        if edge_flat[k, e]:
-            # a flat edge: the neighbour continues the face
-            continue
-        i0 = tris[k, e]
-        i1 = tris[k, (e + 1) % 3]
-        ex = verts[i1, 0] - verts[i0, 0]
-        ey = verts[i1, 1] - verts[i0, 1]
-        ez = verts[i1, 2] - verts[i0, 2]
-        # outward in the plane: edge x normal (the winding runs counter-clockwise about n)
-        mx = ey * nz - ez * ny
-        my = ez * nx - ex * nz
-        mz = ex * ny - ey * nx
-        size = math.sqrt(mx * mx + my * my + mz * mz)
-        mx /= size
-        my /= size
-        mz /= size
-        edge = verts[i0, 0] * mx + verts[i0, 1] * my + verts[i0, 2] * mz
-        low = math.inf
-        for i in range(core.shape[0]):
-            low = min(low, core[i, 0] * mx + core[i, 1] * my + core[i, 2] * mz)
-        push = edge - low
-        if push < best:
-            best, bx, by, bz = push, mx, my, mz
+    for g in range(size):
+        k = group[g]
+        kx, ky, kz = normals[k, 0], normals[k, 1], normals[k, 2]
+        for e in range(3):
+            if edge_flat[k, e]:
+                # a flat edge: the plane goes on across it
+                continue
+            i0 = tris[k, e]
+            i1 = tris[k, (e + 1) % 3]
+            ex = verts[i1, 0] - verts[i0, 0]
+            ey = verts[i1, 1] - verts[i0, 1]
+            ez = verts[i1, 2] - verts[i0, 2]
+            # outward in the plane: edge x normal (the winding runs counter-clockwise about
+            # the triangle's own normal)
+            mx = ey * kz - ez * ky
+            my = ez * kx - ex * kz
+            mz = ex * ky - ey * kx
+            size_m = math.sqrt(mx * mx + my * my + mz * mz)
+            mx /= size_m
+            my /= size_m
+            mz /= size_m
+            top = -math.inf
+            for h in range(size):
+                for c in range(3):
+                    iv = tris[group[h], c]
+                    top = max(top, verts[iv, 0] * mx + verts[iv, 1] * my + verts[iv, 2] * mz)
+            low = math.inf
+            for i in range(core.shape[0]):
+                low = min(low, core[i, 0] * mx + core[i, 1] * my + core[i, 2] * mz)
+            push = top - low
+            if push < best:
+                best, bx, by, bz = push, mx, my, mz
     return max(best, 0.0), bx, by, bz
 
 
@@ -825,19 +854,20 @@ def core_surface_contact(core: np.ndarray, radius: float, verts: np.ndarray, tri
                          cand: np.ndarray, count: int
                          ) -> tuple[bool, float, float, float, float, float, float, float, int]:
     """The deepest contact of a convex core grown by ``radius`` with the candidate triangles:
-    ``(hit, nx, ny, nz, depth, px, py, pz, k)`` as a 3D contact kernel, plus the triangle.
+    ``(hit, nx, ny, nz, depth, px, py, pz, k)`` as a 3D contact kernel, plus a triangle.
 
     A core apart from every triangle: the nearest triangle (ties: the smallest k), ``depth =
     radius - d``, the normal of :func:`surface_normal` at the core's nearest point (internal
-    edges smoothed), the point on the triangle. A core that touches or crosses triangles: the
-    one whose :func:`core_triangle_push` is largest (ties: the smallest k), ``depth = push +
-    radius``, the point the middle of the core's deepest feature moved by the push (on the
-    triangle's plane, or its edge's). A crossing is always deeper than any triangle apart."""
+    edges smoothed), the point on the triangle. A core that touches or crosses triangles:
+    they are taken plane by plane (:func:`coplanar` with the first of each piece, in the
+    candidates' order), each plane's :func:`plane_push`, and the largest wins (ties: the
+    piece met first): ``depth = push + radius``, the point the middle of the core's deepest
+    feature moved by the push (on the plane, or on the line of the edge it leaves across). A
+    crossing is always deeper than any triangle apart."""
     tri = np.empty((3, 3))
     cache = np.zeros(GJK_CACHE_SIZE, np.int64)
-    push_best = -1.0
-    push_k = -1
-    pnx = pny = pnz = 0.0
+    crossed = np.empty(count, np.int64)
+    crossings = 0
     near = math.inf
     near_k = -1
     ax = ay = az = 0.0
@@ -847,17 +877,34 @@ def core_surface_contact(core: np.ndarray, radius: float, verts: np.ndarray, tri
         if d > radius:
             continue
         if d == 0.0:
-            # touching or crossing: out along its best axis
-            push, mx, my, mz = core_triangle_push(core, verts, tris, normals, edge_flat, k)
-            if push > push_best or (push == push_best and k < push_k):
-                push_best = push
-                push_k = k
-                pnx, pny, pnz = mx, my, mz
+            # touching or crossing: resolved plane by plane below
+            crossed[crossings] = k
+            crossings += 1
         elif d < near or (d == near and k < near_k):
             near = d
             near_k = k
             ax, ay, az = px, py, pz
-    if push_k >= 0:
+    if crossings > 0:
+        taken = np.zeros(crossings, np.bool_)
+        group = np.empty(crossings, np.int64)
+        push_best = -1.0
+        push_k = -1
+        pnx = pny = pnz = 0.0
+        for i in range(crossings):
+            if taken[i]:
+                continue
+            # the piece of the plane of crossed[i]
+            size = 0
+            for j in range(i, crossings):
+                if not taken[j] and coplanar(verts, tris, normals, crossed[i], crossed[j]):
+                    taken[j] = True
+                    group[size] = crossed[j]
+                    size += 1
+            push, mx, my, mz = plane_push(core, verts, tris, normals, edge_flat, group, size)
+            if push > push_best:
+                push_best = push
+                push_k = crossed[i]
+                pnx, pny, pnz = mx, my, mz
         mx, my, mz = deepest_middle(core, pnx, pny, pnz)
         return (True, pnx, pny, pnz, push_best + radius, mx + pnx * push_best,
                 my + pny * push_best, mz + pnz * push_best, push_k)
