@@ -1,8 +1,8 @@
 """move_and_slide: a kinematic character controller, swept so that it never tunnels.
 
-The character is a shape (2D: Circle, Capsule, AABB or Polygon; 3D: Sphere, Capsule or AABB) moved by
-``velocity * dt`` through obstacles: a list of shapes (a :class:`~swept.chain.Chain` included;
-a collider is its index) or a World (anything with ``query_aabb``, ``shape``, ``data``,
+The character is a shape (2D: Circle, Capsule, AABB or Polygon; 3D: Sphere, Capsule or AABB)
+moved by ``velocity * dt`` through obstacles: a list of shapes (a :class:`~swept.chain.Chain`
+included; a collider is its index) or a World (anything with ``query_aabb``, ``shape``, ``data``,
 ``contacts`` and ``sweep``; a collider is its handle). One call:
 
 1. **recovers** from a start that overlaps: the deepest overlap is pushed out (to the skin),
