@@ -423,6 +423,10 @@ def test_a_world_holding_a_mesh_answers_box_and_capsule_queries() -> None:
     assert world.query_aabb(AABB((1.0, 1.0, -0.5), (2.0, 2.0, 0.5))) == [handle]
     assert world.query_aabb(AABB((1.0, 1.0, 0.5), (2.0, 2.0, 1.5))) == []
     assert world.query_aabb(AABB((11.0, -0.5, 1.0), (12.0, 0.5, 2.0))) == [terrain]
+    # a point on the floor is in it (the boundary counts), one over it is not
+    assert world.query_point((1.5, 2.5, 0.0)) == [handle]
+    assert world.query_point((1.5, 2.5, 1e-6)) == []
+    assert world.query_point((11.0, 0.0, 1.0)) == [terrain]
     found = world.contacts(Capsule((1.0, 1.0, 0.2), (3.0, 1.0, 0.2), 0.5))
     assert [c.handle for c in found] == [handle]
     assert tuple(found[0].normal) == Z and found[0].depth == pytest.approx(0.3, abs=1e-12)
