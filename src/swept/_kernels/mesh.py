@@ -477,6 +477,32 @@ def nearest_triangle(verts: np.ndarray, tris: np.ndarray, cand: np.ndarray, coun
     return best_d, best_k
 
 
+@inline_kernel
+def triangle_edge(verts: np.ndarray, tris: np.ndarray, k: int, e: int
+                  ) -> tuple[float, float, float, float, float, float]:
+    """Edge e of triangle k (from corner e to corner ``(e + 1) % 3``): its start and its
+    vector."""
+    i0 = tris[k, e]
+    i1 = tris[k, (e + 1) % 3]
+    return (verts[i0, 0], verts[i0, 1], verts[i0, 2], verts[i1, 0] - verts[i0, 0],
+            verts[i1, 1] - verts[i0, 1], verts[i1, 2] - verts[i0, 2])
+
+
+@inline_kernel
+def in_triangle(verts: np.ndarray, tris: np.ndarray, k: int, nx: float, ny: float, nz: float,
+                px: float, py: float, pz: float) -> bool:
+    """Whether ``p`` (a point of triangle k's plane) lies in the triangle, its boundary
+    included: on the inner side of every edge, ``(e x w) . n >= 0`` (n its unit normal)."""
+    for e in range(3):
+        x0, y0, z0, ex, ey, ez = triangle_edge(verts, tris, k, e)
+        wx = px - x0
+        wy = py - y0
+        wz = pz - z0
+        if (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz < 0.0:
+            return False
+    return True
+
+
 @kernel
 def sphere_triangle_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int,
                          cx: float, cy: float, cz: float, ux: float, uy: float, uz: float,
@@ -500,22 +526,7 @@ def sphere_triangle_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarra
         px = cx + t * ux - side * radius * nx
         py = cy + t * uy - side * radius * ny
         pz = cz + t * uz - side * radius * nz
-        inside = True
-        for e in range(3):
-            i0 = tris[k, e]
-            i1 = tris[k, (e + 1) % 3]
-            ex = verts[i1, 0] - verts[i0, 0]
-            ey = verts[i1, 1] - verts[i0, 1]
-            ez = verts[i1, 2] - verts[i0, 2]
-            wx = px - verts[i0, 0]
-            wy = py - verts[i0, 1]
-            wz = pz - verts[i0, 2]
-            # (e x w) . n: >= 0 on the inner side of edge e (the boundary counts)
-            s = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz
-            if s < 0.0:
-                inside = False
-                break
-        if inside:
+        if in_triangle(verts, tris, k, nx, ny, nz, px, py, pz):
             best = t
             limit = t
     for e in range(3):
@@ -673,21 +684,7 @@ def segment_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k
         xx = p0x + s * (p1x - p0x)
         xy = p0y + s * (p1y - p0y)
         xz = p0z + s * (p1z - p0z)
-        inside = True
-        for e in range(3):
-            i0 = tris[k, e]
-            i1 = tris[k, (e + 1) % 3]
-            ex = verts[i1, 0] - verts[i0, 0]
-            ey = verts[i1, 1] - verts[i0, 1]
-            ez = verts[i1, 2] - verts[i0, 2]
-            wx = xx - verts[i0, 0]
-            wy = xy - verts[i0, 1]
-            wz = xz - verts[i0, 2]
-            if (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz \
-                    < 0.0:
-                inside = False
-                break
-        if inside:
+        if in_triangle(verts, tris, k, nx, ny, nz, xx, xy, xz):
             return 0.0, xx, xy, xz, xx, xy, xz
     # the ends against the triangle (vertex-face)
     qx, qy, qz, _f = closest_on_triangle(verts, tris, k, p0x, p0y, p0z)
@@ -701,15 +698,10 @@ def segment_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k
     # the segment against each edge (edge-edge)
     dx, dy, dz = p1x - p0x, p1y - p0y, p1z - p0z
     for e in range(3):
-        i0 = tris[k, e]
-        i1 = tris[k, (e + 1) % 3]
-        ex = verts[i1, 0] - verts[i0, 0]
-        ey = verts[i1, 1] - verts[i0, 1]
-        ez = verts[i1, 2] - verts[i0, 2]
-        s, t = segment_segment_params(dx, dy, dz, ex, ey, ez, p0x - verts[i0, 0],
-                                      p0y - verts[i0, 1], p0z - verts[i0, 2])
+        x0, y0, z0, ex, ey, ez = triangle_edge(verts, tris, k, e)
+        s, t = segment_segment_params(dx, dy, dz, ex, ey, ez, p0x - x0, p0y - y0, p0z - z0)
         cx, cy, cz = p0x + s * dx, p0y + s * dy, p0z + s * dz
-        ex_, ey_, ez_ = verts[i0, 0] + t * ex, verts[i0, 1] + t * ey, verts[i0, 2] + t * ez
+        ex_, ey_, ez_ = x0 + t * ex, y0 + t * ey, z0 + t * ez
         d = math.sqrt((cx - ex_) ** 2 + (cy - ey_) ** 2 + (cz - ez_) ** 2)
         if d < best:
             best = d
@@ -799,11 +791,7 @@ def plane_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: n
             if edge_flat[k, e]:
                 # a flat edge: the plane goes on across it
                 continue
-            i0 = tris[k, e]
-            i1 = tris[k, (e + 1) % 3]
-            ex = verts[i1, 0] - verts[i0, 0]
-            ey = verts[i1, 1] - verts[i0, 1]
-            ez = verts[i1, 2] - verts[i0, 2]
+            _x0, _y0, _z0, ex, ey, ez = triangle_edge(verts, tris, k, e)
             # outward in the plane: edge x normal (the winding runs counter-clockwise about
             # the triangle's own normal)
             mx = ey * kz - ez * ky
