@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swept import (
     AABB,
@@ -267,6 +269,9 @@ def test_capsule_and_box_climb_mesh_stairs_only_with_step_height(kind: str) -> N
     assert lowest(shape) <= SKIN + 1e-9
 
 
+_STAIRS = _stairs()
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_mesh_ceiling_stops_a_capsule_or_box_jump(kind: str) -> None:
     shape, r = walk(character(kind, 1.0, SKIN, 2.0), (0.0, 10.0, 0.0), 1.0, 1, _stairs())
@@ -291,3 +296,50 @@ def test_capsule_and_box_walk_a_rolling_height_field_and_never_end_inside(kind: 
         assert r.on_floor
         gap = distance(shape, terrain)
         assert 0.0 < gap <= 0.03
+
+
+def _fine_floor(n: int = 24, size: float = 0.25) -> TriangleMesh:
+    """A flat floor y = 0 of n x n small cells, each split along a random diagonal."""
+    rng = np.random.default_rng(7)
+    xs = np.arange(n + 1) * size
+    verts = np.array([(x, 0.0, z) for z in xs for x in xs])
+    tris = []
+    for i in range(n):
+        for j in range(n):
+            a = i * (n + 1) + j
+            b, c, d = a + 1, a + n + 1, a + n + 2
+            tris += [(a, c, b), (b, c, d)] if rng.random() < 0.5 else [(a, c, d), (a, d, b)]
+    return TriangleMesh(verts, tris)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("speed", [1e-3, 0.3, 3.0, 30.0])
+def test_capsule_and_box_slide_over_a_floor_of_small_triangles_without_bumps(
+        kind: str, speed: float) -> None:
+    """Sliding across hundreds of seams (flat edges) at any speed: always the face normal, and
+    the height never changes (a seam's normal would lift or stop the character)."""
+    floor = _fine_floor()
+    shape = character(kind, 0.6, SKIN, 0.7)
+    for _ in range(6):
+        r = move_and_slide(shape, (speed, -1.0, 0.61 * speed), 0.8 / speed, [floor], skin=SKIN)
+        shape = r.shape
+        assert r.on_floor and tuple(r.floor_normal) == (0.0, 1.0, 0.0)
+        assert lowest(shape) == pytest.approx(SKIN, abs=1e-9)
+        c = contact(shape, floor)
+        assert c is None or c.depth <= 1e-9
+
+
+@settings(max_examples=30, deadline=None)
+@given(kind=st.sampled_from(KINDS), x=st.floats(0.3, 7.5), z=st.floats(0.5, 3.5),
+       moves=st.lists(st.tuples(st.floats(-6.0, 6.0), st.floats(-6.0, 6.0),
+                                st.floats(-6.0, 6.0)), min_size=1, max_size=5))
+def test_capsule_and_box_characters_never_end_inside_the_stairs(kind: str, x: float, z: float,
+                                                                moves: list) -> None:
+    """Random moves through the stairs level (treads, risers, a ceiling) from a clear start:
+    after every call the character overlaps the mesh by no more than rounding."""
+    stairs = _STAIRS
+    # on the floor under the ceiling (x < 3), else over the steps and the landing (y <= 0.9)
+    shape = character(kind, x, SKIN if x < 3.0 else 1.0, z)
+    assert contact(shape, stairs) is None
+    for v in moves:
+        shape, _r = walk(shape, v, 0.2, 1, stairs, step_height=0.35)
