@@ -430,3 +430,69 @@ def test_a_world_holding_a_mesh_answers_box_and_capsule_queries() -> None:
     found = world.contacts(Capsule((1.0, 1.0, 0.2), (3.0, 1.0, 0.2), 0.5))
     assert [c.handle for c in found] == [handle]
     assert tuple(found[0].normal) == Z and found[0].depth == pytest.approx(0.3, abs=1e-12)
+
+
+# ------------------------------------------------------------------------- more features
+
+
+def _pyramid() -> TriangleMesh:
+    """Four faces rising to an apex (0, 0, 1) over the square [-1, 1]^2: every edge a ridge."""
+    return TriangleMesh([(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0), (0, 0, 1)],
+                        [(0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4)])
+
+
+def test_a_capsule_over_a_peak_gets_the_direction_from_the_apex() -> None:
+    """Lying level over the apex (a vertex with no flat edge), a gap g over it: the nearest
+    pair is the apex and the axis point above it, the normal straight up from the apex. Turned
+    45 degrees the axis is over two ridges' ends alike: the same answer."""
+    peak = _pyramid()
+    r = 0.5
+    for g in (0.2, 0.45):
+        for a, b in (((-2.0, 0.0), (2.0, 0.0)), ((-1.0, -1.0), (1.0, 1.0))):
+            cap = Capsule((a[0], a[1], 1.0 + g), (b[0], b[1], 1.0 + g), r)
+            c = contact(cap, peak)
+            assert c is not None
+            assert c.depth == pytest.approx(r - g, abs=1e-12)
+            assert_vec(c.normal, Z)
+            assert_vec(c.point, (0.0, 0.0, 1.0))
+    # parallel to a ridge, 0.3 off it along the bisector of its two faces: the normal from
+    # the ridge toward the axis
+    ridge_mid = np.array([0.5, 0.5, 0.5])  # middle of the edge from (1, 1, 0) to the apex
+    out = np.array([1.0, 1.0, 2.0]) / math.sqrt(6.0)  # between the faces' normals
+    centre = ridge_mid + 0.3 * out
+    d = np.array([-1.0, -1.0, 1.0]) / math.sqrt(3.0)  # along the ridge
+    cap = Capsule(tuple(centre - 0.2 * d), tuple(centre + 0.2 * d), 0.4)
+    c = contact(cap, peak)
+    assert c is not None
+    assert c.depth == pytest.approx(0.1, abs=1e-12)
+    assert_vec(c.normal, tuple(out))
+
+
+def test_a_segment_capsule_of_radius_zero() -> None:
+    """Radius 0: the bare segment. Apart: no contact, the exact gap; through the floor: the
+    push that takes its lower end up to it."""
+    floor = floor_xy()
+    seg = Capsule((1.0, 1.0, 0.3), (3.0, 2.0, 0.7), 0.0)
+    assert contact(seg, floor) is None
+    assert distance(seg, floor) == pytest.approx(0.3, abs=1e-15)
+    through = contact(Capsule((1.0, 1.0, -0.3), (3.0, 2.0, 0.7), 0.0), floor)
+    assert through is not None and tuple(through.normal) == Z
+    assert through.depth == pytest.approx(0.3, abs=1e-15)
+    touching = contact(Capsule((1.0, 1.0, 0.0), (3.0, 2.0, 0.7), 0.0), floor)
+    assert touching is not None and touching.depth == 0.0
+
+
+def test_oriented_box_and_hull_sweeps_land_on_a_mesh_floor() -> None:
+    floor = floor_xy(4)
+    rot = np.array([[math.cos(0.3), -math.sin(0.3), 0.0], [math.sin(0.3), math.cos(0.3), 0.0],
+                    [0.0, 0.0, 1.0]])
+    box = OrientedBox((2.0, 2.0, 1.5), (0.5, 0.5, 0.5), rot)  # turned about z: bottom at 1
+    from swept import sweep
+
+    hit = sweep(box, (0.0, 0.0, -2.0), floor)
+    assert hit is not None and hit.fraction == pytest.approx(0.5, abs=1e-8)
+    assert tuple(hit.normal) == Z
+    hull = ConvexHull([(1, 1, 1), (2, 1, 1), (1, 2, 1), (1.5, 1.5, 2)])
+    hit = sweep(hull, (0.0, 0.0, -4.0), floor)
+    assert hit is not None and hit.fraction == pytest.approx(0.25, abs=1e-8)
+    assert tuple(hit.normal) == Z
