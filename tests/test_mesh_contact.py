@@ -390,7 +390,7 @@ def test_a_capsule_on_a_sloped_height_field_gets_the_plane_normal() -> None:
         assert c.depth == pytest.approx(0.5 - h, abs=1e-12)
 
 
-@pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1.0, 1e4, 1e7])
 def test_capsule_and_box_contacts_scale_with_the_mesh(scale: float) -> None:
     base = floor_xy(6, seed=2)
     floor = TriangleMesh(base.vertices * scale, base.triangles)
