@@ -344,3 +344,23 @@ def test_capsule_and_box_characters_never_end_inside_the_stairs(kind: str, x: fl
     assert contact(shape, stairs) is None
     for v in moves:
         shape, _r = walk(shape, v, 0.2, 1, stairs, step_height=0.35)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_capsule_and_box_walk_a_mesh_held_by_a_world(kind: str) -> None:
+    """The World answers a mesh collider through the scalar queries: the same landing and
+    ramp as with the mesh in a list, the collider named by its handle."""
+    world = World()
+    world.add(Sphere((100.0, 100.0, 100.0), 1.0))
+    level = world.add(LEVEL)
+    r = world.move_and_slide(character(kind, 1.0, 1.5, 2.0), (0.0, -10.0, 0.0), 0.5, skin=SKIN)
+    assert r.on_floor and r.floor_collider == level
+    assert lowest(r.shape) == pytest.approx(SKIN, abs=1e-9)
+    listed = move_and_slide(character(kind, 1.0, 1.5, 2.0), (0.0, -10.0, 0.0), 0.5, [LEVEL],
+                            skin=SKIN)
+    assert r.shape == listed.shape
+    r = world.move_and_slide(r.shape, (5.0, -0.5, 0.0), 0.8, skin=SKIN)
+    assert front(r.shape) > 4.5
+    assert r.on_floor and r.floor_normal == pytest.approx(
+        (-1.0 / math.sqrt(5.0), 2.0 / math.sqrt(5.0), 0.0), abs=1e-9)
+    assert all(c.depth <= 1e-9 for c in world.contacts(r.shape))
