@@ -5,9 +5,9 @@ A surface is a list of triangles; each subclass brings its own way to find the t
 a ray (a mesh walks its BVH, a height field its cells) and near a box. Everything else is here,
 once: the validation of vertex and triangle arrays, the edge adjacency (which triangle lies
 across each edge, and whether that edge is flat), and the handlers of every query family
-(``raycast``, ``closest_point``, ``distance`` / ``closest_points`` and ``contact`` of points
-and spheres, ``sweep`` of spheres (exact), capsules and boxes (conservative advancement))
-registered for both shapes, plus :func:`raycast_many`.
+(``raycast``, ``closest_point``, ``distance`` / ``closest_points`` and ``contact`` of points,
+spheres, capsules, boxes, oriented boxes and hulls, ``sweep`` of spheres (exact) and of the
+others (conservative advancement)) registered for both shapes, plus :func:`raycast_many`.
 
 Conventions (the kernels' docstring in :mod:`swept._kernels.mesh` has the degenerate cases):
 
@@ -20,7 +20,9 @@ Conventions (the kernels' docstring in :mod:`swept._kernels.mesh` has the degene
 - **No internal-edge bumps:** the normal of a ball's contact or sweep hit is the face normal on
   a face, on a *flat* edge (between two coplanar triangles spread apart) and at a vertex whose
   every edge is flat; on any other edge or vertex it points from the touching point to the
-  centre.
+  centre. A capsule's or box's *core* (its segment, its corners' hull) apart from the surface
+  gets the same normal at its nearest point; a core that crosses the surface leaves plane by
+  plane, never across a flat edge (:func:`swept._kernels.mesh.core_surface_contact`).
 """
 
 from __future__ import annotations
