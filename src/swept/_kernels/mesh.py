@@ -33,6 +33,18 @@ centre is that of the feature the point lies on (face, edge or vertex), except t
 between two coplanar triangles that spread apart (a *flat* edge) and a vertex whose every edge
 is flat give the face normal: a ball sliding across a flat floor of many triangles never gets
 a normal tilted by a seam.
+
+Convex cores (:func:`core_surface_contact`, :func:`core_surface_nearest`): a capsule is its
+segment grown by its radius, a box or hull its corners' hull. Against one triangle the nearest
+points come in closed form for a segment or point (:func:`segment_triangle`) and by GJK for
+more corners (within ``GJK_TOLERANCE``); a gap within ``TOUCH_TOLERANCE`` of the coordinates
+counts as touching. A core apart from the surface takes the ball's rule at its nearest point.
+A core touching or crossing it is pushed out plane by plane: the crossed triangles that lie in
+one plane (:func:`coplanar`) leave together along the plane's normal, to the side the core
+reaches less far beyond it (+normal on a tie: a core lying in the plane goes up), or across a
+non-flat edge of that piece in the plane, whichever is shorter (:func:`plane_push`); the plane
+needing the largest push is reported. No push ever crosses a flat edge, so the answer on a
+flat floor does not depend on how it is cut into triangles.
 """
 
 from __future__ import annotations
