@@ -496,3 +496,20 @@ def test_oriented_box_and_hull_sweeps_land_on_a_mesh_floor() -> None:
     hit = sweep(hull, (0.0, 0.0, -4.0), floor)
     assert hit is not None and hit.fraction == pytest.approx(0.25, abs=1e-8)
     assert tuple(hit.normal) == Z
+
+
+def test_a_box_touching_a_crease_at_the_start_gets_the_face_its_motion_heads_into() -> None:
+    """A box touching, within the target distance, both a floor and a steep face beside it
+    (listed first): the sweep at 0 answers the face the motion heads into most. The smaller
+    index answered a floor probe with the steep face (a box character lost its floor)."""
+    from swept import sweep
+
+    crease = TriangleMesh([(4, 0, 0), (4, 0, 4), (5, 2, 4), (5, 2, 0), (0, 0, 0), (0, 0, 4)],
+                          [(0, 1, 2), (0, 2, 3), (4, 5, 1), (4, 1, 0)])
+    assert crease.normals[0][0] < -0.5 and tuple(crease.normals[2]) == (0.0, 1.0, 0.0)
+    box = AABB((3.0, 2e-4, 1.0), (4.0 + 1e-4, 1.0, 2.0))  # its corner a hair into the face
+    down = sweep(box, (0.0, -1.0, 0.0), crease, target_distance=1e-3)
+    assert down is not None and down.fraction == 0.0
+    assert tuple(down.normal) == (0.0, 1.0, 0.0)
+    side = sweep(box, (1.0, 0.0, 0.0), crease, target_distance=1e-3)
+    assert side is not None and side.fraction == 0.0 and side.normal[0] < -0.5

@@ -364,3 +364,28 @@ def test_capsule_and_box_walk_a_mesh_held_by_a_world(kind: str) -> None:
     assert r.on_floor and r.floor_normal == pytest.approx(
         (-1.0 / math.sqrt(5.0), 2.0 / math.sqrt(5.0), 0.0), abs=1e-9)
     assert all(c.depth <= 1e-9 for c in world.contacts(r.shape))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_capsule_and_box_on_a_height_field_ramp_and_steep_rise(kind: str) -> None:
+    """A terrain flat for x <= 3, a ramp rising 0.5 a unit (26.6 degrees) to x = 5, then a
+    rise of 2 in one unit (63 degrees, over floor_max_angle): the character lands, takes the
+    ramp as its floor, and stops at the foot of the rise without climbing it."""
+    profile = [0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 3.0, 3.0]
+    terrain = HeightField(np.tile(profile, (6, 1)), (1.0, 1.0, 1.0))
+    shape, r = walk(character(kind, 1.0, 1.0, 2.5), (0.0, -10.0, 0.0), 0.5, 1, terrain)
+    assert r.on_floor and tuple(r.floor_normal) == (0.0, 1.0, 0.0)
+    assert lowest(shape) == pytest.approx(SKIN, abs=1e-9)
+    ramp = (-0.5 / math.sqrt(1.25), 1.0 / math.sqrt(1.25), 0.0)
+    on_ramp = False
+    for _ in range(16):
+        shape, r = walk(shape, (2.0, -1.0, 0.0), 0.25, 1, terrain)
+        # (in the crease at the rise's foot the probe down may meet the rise first: a wall)
+        assert r.on_floor or r.on_wall
+        if r.floor_normal == pytest.approx(ramp, abs=1e-9):
+            on_ramp = True
+        # never up the rise: no higher than the ramp's top, never past the rise's first metre
+        assert lowest(shape) <= 1.0 + 2.0 * SKIN
+        assert front(shape) < 5.3
+    assert on_ramp
+    assert front(shape) > 4.9  # it reached the rise

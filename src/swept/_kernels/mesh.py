@@ -645,11 +645,16 @@ def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarr
     (:func:`swept._kernels.sweep.cast_cores`): ``(status, fraction, k, normal, point)`` of the
     earliest (ties: smallest k), the status ``CAST_OVERLAPPED`` when it starts within the
     target distance of triangle k (the deepest such), ``CAST_SEPARATED`` and ``k = -1`` on a
-    miss."""
+    miss. Of the triangles touched at the start, the one the motion heads into most (the
+    least ``d . normal``; then the smallest k): at a crease a character's floor probe touches
+    the floor and the steep face beside it within the skin, and the smaller index answered
+    with the steep face, so the character lost its floor (the ball's rule,
+    :func:`touching_triangle`)."""
     tri = np.empty((3, 3))
     best_status = CAST_SEPARATED
     best_t = math.inf
     best_k = -1
+    best_h = math.inf
     nx = ny = nz = px = py = pz = 0.0
     limit = max_fraction
     for j in range(count):
@@ -661,12 +666,16 @@ def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarr
                                                             target_distance, limit)
         if status == CAST_SEPARATED:
             continue
+        h = 0.0
         if status == CAST_OVERLAPPED:
             t = 0.0
-        if t < best_t or (t == best_t and k < best_k):
+            # touching at the start: how straight the motion heads into it
+            h = dx * mx + dy * my + dz * mz
+        if t < best_t or (t == best_t and (h < best_h or (h == best_h and k < best_k))):
             best_status = CAST_OVERLAPPED if status == CAST_OVERLAPPED else CAST_HIT
             best_t = t
             best_k = k
+            best_h = h
             nx, ny, nz, px, py, pz = mx, my, mz, qx, qy, qz
             limit = t
     return best_status, best_t, best_k, nx, ny, nz, px, py, pz
