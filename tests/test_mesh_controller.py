@@ -22,6 +22,7 @@ from swept import (
     distance,
     move_and_slide,
 )
+from test_mesh import grid_floor
 
 #: a floor (y = 0, x from 0 to 4) and a ramp rising 2 over 4 (26.6 degrees) to x = 8
 LEVEL = TriangleMesh(vertices=[(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (8, 2, 0),
@@ -298,27 +299,13 @@ def test_capsule_and_box_walk_a_rolling_height_field_and_never_end_inside(kind: 
         assert 0.0 < gap <= 0.03
 
 
-def _fine_floor(n: int = 24, size: float = 0.25) -> TriangleMesh:
-    """A flat floor y = 0 of n x n small cells, each split along a random diagonal."""
-    rng = np.random.default_rng(7)
-    xs = np.arange(n + 1) * size
-    verts = np.array([(x, 0.0, z) for z in xs for x in xs])
-    tris = []
-    for i in range(n):
-        for j in range(n):
-            a = i * (n + 1) + j
-            b, c, d = a + 1, a + n + 1, a + n + 2
-            tris += [(a, c, b), (b, c, d)] if rng.random() < 0.5 else [(a, c, d), (a, d, b)]
-    return TriangleMesh(verts, tris)
-
-
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("speed", [1e-3, 0.3, 3.0, 30.0])
 def test_capsule_and_box_slide_over_a_floor_of_small_triangles_without_bumps(
         kind: str, speed: float) -> None:
     """Sliding across hundreds of seams (flat edges) at any speed: always the face normal, and
     the height never changes (a seam's normal would lift or stop the character)."""
-    floor = _fine_floor()
+    floor = grid_floor(24, 0.25, seed=7)
     shape = character(kind, 0.6, SKIN, 0.7)
     for _ in range(6):
         r = move_and_slide(shape, (speed, -1.0, 0.61 * speed), 0.8 / speed, [floor], skin=SKIN)
