@@ -1,6 +1,8 @@
 """move_and_slide in 3D on triangle meshes and height fields (issue 13): the controller takes
-a mesh as an obstacle (in a list or in a World) through the sphere queries the mesh
-registers, lands on its floor and walks up a gentle ramp with the ramp as its floor."""
+a mesh as an obstacle (in a list or in a World) through the queries the mesh registers, and a
+sphere, capsule or box character lands on its floor, walks up a gentle ramp with the ramp as
+its floor, stops at walls and steep faces, climbs stairs only with step_height, and never ends
+inside it."""
 
 from __future__ import annotations
 
