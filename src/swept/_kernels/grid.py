@@ -206,7 +206,7 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
     for j in range(m):
         h = handles[j]
         k = tags[h, KIND]
-        if k == KIND_SEGMENT or k == KIND_CHAIN_SEGMENT:
+        if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
             # (a ray meets a chain's segment as a segment)
             ex = rows[h, 2] - rows[h, 0]
             ey = rows[h, 3] - rows[h, 1]

@@ -83,6 +83,7 @@ from .scene import (
     KIND_AABB3,
     KIND_CAPSULE2,
     KIND_CAPSULE3,
+    KIND_CHAIN_SEGMENT,
     KIND_CIRCLE,
     KIND_EMPTY,
     KIND_PLANE2,
@@ -757,14 +758,51 @@ def cast_at(desc: int, ray: tuple[float, float, float, float, float, float], tma
     return cast_one(scene, stack, ray, tmax, radius, mask, flags)
 
 
+#: :func:`ray_one2`'s normal keys: the four axis normals ``-x, +x, -y, +y`` are keys 0 to 3,
+#: a segment's two faces (left, right of ``a -> b``) in row ``h`` keys ``AXIS_NORMALS + 2 h``
+#: and ``AXIS_NORMALS + 2 h + 1``.
+AXIS_NORMALS = 4
+
+
+@inline_kernel
+def _same_bits(a: float, b: float) -> bool:
+    """Whether floats ``a`` and ``b`` are the very same value (a zero's sign included)."""
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+@inline_kernel
+def normal_key(scene: Scene, h: int, nx: float, ny: float) -> int:
+    """A key naming the 2D normal ``(nx, ny)`` of a hit on collider ``h`` when it is one of a
+    few that recur, bit for bit, hit after hit (-1 otherwise): an axis normal (a box's faces,
+    an axis-aligned wall), or one of a segment's two faces (computed as ``ray_segment`` turns
+    its perpendicular). The scalar World query keeps one Vec2 per key, so that a hit makes one
+    object fewer (:meth:`swept.world.World.raycast`)."""
+    if ny == 0.0 and math.copysign(1.0, ny) > 0.0 and (nx == 1.0 or nx == -1.0):
+        return 0 if nx < 0.0 else 1
+    if nx == 0.0 and math.copysign(1.0, nx) > 0.0 and (ny == 1.0 or ny == -1.0):
+        return 2 if ny < 0.0 else 3
+    k = scene.tags[h, KIND]
+    if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+        rows = scene.rows
+        ux, uy, _length = _unit2(rows[h, 2] - rows[h, 0], rows[h, 3] - rows[h, 1])
+        # the left perpendicular, and the right one, as ray_segment writes them
+        lx = 0.0 - uy
+        ly = ux
+        if _same_bits(nx, lx) and _same_bits(ny, ly):
+            return AXIS_NORMALS + 2 * h
+        if _same_bits(nx, 0.0 - lx) and _same_bits(ny, 0.0 - ly):
+            return AXIS_NORMALS + 2 * h + 1
+    return -1
+
+
 @entry
 def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
-             mask: int) -> tuple[int, float, float, float, float, float, bool, float]:
+             mask: int) -> tuple[int, float, float, float, float, float, bool, float, int]:
     """One 2D ray for :meth:`swept.world.World.raycast` against the scene of the descriptor
     (:func:`describe`) at address ``desc``, given as the Ray's ``(ox, oy, dx, dy,
-    max_distance)`` (a unit direction): ``(handle, t, px, py, nx, ny, inside, exit)``; the
-    fewest values in and out (each costs the scalar call time: about 30 ns an array unboxed,
-    15 ns a float boxed).
+    max_distance)`` (a unit direction): ``(handle, t, px, py, nx, ny, inside, exit, key)``,
+    ``key`` the normal's :func:`normal_key`; the fewest values in and out (each costs the
+    scalar call time: about 30 ns an array unboxed, 15 ns a float boxed).
     Keeps the GIL (:func:`swept._kernels.entry`): the stack is the World's one scratch array."""
     scene, stack = described(desc)
     ox, oy, dx, dy, tmax = ray
@@ -775,7 +813,8 @@ def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
     no_flags = mask & 0
     h, t, px, py, _pz, nx, ny, _nz, inside, te = cast_one(
         scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, no_flags)
-    return h, t, px, py, nx, ny, inside, te
+    key = normal_key(scene, h, nx, ny) if h >= 0 else -1
+    return h, t, px, py, nx, ny, inside, te, key
 
 
 @kernel
