@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._fast import entry_point
+from ._fast import batch_entry, entry_point
 from ._lazy import kernels
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
@@ -1954,9 +1954,16 @@ class World:
         # the kernel writes every field of every row
         out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
+        args = (scene, casts, mask, flags, out)
+        # the kernel's entry point for these argument types (the dispatcher's own resolution
+        # costs about 20 us a chunk): every array here is a C-ordered float64 or int64 array of
+        # fixed dimensions (the scene's by construction, the casts' by _array, the outputs
+        # new), so the casts' writeable flags (read-only arrays type apart) are the key
+        kernel = batch_entry(_kw.cast_range, args, (
+            casts.origins.flags.writeable, casts.directions.flags.writeable,
+            casts.tmax.flags.writeable, casts.radii.flags.writeable))
         # rays and balls cost differently an item: each has its own timings
-        parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
-                     key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
+        parallel_for(kernel, n, args, key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
         result: _world_kernels.Hits = out
         return result
