@@ -227,3 +227,33 @@ def test_a_circle_hit_builds_its_own_normal() -> None:
     assert a.normal != b.normal
     assert _bits(a.normal) == _bits(raycast(Ray((-5.0, 1.0), (1.0, 0.0)),
                                             Circle((0.0, 0.0), 2.0)).normal)  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ the batch's entry point
+
+
+def test_a_batch_calls_the_cast_kernels_entry_point_for_each_array_layout() -> None:
+    """The batch calls its range kernel through the compiled entry point for its argument
+    types (the dispatcher's own type resolution cost about 20 us a chunk), resolved once per
+    layout key: read-only arrays (another numba type) get an entry of their own, and answer
+    as writable ones do."""
+    from swept import _fast
+    from swept._kernels import world as kw
+
+    world = _walls()
+    rng = np.random.default_rng(3)
+    origins = np.column_stack([rng.uniform(-50.0, 1050.0, 300), rng.uniform(-20.0, 30.0, 300)])
+    directions = rng.normal(size=(300, 2))
+    writable = world.raycast_many(origins, directions)
+    frozen_o, frozen_d = origins.copy(), directions.copy()
+    frozen_o.flags.writeable = False
+    frozen_d.flags.writeable = False
+    frozen = world.raycast_many(frozen_o, frozen_d)
+    assert np.array_equal(writable.handle, frozen.handle)
+    assert np.array_equal(writable.distance, frozen.distance)
+    assert np.array_equal(writable.normal, frozen.normal)
+    assert (writable.handle >= 0).sum() > 50
+    entries = {key: fn for (kernel, key), fn in _fast._batch_entries.items()
+               if kernel is kw.cast_range}
+    assert (True, True, True, True) in entries and (False, False, True, True) in entries
+    assert all(fn is not kw.cast_range for fn in entries.values())
