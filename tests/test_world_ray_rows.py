@@ -257,3 +257,20 @@ def test_a_batch_calls_the_cast_kernels_entry_point_for_each_array_layout() -> N
                if kernel is kw.cast_range}
     assert (True, True, True, True) in entries and (False, False, True, True) in entries
     assert all(fn is not kw.cast_range for fn in entries.values())
+
+
+def test_a_collinear_hits_negative_zero_normal_is_not_swapped_for_a_shared_one() -> None:
+    """A ray along a segment meets it with the normal -d, here (-1, -0.0): equal to the shared
+    axis normal (-1, 0) but not the same bits, so the hit must keep its own (the key is given
+    only to a bit-identical normal)."""
+    world = World()
+    world.add(Segment((10.0, 0.0), (20.0, 0.0)))
+    for k in range(80):
+        world.add(Segment((100.0 + 5.0 * k, 50.0), (102.0 + 5.0 * k, 57.0)))
+    ray = Ray((0.0, 0.0), (1.0, 0.0))
+    expected = raycast(ray, world.shape(0))
+    assert expected is not None and _bits(expected.normal) == _bits((-1.0, -0.0))
+    for _ in range(2):
+        hit = world.raycast(ray)
+        assert hit is not None and hit.handle == 0 and hit.distance == 10.0
+        assert _bits(hit.normal) == _bits(expected.normal)
