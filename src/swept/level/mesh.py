@@ -32,11 +32,13 @@ class TriangleMesh(Surface):
     across each edge), ``aabb``; :meth:`closed`.
     """
 
-    __slots__ = ("_nodes", "_links", "_boxes", "_packed")
+    __slots__ = ("_nodes", "_links", "_boxes", "_packed", "_tree", "_order")
     _nodes: np.ndarray
     _links: np.ndarray
     _boxes: np.ndarray
     _packed: np.ndarray
+    _tree: np.ndarray
+    _order: np.ndarray
 
     def __init__(self, vertices: Any, triangles: Any) -> None:
         verts = check_vertices(vertices)
@@ -51,6 +53,9 @@ class TriangleMesh(Surface):
         object.__setattr__(self, "_boxes", _bvh.box_rows(lo, hi))
         object.__setattr__(self, "_packed", _k.pack_triangles(verts, tris, links,
                                                               3 * nodes.shape[0]))
+        # the rays' compact copy of the tree, and the triangle of each packed row
+        object.__setattr__(self, "_tree", _k.flatten_tree(nodes, links))
+        object.__setattr__(self, "_order", links[3 * nodes.shape[0]:])
 
     @classmethod
     def from_trimesh(cls, mesh: Any) -> TriangleMesh:
@@ -93,7 +98,7 @@ class TriangleMesh(Surface):
         return (TriangleMesh, (self.vertices, self.triangles))
 
     def _ray(self, o: Any, d: Any, tmin: float, tmax: float) -> tuple[float, int]:
-        t, k = _k.mesh_ray(self._packed, self._nodes, self._links, o[0], o[1], o[2], d[0],
+        t, k = _k.mesh_ray(self._packed, self._tree, self._order, o[0], o[1], o[2], d[0],
                            d[1], d[2], tmin, tmax)
         return t, k
 
@@ -112,7 +117,7 @@ class TriangleMesh(Surface):
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
                k: np.ndarray) -> None:
-        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._nodes, self._links, o, d,
+        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order, o, d,
                                                   tmax, t, k))
 
 
