@@ -388,8 +388,8 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
     (packed row j is triangle ``order[j]``)."""
     stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
     stack_t = np.empty(bvh.STACK_SIZE)
-    return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz, dx, dy, dz,
-                          tmin, tmax)
+    return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz,
+                          dx, dy, dz, tmin, tmax)
 
 
 @kernel

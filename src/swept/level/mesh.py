@@ -16,6 +16,7 @@ import numpy as np
 
 from .._kernels import bvh as _bvh
 from .._kernels import mesh as _k
+from .._kernels import surface as _ks
 from ..vec import Vec3
 from .surface import Surface, check_triangles, check_vertices, register, run_batch
 
@@ -43,10 +44,10 @@ class TriangleMesh(Surface):
     def __init__(self, vertices: Any, triangles: Any) -> None:
         verts = check_vertices(vertices)
         tris, normals = check_triangles(triangles, verts)
-        self._setup(verts, tris, normals)
-        corners = verts[tris]
-        lo = np.ascontiguousarray(corners.min(axis=1) - self._margin)
-        hi = np.ascontiguousarray(corners.max(axis=1) + self._margin)
+        boxes = _ks.triangle_boxes(verts, tris)
+        self._setup(verts, tris, normals, boxes)
+        lo, hi = boxes[0], boxes[1]
+        _ks.grow_boxes(lo, hi, self._margin)
         nodes, links = _bvh.build(lo, hi)
         object.__setattr__(self, "_nodes", nodes)
         object.__setattr__(self, "_links", links)
