@@ -392,21 +392,97 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
                           dx, dy, dz, tmin, tmax)
 
 
+@inline_kernel
+def _unit_direction(directions: np.ndarray, r: int) -> tuple[float, float, float]:
+    """Row r of ``directions`` divided by its length (nonzero: :func:`check_rays`)."""
+    dx = directions[r, 0]
+    dy = directions[r, 1]
+    dz = directions[r, 2]
+    length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    return dx / length, dy / length, dz / length
+
+
+@inline_kernel
+def _write_hit(r: int, t: float, k: int, ox: float, oy: float, oz: float, ux: float,
+               uy: float, uz: float, normals: np.ndarray, out: tuple[np.ndarray, np.ndarray,
+                                                                    np.ndarray, np.ndarray]
+               ) -> None:
+    """Row r of a batch's ``(distance, triangle, point, normal)``: inf, -1 and zeros on a miss
+    (k < 0), else the hit point ``o + t u`` and the face normal turned against ``u``."""
+    out_t, out_k, out_point, out_normal = out
+    out_k[r] = k
+    if k < 0:
+        out_t[r] = math.inf
+        for a in range(3):
+            out_point[r, a] = 0.0
+            out_normal[r, a] = 0.0
+        return
+    out_t[r] = t
+    out_point[r, 0] = ox + t * ux
+    out_point[r, 1] = oy + t * uy
+    out_point[r, 2] = oz + t * uz
+    nx = normals[k, 0]
+    ny = normals[k, 1]
+    nz = normals[k, 2]
+    s = -1.0 if nx * ux + ny * uy + nz * uz > 0.0 else 1.0
+    # + 0.0: no negative zeros
+    out_normal[r, 0] = nx * s + 0.0
+    out_normal[r, 1] = ny * s + 0.0
+    out_normal[r, 2] = nz * s + 0.0
+
+
+#: :func:`check_rays`' verdicts: an origin, a direction not finite or beyond the coordinate
+#: limit, a zero direction, a reach that is NaN or negative.
+RAYS_OK, RAYS_BAD_ORIGIN, RAYS_BAD_DIRECTION, RAYS_ZERO_DIRECTION, RAYS_BAD_REACH = 0, 1, 2, 3, 4
+
+
+@kernel
+def check_rays(origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray, limit: float
+               ) -> tuple[int, int]:
+    """The first fault of a ray batch and its row, each kind over every row before the next
+    kind: origins (finite, within ``limit``), directions (likewise), directions not zero,
+    reaches (not NaN, >= 0); ``(RAYS_OK, -1)`` when none."""
+    n = origins.shape[0]
+    for r in range(n):
+        for a in range(3):
+            if not abs(origins[r, a]) <= limit:
+                return RAYS_BAD_ORIGIN, r
+    for r in range(n):
+        for a in range(3):
+            if not abs(directions[r, a]) <= limit:
+                return RAYS_BAD_DIRECTION, r
+    for r in range(n):
+        dx = directions[r, 0]
+        dy = directions[r, 1]
+        dz = directions[r, 2]
+        # zero, or so short that its length underflows: no direction to normalise
+        if math.sqrt(dx * dx + dy * dy + dz * dz) == 0.0:
+            return RAYS_ZERO_DIRECTION, r
+    for r in range(n):
+        if not tmax[r] >= 0.0:
+            return RAYS_BAD_REACH, r
+    return RAYS_OK, -1
+
+
 @kernel
 def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
-                   order: np.ndarray, origins: np.ndarray, directions: np.ndarray,
-                   tmax: np.ndarray, out_t: np.ndarray, out_k: np.ndarray) -> None:
+                   order: np.ndarray, normals: np.ndarray, origins: np.ndarray,
+                   directions: np.ndarray, tmax: np.ndarray,
+                   out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
     """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
-    :func:`swept._parallel.parallel_for`): ``out_t`` inf and ``out_k`` -1 on a miss."""
+    :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
+    (:func:`_write_hit`: distance, triangle, point, normal)."""
     stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
     stack_t = np.empty(bvh.STACK_SIZE)
     refs = tree_refs(tree)
     for r in range(start, stop):
-        t, k = _mesh_ray_walk(packed, tree, refs, order, stack_ref, stack_t, origins[r, 0],
-                              origins[r, 1], origins[r, 2], directions[r, 0], directions[r, 1],
-                              directions[r, 2], -1.0, tmax[r])
-        out_t[r] = t if k >= 0 else math.inf
-        out_k[r] = k
+        ux, uy, uz = _unit_direction(directions, r)
+        ox = origins[r, 0]
+        oy = origins[r, 1]
+        oz = origins[r, 2]
+        t, k = _mesh_ray_walk(packed, tree, refs, order, stack_ref, stack_t, ox, oy, oz, ux,
+                              uy, uz, -1.0, tmax[r])
+        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, normals, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -503,16 +579,19 @@ def heightfield_ray(verts: np.ndarray, tris: np.ndarray, cols: int, grid: np.nda
 
 @kernel
 def heightfield_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.ndarray,
-                          cols: int, grid: np.ndarray, block: np.ndarray,
+                          cols: int, grid: np.ndarray, block: np.ndarray, normals: np.ndarray,
                           origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray,
-                          out_t: np.ndarray, out_k: np.ndarray) -> None:
-    """:func:`heightfield_ray` for rays ``start .. stop-1`` (a range kernel)."""
+                          out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """:func:`heightfield_ray` for rays ``start .. stop-1`` (a range kernel, as
+    :func:`mesh_ray_range`)."""
     for r in range(start, stop):
-        t, k = heightfield_ray(verts, tris, cols, grid, block, origins[r, 0], origins[r, 1],
-                               origins[r, 2], directions[r, 0], directions[r, 1],
-                               directions[r, 2], -1.0, tmax[r])
-        out_t[r] = t if k >= 0 else math.inf
-        out_k[r] = k
+        ux, uy, uz = _unit_direction(directions, r)
+        ox = origins[r, 0]
+        oy = origins[r, 1]
+        oz = origins[r, 2]
+        t, k = heightfield_ray(verts, tris, cols, grid, block, ox, oy, oz, ux, uy, uz, -1.0,
+                               tmax[r])
+        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, normals, out)
 
 
 @kernel

@@ -116,10 +116,10 @@ class TriangleMesh(Surface):
                                      query[3:], out)
         return found
 
-    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
-               k: np.ndarray) -> None:
-        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order, o, d,
-                                                  tmax, t, k))
+    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
+               out: tuple[np.ndarray, ...]) -> None:
+        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
+                                                  self.normals, o, d, tmax, out))
 
 
 register(TriangleMesh)
