@@ -404,31 +404,47 @@ def _unit_direction(directions: np.ndarray, r: int) -> tuple[float, float, float
 
 @inline_kernel
 def _write_hit(r: int, t: float, k: int, ox: float, oy: float, oz: float, ux: float,
-               uy: float, uz: float, normals: np.ndarray, out: tuple[np.ndarray, np.ndarray,
-                                                                    np.ndarray, np.ndarray]
+               uy: float, uz: float, out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
                ) -> None:
-    """Row r of a batch's ``(distance, triangle, point, normal)``: inf, -1 and zeros on a miss
-    (k < 0), else the hit point ``o + t u`` and the face normal turned against ``u``."""
-    out_t, out_k, out_point, out_normal = out
+    """Row r of a batch's distance, triangle and point: inf, -1 and zeros on a miss (k < 0),
+    else t, k and the hit point ``o + t u`` (the normals: :func:`_write_normals`)."""
+    out_t, out_k, out_point, _n = out
     out_k[r] = k
     if k < 0:
         out_t[r] = math.inf
         for a in range(3):
             out_point[r, a] = 0.0
-            out_normal[r, a] = 0.0
         return
     out_t[r] = t
     out_point[r, 0] = ox + t * ux
     out_point[r, 1] = oy + t * uy
     out_point[r, 2] = oz + t * uz
-    nx = normals[k, 0]
-    ny = normals[k, 1]
-    nz = normals[k, 2]
-    s = -1.0 if nx * ux + ny * uy + nz * uz > 0.0 else 1.0
-    # + 0.0: no negative zeros
-    out_normal[r, 0] = nx * s + 0.0
-    out_normal[r, 1] = ny * s + 0.0
-    out_normal[r, 2] = nz * s + 0.0
+
+
+@inline_kernel
+def _write_normals(start: int, stop: int, directions: np.ndarray, normals: np.ndarray,
+                   out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Rows ``start .. stop-1`` of a batch's normals: the hit triangle's face normal turned
+    against the ray, zeros on a miss. A pass of its own after the rays: the normals' reads
+    (one a hit, scattered over the mesh) then overlap one another; read at the end of each
+    ray's walk they cost a quarter of the walk (measured: 0.44 against 0.35 us a ray)."""
+    out_k = out[1]
+    out_normal = out[3]
+    for r in range(start, stop):
+        k = out_k[r]
+        if k < 0:
+            for a in range(3):
+                out_normal[r, a] = 0.0
+            continue
+        ux, uy, uz = _unit_direction(directions, r)
+        nx = normals[k, 0]
+        ny = normals[k, 1]
+        nz = normals[k, 2]
+        s = -1.0 if nx * ux + ny * uy + nz * uz > 0.0 else 1.0
+        # + 0.0: no negative zeros
+        out_normal[r, 0] = nx * s + 0.0
+        out_normal[r, 1] = ny * s + 0.0
+        out_normal[r, 2] = nz * s + 0.0
 
 
 #: :func:`check_rays`' verdicts: an origin, a direction not finite or beyond the coordinate
@@ -471,7 +487,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
     """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
     :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
-    (:func:`_write_hit`: distance, triangle, point, normal)."""
+    (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`)."""
     stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
     stack_t = np.empty(bvh.STACK_SIZE)
     refs = tree_refs(tree)
@@ -482,7 +498,8 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
         oz = origins[r, 2]
         t, k = _mesh_ray_walk(packed, tree, refs, order, stack_ref, stack_t, ox, oy, oz, ux,
                               uy, uz, -1.0, tmax[r])
-        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, normals, out)
+        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, out)
+    _write_normals(start, stop, directions, normals, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,7 +608,8 @@ def heightfield_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.nda
         oz = origins[r, 2]
         t, k = heightfield_ray(verts, tris, cols, grid, block, ox, oy, oz, ux, uy, uz, -1.0,
                                tmax[r])
-        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, normals, out)
+        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, out)
+    _write_normals(start, stop, directions, normals, out)
 
 
 @kernel
