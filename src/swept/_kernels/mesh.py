@@ -268,6 +268,20 @@ def _tree_ref(links: np.ndarray, row_of: np.ndarray, node: int) -> int:
 
 
 @inline_kernel
+def _slab(enter: float, leave: float, o: float, inv: float, tn: float, tf: float
+          ) -> tuple[float, float]:
+    """The interval [tn, tf] clipped to one axis' slab, given the planes the ray enters and
+    leaves it by (a NaN product, from a parallel ray's origin on a plane, clips nothing)."""
+    near = (enter - o) * inv
+    if near > tn:
+        tn = near
+    far = (leave - o) * inv
+    if far < tf:
+        tf = far
+    return tn, tf
+
+
+@inline_kernel
 def _tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: float,
                 ix: float, iy: float, iz: float, nx: int, ny: int, nz: int, limit: float
                 ) -> float:
@@ -278,26 +292,9 @@ def _tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: 
     same products; a parallel axis (inverse inf) gives +-inf, or NaN for an origin exactly on
     the plane, and a comparison with NaN is false: the axis constrains nothing then, as a
     touching origin should not."""
-    tn = 0.0
-    tf = limit
-    near = (tree[row, col + nx] - ox) * ix
-    if near > tn:
-        tn = near
-    far = (tree[row, col + 3 - nx] - ox) * ix
-    if far < tf:
-        tf = far
-    near = (tree[row, col + 1 + ny] - oy) * iy
-    if near > tn:
-        tn = near
-    far = (tree[row, col + 4 - ny] - oy) * iy
-    if far < tf:
-        tf = far
-    near = (tree[row, col + 2 + nz] - oz) * iz
-    if near > tn:
-        tn = near
-    far = (tree[row, col + 5 - nz] - oz) * iz
-    if far < tf:
-        tf = far
+    tn, tf = _slab(tree[row, col + nx], tree[row, col + 3 - nx], ox, ix, 0.0, limit)
+    tn, tf = _slab(tree[row, col + 1 + ny], tree[row, col + 4 - ny], oy, iy, tn, tf)
+    tn, tf = _slab(tree[row, col + 2 + nz], tree[row, col + 5 - nz], oz, iz, tn, tf)
     if tn > tf:
         return math.inf
     return tn
