@@ -329,6 +329,8 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
             # an internal row: the child entered first is next, the other waits
             t_left = _tree_entry(tree, ref, 0, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
             t_right = _tree_entry(tree, ref, 6, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            # the two mirrored branches written out: choosing the near and far columns by a
+            # tuple first made the walk 1.1-1.25x slower (measured on bench_mesh's meshes)
             if t_left <= t_right:
                 if t_left != math.inf:
                     if t_right != math.inf:
