@@ -4,10 +4,10 @@ their unit normals and boxes, and the edge adjacency, each one compiled pass ove
 Written in numpy these were most of a ``TriangleMesh()`` of a million triangles: the
 validation's corner gathers and cross products 0.25 s, the adjacency's sort of 3 million edge
 keys and its gathers 1.4 s, against a BVH build of 1.4 s (CPU time, the benchmark's terrain,
-on the shared 2-core machine). The edges are grouped here by a counting sort on their lower
-vertex, then by their upper vertex within each group: linear time but for the groups' own
-sorts, which are small (a vertex's edges) unless a vertex is shared by very many triangles
-(a fan), where a group is sorted by ``np.argsort``.
+on the shared 2-core machine). The edges are grouped here by two counting sorts over the
+vertices (by upper vertex, then stably by lower vertex): linear time whatever the mesh (a fan
+of many triangles around one vertex included), and no comparison sort to compile (an
+``np.argsort`` for large groups added seconds to the cold compile).
 
 The arithmetic is the numpy version's, operation for operation (no contraction into fused
 multiply-adds: numba does not enable it), so the normals and the flat-edge decisions are the
@@ -26,8 +26,6 @@ from . import inline_kernel, kernel
 BAD_INDEX = 1
 #: How :func:`triangle_normals` reports the first bad triangle: zero area.
 BAD_AREA = 2
-#: Edges a vertex's group holds at most to be sorted by insertion (more: ``np.argsort``).
-INSERTION_SORT_MAX = 32
 
 
 @kernel
@@ -142,31 +140,31 @@ def _flat_pair(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k1: int
     return sine <= flat_tolerance and side1 * side2 < 0.0
 
 
+@inline_kernel
+def _edge_ends(tris: np.ndarray, edge: int) -> tuple[int, int]:
+    """The lower and the upper vertex of edge ``edge`` (``3 k + e``: edge e of triangle k)."""
+    a = tris[edge // 3, edge % 3]
+    b = tris[edge // 3, (edge % 3 + 1) % 3]
+    return min(a, b), max(a, b)
+
+
 @kernel
-def _sort_group(upper: np.ndarray, edge: np.ndarray, start: int, stop: int) -> None:
-    """Sort the entries ``start .. stop-1`` of ``upper`` (and ``edge`` with them) by upper
-    vertex, then by edge index, so that the grouping is deterministic."""
-    size = stop - start
-    if size <= INSERTION_SORT_MAX:
-        for i in range(start + 1, stop):
-            u = upper[i]
-            e = edge[i]
-            j = i - 1
-            # each pass moves one entry left past the larger ones: at most size passes
-            for _ in range(size):
-                if j < start or upper[j] < u or (upper[j] == u and edge[j] < e):
-                    break
-                upper[j + 1] = upper[j]
-                edge[j + 1] = edge[j]
-                j -= 1
-            upper[j + 1] = u
-            edge[j + 1] = e
-        return
-    # a vertex of very many edges (a fan): a sort that stays O(size log size)
-    key = upper[start:stop] * (3 * edge.shape[0]) + edge[start:stop]
-    perm = np.argsort(key) + start
-    upper[start:stop] = upper[perm]
-    edge[start:stop] = edge[perm]
+def _edges_by_vertex(tris: np.ndarray, n: int, edges: np.ndarray, upper: bool) -> np.ndarray:
+    """``edges`` (edge indices) stably sorted by their upper (else lower) vertex: a counting
+    sort over the n vertices."""
+    start = np.zeros(n + 1, np.int64)
+    for edge in edges:
+        lo, hi = _edge_ends(tris, edge)
+        start[(hi if upper else lo) + 1] += 1
+    for v in range(n):
+        start[v + 1] += start[v]
+    out = np.empty_like(edges)
+    for edge in edges:
+        lo, hi = _edge_ends(tris, edge)
+        v = hi if upper else lo
+        out[start[v]] = edge
+        start[v] += 1
+    return out
 
 
 @kernel
@@ -179,58 +177,35 @@ def edge_adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     every edge at a vertex is flat."""
     m = tris.shape[0]
     n = verts.shape[0]
-    # a counting sort of the 3 m edges on their lower vertex
-    start = np.zeros(n + 1, np.int64)
-    for k in range(m):
-        for e in range(3):
-            a = tris[k, e]
-            b = tris[k, (e + 1) % 3]
-            start[min(a, b) + 1] += 1
-    for v in range(n):
-        start[v + 1] += start[v]
-    fill = start[:n].copy()
-    upper = np.empty(3 * m, np.int64)
-    edge = np.empty(3 * m, np.int64)
-    for k in range(m):
-        for e in range(3):
-            a = tris[k, e]
-            b = tris[k, (e + 1) % 3]
-            low = min(a, b)
-            upper[fill[low]] = max(a, b)
-            edge[fill[low]] = 3 * k + e
-            fill[low] += 1
+    # the edges grouped by (lower, upper) vertex: sorted by upper vertex, then stably by lower
+    # (two counting sorts), each group in edge order
+    edges = _edges_by_vertex(tris, n, _edges_by_vertex(tris, n, np.arange(3 * m), True), False)
     neighbors = np.full((m, 3), -1, np.int64)
     edge_flat = np.zeros((m, 3), np.bool_)
-    for v in range(n):
-        s = start[v]
-        t = start[v + 1]
-        if t - s > 1:
-            _sort_group(upper, edge, s, t)
-        i = s
-        # each pass takes one run of equal upper vertices (one edge of the surface)
-        for _ in range(t - s):
-            if i >= t:
+    i = 0
+    # each pass takes one run of equal ends (one edge of the surface)
+    for _ in range(3 * m):
+        if i >= 3 * m:
+            break
+        ends = _edge_ends(tris, edges[i])
+        j = i + 1
+        for _ in range(3 * m - j):
+            if _edge_ends(tris, edges[j]) != ends:
                 break
-            j = i + 1
-            for _ in range(t - j):
-                if upper[j] != upper[i]:
-                    break
-                j += 1
-            if j - i == 2:
-                f1 = edge[i]
-                f2 = edge[i + 1]
-                k1, e1 = f1 // 3, f1 % 3
-                k2, e2 = f2 // 3, f2 % 3
-                neighbors[k1, e1] = k2
-                neighbors[k2, e2] = k1
-                flat = _flat_pair(verts, tris, normals, k1, e1, k2, e2, flat_tolerance)
-                edge_flat[k1, e1] = flat
-                edge_flat[k2, e2] = flat
-            elif j - i > 2:
-                # three or more triangles on one edge: no single neighbour
-                for q in range(i, j):
-                    neighbors[edge[q] // 3, edge[q] % 3] = -2
-            i = j
+            j += 1
+        if j - i == 2:
+            k1, e1 = edges[i] // 3, edges[i] % 3
+            k2, e2 = edges[i + 1] // 3, edges[i + 1] % 3
+            neighbors[k1, e1] = k2
+            neighbors[k2, e2] = k1
+            flat = _flat_pair(verts, tris, normals, k1, e1, k2, e2, flat_tolerance)
+            edge_flat[k1, e1] = flat
+            edge_flat[k2, e2] = flat
+        elif j - i > 2:
+            # three or more triangles on one edge: no single neighbour
+            for q in range(i, j):
+                neighbors[edges[q] // 3, edges[q] % 3] = -2
+        i = j
     vertex_flat = np.zeros(n, np.bool_)
     for k in range(m):
         for e in range(3):
