@@ -246,3 +246,16 @@ def test_a_direction_too_short_to_normalise_is_zero() -> None:
     assert batch.distance[0] == 1.0 and batch.handle[0] == 0
     assert batch.normal[0].tolist() == [0.0, 1.0, 0.0]
     assert batch.point[0].tolist() == [0.2, 0.0, 0.2]
+
+
+def test_a_mesh_beyond_the_triangle_cap_is_a_value_error(monkeypatch) -> None:
+    # the rays' tree keeps a leaf's first row in an int32 beside its count; a larger mesh
+    # would wrap it, so the cap is checked at construction (lowered here to stay small)
+    import swept.level.mesh as level_mesh
+
+    monkeypatch.setattr(level_mesh, "MAX_MESH_TRIANGLES", 3)
+    verts, tris = fan(4)
+    with pytest.raises(ValueError, match="triangles holds 4 triangles, more than "
+                                         "MAX_MESH_TRIANGLES = 3"):
+        TriangleMesh(verts, tris)
+    assert TriangleMesh(verts, tris[:3]).triangles.shape == (3, 3)

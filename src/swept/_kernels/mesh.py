@@ -169,7 +169,8 @@ def pack_triangles(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, items
 #: Columns of a :func:`flatten_tree` row: the left child's box, the right child's box (each
 #: ``lo xyz hi xyz``), then the two children's references.
 TREE_COLUMNS = 16
-#: Bits of a leaf reference that hold its triangle count (the rest: its first packed row).
+#: Bits of a leaf reference that hold its triangle count (the rest: its first packed row; a
+#: leaf holds at most :data:`swept._kernels.bvh.LEAF_SIZE` triangles, below 2^4).
 LEAF_COUNT_BITS = 4
 
 
@@ -196,7 +197,8 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
 
     A reference ``ref >= 1`` is a row; a leaf is ``-1 - (first << LEAF_COUNT_BITS | count)``,
     ``first`` its first row of :func:`pack_triangles` (the leaf order) and ``count`` its
-    triangles (the caller keeps the triangle count below 2^27, so it fits in an int32)."""
+    triangles: an int32 for up to :data:`~swept.constants.MAX_MESH_TRIANGLES` triangles,
+    which the mesh checks."""
     m = nodes.shape[0]
     internal = 0
     for node in range(m):

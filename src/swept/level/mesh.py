@@ -17,6 +17,7 @@ import numpy as np
 from .._kernels import bvh as _bvh
 from .._kernels import mesh as _k
 from .._kernels import surface as _ks
+from ..constants import MAX_MESH_TRIANGLES
 from ..vec import Vec3
 from .surface import Surface, check_triangles, check_vertices, register, run_batch
 
@@ -44,6 +45,9 @@ class TriangleMesh(Surface):
     def __init__(self, vertices: Any, triangles: Any) -> None:
         verts = check_vertices(vertices)
         tris, normals = check_triangles(triangles, verts)
+        if tris.shape[0] > MAX_MESH_TRIANGLES:
+            raise ValueError(f"triangles holds {tris.shape[0]:,} triangles, more than "
+                             f"MAX_MESH_TRIANGLES = {MAX_MESH_TRIANGLES:,}")
         boxes = _ks.triangle_boxes(verts, tris)
         self._setup(verts, tris, normals, boxes)
         lo, hi = boxes[0], boxes[1]
