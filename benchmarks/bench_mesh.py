@@ -9,11 +9,17 @@ triangles. Measured, side by side in one run:
   ``swept.level.raycast_many`` on one thread and on the default threads, against embreex (Embree,
   float32, its own threads) and pybullet's ``rayTestBatch`` (batches of 8,192) where they are
   installed (``pip install embreex pybullet``); swept's answers checked against a brute-force
-  loop over every triangle on a sample of rays, and the peers' against swept's;
+  loop over every triangle on a sample of rays, and the peers' against swept's. Embree's
+  ``run`` casts its rays one after another on the calling thread, and ``rayTestBatch`` is
+  called with ``numThreads=1`` (its default): both are one-thread figures, compared with
+  swept on one thread;
 - sphere sweeps: ``swept.sweep(Sphere, mesh)`` per call, with missed impacts counted against
   the cast over every triangle (no BVH) on a sample.
 
-Prints a table and writes ``benchmarks/results/mesh.json``.
+Each ray time is the fastest of a few calls, as wall-clock time and as the process's CPU time
+(``time.process_time``: on a machine that other processes keep busy the CPU time of a
+one-thread call is the steadier measure; the ratios are given for both, and the load average
+is printed with them). Prints a table and writes ``benchmarks/results/mesh.json``.
 
 Run: ``python benchmarks/bench_mesh.py`` (``--quick``: about 100,000 triangles and fewer rays).
 """
@@ -70,14 +76,23 @@ def terrain(cells: int, rng: np.random.Generator) -> tuple[np.ndarray, float]:
 
 
 def timed(fn: Any, repeats: int = 1) -> tuple[float, Any]:
-    """The fastest of ``repeats`` calls (seconds) and the last result."""
-    best = math.inf
+    """The fastest of ``repeats`` calls (seconds, wall-clock) and the last result."""
+    wall, _cpu, out = timed_both(fn, repeats)
+    return wall, out
+
+
+def timed_both(fn: Any, repeats: int = 1) -> tuple[float, float, Any]:
+    """The fastest of ``repeats`` calls in wall-clock and in CPU seconds (each its own
+    fastest), and the last result."""
+    wall = cpu = math.inf
     out = None
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        w0 = time.perf_counter()
+        c0 = time.process_time()
         out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+        cpu = min(cpu, time.process_time() - c0)
+        wall = min(wall, time.perf_counter() - w0)
+    return wall, cpu, out
 
 
 def lidar(n: int, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -110,11 +125,11 @@ def embree_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray) -> dict[str, A
     o32 = o.astype(np.float32)
     d32 = d.astype(np.float32)
     scene.run(o32[:100], d32[:100], output=1)
-    seconds, res = timed(lambda: scene.run(o32, d32, output=1), 3)
+    seconds, cpu, res = timed_both(lambda: scene.run(o32, d32, output=1), 3)
     t = np.asarray(res["tfar"], dtype=np.float64)
     k = np.asarray(res["primID"], dtype=np.int64)
     t[k < 0] = np.inf
-    return {"seconds": seconds, "t": t, "k": k}
+    return {"seconds": seconds, "cpu": cpu, "t": t, "k": k}
 
 
 def bullet_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray, reach: float
@@ -150,13 +165,13 @@ def bullet_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray, reach: float
             out: list[Any] = []
             for s in range(0, o.shape[0], batch):
                 out += pb.rayTestBatch(o[s:s + batch].tolist(), ends[s:s + batch].tolist(),
-                                       physicsClientId=client)
+                                       numThreads=1, physicsClientId=client)
             return out
 
-        seconds, res = timed(run)
+        seconds, cpu, res = timed_both(run, 2)
         hit = np.array([r[0] >= 0 for r in res])
         t = np.array([r[2] * reach if r[0] >= 0 else np.inf for r in res])
-        return {"seconds": seconds, "hit": hit, "t": t}
+        return {"seconds": seconds, "cpu": cpu, "hit": hit, "t": t}
     finally:
         pb.disconnect(client)
 
@@ -170,16 +185,18 @@ def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, 
     lo = np.ascontiguousarray(corners.min(axis=1))
     hi = np.ascontiguousarray(corners.max(axis=1))
     bvh.build(lo[:10], hi[:10])
-    build_s, _ = timed(lambda: bvh.build(lo, hi), 2)
-    construct_s, _ = timed(lambda: TriangleMesh(mesh.vertices, mesh.triangles))
+    build_s, build_cpu, _ = timed_both(lambda: bvh.build(lo, hi), 2)
+    construct_s, construct_cpu, _ = timed_both(
+        lambda: TriangleMesh(mesh.vertices, mesh.triangles), 2)
     row: dict[str, Any] = {"mesh": name, "triangles": m, "bvh_build_s": build_s,
-                           "construct_s": construct_s, "rays": {}}
+                           "bvh_build_cpu_s": build_cpu, "construct_s": construct_s,
+                           "construct_cpu_s": construct_cpu, "rays": {}}
     for kind, (o, d) in rays.items():
         n = o.shape[0]
         raycast_many(mesh, o[:10], d[:10])
         default = threads()
         set_threads(1)
-        one_s, batch = timed(lambda o=o, d=d: raycast_many(mesh, o, d), 3)
+        one_s, one_cpu, batch = timed_both(lambda o=o, d=d: raycast_many(mesh, o, d), 3)
         set_threads(default)
         many_s, again = timed(lambda o=o, d=d: raycast_many(mesh, o, d), 3)
         assert np.array_equal(batch.distance, again.distance)
@@ -191,6 +208,7 @@ def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, 
         entry: dict[str, Any] = {
             "rays": n, "hits": int(batch.hit.sum()),
             "swept_us_per_ray_1_thread": one_s / n * 1e6,
+            "swept_cpu_us_per_ray_1_thread": one_cpu / n * 1e6,
             f"swept_us_per_ray_{default}_threads": many_s / n * 1e6,
             "checked_against_brute_force": int(pick.shape[0]), "wrong": wrong}
         emb = embree_rays(mesh, o, d)
@@ -204,15 +222,22 @@ def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, 
             agree = (np.isinf(emb["t"]) == ~batch.hit) & (gap <= 1e-4)
             entry["embree_us_per_ray"] = emb["seconds"] / n * 1e6
             entry["embree_disagrees"] = int((~agree).sum())
+            entry["embree_cpu_us_per_ray"] = emb["cpu"] / n * 1e6
             entry["swept_1_thread_over_embree"] = one_s / emb["seconds"]
-        bullet_n = min(n, 20_000)
-        bul = bullet_rays(mesh, o[:bullet_n], d[:bullet_n], reach)
+            entry["swept_1_thread_over_embree_cpu"] = one_cpu / emb["cpu"]
+        # every stride-th ray: a sample spread over the whole batch (the lidar's first rays
+        # all point up and miss the terrain)
+        stride = max(1, n // 20_000)
+        bullet_n = len(range(0, n, stride))
+        bul = bullet_rays(mesh, o[::stride], d[::stride], reach)
         if isinstance(bul, str):
             entry["pybullet"] = bul
         else:
             entry["pybullet_us_per_ray"] = bul["seconds"] / bullet_n * 1e6
+            entry["pybullet_cpu_us_per_ray"] = bul["cpu"] / bullet_n * 1e6
             entry["pybullet_over_swept_1_thread"] = (bul["seconds"] / bullet_n) / (one_s / n)
-            sub = batch.distance[:bullet_n]
+            entry["pybullet_over_swept_1_thread_cpu"] = (bul["cpu"] / bullet_n) / (one_cpu / n)
+            sub = batch.distance[::stride]
             within = sub <= reach
             entry["pybullet_hit_disagrees"] = int((bul["hit"] != within).sum())
         row["rays"][kind] = entry
@@ -277,6 +302,7 @@ def main() -> None:
                 "incoherent": incoherent(n_rays, lo - 50.0, hi + 50.0, rng)}
         rows.append(bench_mesh(name, mesh, rays, 2_000 if args.quick else 10_000,
                                200, rng, 4000.0))
+        rows[-1]["load_average"] = os.getloadavg()
         print_rows(rows[-1:])
     # the height field's own walk on the terrain's rays
     o, d = lidar(n_rays, np.array([500.0, float(hf.aabb.max[1]) + 10.0, 500.0]))
@@ -300,7 +326,9 @@ def print_rows(rows: list[dict[str, Any]]) -> None:
     """The table: one block a mesh."""
     for row in rows:
         print(f"\n{row['mesh']}: {row['triangles']:,} triangles; BVH build "
-              f"{row['bvh_build_s']:.2f} s, TriangleMesh() {row['construct_s']:.2f} s")
+              f"{row['bvh_build_s']:.2f} s ({row['bvh_build_cpu_s']:.2f} s CPU), TriangleMesh() "
+              f"{row['construct_s']:.2f} s ({row['construct_cpu_s']:.2f} s CPU) "
+              f"(load average {', '.join(f'{x:.1f}' for x in row['load_average'])})")
         for kind, e in row["rays"].items():
             cols = [f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
                     for k, v in e.items()]

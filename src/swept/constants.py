@@ -90,6 +90,7 @@ __all__ = [
     "MAX_COORDINATE",
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
+    "MAX_MESH_TRIANGLES",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -424,6 +425,11 @@ FLAT_EDGE_TOLERANCE = 1e-9
 #: already reaches the surface's box, so rounds beyond log2(extent / smallest triangle) (about
 #: 40 at 1e-6 .. 1e7) never run.
 SURFACE_SEARCH_DOUBLINGS = 128
+#: Most triangles a ``TriangleMesh`` holds: its rays' compact tree
+#: (:func:`swept._kernels.mesh.flatten_tree`) keeps a leaf's first triangle row and, in the
+#: low 4 bits, its count in one int32 (rows below 2^27). A cap. Not measured: such a mesh
+#: already takes about 10 GB for its corners alone.
+MAX_MESH_TRIANGLES = 2**27
 
 # --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
 

@@ -96,33 +96,29 @@ def ray_frame(dx: float, dy: float, dz: float
 
 
 @inline_kernel
-def ray_triangle_at(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
-                    cx: float, cy: float, cz: float, ox: float, oy: float, oz: float,
-                    frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
-                    ) -> float:
-    """Where the ray ``o + t d`` meets the triangle ``a b c``, watertight (module docstring):
-    t with ``tmin < t <= tmax`` (``tmin < 0`` admits 0), or :data:`MISS`."""
-    kx, ky, kz, sx, sy, sz = frame
-    o = (ox, oy, oz)
-    a = (ax, ay, az)
-    b = (bx, by, bz)
-    c = (cx, cy, cz)
-    okx = o[kx]
-    oky = o[ky]
-    okz = o[kz]
+def _watertight(akx: float, aky: float, akz: float, bkx: float, bky: float, bkz: float,
+                ckx: float, cky: float, ckz: float, okx: float, oky: float, okz: float,
+                sx: float, sy: float, sz: float, tmin: float, tmax: float) -> float:
+    """The watertight test on coordinates already permuted into the ray's frame (``akx`` is
+    ``a[kx]``, ... of :func:`ray_frame`): t with ``tmin < t <= tmax``, or :data:`MISS`. The
+    one body of :func:`ray_triangle_at` and of the BVH walk's leaf test, so both decide by the
+    very same operations."""
     # the vertices relative to the origin, sheared so the ray runs along +z
-    az_ = a[kz] - okz
-    bz_ = b[kz] - okz
-    cz_ = c[kz] - okz
-    ax_ = (a[kx] - okx) - sx * az_
-    ay_ = (a[ky] - oky) - sy * az_
-    bx_ = (b[kx] - okx) - sx * bz_
-    by_ = (b[ky] - oky) - sy * bz_
-    cx_ = (c[kx] - okx) - sx * cz_
-    cy_ = (c[ky] - oky) - sy * cz_
+    az_ = akz - okz
+    bz_ = bkz - okz
+    cz_ = ckz - okz
+    ax_ = (akx - okx) - sx * az_
+    ay_ = (aky - oky) - sy * az_
+    bx_ = (bkx - okx) - sx * bz_
+    by_ = (bky - oky) - sy * bz_
+    cx_ = (ckx - okx) - sx * cz_
+    cy_ = (cky - oky) - sy * cz_
     # the edge functions of bc, ca, ab: antisymmetric in their two vertices
     u = cx_ * by_ - cy_ * bx_
     v = ax_ * cy_ - ay_ * cx_
+    if (u < 0.0 and v > 0.0) or (u > 0.0 and v < 0.0):
+        # outside edge bc or ca already (the test below on all three would say so too)
+        return MISS
     w = bx_ * ay_ - by_ * ax_
     if (u < 0.0 or v < 0.0 or w < 0.0) and (u > 0.0 or v > 0.0 or w > 0.0):
         # the ray passes outside an edge (either side of the triangle: two-sided)
@@ -136,6 +132,22 @@ def ray_triangle_at(ax: float, ay: float, az: float, bx: float, by: float, bz: f
         # behind the origin, at or before tmin, or out of reach
         return MISS
     return t
+
+
+@inline_kernel
+def ray_triangle_at(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
+                    cx: float, cy: float, cz: float, ox: float, oy: float, oz: float,
+                    frame: tuple[int, int, int, float, float, float], tmin: float, tmax: float
+                    ) -> float:
+    """Where the ray ``o + t d`` meets the triangle ``a b c``, watertight (module docstring):
+    t with ``tmin < t <= tmax`` (``tmin < 0`` admits 0), or :data:`MISS`."""
+    kx, ky, kz, sx, sy, sz = frame
+    o = (ox, oy, oz)
+    a = (ax, ay, az)
+    b = (bx, by, bz)
+    c = (cx, cy, cz)
+    return _watertight(a[kx], a[ky], a[kz], b[kx], b[ky], b[kz], c[kx], c[ky], c[kz], o[kx],
+                       o[ky], o[kz], sx, sy, sz, tmin, tmax)
 
 
 @inline_kernel
@@ -167,55 +179,344 @@ def pack_triangles(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, items
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# the mesh's ray walk: a compact copy of its BVH
+
+#: Columns of a :func:`flatten_tree` row: the left child's box, the right child's box (each
+#: ``lo xyz hi xyz``), then the two children's references.
+TREE_COLUMNS = 16
+#: Bits of a leaf reference that hold its triangle count (the rest: its first packed row; a
+#: leaf holds at most :data:`swept._kernels.bvh.LEAF_SIZE` triangles, below 2^4).
+LEAF_COUNT_BITS = 4
+
+
 @kernel
-def mesh_ray(packed: np.ndarray, nodes: np.ndarray, links: np.ndarray, ox: float, oy: float,
-             oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
-             ) -> tuple[float, int]:
-    """The nearest triangle of a mesh the ray ``o + t d`` (unit ``d``) meets with
-    ``tmin < t <= tmax``: ``(t, k)`` (ties: smallest k), or ``(MISS, -1)``. Walks the mesh's
-    BVH front to back (boxes stored grown by the mesh's margin), shrinking the reach to the
-    best hit; ``packed`` is :func:`pack_triangles` of the mesh."""
-    frame = ray_frame(dx, dy, dz)
-    tree = bvh.whole(nodes, 3)
-    items = tree[3]
-    probe = bvh.make_probe(ox, oy, oz, dx, dy, dz, 0.0, 3)
-    stack = np.empty((bvh.STACK_SIZE, 2))
+def _outward32(x: float, up: bool) -> np.float32:
+    """``x`` as a float32 rounded away from the box's inside: down for a lower bound, up for
+    an upper one, so the float32 box holds the float64 box."""
+    f = np.float32(x)
+    if up and float(f) < x:
+        f = np.nextafter(f, np.float32(math.inf))
+    elif not up and float(f) > x:
+        f = np.nextafter(f, np.float32(-math.inf))
+    return f
+
+
+@kernel
+def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
+    """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) as the rows the
+    ray walk reads, ``(r, TREE_COLUMNS)`` float32: one row per internal node holding both
+    children's boxes (columns 0-11, each rounded outward to float32) and references (columns
+    12 and 13, int32 bits: :func:`tree_refs`), 64 bytes. Row 0 is a head whose left child
+    is the root and whose right box is empty (no ray enters it); the internal nodes follow
+    depth first, a left child that is internal in the row after its parent.
+
+    A reference ``ref >= 1`` is a row; a leaf is ``-1 - (first << LEAF_COUNT_BITS | count)``,
+    ``first`` its first row of :func:`pack_triangles` (the leaf order) and ``count`` its
+    triangles: an int32 for up to :data:`~swept.constants.MAX_MESH_TRIANGLES` triangles,
+    which the mesh checks."""
+    m = nodes.shape[0]
+    internal = 0
+    for node in range(m):
+        if links[3 * node] >= 0:
+            internal += 1
+    tree = np.zeros((internal + 1, TREE_COLUMNS), np.float32)
+    refs = tree_refs(tree)
+    row_of = np.full(max(m, 1), -1, np.int64)
+    # internal nodes numbered depth first (left before right) from row 1
+    pending = np.empty(max(m, 1), np.int64)
+    sp = 0
+    if m > 0:
+        pending[0] = 0
+        sp = 1
+    row = 1
+    for _ in range(m):
+        if sp == 0:
+            break
+        sp -= 1
+        node = pending[sp]
+        child = links[3 * node]
+        if child < 0:
+            continue
+        row_of[node] = row
+        row += 1
+        pending[sp] = child + 1
+        pending[sp + 1] = child
+        sp += 2
+    # the head: the root on the left, an empty box on the right
+    for a in range(3):
+        tree[0, 6 + a] = np.float32(math.inf)
+        tree[0, 9 + a] = np.float32(-math.inf)
+    if m == 0:
+        for a in range(3):
+            tree[0, a] = np.float32(math.inf)
+            tree[0, 3 + a] = np.float32(-math.inf)
+        refs[0, 12] = -1
+        return tree
+    for a in range(6):
+        tree[0, a] = _outward32(nodes[0, a], a >= 3)
+    refs[0, 12] = _tree_ref(links, row_of, 0)
+    for node in range(m):
+        r = row_of[node]
+        if r < 0:
+            continue
+        child = links[3 * node]
+        for a in range(6):
+            tree[r, a] = _outward32(nodes[child, a], a >= 3)
+            tree[r, 6 + a] = _outward32(nodes[child + 1, a], a >= 3)
+        refs[r, 12] = _tree_ref(links, row_of, child)
+        refs[r, 13] = _tree_ref(links, row_of, child + 1)
+    return tree
+
+
+@inline_kernel
+def tree_refs(tree: np.ndarray) -> np.ndarray:
+    """The int32 view of a :func:`flatten_tree` array (its columns 12 and 13 are references)."""
+    return tree.view(np.int32)
+
+
+@kernel
+def _tree_ref(links: np.ndarray, row_of: np.ndarray, node: int) -> int:
+    """The :func:`flatten_tree` reference of BVH node ``node``."""
+    if links[3 * node] >= 0:
+        return row_of[node]
+    first = links[3 * node + 1]
+    count = links[3 * node + 2]
+    return -1 - ((first << LEAF_COUNT_BITS) | count)
+
+
+@inline_kernel
+def _slab(enter: float, leave: float, o: float, inv: float, tn: float, tf: float
+          ) -> tuple[float, float]:
+    """The interval [tn, tf] clipped to one axis' slab, given the planes the ray enters and
+    leaves it by (a NaN product, from a parallel ray's origin on a plane, clips nothing)."""
+    near = (enter - o) * inv
+    if near > tn:
+        tn = near
+    far = (leave - o) * inv
+    if far < tf:
+        tf = far
+    return tn, tf
+
+
+@inline_kernel
+def _tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: float,
+                ix: float, iy: float, iz: float, nx: int, ny: int, nz: int, limit: float
+                ) -> float:
+    """Entry t of the segment ``o + t d``, t in [0, limit], into the box in columns ``col ..
+    col+5`` of a tree row (inf: a miss). ``ix, iy, iz`` are the direction's inverses
+    (:func:`swept._kernels.bvh.inverse_direction`), ``nx, ny, nz`` the column offsets (0 or 3)
+    of the slab planes the ray enters by. The slab test of :mod:`swept._kernels.bvh`, the
+    same products; a parallel axis (inverse inf) gives +-inf, or NaN for an origin exactly on
+    the plane, and a comparison with NaN is false: the axis constrains nothing then, as a
+    touching origin should not."""
+    tn, tf = _slab(tree[row, col + nx], tree[row, col + 3 - nx], ox, ix, 0.0, limit)
+    tn, tf = _slab(tree[row, col + 1 + ny], tree[row, col + 4 - ny], oy, iy, tn, tf)
+    tn, tf = _slab(tree[row, col + 2 + nz], tree[row, col + 5 - nz], oz, iz, tn, tf)
+    if tn > tf:
+        return math.inf
+    return tn
+
+
+@inline_kernel
+def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.ndarray,
+                   stack_ref: np.ndarray, stack_t: np.ndarray, ox: float, oy: float,
+                   oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
+                   ) -> tuple[float, int]:
+    """:func:`mesh_ray` with its stacks given ((:data:`bvh.STACK_SIZE`,) int64 and float64)."""
+    kx, ky, kz, sx, sy, sz = ray_frame(dx, dy, dz)
+    o = (ox, oy, oz)
+    okx = o[kx]
+    oky = o[ky]
+    okz = o[kz]
+    ix = bvh.inverse_direction(dx)
+    iy = bvh.inverse_direction(dy)
+    iz = bvh.inverse_direction(dz)
+    # moving up an axis the ray enters by the box's lo plane, else by its hi plane
+    nx = 0 if ix >= 0.0 else 3
+    ny = 0 if iy >= 0.0 else 3
+    nz = 0 if iz >= 0.0 else 3
     best_t = math.inf
     best_k = -1
     limit = tmax
-    node, sp = bvh.ray_first_leaf(nodes, links, tree, stack, probe, limit)
-    for _ in range(nodes.shape[0]):
-        if node < 0:
+    ref = 0
+    sp = 0
+    # each pass visits a row or a leaf, each at most once
+    for _ in range(2 * tree.shape[0] + 2):
+        if ref >= 0:
+            # an internal row: the child entered first is next, the other waits
+            t_left = _tree_entry(tree, ref, 0, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            t_right = _tree_entry(tree, ref, 6, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            # the two mirrored branches written out: choosing the near and far columns by a
+            # tuple first made the walk 1.1-1.25x slower (measured on bench_mesh's meshes)
+            if t_left <= t_right:
+                if t_left != math.inf:
+                    if t_right != math.inf:
+                        stack_ref[sp] = refs[ref, 13]
+                        stack_t[sp] = t_right
+                        sp += 1
+                    ref = refs[ref, 12]
+                    continue
+            else:
+                if t_left != math.inf:
+                    stack_ref[sp] = refs[ref, 12]
+                    stack_t[sp] = t_left
+                    sp += 1
+                ref = refs[ref, 13]
+                continue
+        else:
+            # a leaf: its triangles, consecutive rows of packed
+            code = -1 - ref
+            first = code >> LEAF_COUNT_BITS
+            for row in range(first, first + (code & ((1 << LEAF_COUNT_BITS) - 1))):
+                t = _watertight(packed[row, kx], packed[row, ky], packed[row, kz],
+                                packed[row, 3 + kx], packed[row, 3 + ky], packed[row, 3 + kz],
+                                packed[row, 6 + kx], packed[row, 6 + ky], packed[row, 6 + kz],
+                                okx, oky, okz, sx, sy, sz, tmin, limit)
+                if t >= 0.0:
+                    k = order[row]
+                    if t < best_t or (t == best_t and k < best_k):
+                        best_t = t
+                        best_k = k
+                        limit = t
+        # the last child put aside that is entered within the limit, if any
+        ref = 0
+        for _ in range(sp):
+            sp -= 1
+            if stack_t[sp] <= limit:
+                ref = stack_ref[sp]
+                break
+        if ref == 0:
             break
-        first, stop = bvh.leaf_items(links, tree, node)
-        for j in range(first, stop):
-            row = j - items
-            t = ray_triangle_at(packed[row, 0], packed[row, 1], packed[row, 2], packed[row, 3],
-                                packed[row, 4], packed[row, 5], packed[row, 6], packed[row, 7],
-                                packed[row, 8], ox, oy, oz, frame, tmin, limit)
-            if t >= 0.0:
-                k = links[j]
-                if t < best_t or (t == best_t and k < best_k):
-                    best_t = t
-                    best_k = k
-                    limit = t
-        node, sp = bvh.ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
     if best_k < 0:
         return MISS, -1
     return best_t, best_k
 
 
 @kernel
-def mesh_ray_range(start: int, stop: int, packed: np.ndarray, nodes: np.ndarray,
-                   links: np.ndarray, origins: np.ndarray, directions: np.ndarray,
-                   tmax: np.ndarray, out_t: np.ndarray, out_k: np.ndarray) -> None:
-    """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
-    :func:`swept._parallel.parallel_for`): ``out_t`` inf and ``out_k`` -1 on a miss."""
+def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float, oy: float,
+             oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
+             ) -> tuple[float, int]:
+    """The nearest triangle of a mesh the ray ``o + t d`` (unit ``d``) meets with
+    ``tmin < t <= tmax``: ``(t, k)`` (ties: smallest k), or ``(MISS, -1)``. Walks the mesh's
+    BVH (:func:`flatten_tree`; boxes stored grown by the mesh's margin) front to back, the
+    nearer child first, shrinking the reach to the best hit and dropping what is entered
+    beyond it; ``packed`` is :func:`pack_triangles` of the mesh and ``order`` the BVH's items
+    (packed row j is triangle ``order[j]``)."""
+    stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
+    stack_t = np.empty(bvh.STACK_SIZE)
+    return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz,
+                          dx, dy, dz, tmin, tmax)
+
+
+@inline_kernel
+def _unit_direction(directions: np.ndarray, r: int) -> tuple[float, float, float]:
+    """Row r of ``directions`` divided by its length (nonzero: :func:`check_rays`)."""
+    dx = directions[r, 0]
+    dy = directions[r, 1]
+    dz = directions[r, 2]
+    length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    return dx / length, dy / length, dz / length
+
+
+@inline_kernel
+def _write_hit(r: int, t: float, k: int, ox: float, oy: float, oz: float, ux: float,
+               uy: float, uz: float, out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+               ) -> None:
+    """Row r of a batch's distance, triangle and point: inf, -1 and zeros on a miss (k < 0),
+    else t, k and the hit point ``o + t u`` (the normals: :func:`_write_normals`)."""
+    out_t, out_k, out_point, _n = out
+    out_k[r] = k
+    if k < 0:
+        out_t[r] = math.inf
+        for a in range(3):
+            out_point[r, a] = 0.0
+        return
+    out_t[r] = t
+    out_point[r, 0] = ox + t * ux
+    out_point[r, 1] = oy + t * uy
+    out_point[r, 2] = oz + t * uz
+
+
+@inline_kernel
+def _write_normals(start: int, stop: int, directions: np.ndarray, normals: np.ndarray,
+                   out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Rows ``start .. stop-1`` of a batch's normals: the hit triangle's face normal turned
+    against the ray, zeros on a miss. A pass of its own after the rays: the normals' reads
+    (one a hit, scattered over the mesh) then overlap one another; read at the end of each
+    ray's walk they cost a quarter of the walk (measured: 0.44 against 0.35 us a ray)."""
+    out_k = out[1]
+    out_normal = out[3]
     for r in range(start, stop):
-        t, k = mesh_ray(packed, nodes, links, origins[r, 0], origins[r, 1], origins[r, 2],
-                        directions[r, 0], directions[r, 1], directions[r, 2], -1.0, tmax[r])
-        out_t[r] = t if k >= 0 else math.inf
-        out_k[r] = k
+        k = out_k[r]
+        if k < 0:
+            for a in range(3):
+                out_normal[r, a] = 0.0
+            continue
+        ux, uy, uz = _unit_direction(directions, r)
+        nx = normals[k, 0]
+        ny = normals[k, 1]
+        nz = normals[k, 2]
+        s = -1.0 if nx * ux + ny * uy + nz * uz > 0.0 else 1.0
+        # + 0.0: no negative zeros
+        out_normal[r, 0] = nx * s + 0.0
+        out_normal[r, 1] = ny * s + 0.0
+        out_normal[r, 2] = nz * s + 0.0
+
+
+#: :func:`check_rays`' verdicts: an origin, a direction not finite or beyond the coordinate
+#: limit, a zero direction, a reach that is NaN or negative.
+RAYS_OK, RAYS_BAD_ORIGIN, RAYS_BAD_DIRECTION, RAYS_ZERO_DIRECTION, RAYS_BAD_REACH = 0, 1, 2, 3, 4
+
+
+@kernel
+def check_rays(origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray, limit: float
+               ) -> tuple[int, int]:
+    """The first fault of a ray batch and its row, each kind over every row before the next
+    kind: origins (finite, within ``limit``), directions (likewise), directions not zero,
+    reaches (not NaN, >= 0); ``(RAYS_OK, -1)`` when none."""
+    n = origins.shape[0]
+    for r in range(n):
+        for a in range(3):
+            if not abs(origins[r, a]) <= limit:
+                return RAYS_BAD_ORIGIN, r
+    for r in range(n):
+        for a in range(3):
+            if not abs(directions[r, a]) <= limit:
+                return RAYS_BAD_DIRECTION, r
+    for r in range(n):
+        dx = directions[r, 0]
+        dy = directions[r, 1]
+        dz = directions[r, 2]
+        # zero, or so short that its length underflows: no direction to normalise
+        if math.sqrt(dx * dx + dy * dy + dz * dz) == 0.0:
+            return RAYS_ZERO_DIRECTION, r
+    for r in range(n):
+        if not tmax[r] >= 0.0:
+            return RAYS_BAD_REACH, r
+    return RAYS_OK, -1
+
+
+@kernel
+def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
+                   order: np.ndarray, normals: np.ndarray, origins: np.ndarray,
+                   directions: np.ndarray, tmax: np.ndarray,
+                   out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
+    :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
+    (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`)."""
+    stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
+    stack_t = np.empty(bvh.STACK_SIZE)
+    refs = tree_refs(tree)
+    for r in range(start, stop):
+        ux, uy, uz = _unit_direction(directions, r)
+        ox = origins[r, 0]
+        oy = origins[r, 1]
+        oz = origins[r, 2]
+        t, k = _mesh_ray_walk(packed, tree, refs, order, stack_ref, stack_t, ox, oy, oz, ux,
+                              uy, uz, -1.0, tmax[r])
+        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, out)
+    _write_normals(start, stop, directions, normals, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -312,16 +613,20 @@ def heightfield_ray(verts: np.ndarray, tris: np.ndarray, cols: int, grid: np.nda
 
 @kernel
 def heightfield_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.ndarray,
-                          cols: int, grid: np.ndarray, block: np.ndarray,
+                          cols: int, grid: np.ndarray, block: np.ndarray, normals: np.ndarray,
                           origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray,
-                          out_t: np.ndarray, out_k: np.ndarray) -> None:
-    """:func:`heightfield_ray` for rays ``start .. stop-1`` (a range kernel)."""
+                          out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """:func:`heightfield_ray` for rays ``start .. stop-1`` (a range kernel, as
+    :func:`mesh_ray_range`)."""
     for r in range(start, stop):
-        t, k = heightfield_ray(verts, tris, cols, grid, block, origins[r, 0], origins[r, 1],
-                               origins[r, 2], directions[r, 0], directions[r, 1],
-                               directions[r, 2], -1.0, tmax[r])
-        out_t[r] = t if k >= 0 else math.inf
-        out_k[r] = k
+        ux, uy, uz = _unit_direction(directions, r)
+        ox = origins[r, 0]
+        oy = origins[r, 1]
+        oz = origins[r, 2]
+        t, k = heightfield_ray(verts, tris, cols, grid, block, ox, oy, oz, ux, uy, uz, -1.0,
+                               tmax[r])
+        _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, out)
+    _write_normals(start, stop, directions, normals, out)
 
 
 @kernel

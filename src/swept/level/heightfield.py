@@ -137,11 +137,11 @@ class HeightField(Surface):
         found: int = _k.heightfield_gather(self._cols, self._grid, self._block, query, out)
         return found
 
-    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
-               k: np.ndarray) -> None:
+    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
+               out: tuple[np.ndarray, ...]) -> None:
         run_batch(_k.heightfield_ray_range, o.shape[0],
-                  (self.vertices, self.triangles, self._cols, self._grid, self._block, o, d,
-                   tmax, t, k))
+                  (self.vertices, self.triangles, self._cols, self._grid, self._block,
+                   self.normals, o, d, tmax, out))
 
 
 register(HeightField)

@@ -16,6 +16,8 @@ import numpy as np
 
 from .._kernels import bvh as _bvh
 from .._kernels import mesh as _k
+from .._kernels import surface as _ks
+from ..constants import MAX_MESH_TRIANGLES
 from ..vec import Vec3
 from .surface import Surface, check_triangles, check_vertices, register, run_batch
 
@@ -32,25 +34,33 @@ class TriangleMesh(Surface):
     across each edge), ``aabb``; :meth:`closed`.
     """
 
-    __slots__ = ("_nodes", "_links", "_boxes", "_packed")
+    __slots__ = ("_nodes", "_links", "_boxes", "_packed", "_tree", "_order")
     _nodes: np.ndarray
     _links: np.ndarray
     _boxes: np.ndarray
     _packed: np.ndarray
+    _tree: np.ndarray
+    _order: np.ndarray
 
     def __init__(self, vertices: Any, triangles: Any) -> None:
         verts = check_vertices(vertices)
         tris, normals = check_triangles(triangles, verts)
-        self._setup(verts, tris, normals)
-        corners = verts[tris]
-        lo = np.ascontiguousarray(corners.min(axis=1) - self._margin)
-        hi = np.ascontiguousarray(corners.max(axis=1) + self._margin)
+        if tris.shape[0] > MAX_MESH_TRIANGLES:
+            raise ValueError(f"triangles holds {tris.shape[0]:,} triangles, more than "
+                             f"MAX_MESH_TRIANGLES = {MAX_MESH_TRIANGLES:,}")
+        boxes = _ks.triangle_boxes(verts, tris)
+        self._setup(verts, tris, normals, boxes)
+        lo, hi = boxes[0], boxes[1]
+        _ks.grow_boxes(lo, hi, self._margin)
         nodes, links = _bvh.build(lo, hi)
         object.__setattr__(self, "_nodes", nodes)
         object.__setattr__(self, "_links", links)
         object.__setattr__(self, "_boxes", _bvh.box_rows(lo, hi))
         object.__setattr__(self, "_packed", _k.pack_triangles(verts, tris, links,
                                                               3 * nodes.shape[0]))
+        # the rays' compact copy of the tree, and the triangle of each packed row
+        object.__setattr__(self, "_tree", _k.flatten_tree(nodes, links))
+        object.__setattr__(self, "_order", links[3 * nodes.shape[0]:])
 
     @classmethod
     def from_trimesh(cls, mesh: Any) -> TriangleMesh:
@@ -93,7 +103,7 @@ class TriangleMesh(Surface):
         return (TriangleMesh, (self.vertices, self.triangles))
 
     def _ray(self, o: Any, d: Any, tmin: float, tmax: float) -> tuple[float, int]:
-        t, k = _k.mesh_ray(self._packed, self._nodes, self._links, o[0], o[1], o[2], d[0],
+        t, k = _k.mesh_ray(self._packed, self._tree, self._order, o[0], o[1], o[2], d[0],
                            d[1], d[2], tmin, tmax)
         return t, k
 
@@ -110,10 +120,10 @@ class TriangleMesh(Surface):
                                      query[3:], out)
         return found
 
-    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
-               k: np.ndarray) -> None:
-        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._nodes, self._links, o, d,
-                                                  tmax, t, k))
+    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
+               out: tuple[np.ndarray, ...]) -> None:
+        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
+                                                  self.normals, o, d, tmax, out))
 
 
 register(TriangleMesh)

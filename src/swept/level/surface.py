@@ -38,6 +38,7 @@ from .. import (
     convex3d,  # noqa: F401  (the oriented box's and hull's cores)
 )
 from .._kernels import mesh as _k
+from .._kernels import surface as _ks
 from .._parallel import parallel_for
 from ..constants import (
     BOX_MARGIN,
@@ -64,17 +65,7 @@ _SIZE_SAMPLE = 10_000
 
 
 # ---------------------------------------------------------------------------------------------
-# validation and adjacency (numpy)
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cross products of two (m, 3) arrays (componentwise: ``np.cross`` is several
-    times slower on a million rows)."""
-    out = np.empty_like(a)
-    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
-    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
-    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    return out
+# validation and adjacency (compiled: swept._kernels.surface)
 
 
 def check_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
@@ -108,24 +99,13 @@ def check_triangles(triangles: Any, verts: np.ndarray, name: str = "triangles"
         raise ValueError(f"{name} must be an (m, 3) array with m >= 1, got shape {t.shape}")
     t = t.astype(np.int64)
     n = verts.shape[0]
-    bad = ((t < 0) | (t >= n)).any(axis=1)
-    if bad.any():
-        row = int(np.argmax(bad))
+    normals, row, why = _ks.triangle_normals(verts, t, TRIANGLE_AREA_TOLERANCE)
+    if why == _ks.BAD_INDEX:
         raise ValueError(f"{name}[{row}] = {t[row].tolist()} has an index out of range "
                          f"[0, {n})")
-    a = verts[t[:, 0]]
-    b = verts[t[:, 1]]
-    c = verts[t[:, 2]]
-    cross = _cross(b - a, c - a)
-    doubled = np.sqrt((cross * cross).sum(axis=1))
-    longest = np.maximum(np.maximum(((b - a) ** 2).sum(axis=1), ((c - b) ** 2).sum(axis=1)),
-                         ((a - c) ** 2).sum(axis=1))
-    flat = ~(doubled > TRIANGLE_AREA_TOLERANCE * longest)
-    if flat.any():
-        row = int(np.argmax(flat))
+    if why == _ks.BAD_AREA:
         raise ValueError(f"{name}[{row}] = {t[row].tolist()} has zero area (its corners are "
                          f"collinear or coincide)")
-    normals = cross / doubled[:, None]
     t.flags.writeable = False
     normals.flags.writeable = False
     return t, normals
@@ -142,52 +122,8 @@ def adjacency(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     other side of the edge (not folded back onto it). ``vertex_flat`` (n,) bool: every edge
     at the vertex is flat (so the triangles around it make one plane, and it is not on the
     boundary)."""
-    m = tris.shape[0]
-    n = verts.shape[0]
-    start = tris
-    end = np.roll(tris, -1, axis=1)
-    lo = np.minimum(start, end).ravel()
-    hi = np.maximum(start, end).ravel()
-    key = lo * n + hi
-    order = np.argsort(key)
-    sk = key[order]
-    first = np.ones(3 * m, bool)
-    first[1:] = sk[1:] != sk[:-1]
-    starts = np.flatnonzero(first)
-    counts = np.diff(np.append(starts, 3 * m))
-    neighbors = np.full(3 * m, -1, np.int64)
-    edge_flat = np.zeros(3 * m, bool)
-    many = starts[counts > 2]
-    for s, c in zip(many, counts[counts > 2]):
-        neighbors[order[s:s + c]] = -2
-    pairs = starts[counts == 2]
-    f1 = order[pairs]
-    f2 = order[pairs + 1]
-    k1, e1 = f1 // 3, f1 % 3
-    k2, e2 = f2 // 3, f2 % 3
-    neighbors[f1] = k2
-    neighbors[f2] = k1
-    # flat: parallel normals, and the third corners on opposite sides of the edge
-    n1 = normals[k1]
-    n2 = normals[k2]
-    sine = np.sqrt((_cross(n1, n2) ** 2).sum(axis=1))
-    p = verts[tris[k1, e1]]
-    q = verts[tris[k1, (e1 + 1) % 3]]
-    w1 = verts[tris[k1, (e1 + 2) % 3]]
-    w2 = verts[tris[k2, (e2 + 2) % 3]]
-    edge = q - p
-    side1 = (_cross(edge, w1 - p) * n1).sum(axis=1)
-    side2 = (_cross(edge, w2 - p) * n1).sum(axis=1)
-    flat = (sine <= FLAT_EDGE_TOLERANCE) & (side1 * side2 < 0.0)
-    edge_flat[f1] = flat
-    edge_flat[f2] = flat
-    vertex_flat = np.zeros(n, bool)
-    vertex_flat[tris.ravel()] = True
-    not_flat = ~edge_flat.reshape(m, 3)
-    vertex_flat[start[not_flat]] = False
-    vertex_flat[end[not_flat]] = False
-    neighbors = neighbors.reshape(m, 3)
-    edge_flat = edge_flat.reshape(m, 3)
+    neighbors, edge_flat, vertex_flat = _ks.edge_adjacency(verts, tris, normals,
+                                                           FLAT_EDGE_TOLERANCE)
     for arr in (neighbors, edge_flat, vertex_flat):
         arr.flags.writeable = False
     return neighbors, edge_flat, vertex_flat
@@ -220,15 +156,14 @@ class Surface:
     _size: float
     _hash: int | None
 
-    def _setup(self, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray) -> None:
-        """Store the arrays, the adjacency, the box and the scale (for the subclasses)."""
+    def _setup(self, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+               boxes: tuple[np.ndarray, ...] | None = None) -> None:
+        """Store the arrays, the adjacency, the box and the scale (for the subclasses);
+        ``boxes`` is :func:`swept._kernels.surface.triangle_boxes` of the triangles, if the
+        subclass has it."""
         neighbors, edge_flat, vertex_flat = adjacency(verts, tris, normals)
-        mask = np.zeros(verts.shape[0], bool)
-        mask[tris.ravel()] = True
-        used = verts[mask]
-        lo = used.min(axis=0)
-        hi = used.max(axis=0)
-        scale = max(float(np.abs(used).max()), float((hi - lo).max()))
+        tri_lo, tri_hi, lo, hi = boxes if boxes is not None else _ks.triangle_boxes(verts, tris)
+        scale = max(float(np.abs(lo).max()), float(np.abs(hi).max()), float((hi - lo).max()))
         for name, value in (("vertices", verts), ("triangles", tris), ("normals", normals),
                             ("neighbors", neighbors), ("_edge_flat", edge_flat),
                             ("_vertex_flat", vertex_flat),
@@ -237,8 +172,8 @@ class Surface:
             object.__setattr__(self, name, value)
         # a typical triangle's size (the median over at most SIZE_SAMPLE of them): where the
         # nearest-point search starts
-        corners = verts[tris[::max(1, tris.shape[0] // _SIZE_SAMPLE)]]
-        span = corners.max(axis=1) - corners.min(axis=1)
+        step = max(1, tris.shape[0] // _SIZE_SAMPLE)
+        span = tri_hi[::step] - tri_lo[::step]
         object.__setattr__(self, "_size", float(np.median(span.max(axis=1))))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -268,9 +203,10 @@ class Surface:
             found = self._gather_into(query, out)
         return out[:found]
 
-    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, t: np.ndarray,
-               k: np.ndarray) -> None:
-        # the nearest hits of a batch of rays (unit directions) into t and k
+    def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
+               out: tuple[np.ndarray, ...]) -> None:
+        # the nearest hits of a batch of rays (directions normalised by the kernel) into
+        # out = (distance, triangle, point, normal)
         raise NotImplementedError
 
     def _sphere_cast(self, c: Vec3, rel: Vec3, reach: float, max_fraction: float
@@ -505,36 +441,33 @@ def raycast_many(surface: Surface, origins: Any, directions: Any,
         raise TypeError(f"raycast_many needs a TriangleMesh or HeightField, got "
                         f"{type(surface).__name__}")
     o = np.ascontiguousarray(origins, dtype=np.float64)
-    d = np.array(directions, dtype=np.float64)
+    d = np.ascontiguousarray(directions, dtype=np.float64)
     if o.ndim != 2 or o.shape[1] != 3:
         raise ValueError(f"origins must be (n, 3), got shape {o.shape}")
     if d.shape != o.shape:
         raise ValueError(f"directions must have the shape of origins {o.shape}, got {d.shape}")
-    if not (np.abs(o) <= MAX_COORDINATE).all():
-        raise ValueError("origins must be finite and within MAX_COORDINATE")
-    if not (np.abs(d) <= MAX_COORDINATE).all():
-        raise ValueError("directions must be finite and within MAX_COORDINATE")
-    length = np.sqrt((d * d).sum(axis=1))
-    if (length == 0.0).any():
-        raise ValueError(f"directions[{int(np.argmax(length == 0.0))}] is zero")
-    d /= length[:, None]
     n = o.shape[0]
-    tmax = np.broadcast_to(np.asarray(max_distance, dtype=np.float64), (n,)).copy() \
-        if np.ndim(max_distance) == 0 else np.array(max_distance, dtype=np.float64)
+    tmax = np.full(n, np.asarray(max_distance, dtype=np.float64)) if np.ndim(max_distance) == 0 \
+        else np.ascontiguousarray(max_distance, dtype=np.float64)
     if tmax.shape != (n,):
         raise ValueError(f"max_distance must be a number or ({n},), got shape {tmax.shape}")
-    if np.isnan(tmax).any() or (tmax < 0.0).any():
+    # the checks and the normalising of directions are compiled (numpy's passes over the
+    # arrays cost a quarter of a ray's time)
+    fault, row = _k.check_rays(o, d, tmax, MAX_COORDINATE)
+    if fault == _k.RAYS_BAD_ORIGIN:
+        raise ValueError("origins must be finite and within MAX_COORDINATE")
+    if fault == _k.RAYS_BAD_DIRECTION:
+        raise ValueError("directions must be finite and within MAX_COORDINATE")
+    if fault == _k.RAYS_ZERO_DIRECTION:
+        raise ValueError(f"directions[{row}] is zero")
+    if fault == _k.RAYS_BAD_REACH:
         raise ValueError("max_distance must be >= 0 (inf allowed)")
     t = np.empty(n)
     k = np.empty(n, np.int64)
-    surface._batch(o, d, tmax, t, k)
+    point = np.empty((n, 3))
+    normal = np.empty((n, 3))
+    surface._batch(o, d, tmax, (t, k, point, normal))
     hit = k >= 0
-    point = np.zeros((n, 3))
-    normal = np.zeros((n, 3))
-    point[hit] = o[hit] + t[hit, None] * d[hit]
-    fn = surface.normals[k[hit]]
-    flip = np.where((fn * d[hit]).sum(axis=1) > 0.0, -1.0, 1.0)
-    normal[hit] = fn * flip[:, None] + 0.0
     return RayBatch(hit=hit, distance=t, point=point, normal=normal, handle=k)
 
 
