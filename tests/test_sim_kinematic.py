@@ -1,0 +1,360 @@
+"""Moving colliders that carry velocity (issue 12, item 5): a collider moved by the World with a
+velocity, or driven by ``Simulation.move_collider``, is met by the bodies in relative motion
+(moving versus moving time of impact), so it never passes through a swept ball, and its
+contacts answer its velocity (a platform carries and lifts a resting ball, a paddle gives a
+ball its speed)."""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from swept import AABB, Chain, Circle, Plane, Segment, Sphere
+from swept.sim import Body, Simulation
+from swept.world import World
+
+G = 980.0
+DT = 1.0 / 60.0
+
+
+def _platform_sim(velocity: tuple[float, float], *, friction: float = 0.5,
+                  ccd: str = "swept") -> tuple[Simulation, int, Body]:
+    """A 100 x 10 platform (top at y = 0, screen coordinates: up is -y) driven at
+    ``velocity``, a ball of radius 10 resting on its middle."""
+    sim = Simulation(gravity=(0.0, G))
+    plat = sim.world.add(AABB((-50.0, 0.0), (50.0, 10.0)), moving=True)
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), friction=friction, ccd=ccd))
+    sim.move_collider(plat, velocity=velocity)
+    return sim, plat, ball
+
+
+def _box_gap(box: AABB, center: tuple[float, ...], radius: float) -> float:
+    """Distance from a ball's surface to a box (negative: the depth, for a centre outside)."""
+    lo, hi = np.array(box.min), np.array(box.max)
+    c = np.array(center)
+    q = np.clip(c, lo, hi)
+    d = float(np.linalg.norm(c - q))
+    if d > 0.0:
+        return d - radius
+    # centre inside: depth to the nearest face
+    return -float(min(np.min(c - lo), np.min(hi - c))) - radius
+
+
+# ------------------------------------------------------------------------------- carrying
+
+
+@pytest.mark.parametrize("ccd", ["swept", "speculative", "discrete"])
+def test_a_moving_platform_carries_a_resting_ball_for_300_steps(ccd: str) -> None:
+    """Friction takes the ball up to the platform's speed (mu g = 490 units/s^2: 60 units/s
+    in about 7 steps), after which it rides at exactly that speed: its offset on the platform
+    stays put, and it stays on the platform's top."""
+    sim, plat, ball = _platform_sim((60.0, 0.0), ccd=ccd)
+    offsets = []
+    for k in range(300):
+        sim.step()
+        top = sim.world.shape(plat).min
+        assert ball.position[1] == pytest.approx(top[1] - 10.0, abs=0.05)
+        offsets.append(ball.position[0] - 0.5 * (top[0] + sim.world.shape(plat).max[0]))
+    assert sim.world.shape(plat).min[0] == pytest.approx(-50.0 + 300.0, abs=1e-9)
+    assert ball.velocity[0] == pytest.approx(60.0, abs=1e-9)
+    # the slip of the first steps: within the closed form of a ball accelerated at mu g
+    slip = 60.0 * 60.0 / (2.0 * 0.5 * G)
+    assert -slip - 1.0 < offsets[-1] < 0.0
+    # and then none: the ball follows the platform
+    assert offsets[-1] == pytest.approx(offsets[50], abs=1e-9)
+    assert sim.missed_total == 0
+
+
+def test_a_frictionless_ball_stays_behind_a_sliding_platform() -> None:
+    """Without friction the platform slides under the ball (relative tangential velocity is
+    not answered), so the ball keeps x = 0 until the platform's end passes it."""
+    sim, plat, ball = _platform_sim((60.0, 0.0), friction=0.0)
+    sim.run(30)
+    assert ball.position[0] == pytest.approx(0.0, abs=1e-9)
+    assert ball.position[1] == pytest.approx(-10.0, abs=0.05)
+
+
+@pytest.mark.parametrize("ccd", ["swept", "speculative"])
+def test_a_lift_platform_moving_up_lifts_a_resting_ball(ccd: str) -> None:
+    """A platform rising at 90 units/s (up is -y) against gravity 980 lifts the ball on its
+    top: the ball's centre stays one radius above the platform, rising at the platform's
+    speed, and the ball is never inside it."""
+    sim, plat, ball = _platform_sim((0.0, -90.0), ccd=ccd)
+    for _ in range(120):
+        sim.step()
+        top = sim.world.shape(plat).min[1]
+        assert ball.position[1] == pytest.approx(top - 10.0, abs=0.05)
+        assert _box_gap(sim.world.shape(plat), tuple(ball.position), 10.0) > -0.05
+    assert sim.world.shape(plat).min[1] == pytest.approx(-180.0, abs=1e-9)
+    assert ball.velocity[1] == pytest.approx(-90.0, abs=0.5)
+    assert sim.missed_total == 0
+
+
+def test_a_platform_moving_down_slower_than_a_fall_keeps_the_ball_on_it() -> None:
+    """A platform sinking at 30 units/s: the ball falls with it (gravity gives more than 30
+    units/s within a step), resting on it step after step."""
+    sim, plat, ball = _platform_sim((0.0, 30.0))
+    sim.run(60)
+    top = sim.world.shape(plat).min[1]
+    assert top == pytest.approx(30.0, abs=1e-9)
+    assert ball.position[1] == pytest.approx(top - 10.0, abs=0.5)
+
+
+# ------------------------------------------------------------------------------- paddles
+
+
+@pytest.mark.parametrize("restitution", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("ccd", ["swept", "speculative"])
+def test_a_paddle_at_50_units_a_step_hits_a_ball_with_the_closed_form_speed(
+        ccd: str, restitution: float) -> None:
+    """A paddle moving +x at 3000 units/s (50 units a step; the ball's radius is 5) meets a
+    ball coming at -300 units/s: the ball leaves at ``(1 + e) v_paddle - e v_ball`` along
+    the normal, exactly, and is never passed through (missed 0, always ahead of the paddle).
+    Swept mode also puts the meeting at the exact time of impact within the step."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    paddle = sim.world.add(AABB((-20.0, -100.0), (0.0, 100.0)), moving=True)
+    ball = sim.add(Body(Circle((200.0, 0.0), 5.0), (-300.0, 0.0), restitution=restitution,
+                        ccd=ccd))
+    sim.move_collider(paddle, velocity=(3000.0, 0.0))
+    out = (1.0 + restitution) * 3000.0 + restitution * 300.0
+    for _ in range(8):
+        sim.step()
+        front = sim.world.shape(paddle).max[0]
+        assert ball.position[0] - 5.0 >= front - 1e-9
+    assert ball.velocity[0] == pytest.approx(out, rel=1e-12)
+    assert ball.velocity[1] == 0.0
+    assert sim.missed_total == 0 and sim.caught_total >= 1
+    if ccd == "swept":
+        # contact when 195 units of gap close at 3300 units/s, then the rest at the new speed
+        t_hit = 195.0 / 3300.0
+        expected = 200.0 - 300.0 * t_hit + out * (8 * DT - t_hit)
+        if restitution == 0.0:
+            # riding the paddle's face: the pushes keep it there
+            expected = 8 * 50.0 + 5.0
+        assert ball.position[0] == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_paddle_passes_through_a_discrete_ball() -> None:
+    """Discrete mode promises nothing: the paddle's 50 units a step jumps the ball (radius
+    5), which the bookkeeping reports as missed, relative to the paddle's motion."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    paddle = sim.world.add(AABB((-20.0, -100.0), (0.0, 100.0)), moving=True)
+    sim.add(Body(Circle((30.0, 0.0), 5.0), ccd="discrete"))
+    sim.move_collider(paddle, velocity=(3000.0, 0.0))
+    sim.run(3)
+    assert sim.positions[0, 0] < sim.world.shape(paddle).min[0]
+    assert sim.missed_total == 1
+
+
+def test_a_3d_paddle_hits_a_sphere_with_the_closed_form_speed() -> None:
+    sim = Simulation(gravity=(0.0, 0.0, 0.0))
+    paddle = sim.world.add(AABB((-20.0, -100.0, -100.0), (0.0, 100.0, 100.0)), moving=True)
+    ball = sim.add(Body(Sphere((200.0, 0.0, 0.0), 5.0), (-300.0, 0.0, 0.0), restitution=0.5,
+                        ccd="swept"))
+    sim.move_collider(paddle, velocity=(3000.0, 0.0, 0.0))
+    sim.run(8)
+    assert tuple(ball.velocity) == pytest.approx((4650.0, 0.0, 0.0), rel=1e-12)
+    assert sim.missed_total == 0
+
+
+# ------------------------------------------------------------------------------- sweeping
+
+
+@pytest.mark.parametrize("ccd", ["swept", "speculative"])
+def test_a_wall_sweeping_across_a_row_of_balls_leaves_none_behind(ccd: str) -> None:
+    """A wall (a segment) moving +x at 40 units a step through 20 balls of radius 3 in a
+    column and a row: every ball ends ahead of it, none missed."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    wall = sim.world.add(Segment((0.0, -200.0), (0.0, 200.0)), moving=True)
+    column = [(50.0, -150.0 + 15.0 * k) for k in range(15)]
+    row = [(120.0 + 30.0 * k, 0.0) for k in range(5)]
+    sim.add_balls(np.array(column + row), 3.0, ccd=ccd)
+    sim.move_collider(wall, velocity=(2400.0, 0.0))
+    for _ in range(20):
+        sim.step()
+        x = sim.world.shape(wall).a[0]
+        assert (sim.positions[:, 0] - 3.0 >= x - 1e-6).all()
+    assert sim.missed_total == 0
+
+
+def test_a_wall_moved_by_the_world_without_velocity_takes_its_displacement() -> None:
+    """``World.move`` without a velocity between steps: the Simulation gives the collider the
+    velocity of its displacement since the last step, over one step (here 40 units: 2400
+    units/s), sweeps the balls against that motion and reports it as the collider's
+    velocity; a step in which it does not move makes it still again."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    world = sim.world
+    wall = world.add(Segment((0.0, -50.0), (0.0, 50.0)), moving=True)
+    ball = sim.add(Body(Circle((20.0, 0.0), 3.0), ccd="swept"))
+    world.move(wall, Segment((40.0, -50.0), (40.0, 50.0)))
+    assert tuple(world.velocity(wall)) == (0.0, 0.0)
+    sim.step()
+    assert tuple(world.velocity(wall)) == pytest.approx((2400.0, 0.0), rel=1e-12)
+    assert ball.position[0] >= 43.0 - 1e-9
+    assert ball.velocity[0] == pytest.approx(2400.0, rel=1e-12)
+    assert sim.missed_total == 0
+    sim.step()
+    assert tuple(world.velocity(wall)) == (0.0, 0.0)
+
+
+def test_a_conveyor_belt_a_still_collider_with_a_velocity_drives_a_ball() -> None:
+    """A collider that does not move but carries a velocity along its surface: friction
+    takes a resting ball up to that speed (the contact answers the relative velocity), and
+    the belt itself stays where it is."""
+    sim = Simulation(gravity=(0.0, G))
+    belt = sim.world.add(AABB((-1e4, 0.0), (1e4, 10.0)))
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), friction=0.8, ccd="swept"))
+    sim.world.set_velocity(belt, (100.0, 0.0))
+    sim.run(60)
+    assert ball.velocity[0] == pytest.approx(100.0, abs=1e-9)
+    assert ball.position[1] == pytest.approx(-10.0, abs=0.05)
+    assert sim.world.shape(belt) == AABB((-1e4, 0.0), (1e4, 10.0))
+
+
+# ------------------------------------------------------------------------------- sleeping
+
+
+def test_a_platform_that_starts_moving_wakes_the_ball_asleep_on_it() -> None:
+    """A ball asleep on a platform wakes when the platform is driven (its box, covering
+    where it starts, touches the ball), and rides it; a ball asleep on the floor far away
+    stays asleep."""
+    sim = Simulation(gravity=(0.0, G))
+    world = sim.world
+    plat = world.add(AABB((-50.0, 0.0), (50.0, 10.0)), moving=True)
+    world.add(AABB((500.0, 0.0), (700.0, 10.0)))
+    rider = sim.add(Body(Circle((0.0, -10.0), 10.0), friction=0.5, ccd="swept"))
+    far = sim.add(Body(Circle((600.0, -10.0), 10.0), friction=0.5, ccd="swept"))
+    sim.run(60)
+    assert rider.sleeping and far.sleeping
+    sim.move_collider(plat, velocity=(0.0, -60.0))
+    sim.step()
+    assert not rider.sleeping and far.sleeping
+    sim.run(30)
+    assert rider.position[1] == pytest.approx(world.shape(plat).min[1] - 10.0, abs=0.05)
+    assert far.sleeping
+
+
+# ------------------------------------------------------------------------------- property
+
+
+@settings(max_examples=60)
+@given(vx=st.floats(-3000.0, 3000.0), vy=st.floats(-3000.0, 3000.0),
+       bx=st.floats(-600.0, 600.0), by=st.floats(-600.0, 600.0),
+       x0=st.floats(-300.0, 300.0), y0=st.floats(-300.0, 300.0),
+       e=st.sampled_from([0.0, 0.5, 1.0]), gravity=st.booleans())
+def test_a_swept_ball_never_ends_inside_a_moving_box(vx: float, vy: float, bx: float,
+                                                     by: float, x0: float, y0: float,
+                                                     e: float, gravity: bool) -> None:
+    """Random platform and ball velocities (up to 50 units a step each, the ball's radius
+    4): after every step the swept ball is outside the moving box (to the passes' slop) and
+    its bookkeeping missed nothing."""
+    sim = Simulation(gravity=(0.0, G if gravity else 0.0))
+    box = sim.world.add(AABB((-40.0, -10.0), (40.0, 10.0)), moving=True)
+    start = (x0, y0)
+    if _box_gap(AABB((-40.0, -10.0), (40.0, 10.0)), start, 4.0) < 0.0:
+        start = (x0, 30.0 if y0 >= 0.0 else -30.0)
+    ball = sim.add(Body(Circle(start, 4.0), (bx, by), restitution=e, ccd="swept"))
+    sim.move_collider(box, velocity=(vx, vy))
+    for _ in range(12):
+        sim.step()
+        gap = _box_gap(sim.world.shape(box), tuple(ball.position), 4.0)
+        assert gap >= -1e-6 * (1.0 + abs(vx) + abs(vy))
+        assert all(math.isfinite(c) for c in ball.position)
+    assert sim.missed_total == 0
+
+
+# ------------------------------------------------------------------------------- the World
+
+
+def test_a_collider_velocity_is_kept_readable_pickled_and_copied() -> None:
+    world = World()
+    a = world.add(Circle((0.0, 0.0), 1.0))
+    b = world.add(Segment((0.0, 5.0), (4.0, 5.0)), moving=True)
+    assert tuple(world.velocity(a)) == (0.0, 0.0)
+    world.set_velocity(a, (3.0, -4.0))
+    world.move(b, Segment((1.0, 5.0), (5.0, 5.0)), velocity=[60.0, 0.0])
+    assert tuple(world.velocity(a)) == (3.0, -4.0)
+    assert tuple(world.velocity(b)) == (60.0, 0.0)
+    for other in (pickle.loads(pickle.dumps(world)), copy.deepcopy(world), copy.copy(world)):
+        assert tuple(other.velocity(a)) == (3.0, -4.0)
+        assert tuple(other.velocity(b)) == (60.0, 0.0)
+    world.set_velocity(a, (0.0, 0.0))
+    assert tuple(world.velocity(a)) == (0.0, 0.0)
+    w3 = World()
+    s = w3.add(Sphere((0.0, 0.0, 0.0), 1.0))
+    w3.move(s, Sphere((1.0, 0.0, 0.0), 1.0), velocity=(1.0, 2.0, 3.0))
+    assert tuple(w3.velocity(s)) == (1.0, 2.0, 3.0)
+
+
+def test_velocities_do_not_change_the_worlds_own_queries() -> None:
+    world = World()
+    h = world.add(AABB((0.0, 0.0), (10.0, 10.0)), moving=True)
+    before = world.contacts(Circle((5.0, -1.0), 2.0))
+    world.set_velocity(h, (1e6, 0.0))
+    assert world.contacts(Circle((5.0, -1.0), 2.0)) == before
+
+
+@pytest.mark.parametrize("bad, error", [
+    ((math.nan, 0.0), ValueError), ((math.inf, 0.0), ValueError), ((1.0,), ValueError),
+    ("fast", TypeError), ((1e300, 0.0), ValueError), (None, TypeError),
+])
+def test_bad_velocities_raise_naming_velocity(bad: object, error: type) -> None:
+    world = World()
+    h = world.add(Circle((0.0, 0.0), 1.0))
+    with pytest.raises(error, match="velocity"):
+        world.set_velocity(h, bad)
+    if bad is not None:
+        with pytest.raises(error, match="velocity"):
+            world.move(h, Circle((1.0, 0.0), 1.0), velocity=bad)
+    # nothing moved
+    assert world.shape(h) == Circle((0.0, 0.0), 1.0)
+
+
+def test_colliders_that_cannot_carry_a_velocity_say_so() -> None:
+    world = World()
+    sensor = world.add(Circle((0.0, 0.0), 1.0), sensor=True)
+    chain = world.add(Chain([(0.0, 0.0), (5.0, 0.0), (5.0, 5.0)]))
+    for h, what in ((sensor, "sensor"), (chain, "Chain")):
+        with pytest.raises(ValueError, match=f"velocity: .*{what}"):
+            world.set_velocity(h, (1.0, 0.0))
+    with pytest.raises(ValueError, match="never added"):
+        world.set_velocity(99, (1.0, 0.0))
+    with pytest.raises(TypeError, match="handle"):
+        world.velocity("a")  # type: ignore[arg-type]
+
+
+def test_move_collider_checks_its_input() -> None:
+    sim = Simulation(gravity=(0.0, 0.0))
+    h = sim.world.add(Plane((0.0, -1.0), 0.0))
+    with pytest.raises(ValueError, match="velocity must have 2"):
+        sim.move_collider(h, (1.0, 2.0, 3.0))
+    with pytest.raises(ValueError, match="velocity"):
+        sim.move_collider(h, (math.nan, 0.0))
+    with pytest.raises(ValueError, match="handle 7"):
+        sim.move_collider(7, (1.0, 0.0))
+    foreign = Simulation(world=[Segment((0.0, 0.0), (1.0, 0.0))], gravity=(0.0, 0.0))
+    with pytest.raises(TypeError, match="World"):
+        foreign.move_collider(0, (1.0, 0.0))
+
+
+def test_a_driven_plane_moves_and_stops() -> None:
+    """A half-plane floor driven up (-y) lifts the ball on it; ``move_collider(h, None)``
+    stops it where it is, with velocity zero."""
+    sim = Simulation(gravity=(0.0, G))
+    floor = sim.world.add(Plane((0.0, -1.0), 0.0))
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), ccd="swept"))
+    sim.move_collider(floor, (0.0, -60.0))
+    sim.run(30)
+    assert sim.world.shape(floor).offset == pytest.approx(30.0, abs=1e-9)
+    assert ball.position[1] == pytest.approx(-40.0, abs=0.05)
+    sim.move_collider(floor, None)
+    assert tuple(sim.world.velocity(floor)) == (0.0, 0.0)
+    sim.run(30)
+    assert sim.world.shape(floor).offset == pytest.approx(30.0, abs=1e-9)
+    assert ball.position[1] == pytest.approx(-40.0, abs=0.05)
