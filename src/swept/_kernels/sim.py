@@ -40,6 +40,7 @@ from ..constants import (
     MAX_GRID_KEYS,
     PAIR_MARGIN_FRACTION,
     PAIR_PUSH_SLOP,
+    RELATIVE_MOTION_TOLERANCE,
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
     TOUCHES_LOGGED_PER_STEP,
@@ -453,8 +454,10 @@ def cast_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, mx: f
     ry = my - ay
     rz = mz - az
     length = math.sqrt(rx * rx + ry * ry + rz * rz)
-    if length == 0.0:
-        # moving with the collider: never enters it
+    scale = (abs(mx) + abs(my) + abs(mz) + abs(ax) + abs(ay) + abs(az) + abs(px) + abs(py)
+             + abs(pz))
+    if length <= RELATIVE_MOTION_TOLERANCE * scale:
+        # moving with the collider (to rounding): never enters it
         return MISS, 0.0, 0.0, 0.0
     t, nx, ny, nz = cast_entering_row(scene, h, px + ax, py + ay, pz + az, rx / length,
                                       ry / length, rz / length, length, r)
