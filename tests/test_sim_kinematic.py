@@ -204,6 +204,21 @@ def test_a_wall_moved_by_the_world_without_velocity_takes_its_displacement() -> 
     assert tuple(world.velocity(wall)) == (0.0, 0.0)
 
 
+def test_a_still_collider_moved_by_the_world_jumps() -> None:
+    """A collider added without ``moving=True`` is put somewhere else by a move, not moved
+    through the balls: a wall moved from behind a ball to in front of it does not sweep the
+    ball along, and the ball then bounces off it where it stands."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    wall = sim.world.add(Segment((-10.0, -5.0), (-10.0, 5.0)))
+    ball = sim.add(Body(Circle((0.0, 0.0), 1.0), (600.0, 0.0), restitution=1.0, ccd="swept"))
+    sim.world.move(wall, Segment((14.0, -5.0), (14.0, 5.0)))
+    sim.step()
+    assert tuple(ball.velocity) == (600.0, 0.0) and ball.position[0] == pytest.approx(10.0)
+    assert tuple(sim.world.velocity(wall)) == (0.0, 0.0)
+    sim.step()
+    assert tuple(ball.velocity) == (-600.0, 0.0)
+
+
 def test_a_conveyor_belt_a_still_collider_with_a_velocity_drives_a_ball() -> None:
     """A collider that does not move but carries a velocity along its surface: friction
     takes a resting ball up to that speed (the contact answers the relative velocity), and
@@ -332,13 +347,16 @@ def test_colliders_that_cannot_carry_a_velocity_say_so() -> None:
 
 def test_move_collider_checks_its_input() -> None:
     sim = Simulation(gravity=(0.0, 0.0))
-    h = sim.world.add(Plane((0.0, -1.0), 0.0))
+    h = sim.world.add(Plane((0.0, -1.0), 0.0), moving=True)
     with pytest.raises(ValueError, match="velocity must be a 2D vector"):
         sim.move_collider(h, (1.0, 2.0, 3.0))
     with pytest.raises(ValueError, match="velocity"):
         sim.move_collider(h, (math.nan, 0.0))
     with pytest.raises(ValueError, match="handle 7"):
         sim.move_collider(7, (1.0, 0.0))
+    still = sim.world.add(Segment((0.0, 5.0), (1.0, 5.0)))
+    with pytest.raises(ValueError, match="moving=True"):
+        sim.move_collider(still, (1.0, 0.0))
     foreign = Simulation(world=[Segment((0.0, 0.0), (1.0, 0.0))], gravity=(0.0, 0.0))
     with pytest.raises(TypeError, match="World"):
         foreign.move_collider(0, (1.0, 0.0))
@@ -348,7 +366,7 @@ def test_a_driven_plane_moves_and_stops() -> None:
     """A half-plane floor driven up (-y) lifts the ball on it; ``move_collider(h, None)``
     stops it where it is, with velocity zero."""
     sim = Simulation(gravity=(0.0, G))
-    floor = sim.world.add(Plane((0.0, -1.0), 0.0))
+    floor = sim.world.add(Plane((0.0, -1.0), 0.0), moving=True)
     ball = sim.add(Body(Circle((0.0, -10.0), 10.0), ccd="swept"))
     sim.move_collider(floor, (0.0, -60.0))
     sim.run(30)

@@ -756,13 +756,16 @@ class Simulation:
         dimension, finite): each step moves it by ``velocity * step`` and gives it that
         velocity (:meth:`swept.world.World.velocity`), so the bodies meet it in relative
         motion and its contacts carry them; until called again, or with ``None``, which stops
-        it where it is (velocity zero). Add such a collider with ``moving=True`` (its tree
-        refits instead of rebuilding)."""
+        it where it is (velocity zero). The collider must have been added with
+        ``moving=True`` (ValueError otherwise)."""
         world = self.world
         if not isinstance(world, World):
             raise TypeError(f"move_collider needs the Simulation's world to be a "
                             f"swept.world.World, not {type(world).__name__}")
         h = world._check(handle)
+        if not world.is_moving(h):
+            raise ValueError(f"handle {h}: a collider driven by move_collider must be added "
+                             f"with moving=True (the others jump when moved)")
         if velocity is None:
             if self._driven.pop(h, None) is not None:
                 world.set_velocity(h, (0.0,) * self.dim)

@@ -782,6 +782,14 @@ class World:
             self._forget_motion(h)
             self._layout += 1
             return
+        if not self._moving[h]:
+            # a still collider put somewhere else: a jump, not a motion (a Simulation wakes
+            # every body, as for an add)
+            self._travel.pop(h, None)
+            self._layout += 1
+            if velocity is not None:
+                self._set_velocity(h, velocity)
+            return
         d = new.dim
         step = np.zeros(3)
         if isinstance(old, Plane) or isinstance(new, Plane):
@@ -1203,11 +1211,12 @@ class World:
         """Replace a collider's shape (a new pose, or a new shape of the world's dimension).
 
         ``velocity`` (a 2- or 3-vector, finite) sets the collider's velocity
-        (:meth:`velocity`); without it, a :class:`swept.Simulation` gives the collider the
-        velocity of its displacement over the next step (the translation of its box's centre
-        since the step before, divided by the step's time). The World's own queries ignore
-        velocities; a Simulation's bodies meet a moved collider in relative motion
-        (docs/simulation.md, "Moving colliders")."""
+        (:meth:`velocity`). A collider added with ``moving=True`` *moves*: a
+        :class:`swept.Simulation`'s next step sweeps its bodies against its displacement since
+        the step before (the translation of its box's centre) and, without ``velocity``, gives
+        it that displacement over the step's time as its velocity. Any other collider *jumps*
+        (as before: the bodies are pushed out of it where it lands). The World's own queries
+        ignore velocities (docs/world.md, "Moving colliders")."""
         h = self._check(handle)
         v = None if velocity is None else self._check_velocity(h, velocity, shape)
         outside = _external(shape)
