@@ -56,7 +56,7 @@ def test_a_moving_platform_carries_a_resting_ball_for_300_steps(ccd: str) -> Non
     stays put, and it stays on the platform's top."""
     sim, plat, ball = _platform_sim((60.0, 0.0), ccd=ccd)
     offsets = []
-    for k in range(300):
+    for _ in range(300):
         sim.step()
         top = sim.world.shape(plat).min
         assert ball.position[1] == pytest.approx(top[1] - 10.0, abs=0.05)

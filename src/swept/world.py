@@ -2398,6 +2398,7 @@ class World:
             "bulk": list(self._bulk),
             "version": self._version,
             "velocity": {h: tuple(v) for h, v in self._velocity.items()},
+            "implied": sorted(self._implied),
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -2447,4 +2448,5 @@ class World:
             self._file_range(hs[~moving[hs]].tolist(), False)
         for h, v in state.get("velocity", {}).items():
             self._set_velocity(int(h), vec(*v))
+        self._implied = {int(h) for h in state.get("implied", ())}
         self._version = int(state["version"])

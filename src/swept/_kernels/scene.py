@@ -17,8 +17,8 @@ The collider table, row ``h`` belonging to handle ``h`` (handles are never reuse
     :data:`HI` (three each; z is 0 in 2D): the collider's box, grown by ``BOX_MARGIN`` of its
     scale (during a Simulation step, a moving collider's box also covers its start pose).
     Columns :data:`ONE_WAY`, :data:`MOTION`, :data:`VELOCITY`: a one-way collider's side, a
-    moving collider's displacement over the step and its velocity. Rows past the handles' may hold chain segments (their owner in
-    :data:`CHAIN_OWNER`).
+    moving collider's displacement over the step and its velocity. Rows past the handles'
+    may hold chain segments (their owner in :data:`CHAIN_OWNER`).
 ``tags`` (cap, :data:`TAG_WIDTH`) int64
     :data:`KIND` (a ``KIND_*`` code, :data:`KIND_EMPTY` for a removed handle), :data:`LAYER`
     (32 layer bits), :data:`FIRST` and :data:`COUNT` (a polygon's or chain's rows in the pool)

@@ -1011,9 +1011,9 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     responded to a collider caught an approach; one that did not, but whose centre's path
     reached a collider in its mask (crossed a thin wall, entered a solid, or went into a
     plane's solid side), missed one. The path is the move ``start -> moved`` (straight
-    when there was no response; relative to a moving collider's motion over the step) and the pushes of the passes, which :func:`resolve_range`
-    checked into ``crossed``. Adds to ``caught`` / ``missed`` (one per body per step
-    at most)."""
+    when there was no response; relative to a moving collider's motion over the step) and
+    the pushes of the passes, which :func:`resolve_range` checked into ``crossed``. Adds to
+    ``caught`` / ``missed`` (one per body per step at most)."""
     stack = np.empty(STACK_SIZE, np.int64)
     start = s.start
     moved = s.moved
