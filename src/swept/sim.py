@@ -779,24 +779,28 @@ class Simulation:
     def _take_step(self) -> None:
         """One fixed step, with the World's moving colliders in motion over it."""
         moved = self._colliders_begin()
+        if moved is None:
+            self._step_with(self._scene())
+            return
+        world = self.world
+        handles, own = moved
+        version = world.version
         try:
             self._step_with(self._scene())
         finally:
-            world = self.world
-            for h in moved:
-                if h in world:
-                    world._step_motion(h, None)
+            world._end_motion(handles, own, version)
 
-    def _colliders_begin(self) -> list[int]:
+    def _colliders_begin(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Before a step: move the driven colliders (:meth:`move_collider`), then give every
         collider moved since the last step its motion over this step (the translation since
         then; its velocity that translation over the step unless its move gave one) and a box
-        covering where it starts. Returns the colliders in motion."""
+        covering where it starts. Returns the colliders in motion and their own boxes
+        (:meth:`swept.world.World._begin_motion`), or None."""
         world = self.world
         self._stirred = None
         if not isinstance(world, World):
             self._relaid = True
-            return []
+            return None
         self._relaid = world._layout != self._layout_seen
         self._layout_seen = world._layout
         dt = self.time_step
@@ -805,20 +809,24 @@ class Simulation:
                 # removed from the world: no longer driven
                 del self._driven[h]
                 continue
-            world.move(h, world.shape(h).translated(tuple(c * dt for c in v)), velocity=v)
+            if any(v):
+                world.move(h, world.shape(h).translated(tuple(c * dt for c in v)),
+                           velocity=v)
         if not world._travel and not world._implied:
-            return []
+            return None
         travel, implied = world._take_travel()
         vec = Vec2 if self.dim == 2 else Vec3
         for h in implied:
             d = travel.get(h)
-            world._set_velocity(h, vec(*(0.0,) * self.dim) if d is None
-                                else vec(*(d[: self.dim] / dt)))
-        moved = [h for h, d in travel.items() if h in world and d.any()]
-        for h in moved:
-            world._step_motion(h, travel[h])
+            # (a displacement near the range's edge over a tiny step: clamped to the range)
+            world._set_velocity(h, vec(*(0.0,) * self.dim) if d is None else vec(
+                *np.clip(d[: self.dim] / dt, -MAX_COORDINATE, MAX_COORDINATE).tolist()))
         self._stirred = travel
-        return moved
+        moved = [h for h, d in travel.items() if h in world and d.any()]
+        if not moved:
+            return None
+        handles = np.array(moved, np.int64)
+        return handles, world._begin_motion(handles, np.array([travel[h] for h in moved]))
 
     def _solve_velocities(self, scene: _kscene.Scene) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved

@@ -816,32 +816,52 @@ class World:
         self._travel.pop(h, None)
         self._implied.discard(h)
 
-    def _step_motion(self, h: int, travel: np.ndarray | None) -> None:
-        """During a Simulation step, collider h moves by ``travel`` ((3,)) and its row holds
-        its pose at the step's end: the row's ``MOTION`` and a box that also covers where it
-        started. ``None`` ends that (a still row, its own box again)."""
-        row = self._rows[h]
-        lo = row[_scene.LO:_scene.LO + 3]
-        hi = row[_scene.HI:_scene.HI + 3]
-        if travel is None:
-            row[_scene.MOTION:_scene.MOTION + 3] = 0.0
-            box = self._shape_at(h).aabb
-            grow = BOX_MARGIN * _scale(box.min, box.max)
+    def _begin_motion(self, handles: np.ndarray, travel: np.ndarray) -> np.ndarray:
+        """During a Simulation step, colliders ``handles`` ((k,) int64) move by ``travel``
+        ((k, 3)), and their rows hold their poses at the step's end: the rows' ``MOTION`` and
+        boxes that also cover where they started. Returns their own boxes ((k, 6)) for
+        :meth:`_end_motion`."""
+        rows = self._rows
+        lo = rows[handles, _scene.LO:_scene.LO + 3]
+        hi = rows[handles, _scene.HI:_scene.HI + 3]
+        own = np.concatenate((lo, hi), axis=1)
+        rows[handles, _scene.MOTION:_scene.MOTION + 3] = travel
+        rows[handles, _scene.LO:_scene.LO + 3] = np.minimum(lo, lo - travel)
+        rows[handles, _scene.HI:_scene.HI + 3] = np.maximum(hi, hi - travel)
+        self._tags[handles, _scene.FLAGS] |= _scene.FLAG_KINEMATIC
+        self._boxes_moved(handles)
+        return own
+
+    def _end_motion(self, handles: np.ndarray, own: np.ndarray, version: int) -> None:
+        """After the step: the rows of ``handles`` still again, with their own boxes ``own``
+        (from :meth:`_begin_motion`; recomputed from the shapes when the World changed
+        since, at ``version``, as a callback's move or remove may have rewritten them)."""
+        keep = np.array([h in self for h in handles.tolist()], np.bool_)
+        handles, own = handles[keep], own[keep]
+        rows = self._rows
+        if self._version != version:
             d = self._dim or 2
-            lo[:d] = np.subtract(box.min, grow)
-            hi[:d] = np.add(box.max, grow)
-        else:
-            row[_scene.MOTION:_scene.MOTION + 3] = travel
-            np.minimum(lo, lo - travel, out=lo)
-            np.maximum(hi, hi - travel, out=hi)
-        self._write_velocity(h)
-        # the box changed: refit the moving tree, rebuild the static one (a plane's and a
-        # one-way collider's list needs nothing)
-        if h in self._dynamic_set:
-            self._refit = True
-        elif h in self._static_set:
-            self._static_tree = None
-            self._packed = None
+            for k, h in enumerate(handles.tolist()):
+                box = self._shape_at(h).aabb
+                grow = BOX_MARGIN * _scale(box.min, box.max)
+                own[k, :d] = np.subtract(box.min, grow)
+                own[k, 3:3 + d] = np.add(box.max, grow)
+        rows[handles, _scene.MOTION:_scene.MOTION + 3] = 0.0
+        rows[handles, _scene.LO:_scene.LO + 3] = own[:, :3]
+        rows[handles, _scene.HI:_scene.HI + 3] = own[:, 3:]
+        still = ~rows[handles, _scene.VELOCITY:_scene.VELOCITY + 3].any(axis=1)
+        self._tags[handles[still], _scene.FLAGS] &= ~_scene.FLAG_KINEMATIC
+        self._boxes_moved(handles)
+
+    def _boxes_moved(self, handles: np.ndarray) -> None:
+        """The boxes of ``handles`` changed in place: refit the moving tree, rebuild the
+        static one when it holds one of them (the unbounded list needs nothing)."""
+        for h in handles.tolist():
+            if h in self._dynamic_set:
+                self._refit = True
+            elif h in self._static_set:
+                self._static_tree = None
+                self._packed = None
         self._scene = None
 
     def _take_travel(self) -> tuple[dict[int, np.ndarray], set[int]]:
