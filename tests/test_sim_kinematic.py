@@ -164,6 +164,78 @@ def test_a_3d_paddle_hits_a_sphere_with_the_closed_form_speed() -> None:
     assert sim.missed_total == 0
 
 
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1.0, 1e3, 1e6])
+@pytest.mark.parametrize("where", [0.0, 1.0])
+def test_the_paddle_answer_is_the_same_at_every_scale(scale: float, where: float) -> None:
+    """The paddle scene with every length (and speed) times ``scale``, at the origin or
+    moved 1e6 units away (1e6 times the scale, for scales above 1): the outgoing speed is the
+    closed form, to rounding, and the ball is never passed through."""
+    off = where * 1e6 * max(scale, 1.0)
+    sim = Simulation(gravity=(0.0, 0.0))
+    paddle = sim.world.add(AABB((off - 20.0 * scale, -100.0 * scale),
+                                (off, 100.0 * scale)), moving=True)
+    ball = sim.add(Body(Circle((off + 200.0 * scale, 0.0), 5.0 * scale),
+                        (-300.0 * scale, 0.0), restitution=0.5, ccd="swept"))
+    sim.move_collider(paddle, velocity=(3000.0 * scale, 0.0))
+    for _ in range(8):
+        sim.step()
+        assert ball.position[0] - 5.0 * scale >= sim.world.shape(paddle).max[0] - 1e-9 * (
+            scale + off)
+    assert ball.velocity[0] == pytest.approx(4650.0 * scale, rel=1e-9)
+    assert sim.missed_total == 0
+
+
+def test_a_wall_sliding_along_its_face_past_a_touching_ball_leaves_it_alone() -> None:
+    """Grazing: a frictionless wall moving along its own face at 50 units a step past a ball
+    that touches it (no gravity) neither stops nor drags nor pushes the ball."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    wall = sim.world.add(AABB((-200.0, 0.0), (0.0, 10.0)), moving=True)
+    ball = sim.add(Body(Circle((-100.0, -5.0), 5.0), (0.0, 0.0), ccd="swept"))
+    sim.move_collider(wall, velocity=(3000.0, 0.0))
+    sim.run(3)
+    assert tuple(ball.position) == (-100.0, -5.0)
+    assert tuple(ball.velocity) == (0.0, 0.0)
+    assert sim.missed_total == 0
+
+
+def test_a_platform_dropping_faster_than_a_fall_never_pulls_the_ball() -> None:
+    """A platform sinking at 600 units/s leaves a resting ball behind: the ball falls freely
+    (semi-implicit Euler: y_k = y_0 + g dt^2 k (k + 1) / 2) until it catches up, the contact
+    never pulling it down faster."""
+    sim, plat, ball = _platform_sim((0.0, 600.0))
+    for k in range(1, 11):
+        sim.step()
+        assert ball.position[1] == pytest.approx(-10.0 + G * DT * DT * k * (k + 1) / 2.0,
+                                                 abs=1e-9)
+        assert sim.world.shape(plat).min[1] == pytest.approx(10.0 * k, abs=1e-9)
+
+
+def test_the_thread_count_does_not_change_a_bit_with_moving_colliders() -> None:
+    """Moving walls through 600 balls (more than a parallel batch): the same bits on one
+    thread and on three."""
+    import swept
+
+    runs = []
+    for threads in (1, max(swept.threads(), 3)):
+        swept.set_threads(threads)
+        try:
+            sim = Simulation(gravity=(0.0, G))
+            sim.world.add(AABB((-1000.0, 300.0), (1000.0, 320.0)))
+            for k in range(3):
+                h = sim.world.add(Segment((-400.0 + 300 * k, 0.0), (-400.0 + 300 * k, 290.0)),
+                                  moving=True)
+                sim.move_collider(h, velocity=(1500.0 - 1500.0 * k, 0.0))
+            rng = np.random.default_rng(5)
+            sim.add_balls(np.column_stack([rng.uniform(-380.0, 380.0, 600),
+                                           rng.uniform(10.0, 280.0, 600)]), 2.0,
+                          ccd="swept", restitution=0.3, friction=0.2)
+            sim.run(15)
+        finally:
+            swept.set_threads(None)
+        runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.missed.tobytes()))
+    assert runs[0] == runs[1]
+
+
 # ------------------------------------------------------------------------------- sweeping
 
 
