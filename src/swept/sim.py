@@ -810,8 +810,7 @@ class Simulation:
                 del self._driven[h]
                 continue
             if any(v):
-                world.move(h, world.shape(h).translated(tuple(c * dt for c in v)),
-                           velocity=v)
+                world._replace(h, world._shape_at(h).translated(tuple(c * dt for c in v)), v)
         if not world._travel and not world._implied:
             return None
         travel, implied = world._take_travel()

@@ -1251,6 +1251,11 @@ class World:
         if shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
+        self._replace(h, shape, v)
+
+    def _replace(self, h: int, shape: Shape | Chain, v: Vec2 | Vec3 | None) -> None:
+        """:meth:`move` after its checks (a Simulation moving a driven collider by its
+        velocity calls it with the translation of a shape already checked)."""
         self._version += 1
         if h in self._sensor_box:
             self._layout += 1
