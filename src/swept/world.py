@@ -754,11 +754,15 @@ class World:
 
     def _set_velocity(self, h: int, v: Vec2 | Vec3) -> None:
         """Keep collider h's velocity and write it to its table row."""
+        self._keep_velocity(h, v)
+        self._write_velocity(h)
+
+    def _keep_velocity(self, h: int, v: Vec2 | Vec3) -> None:
+        """Keep collider h's velocity (zero: none); its row is the caller's to write."""
         if any(v):
             self._velocity[h] = v
         else:
             self._velocity.pop(h, None)
-        self._write_velocity(h)
 
     def _write_velocity(self, h: int) -> None:
         """Collider h's velocity into its row's ``VELOCITY`` columns, and its kinematic flag
@@ -774,10 +778,13 @@ class World:
         else:
             self._tags[h, _scene.FLAGS] &= ~_scene.FLAG_KINEMATIC
 
-    def _note_travel(self, h: int, old: Any, new: Any, velocity: Vec2 | Vec3 | None) -> None:
-        """Record a table collider's move for the Simulation: the translation of its box's
-        centre (a plane's: along its normal, when that is unchanged; a Chain's: none, it
-        jumps), and its velocity (given, or left to the Simulation: implied)."""
+    def _note_travel(self, h: int, old: Any, new: Any, velocity: Vec2 | Vec3 | None,
+                     before: np.ndarray) -> None:
+        """Record a table collider's move for the Simulation, once its row holds the new
+        shape: the translation of its box's centre (``before``: the sum of its row's box
+        corners before the move; a plane's: along its normal, when that is unchanged; a
+        Chain's: none, it jumps), and its velocity (given, or left to the Simulation:
+        implied; the caller writes the row's)."""
         if isinstance(old, Chain) or isinstance(new, Chain):
             self._forget_motion(h)
             self._layout += 1
@@ -788,27 +795,27 @@ class World:
             self._travel.pop(h, None)
             self._layout += 1
             if velocity is not None:
-                self._set_velocity(h, velocity)
+                self._keep_velocity(h, velocity)
             return
-        d = new.dim
         step = np.zeros(3)
         if isinstance(old, Plane) or isinstance(new, Plane):
             if isinstance(old, Plane) and isinstance(new, Plane) and old.normal == new.normal:
-                step[:d] = np.multiply(new.normal, new.offset - old.offset)
+                step[:new.dim] = np.multiply(new.normal, new.offset - old.offset)
         else:
-            a, b = old.aabb, new.aabb
-            for k in range(d):
-                step[k] = 0.5 * ((b.min[k] + b.max[k]) - (a.min[k] + a.max[k]))
+            # the box's centre: the table's box is grown by the same margin on both sides
+            row = self._rows[h]
+            step = 0.5 * ((row[_scene.LO:_scene.LO + 3] + row[_scene.HI:_scene.HI + 3])
+                          - before)
         if not np.isfinite(step).all():
             # coordinates near the range's edge: a jump
             step[:] = 0.0
-        before = self._travel.get(h)
-        self._travel[h] = step if before is None else before + step
+        so_far = self._travel.get(h)
+        self._travel[h] = step if so_far is None else so_far + step
         if velocity is None:
             self._implied.add(h)
         else:
             self._implied.discard(h)
-            self._set_velocity(h, velocity)
+            self._keep_velocity(h, velocity)
 
     def _forget_motion(self, h: int) -> None:
         """Collider h neither moves nor carries a velocity any more (removed, or a Chain)."""
@@ -1263,11 +1270,13 @@ class World:
             self._sensor_file(h, shape, h in self._external_set)
             return
         old = self._shape_at(h)
-        self._note_travel(h, old, shape, v)
+        row = self._rows[h]
+        before = row[_scene.LO:_scene.LO + 3] + row[_scene.HI:_scene.HI + 3]
         if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
         self._shapes[h] = shape
         self._store(h, shape)
+        self._note_travel(h, old, shape, v, before)
         self._write_velocity(h)
         if self._moving[h] and (isinstance(old, Chain) or isinstance(shape, Chain)):
             # a moving chain's segment rows: rewritten in place (the refit follows), or the
