@@ -779,7 +779,7 @@ class World:
             self._tags[h, _scene.FLAGS] &= ~_scene.FLAG_KINEMATIC
 
     def _note_travel(self, h: int, old: Any, new: Any, velocity: Vec2 | Vec3 | None,
-                     before: np.ndarray) -> None:
+                     before: np.ndarray | None) -> None:
         """Record a table collider's move for the Simulation, once its row holds the new
         shape: the translation of its box's centre (``before``: the sum of its row's box
         corners before the move; a plane's: along its normal, when that is unchanged; a
@@ -798,7 +798,7 @@ class World:
                 self._keep_velocity(h, velocity)
             return
         step = np.zeros(3)
-        if isinstance(old, Plane) or isinstance(new, Plane):
+        if before is None or isinstance(new, Plane):
             if isinstance(old, Plane) and isinstance(new, Plane) and old.normal == new.normal:
                 step[:new.dim] = np.multiply(new.normal, new.offset - old.offset)
         else:
@@ -1271,7 +1271,9 @@ class World:
             return
         old = self._shape_at(h)
         row = self._rows[h]
-        before = row[_scene.LO:_scene.LO + 3] + row[_scene.HI:_scene.HI + 3]
+        # twice the box's centre (a plane's box is unbounded: its travel is its offset's)
+        before = (None if isinstance(old, Plane)
+                  else row[_scene.LO:_scene.LO + 3] + row[_scene.HI:_scene.HI + 3])
         if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
         self._shapes[h] = shape
