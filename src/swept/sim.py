@@ -42,6 +42,12 @@ narrowphase the contacts. Every World shape: segments, circles, solid convex pol
 a ball placed inside one is pushed out through its nearest edge), spheres (3D), capsules,
 solid axis-aligned boxes and half-planes / half-spaces (both).
 
+Moving colliders (``World.add(..., moving=True)``): one driven by :meth:`Simulation.move_collider`
+moves by its velocity times the step at each step's start; one moved by ``World.move``
+between steps moves by its displacement since the last step. Over the step the bodies meet it
+in relative motion (its table row holds its pose at the step's end, its motion and velocity:
+:mod:`swept._kernels.sim`), and its contacts answer its velocity.
+
 Layers and masks: a body meets a collider when ``(collider.layer & body.mask) != 0``, and two
 bodies meet when each one's layer is in the other's mask (pymunk's ShapeFilter rule); the
 defaults (layer 1, every bit of the mask) meet everything. Body-body contacts are discrete

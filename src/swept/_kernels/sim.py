@@ -10,6 +10,10 @@ is tested by the scene's own narrowphase (:func:`~swept._kernels.scene.contact_r
 :func:`cast_entering_row`, the swept ball's *entering* cast (only a contact the ball moves
 into stops it).
 
+A moving collider (``FLAG_KINEMATIC``; its row holds its pose at the step's end, its motion
+over the step and its velocity) is met in relative motion: see :func:`cast_moving_row`, and
+every response answers the collider's velocity (:func:`collider_velocity`).
+
 A step is a few range kernels, ``kernel(first, stop, *args)``, each writing only the rows of
 its bodies ``first .. stop-1`` (so :func:`swept._parallel.parallel_for` may split them over
 threads with bit-identical results), and one serial loop over body pairs in a fixed order:
