@@ -185,6 +185,23 @@ def test_the_paddle_answer_is_the_same_at_every_scale(scale: float, where: float
     assert sim.missed_total == 0
 
 
+@pytest.mark.parametrize("speed", [1e10, 1e30, 1e49])
+def test_a_paddle_at_extreme_speeds_still_hits_with_the_closed_form(speed: float) -> None:
+    """Paddle speeds up to 1e49 units/s (near the coordinate range's edge after a few
+    steps): no NaN, nothing passed through, the outgoing speed ``1.5 v + 150`` to
+    rounding."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    paddle = sim.world.add(AABB((-20.0, -100.0), (0.0, 100.0)), moving=True)
+    ball = sim.add(Body(Circle((200.0, 0.0), 5.0), (-300.0, 0.0), restitution=0.5,
+                        ccd="swept"))
+    sim.move_collider(paddle, (speed, 0.0))
+    sim.run(5)
+    assert np.isfinite(sim.positions).all() and np.isfinite(sim.velocities).all()
+    assert ball.position[0] - 5.0 >= sim.world.shape(paddle).max[0] * (1.0 - 1e-12)
+    assert ball.velocity[0] == pytest.approx(1.5 * speed + 150.0, rel=1e-12)
+    assert sim.missed_total == 0
+
+
 def test_a_wall_sliding_along_its_face_past_a_touching_ball_leaves_it_alone() -> None:
     """Grazing: a frictionless wall moving along its own face at 50 units a step past a ball
     that touches it (no gravity) neither stops nor drags nor pushes the ball."""
