@@ -293,6 +293,27 @@ def test_a_wall_moved_by_the_world_without_velocity_takes_its_displacement() -> 
     assert tuple(world.velocity(wall)) == (0.0, 0.0)
 
 
+def test_a_move_belongs_to_the_first_step_of_an_update_and_implied_velocity_pickles() -> None:
+    """``update`` taking three steps after a move: the first step carries the whole
+    displacement (its velocity 40 units over one step), the next two are still; an implied
+    velocity survives a pickle as implied (the restored World's next still step zeroes it)."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    world = sim.world
+    wall = world.add(Segment((0.0, -50.0), (0.0, 50.0)), moving=True)
+    ball = sim.add(Body(Circle((20.0, 0.0), 3.0), ccd="swept"))
+    world.move(wall, Segment((40.0, -50.0), (40.0, 50.0)))
+    assert sim.update(3.0 * DT) == 3
+    assert tuple(world.velocity(wall)) == (0.0, 0.0)
+    assert ball.velocity[0] == pytest.approx(2400.0, rel=1e-12)
+    world.move(wall, Segment((80.0, -50.0), (80.0, 50.0)))
+    sim.step()
+    restored = pickle.loads(pickle.dumps(world))
+    assert tuple(restored.velocity(wall)) == pytest.approx((2400.0, 0.0), rel=1e-12)
+    again = Simulation(restored, gravity=(0.0, 0.0))
+    again.step()
+    assert tuple(restored.velocity(wall)) == (0.0, 0.0)
+
+
 def test_a_still_collider_moved_by_the_world_jumps() -> None:
     """A collider added without ``moving=True`` is put somewhere else by a move, not moved
     through the balls: a wall moved from behind a ball to in front of it does not sweep the
