@@ -140,6 +140,24 @@ def test_a_paddle_at_50_units_a_step_hits_a_ball_with_the_closed_form_speed(
         assert ball.position[0] == pytest.approx(expected, rel=1e-9)
 
 
+def test_the_paddle_hit_is_an_event_with_the_relative_approach_speed() -> None:
+    """The contact event of a paddle hit: at step 4, normal +x, the point where they touch
+    at the time of impact (the paddle's face then: 150 + 50 * 30 / 55), and the approach
+    speed relative to the paddle (3000 + 300)."""
+    sim = Simulation(gravity=(0.0, 0.0))
+    paddle = sim.world.add(AABB((-20.0, -100.0), (0.0, 100.0)), moving=True)
+    sim.add(Body(Circle((200.0, 0.0), 5.0), (-300.0, 0.0), restitution=0.5, ccd="swept"))
+    sim.move_collider(paddle, velocity=(3000.0, 0.0))
+    seen: list[tuple[int, np.ndarray]] = []
+    sim.on_contact_begin(lambda events: seen.append((sim.steps_taken, events.copy())))
+    sim.run(8)
+    assert len(seen) == 1 and seen[0][0] == 4
+    event = seen[0][1][0]
+    assert event["other"] == paddle and tuple(event["normal"]) == (1.0, 0.0)
+    assert event["point"][0] == pytest.approx(150.0 + 50.0 * 30.0 / 55.0, rel=1e-12)
+    assert event["approach"] == pytest.approx(3300.0, rel=1e-12)
+
+
 def test_a_paddle_passes_through_a_discrete_ball() -> None:
     """Discrete mode promises nothing: the paddle's 50 units a step jumps the ball (radius
     2), which the bookkeeping reports as missed: the ball's path relative to the paddle's
