@@ -384,6 +384,21 @@ def test_a_platform_that_starts_moving_wakes_the_ball_asleep_on_it() -> None:
     assert far.sleeping
 
 
+def test_a_belt_switched_on_wakes_the_balls_asleep_on_it() -> None:
+    """``set_velocity`` on a still collider (no move, the same scene) wakes the sleeping
+    balls its box touches, and friction then drives them."""
+    sim = Simulation(gravity=(0.0, G))
+    belt = sim.world.add(AABB((-100.0, 0.0), (100.0, 10.0)))
+    ball = sim.add(Body(Circle((0.0, -10.0), 10.0), friction=0.8, ccd="swept"))
+    sim.run(60)
+    assert ball.sleeping
+    sim.world.set_velocity(belt, (50.0, 0.0))
+    sim.step()
+    assert not ball.sleeping
+    sim.run(30)
+    assert ball.velocity[0] == pytest.approx(50.0, abs=1e-9)
+
+
 # ------------------------------------------------------------------------------- property
 
 

@@ -1003,7 +1003,7 @@ class Simulation:
             # a collider was added or removed: anything may have lost its support
             self.wake_all()
             return True
-        if changed and self._stirred:
+        if self._stirred:
             # colliders moved (or were given a velocity): wake the islands they touch
             self._wake_near(self._stirred)
         if self._pairs is not None and not self._asleep.all():
