@@ -31,7 +31,9 @@ Bodies do not rotate, so a contact's effective mass is ``1 / (1/m_a + 1/m_b)`` f
 and the tangent alike.
 
 Signs: ``normal`` points from the other side toward the contact's body; a contact is
-satisfied when the relative velocity ``(v_body - v_other) . normal >= -max(sep, 0) / dt``.
+satisfied when the relative velocity ``(v_body - v_other) . normal >= -max(sep, 0) / dt``
+(``v_other`` of a collider: its velocity, zero unless it moves; a moving collider's ``sep`` is
+taken where it started the step).
 """
 
 from __future__ import annotations
