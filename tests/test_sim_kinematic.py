@@ -106,6 +106,28 @@ def test_a_platform_moving_down_slower_than_a_fall_keeps_the_ball_on_it() -> Non
     assert ball.position[1] == pytest.approx(top - 10.0, abs=0.5)
 
 
+def test_a_one_way_lift_carries_from_above_and_lets_a_ball_below_pass() -> None:
+    """A one-way platform (solid side up, -y) rising at 120 units/s: a ball resting on it
+    rides it up; a ball thrown up from below passes through it (one-way rules apply to the
+    motion relative to the platform) and then lands on it from above; missed by none."""
+    sim = Simulation(gravity=(0.0, G))
+    lift = sim.world.add(Segment((-50.0, 100.0), (50.0, 100.0)), moving=True,
+                         one_way=(0.0, -1.0))
+    rider = sim.add(Body(Circle((0.0, 95.0), 5.0), ccd="swept"))
+    thrown = sim.add(Body(Circle((30.0, 160.0), 5.0), (0.0, -900.0), ccd="swept"))
+    sim.move_collider(lift, (0.0, -120.0))
+    above = False
+    for _ in range(90):
+        sim.step()
+        top = sim.world.shape(lift).a[1]
+        assert rider.position[1] == pytest.approx(top - 5.0, abs=0.05)
+        above = above or thrown.position[1] < top - 5.0
+    assert above
+    assert sim.world.shape(lift).a[1] == pytest.approx(-80.0, abs=1e-9)
+    assert thrown.position[1] == pytest.approx(-85.0, abs=0.05)
+    assert sim.missed_total == 0
+
+
 # ------------------------------------------------------------------------------- paddles
 
 
