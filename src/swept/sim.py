@@ -42,6 +42,12 @@ narrowphase the contacts. Every World shape: segments, circles, solid convex pol
 a ball placed inside one is pushed out through its nearest edge), spheres (3D), capsules,
 solid axis-aligned boxes and half-planes / half-spaces (both).
 
+Moving colliders (``World.add(..., moving=True)``): one driven by :meth:`Simulation.move_collider`
+moves by its velocity times the step at each step's start; one moved by ``World.move``
+between steps moves by its displacement since the last step. Over the step the bodies meet it
+in relative motion (its table row holds its pose at the step's end, its motion and velocity:
+:mod:`swept._kernels.sim`), and its contacts answer its velocity.
+
 Layers and masks: a body meets a collider when ``(collider.layer & body.mask) != 0``, and two
 bodies meet when each one's layer is in the other's mask (pymunk's ShapeFilter rule); the
 defaults (layer 1, every bit of the mask) meet everything. Body-body contacts are discrete
@@ -67,6 +73,7 @@ from ._lazy import kernels
 from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
+    CONTACT_MARGIN_FRACTION,
     MAX_CASTS_PER_STEP,
     MAX_COORDINATE,
     MAX_STEPS_PER_UPDATE,
@@ -481,6 +488,13 @@ class Simulation:
         #: whether each step finds its contact and sensor events
         self.events = bool(events)
         self._events = ContactEvents(self.dim)
+        # moving colliders: the driven ones' velocities (move_collider), the colliders moved
+        # or given a velocity before this step (None: none), and whether anything else in
+        # the World changed since the last step (then every sleeping body wakes)
+        self._driven: dict[int, Vec2 | Vec3] = {}
+        self._stirred: dict[int, np.ndarray] | None = None
+        self._relaid = True
+        self._layout_seen = -1
 
     # ------------------------------------------------------------------------------ bodies
 
@@ -725,7 +739,7 @@ class Simulation:
                 self.accumulator -= whole * self.time_step
                 break
             self.accumulator = max(self.accumulator - self.time_step, 0.0)
-            self._step_with(self._scene())
+            self._take_step()
             steps += 1
         return steps
 
@@ -735,11 +749,89 @@ class Simulation:
             raise ValueError(f"steps must be a whole number >= 0, got {steps!r}")
         for _ in range(steps):
             # the scene is asked for each step (tens of nanoseconds when nothing changed)
-            self._step_with(self._scene())
+            self._take_step()
 
     def step(self) -> None:
         """Take one fixed step: integrate, move by mode, contact passes, bookkeeping."""
-        self._step_with(self._scene())
+        self._take_step()
+
+    # ------------------------------------------------------------------ moving colliders
+
+    def move_collider(self, handle: int, velocity: Any = None) -> None:
+        """Drive a collider of the World at ``velocity`` (a vector of the simulation's
+        dimension, finite): each step moves it by ``velocity * step`` and gives it that
+        velocity (:meth:`swept.world.World.velocity`), so the bodies meet it in relative
+        motion and its contacts carry them; until called again, or with ``None``, which stops
+        it where it is (velocity zero). The collider must have been added with
+        ``moving=True`` (ValueError otherwise)."""
+        world = self.world
+        if not isinstance(world, World):
+            raise TypeError(f"move_collider needs the Simulation's world to be a "
+                            f"swept.world.World, not {type(world).__name__}")
+        h = world._check(handle)
+        if not world.is_moving(h):
+            raise ValueError(f"handle {h}: a collider driven by move_collider must be added "
+                             f"with moving=True (the others jump when moved)")
+        if velocity is None:
+            if self._driven.pop(h, None) is not None:
+                world.set_velocity(h, (0.0,) * self.dim)
+            return
+        v = world._check_velocity(h, velocity, world.shape(h))
+        if len(v) != self.dim:
+            raise ValueError(f"velocity must have {self.dim} components, got {len(v)}")
+        world.set_velocity(h, v)
+        self._driven[h] = v
+
+    def _take_step(self) -> None:
+        """One fixed step, with the World's moving colliders in motion over it."""
+        moved = self._colliders_begin()
+        if moved is None:
+            self._step_with(self._scene())
+            return
+        world = self.world
+        handles, own = moved
+        version = world.version
+        try:
+            self._step_with(self._scene())
+        finally:
+            world._end_motion(handles, own, version)
+
+    def _colliders_begin(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Before a step: move the driven colliders (:meth:`move_collider`), then give every
+        collider moved since the last step its motion over this step (the translation since
+        then; its velocity that translation over the step unless its move gave one) and a box
+        covering where it starts. Returns the colliders in motion and their own boxes
+        (:meth:`swept.world.World._begin_motion`), or None."""
+        world = self.world
+        self._stirred = None
+        if not isinstance(world, World):
+            self._relaid = True
+            return None
+        self._relaid = world._layout != self._layout_seen
+        self._layout_seen = world._layout
+        dt = self.time_step
+        for h, v in list(self._driven.items()):
+            if h not in world:
+                # removed from the world: no longer driven
+                del self._driven[h]
+                continue
+            if any(v):
+                world._replace(h, world._shape_at(h).translated(tuple(c * dt for c in v)), v)
+        if not world._travel and not world._implied:
+            return None
+        travel, implied = world._take_travel()
+        vec = Vec2 if self.dim == 2 else Vec3
+        for h in implied:
+            d = travel.get(h)
+            # (a displacement near the range's edge over a tiny step: clamped to the range)
+            world._set_velocity(h, vec(*(0.0,) * self.dim) if d is None else vec(
+                *np.clip(d[: self.dim] / dt, -MAX_COORDINATE, MAX_COORDINATE).tolist()))
+        self._stirred = travel
+        moved = [h for h, d in travel.items() if h in world and d.any()]
+        if not moved:
+            return None
+        handles = np.array(moved, np.int64)
+        return handles, world._begin_motion(handles, np.array([travel[h] for h in moved]))
 
     def _solve_velocities(self, scene: _kscene.Scene) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved
@@ -786,6 +878,9 @@ class Simulation:
             return
         changed = scene is not self._last_scene
         self._last_scene = scene
+        if changed:
+            # colliders moved (or came or went): every body's cache of them is stale
+            self._scratch.cache_count.fill(-1)
         if self._sleepers and not self._wake_for(changed):
             # every body asleep and nothing woke one: the step costs nothing (and its
             # contacts are the last step's: no events)
@@ -905,10 +1000,13 @@ class Simulation:
         """Before a step with sleeping bodies: wake them all when the colliders changed, and
         the islands an awake body moving at ``sleep_speed`` or more touches. Returns whether
         any body is awake."""
-        if changed:
-            # a collider was added, moved or removed: anything may have lost its support
+        if changed and self._relaid:
+            # a collider was added or removed: anything may have lost its support
             self.wake_all()
             return True
+        if self._stirred:
+            # colliders moved (or were given a velocity): wake the islands they touch
+            self._wake_near(self._stirred)
         if self._pairs is not None and not self._asleep.all():
             woken = np.zeros(self._pos.shape[0], np.bool_)
             first, neighbour = self._pairs
@@ -916,6 +1014,25 @@ class Simulation:
                                woken):
                 self._wake(woken[self._island] & self._asleep)
         return not self._asleep.all()
+
+    def _wake_near(self, colliders: Iterable[int]) -> None:
+        """Wake the islands of the sleeping bodies whose balls (grown by the contact margin)
+        touch the boxes of ``colliders`` (which, in motion, cover where they started)."""
+        world = self.world
+        sleeping = np.flatnonzero(self._asleep)
+        pos = self._pos[sleeping]
+        reach = (self._radius[sleeping] * (1.0 + CONTACT_MARGIN_FRACTION))[:, None]
+        near = np.zeros(sleeping.shape[0], np.bool_)
+        rows = world._rows
+        for h in colliders:
+            if h not in world or h >= rows.shape[0]:
+                continue
+            lo = rows[h, _kscene.LO:_kscene.LO + 3]
+            hi = rows[h, _kscene.HI:_kscene.HI + 3]
+            near |= ((pos + reach >= lo) & (pos - reach <= hi)).all(axis=1)
+        if near.any():
+            islands = np.unique(self._island[sleeping[near]])
+            self._wake(np.isin(self._island, islands) & self._asleep)
 
     def _wake(self, which: np.ndarray) -> None:
         """Wake the bodies selected by ``which`` ((n,) bool)."""

@@ -636,6 +636,14 @@ class World:
         self._bulk: list[_Bulk] = []
         self._bulk_starts: list[int] = []
         self._version = 0
+        # moving colliders (swept.sim): each one's velocity (absent: still), the translation
+        # each moved table collider made since a Simulation last took them (a velocity
+        # change alone: zero), the colliders whose last move gave no velocity (a Simulation
+        # sets it from the step's displacement), and a counter of every other change
+        self._velocity: dict[int, Vec2 | Vec3] = {}
+        self._travel: dict[int, np.ndarray] = {}
+        self._implied: set[int] = set()
+        self._layout = 0
 
     # ------------------------------------------------------------------ collider management
 
@@ -715,6 +723,171 @@ class World:
     def is_moving(self, handle: int) -> bool:
         """Whether the collider was added with ``moving=True`` (the dynamic tree)."""
         return self._moving[self._check(handle)]
+
+    def velocity(self, handle: int) -> Vec2 | Vec3:
+        """The collider's velocity (length units per second; zero for a still collider): as
+        set by :meth:`set_velocity` or :meth:`move`, or for a collider moved without one, its
+        last Simulation step's displacement over the step's time."""
+        h = self._check(handle)
+        v = self._velocity.get(h)
+        if v is not None:
+            return v
+        return Vec2(0.0, 0.0) if (self._dim or 2) == 2 else Vec3(0.0, 0.0, 0.0)
+
+    def set_velocity(self, handle: int, velocity: Any) -> None:
+        """Set the collider's velocity without moving it (a 2- or 3-vector, finite): the
+        velocity of its surface, that a Simulation's contacts answer against (a still collider
+        with a velocity along its surface is a conveyor belt). Sensors and colliders outside
+        the compiled table (meshes, height fields...) hold none: ValueError."""
+        h = self._check(handle)
+        v = self._check_velocity(h, velocity, self._shape_at(h))
+        self._implied.discard(h)
+        self._set_velocity(h, v)
+        # a velocity change alone: no travel, but the Simulation wakes what touches it
+        self._travel.setdefault(h, np.zeros(3))
+        self._version += 1
+
+    def _check_velocity(self, h: int, velocity: Any, shape: Any) -> Vec2 | Vec3:
+        """``velocity`` for collider h as a vector of the world's dimension, or a ValueError
+        (TypeError for a non-vector) naming ``velocity``."""
+        if h in self._sensor_set or h in self._external_set:
+            kind = "a sensor" if h in self._sensor_set else f"a {type(shape).__name__}"
+            raise ValueError(f"velocity: {kind} has no velocity (a Simulation's bodies do not "
+                             f"meet it)")
+        if isinstance(shape, Chain) or h in self._chain_set:
+            raise ValueError("velocity: a Chain cannot carry a velocity; add its segments as "
+                             "colliders to move them")
+        d = self._dim or shape.dim
+        v = as_vec2(velocity, "velocity") if d == 2 else as_vec3(velocity, "velocity")
+        result: Vec2 | Vec3 = v
+        return result
+
+    def _set_velocity(self, h: int, v: Vec2 | Vec3) -> None:
+        """Keep collider h's velocity and write it to its table row."""
+        self._keep_velocity(h, v)
+        self._write_velocity(h)
+
+    def _keep_velocity(self, h: int, v: Vec2 | Vec3) -> None:
+        """Keep collider h's velocity (zero: none); its row is the caller's to write."""
+        if any(v):
+            self._velocity[h] = v
+        else:
+            self._velocity.pop(h, None)
+
+    def _write_velocity(self, h: int) -> None:
+        """Collider h's velocity into its row's ``VELOCITY`` columns, and its kinematic flag
+        (set while it carries a velocity or moves in a step)."""
+        row = self._rows[h]
+        v = self._velocity.get(h)
+        d = self._dim or 2
+        row[_scene.VELOCITY:_scene.VELOCITY + 3] = 0.0
+        if v is not None:
+            row[_scene.VELOCITY:_scene.VELOCITY + d] = v
+        if v is not None or row[_scene.MOTION:_scene.MOTION + 3].any():
+            self._tags[h, _scene.FLAGS] |= _scene.FLAG_KINEMATIC
+        else:
+            self._tags[h, _scene.FLAGS] &= ~_scene.FLAG_KINEMATIC
+
+    def _note_travel(self, h: int, old: Any, new: Any, velocity: Vec2 | Vec3 | None,
+                     before: np.ndarray | None) -> None:
+        """Record a table collider's move for the Simulation, once its row holds the new
+        shape: the translation of its box's centre (``before``: the sum of its row's box
+        corners before the move; a plane's: along its normal, when that is unchanged; a
+        Chain's: none, it jumps), and its velocity (given, or left to the Simulation:
+        implied; the caller writes the row's)."""
+        if isinstance(old, Chain) or isinstance(new, Chain):
+            self._forget_motion(h)
+            self._layout += 1
+            return
+        if not self._moving[h]:
+            # a still collider put somewhere else: a jump, not a motion (a Simulation wakes
+            # every body, as for an add)
+            self._travel.pop(h, None)
+            self._layout += 1
+            if velocity is not None:
+                self._keep_velocity(h, velocity)
+            return
+        step = np.zeros(3)
+        if before is None or isinstance(new, Plane):
+            if isinstance(old, Plane) and isinstance(new, Plane) and old.normal == new.normal:
+                step[:new.dim] = np.multiply(new.normal, new.offset - old.offset)
+        else:
+            # the box's centre: the table's box is grown by the same margin on both sides
+            row = self._rows[h]
+            step = 0.5 * ((row[_scene.LO:_scene.LO + 3] + row[_scene.HI:_scene.HI + 3])
+                          - before)
+        if not np.isfinite(step).all():
+            # coordinates near the range's edge: a jump
+            step[:] = 0.0
+        so_far = self._travel.get(h)
+        self._travel[h] = step if so_far is None else so_far + step
+        if velocity is None:
+            self._implied.add(h)
+        else:
+            self._implied.discard(h)
+            self._keep_velocity(h, velocity)
+
+    def _forget_motion(self, h: int) -> None:
+        """Collider h neither moves nor carries a velocity any more (removed, or a Chain)."""
+        self._velocity.pop(h, None)
+        self._travel.pop(h, None)
+        self._implied.discard(h)
+
+    def _begin_motion(self, handles: np.ndarray, travel: np.ndarray) -> np.ndarray:
+        """During a Simulation step, colliders ``handles`` ((k,) int64) move by ``travel``
+        ((k, 3)), and their rows hold their poses at the step's end: the rows' ``MOTION`` and
+        boxes that also cover where they started. Returns their own boxes ((k, 6)) for
+        :meth:`_end_motion`."""
+        rows = self._rows
+        lo = rows[handles, _scene.LO:_scene.LO + 3]
+        hi = rows[handles, _scene.HI:_scene.HI + 3]
+        own = np.concatenate((lo, hi), axis=1)
+        rows[handles, _scene.MOTION:_scene.MOTION + 3] = travel
+        rows[handles, _scene.LO:_scene.LO + 3] = np.minimum(lo, lo - travel)
+        rows[handles, _scene.HI:_scene.HI + 3] = np.maximum(hi, hi - travel)
+        self._tags[handles, _scene.FLAGS] |= _scene.FLAG_KINEMATIC
+        self._boxes_moved(handles)
+        return own
+
+    def _end_motion(self, handles: np.ndarray, own: np.ndarray, version: int) -> None:
+        """After the step: the rows of ``handles`` still again, with their own boxes ``own``
+        (from :meth:`_begin_motion`; recomputed from the shapes when the World changed
+        since, at ``version``, as a callback's move or remove may have rewritten them)."""
+        keep = np.array([h in self for h in handles.tolist()], np.bool_)
+        handles, own = handles[keep], own[keep]
+        rows = self._rows
+        if self._version != version:
+            d = self._dim or 2
+            for k, h in enumerate(handles.tolist()):
+                box = self._shape_at(h).aabb
+                grow = BOX_MARGIN * _scale(box.min, box.max)
+                own[k, :d] = np.subtract(box.min, grow)
+                own[k, 3:3 + d] = np.add(box.max, grow)
+        rows[handles, _scene.MOTION:_scene.MOTION + 3] = 0.0
+        rows[handles, _scene.LO:_scene.LO + 3] = own[:, :3]
+        rows[handles, _scene.HI:_scene.HI + 3] = own[:, 3:]
+        still = ~rows[handles, _scene.VELOCITY:_scene.VELOCITY + 3].any(axis=1)
+        self._tags[handles[still], _scene.FLAGS] &= ~_scene.FLAG_KINEMATIC
+        self._boxes_moved(handles)
+
+    def _boxes_moved(self, handles: np.ndarray) -> None:
+        """The boxes of ``handles`` changed in place: refit the moving tree, rebuild the
+        static one when it holds one of them (the unbounded list needs nothing)."""
+        for h in handles.tolist():
+            if h in self._dynamic_set:
+                self._refit = True
+            elif h in self._static_set:
+                self._static_tree = None
+                self._packed = None
+        self._scene = None
+
+    def _take_travel(self) -> tuple[dict[int, np.ndarray], set[int]]:
+        """For a Simulation's step: the translation of every table collider moved (or given a
+        velocity) since the last call, and which of them take the velocity of that
+        translation; both are forgotten here."""
+        travel, self._travel = self._travel, {}
+        return travel, self._implied.intersection(travel) | {
+            h for h in self._implied if h in self._velocity}
 
     def _grow(self, need: int) -> None:
         """Make room for row ``need - 1`` in the collider table."""
@@ -971,6 +1144,7 @@ class World:
             self._file(h, shape)
         self._alive += 1
         self._version += 1
+        self._layout += 1
         return h
 
     def _sensor_file(self, h: int, shape: Any, solid: bool = False) -> None:
@@ -1054,6 +1228,8 @@ class World:
         """Remove a collider; its handle is never reused."""
         h = self._check(handle)
         self._version += 1
+        self._layout += 1
+        self._forget_motion(h)
         if h in self._sensor_box:
             self._sensor_unfile(h)
             self._shapes[h] = None
@@ -1071,9 +1247,18 @@ class World:
         self._data[h] = None
         self._alive -= 1
 
-    def move(self, handle: int, shape: Shape | Chain) -> None:
-        """Replace a collider's shape (a new pose, or a new shape of the world's dimension)."""
+    def move(self, handle: int, shape: Shape | Chain, velocity: Any = None) -> None:
+        """Replace a collider's shape (a new pose, or a new shape of the world's dimension).
+
+        ``velocity`` (a 2- or 3-vector, finite) sets the collider's velocity
+        (:meth:`velocity`). A collider added with ``moving=True`` *moves*: a
+        :class:`swept.Simulation`'s next step sweeps its bodies against its displacement since
+        the step before (the translation of its box's centre) and, without ``velocity``, gives
+        it that displacement over the step's time as its velocity. Any other collider *jumps*
+        (as before: the bodies are pushed out of it where it lands). The World's own queries
+        ignore velocities (docs/world.md, "Moving colliders")."""
         h = self._check(handle)
+        v = None if velocity is None else self._check_velocity(h, velocity, shape)
         outside = _external(shape)
         if h not in self._sensor_set and outside != (h in self._external_set):
             raise ValueError(f"shape: collider {h} cannot become a {type(shape).__name__} "
@@ -1086,16 +1271,28 @@ class World:
         if shape.dim != self._dim:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
+        self._replace(h, shape, v)
+
+    def _replace(self, h: int, shape: Shape | Chain, v: Vec2 | Vec3 | None) -> None:
+        """:meth:`move` after its checks (a Simulation moving a driven collider by its
+        velocity calls it with the translation of a shape already checked)."""
         self._version += 1
         if h in self._sensor_box:
+            self._layout += 1
             self._shapes[h] = shape
             self._sensor_file(h, shape, h in self._external_set)
             return
-        old = self._shapes[h]
+        old = self._shape_at(h)
+        row = self._rows[h]
+        # twice the box's centre (a plane's box is unbounded: its travel is its offset's)
+        before = (None if isinstance(old, Plane)
+                  else row[_scene.LO:_scene.LO + 3] + row[_scene.HI:_scene.HI + 3])
         if self._tags[h, _scene.KIND] in (_scene.KIND_POLYGON, _scene.KIND_CHAIN):
             self._pool_release(h)
         self._shapes[h] = shape
         self._store(h, shape)
+        self._note_travel(h, old, shape, v, before)
+        self._write_velocity(h)
         if self._moving[h] and (isinstance(old, Chain) or isinstance(shape, Chain)):
             # a moving chain's segment rows: rewritten in place (the refit follows), or the
             # moving tree rebuilt when its segments are not the same number
@@ -2221,6 +2418,7 @@ class World:
         self._file_range(range(h0, h0 + n), mv)
         self._alive += n
         self._version += 1
+        self._layout += 1
         return np.arange(h0, h0 + n, dtype=np.int64)
 
     def _write_rows(self, where: slice | np.ndarray, tag: str, rows: np.ndarray) -> None:
@@ -2266,6 +2464,8 @@ class World:
             "one_way": {h: tuple(w) for h, w in self._one_way.items()},
             "bulk": list(self._bulk),
             "version": self._version,
+            "velocity": {h: tuple(v) for h, v in self._velocity.items()},
+            "implied": sorted(self._implied),
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -2313,4 +2513,7 @@ class World:
             self._write_rows(hs, tag, rows[sel])
             self._file_range(hs[moving[hs]].tolist(), True)
             self._file_range(hs[~moving[hs]].tolist(), False)
+        for h, v in state.get("velocity", {}).items():
+            self._set_velocity(int(h), vec(*v))
+        self._implied = {int(h) for h in state.get("implied", ())}
         self._version = int(state["version"])

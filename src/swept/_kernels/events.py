@@ -44,6 +44,7 @@ from .sim import (
     _spare,
     bodies_meet,
     cast_entering_row,
+    collider_velocity,
     pair_normal,
     touch_row,
 )
@@ -167,7 +168,10 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             if _has(other, c0, logged, -1 - h):
                 # the move's touch stands (its approach is the one it hit with)
                 continue
-            approach = -(vel_start[i, 0] * nx + vel_start[i, 1] * ny + vel_start[i, 2] * nz)
+            # (relative to a moving collider's velocity)
+            wx, wy, wz = collider_velocity(scene, h)
+            approach = -((vel_start[i, 0] - wx) * nx + (vel_start[i, 1] - wy) * ny
+                         + (vel_start[i, 2] - wz) * nz)
             near = ri + gap
             _put(other, data, c, -1 - h, nx, ny, nz, px - near * nx, py - near * ny,
                  pz - near * nz, approach)

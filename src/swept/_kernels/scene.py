@@ -15,8 +15,10 @@ The collider table, row ``h`` belonging to handle ``h`` (handles are never reuse
     3D capsule ``ax ay az bx by bz r``; 3D plane ``nx ny nz offset``; a polygon and a chain use
     the pool; a chain's segment rows: :data:`KIND_CHAIN_SEGMENT`). Columns :data:`LO` and
     :data:`HI` (three each; z is 0 in 2D): the collider's box, grown by ``BOX_MARGIN`` of its
-    scale. Rows past the handles' may hold chain segments (their owner in
-    :data:`CHAIN_OWNER`).
+    scale (during a Simulation step, a moving collider's box also covers its start pose).
+    Columns :data:`ONE_WAY`, :data:`MOTION`, :data:`VELOCITY`: a one-way collider's side, a
+    moving collider's displacement over the step and its velocity. Rows past the handles'
+    may hold chain segments (their owner in :data:`CHAIN_OWNER`).
 ``tags`` (cap, :data:`TAG_WIDTH`) int64
     :data:`KIND` (a ``KIND_*`` code, :data:`KIND_EMPTY` for a removed handle), :data:`LAYER`
     (32 layer bits), :data:`FIRST` and :data:`COUNT` (a polygon's or chain's rows in the pool)
@@ -129,8 +131,16 @@ HI = PARAM_WIDTH + 3
 #: First column of a one-way collider's solid-side direction in ``rows`` (x, y, z; zero
 #: for an ordinary collider): see :data:`FLAG_ONE_WAY`.
 ONE_WAY = PARAM_WIDTH + 6
+#: First column of the collider's displacement over the Simulation's current step (x, y, z;
+#: zero outside a step and for a still collider): during a step the row holds the collider's
+#: pose at the step's end, and it started the step at that pose moved back by this (a
+#: translation). See :data:`FLAG_KINEMATIC`.
+MOTION = PARAM_WIDTH + 9
+#: First column of the collider's velocity (x, y, z): the surface velocity the Simulation's
+#: contacts answer against (zero for a still collider). See :data:`FLAG_KINEMATIC`.
+VELOCITY = PARAM_WIDTH + 12
 #: Columns of ``rows``.
-ROW_WIDTH = PARAM_WIDTH + 9
+ROW_WIDTH = PARAM_WIDTH + 15
 #: Columns of ``tags``.
 KIND, LAYER, FIRST, COUNT, FLAGS = 0, 1, 2, 3, 4
 TAG_WIDTH = 5
@@ -142,6 +152,10 @@ FLAG_SKIP = 1
 #: faces ``w`` (:func:`one_way_faces`). One-way colliders sit in the unbounded list (every
 #: query tests them), so that the grid's fast paths never meet one.
 FLAG_ONE_WAY = 2
+#: ``tags[h, FLAGS]`` bit: collider h moves (columns :data:`MOTION`, during a Simulation
+#: step) or carries a velocity (columns :data:`VELOCITY`): the Simulation's bodies meet it in
+#: relative motion (:mod:`swept._kernels.sim`). The World's own queries ignore both.
+FLAG_KINEMATIC = 4
 
 #: Header slots of ``links``.
 H_DIM = 0            # the scene's dimension (2 or 3)

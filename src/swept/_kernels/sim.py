@@ -10,6 +10,10 @@ is tested by the scene's own narrowphase (:func:`~swept._kernels.scene.contact_r
 :func:`cast_entering_row`, the swept ball's *entering* cast (only a contact the ball moves
 into stops it).
 
+A moving collider (``FLAG_KINEMATIC``; its row holds its pose at the step's end, its motion
+over the step and its velocity) is met in relative motion: see :func:`cast_moving_row`, and
+every response answers the collider's velocity (:func:`collider_velocity`).
+
 A step is a few range kernels, ``kernel(first, stop, *args)``, each writing only the rows of
 its bodies ``first .. stop-1`` (so :func:`swept._parallel.parallel_for` may split them over
 threads with bit-identical results), and one serial loop over body pairs in a fixed order:
@@ -41,6 +45,7 @@ from ..constants import (
     PAIR_MARGIN_FRACTION,
     PAIR_PUSH_SLOP,
     PUSH_SLIDES,
+    RELATIVE_MOTION_TOLERANCE,
     SLEEP_DEPTH_FRACTION,
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
@@ -60,6 +65,7 @@ from .response import respond_velocity
 from .scene import (
     COUNT,
     FIRST,
+    FLAG_KINEMATIC,
     FLAG_ONE_WAY,
     FLAGS,
     H_PLANE_COUNT,
@@ -79,6 +85,8 @@ from .scene import (
     KIND_SPHERE,
     LAYER,
     LO,
+    MOTION,
+    VELOCITY,
     Scene,
     closest_row,
     contact_row,
@@ -417,6 +425,82 @@ def cast_entering_shape_row(scene: Scene, h: int, px: float, py: float, pz: floa
     return MISS, 0.0, 0.0, 0.0
 
 
+# ---------------------------------------------------------------------------------------------
+# moving colliders: during a step a moving collider's row holds its pose at the step's end, and
+# it started the step at that pose moved back by its ``MOTION`` (a translation at a constant
+# velocity over the step). A ball meets it in relative motion: in the frame of the row, the
+# ball's start is moved by the part of the collider's motion still ahead, and its move less
+# that part (moving versus moving time of impact, as one cast against a still collider).
+
+
+@inline_kernel
+def collider_velocity(scene: Scene, h: int) -> tuple[float, float, float]:
+    """Collider h's velocity (the surface velocity its contacts answer against), zero for a
+    still collider."""
+    if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) == 0:
+        return 0.0, 0.0, 0.0
+    rows = scene.rows
+    return rows[h, VELOCITY], rows[h, VELOCITY + 1], rows[h, VELOCITY + 2]
+
+
+@inline_kernel
+def cast_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, mx: float,
+                    my: float, mz: float, lag: float, r: float
+                    ) -> tuple[float, float, float, float]:
+    """Where a ball of radius r at p, moving by m over the rest of the step, first heads into
+    collider h, which has ``lag`` (in [0, 1]) of its step's motion still to make:
+    ``(fraction of m, nx, ny, nz)``, fraction < 0 for none. Only a contact the ball moves
+    into *relative to the collider* counts (riding on a platform is not stopped)."""
+    rows = scene.rows
+    ax = lag * rows[h, MOTION]
+    ay = lag * rows[h, MOTION + 1]
+    az = lag * rows[h, MOTION + 2]
+    # in the row's frame: the start moved by the motion ahead, the move less it
+    rx = mx - ax
+    ry = my - ay
+    rz = mz - az
+    length = math.sqrt(rx * rx + ry * ry + rz * rz)
+    scale = (abs(mx) + abs(my) + abs(mz) + abs(ax) + abs(ay) + abs(az) + abs(px) + abs(py)
+             + abs(pz))
+    if length <= RELATIVE_MOTION_TOLERANCE * scale:
+        # moving with the collider (to rounding): never enters it
+        return MISS, 0.0, 0.0, 0.0
+    t, nx, ny, nz = cast_entering_row(scene, h, px + ax, py + ay, pz + az, rx / length,
+                                      ry / length, rz / length, length, r)
+    if t < 0.0:
+        return MISS, 0.0, 0.0, 0.0
+    return min(t / length, 1.0), nx, ny, nz
+
+
+@inline_kernel
+def _gap_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float,
+                    reach: float) -> tuple[float, float, float, float, float]:
+    """A ball of radius r at p against moving collider h at the step's start: the gap and
+    unit normal (as :func:`_gap_row`, +inf beyond ``reach`` plus the collider's motion),
+    and ``closing``, how much of the gap the collider's motion over the step closes along
+    the normal."""
+    rows = scene.rows
+    ax = rows[h, MOTION]
+    ay = rows[h, MOTION + 1]
+    az = rows[h, MOTION + 2]
+    travel = math.sqrt(ax * ax + ay * ay + az * az)
+    gap, nx, ny, nz = _gap_row(scene, h, px + ax, py + ay, pz + az, r, reach + travel)
+    return gap, nx, ny, nz, ax * nx + ay * ny + az * nz
+
+
+@inline_kernel
+def path_reaches_moving_row(scene: Scene, h: int, px: float, py: float, pz: float,
+                            qx: float, qy: float, qz: float) -> bool:
+    """:func:`path_reaches_row` for a centre's path p -> q over a whole step, relative to
+    collider h's motion over the step (still colliders: the path itself)."""
+    if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+        rows = scene.rows
+        px += rows[h, MOTION]
+        py += rows[h, MOTION + 1]
+        pz += rows[h, MOTION + 2]
+    return path_reaches_row(scene, h, px, py, pz, qx, qy, qz)
+
+
 @kernel
 def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
     """Twice the signed area of triangle a, b, p: > 0 when p is left of a -> b."""
@@ -648,6 +732,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     vel = b.vel
     cache = s.cache
     rows = scene.rows
+    tags = scene.tags
     asleep = b.asleep
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
@@ -702,21 +787,21 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         if not cached:
             # too many for the cache: gathered again for this move only
             count = _gather_into(scene, stack, query, mask, spare, 0)
-        if mode[i] == MODE_SWEPT and moves:
+        if mode[i] == MODE_SWEPT:
+            # (a ball at rest casts too: a moving collider may come at it)
             remaining = dt
             for _ in range(max_casts):
                 mx = vx * remaining
                 my = vy * remaining
                 mz = vz * remaining
                 length = math.sqrt(mx * mx + my * my + mz * mz)
-                if length == 0.0:
-                    remaining = 0.0
-                    break
-                dx = mx / length
-                dy = my / length
-                dz = mz / length
+                # the share of the moving colliders' step motion still ahead
+                lag = remaining / dt
+                dx = mx / length if length > 0.0 else 0.0
+                dy = my / length if length > 0.0 else 0.0
+                dz = mz / length if length > 0.0 else 0.0
                 # the first entering contact among the candidates (written out: see the note
-                # above _cached); ties: the smallest handle
+                # above _cached), as a fraction of the move; ties: the smallest handle
                 t = math.inf
                 h = -1
                 nx = ny = nz = 0.0
@@ -731,8 +816,18 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                             or rows[k, HI + 1] < y0):
                         # the swept box misses the collider's box (a plane's never does)
                         continue
-                    tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy, dz,
-                                                          length, r)
+                    if (tags[k, FLAGS] & FLAG_KINEMATIC) != 0:
+                        # a moving collider: the ball's move relative to it
+                        tk, nkx, nky, nkz = cast_moving_row(scene, k, px, py, pz, mx, my, mz,
+                                                            lag, r)
+                    elif length > 0.0:
+                        tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy,
+                                                              dz, length, r)
+                        if tk >= 0.0:
+                            tk = min(tk / length, 1.0)
+                    else:
+                        # at rest: a still collider is never entered
+                        continue
                     if tk >= 0.0 and (tk < t or (tk == t and k < h)):
                         t = tk
                         h = k
@@ -747,21 +842,28 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     remaining = 0.0
                     break
                 # first contact: move there, respond, and keep the rest of the step's time
-                fraction = min(t / length, 1.0)
+                fraction = t
                 px += mx * fraction
                 py += my * fraction
                 pz += mz * fraction
+                # the response relative to the collider's velocity (zero for a still one)
+                wx, wy, wz = collider_velocity(scene, h)
                 # the touch, for the contact events (a ball may bounce clear within the step)
                 log_hit(s, i, -1 - h, nx, ny, nz, px - r * nx, py - r * ny, pz - r * nz,
-                        -(vx * nx + vy * ny + vz * nz))
-                vx, vy, vz = respond_velocity(vx, vy, vz, nx, ny, nz, e, f)
+                        -((vx - wx) * nx + (vy - wy) * ny + (vz - wz) * nz))
+                vx, vy, vz = respond_velocity(vx - wx, vy - wy, vz - wz, nx, ny, nz, e, f)
+                vx += wx
+                vy += wy
+                vz += wz
                 remaining -= remaining * fraction
                 responded[i] = True
             # past the cap of casts the body stays at its last contact
-            # a clear first cast proves the whole move clear of every collider: the first
-            # contact pass need not look for overlaps of a body no other body pushes
-            touching[i] = responded[i]
-        elif mode[i] == MODE_SPECULATIVE and moves:
+            if moves:
+                # a clear first cast proves the whole move clear of every collider: the first
+                # contact pass need not look for overlaps of a body no other body pushes
+                touching[i] = responded[i]
+        elif mode[i] == MODE_SPECULATIVE:
+            # (a ball at rest too: a moving collider may come at it)
             reach = speed * dt + SPECULATIVE_MARGIN_FRACTION * r
             ux = vx
             uy = vy
@@ -770,12 +872,21 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 clamped = False
                 for c in range(count):
                     h = cache[i, c] if cached else spare[0, c]
-                    gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
-                    if gap > reach:
+                    if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                        # a moving collider: the gap at the step's start, and what the
+                        # collider's motion closes of it (the constraint is relative)
+                        gap, nx, ny, nz, closing = _gap_moving_row(scene, h, px, py, pz, r,
+                                                                   reach)
+                        wx, wy, wz = collider_velocity(scene, h)
+                    else:
+                        gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
+                        closing = 0.0
+                        wx = wy = wz = 0.0
+                    if gap - closing > reach:
                         # out of this step's reach
                         continue
                     # the constraint: close at most the gap this step (overlap: no closing)
-                    allowed = -max(gap, 0.0) / dt
+                    allowed = (closing - max(gap, 0.0)) / dt
                     vn = ux * nx + uy * ny + uz * nz
                     if vn < allowed:
                         ux += (allowed - vn) * nx
@@ -784,7 +895,12 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         clamped = True
                         responded[i] = True
                         # the bounce at arrival, from the velocity the body arrived with
-                        vx, vy, vz = respond_velocity(vx, vy, vz, nx, ny, nz, e, f)
+                        # (relative to the collider's)
+                        vx, vy, vz = respond_velocity(vx - wx, vy - wy, vz - wz, nx, ny, nz,
+                                                      e, f)
+                        vx += wx
+                        vy += wy
+                        vz += wz
                 if not clamped:
                     break
             px += ux * dt
@@ -916,11 +1032,13 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             px -= gap * nx
             py -= gap * ny
             pz -= gap * nz
-            vx, vy, vz = respond_velocity(vel[i, 0], vel[i, 1], vel[i, 2], nx, ny, nz,
-                                          restitution[i], friction[i])
-            vel[i, 0] = vx
-            vel[i, 1] = vy
-            vel[i, 2] = vz
+            # answered relative to the collider's velocity (zero for a still one)
+            wx, wy, wz = collider_velocity(scene, h)
+            vx, vy, vz = respond_velocity(vel[i, 0] - wx, vel[i, 1] - wy, vel[i, 2] - wz,
+                                          nx, ny, nz, restitution[i], friction[i])
+            vel[i, 0] = vx + wx
+            vel[i, 1] = vy + wy
+            vel[i, 2] = vz + wz
             responded[i] = True
             touching[i] = True
         pos[i, 0] = px
@@ -934,9 +1052,9 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     responded to a collider caught an approach; one that did not, but whose centre's path
     reached a collider in its mask (crossed a thin wall, entered a solid, or went into a
     plane's solid side), missed one. The path is the move ``start -> moved`` (straight
-    when there was no response) and the pushes of the passes, which :func:`resolve_range`
-    checked into ``crossed``. Adds to ``caught`` / ``missed`` (one per body per step
-    at most)."""
+    when there was no response; relative to a moving collider's motion over the step) and
+    the pushes of the passes, which :func:`resolve_range` checked into ``crossed``. Adds to
+    ``caught`` / ``missed`` (one per body per step at most)."""
     stack = np.empty(STACK_SIZE, np.int64)
     start = s.start
     moved = s.moved
@@ -980,7 +1098,8 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
                         or rows[h, LO + 1] > query[4] or rows[h, HI + 1] < query[1]):
                     # the path's box misses the collider's box
                     continue
-                reached = path_reaches_row(scene, h, px, py, pz, qx, qy, qz)
+                # (relative to a moving collider's motion over the step)
+                reached = path_reaches_moving_row(scene, h, px, py, pz, qx, qy, qz)
                 if reached:
                     break
         if reached:
@@ -1347,8 +1466,8 @@ def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, sep: np.ndarra
                  island: np.ndarray) -> int:
     """Sleeping, after a step: each awake body's time at rest (``rest``, seconds slower than
     ``speed`` with no contact of ``sep`` (the contacts' separations) deeper than
-    :data:`SLEEP_DEPTH_FRACTION` of the smaller radius: an overlap still healing is not rest) grows or
-    restarts; the awake bodies joined by the step's body contacts
+    :data:`SLEEP_DEPTH_FRACTION` of the smaller radius: an overlap still healing is not
+    rest) grows or restarts; the awake bodies joined by the step's body contacts
     (``first``/``other``: the velocity solver's contacts, CSR, ``other`` < 0 a collider) form
     islands (union-find, smallest index the root, into ``island``); an island whose every body
     has rested ``sleep_after`` seconds falls asleep (velocities zeroed). Returns how many fell

@@ -31,7 +31,9 @@ Bodies do not rotate, so a contact's effective mass is ``1 / (1/m_a + 1/m_b)`` f
 and the tangent alike.
 
 Signs: ``normal`` points from the other side toward the contact's body; a contact is
-satisfied when the relative velocity ``(v_body - v_other) . normal >= -max(sep, 0) / dt``.
+satisfied when the relative velocity ``(v_body - v_other) . normal >= -max(sep, 0) / dt``
+(``v_other`` of a collider: its velocity, zero unless it moves; a moving collider's ``sep`` is
+taken where it started the step).
 """
 
 from __future__ import annotations
@@ -49,15 +51,17 @@ from ..constants import (
 )
 from . import inline_kernel, kernel
 from .bvh import STACK_SIZE
-from .scene import Scene
+from .scene import FLAG_KINEMATIC, FLAGS, Scene
 from .sim import (
     Bodies,
     Scratch,
     _box_around,
     _cached,
+    _gap_moving_row,
     _gap_row,
     _gather_into,
     _spare,
+    collider_velocity,
     pair_normal,
 )
 
@@ -68,7 +72,8 @@ class Contacts(NamedTuple):
     """A step's contacts in body order (CSR): body i's are ``first[i] .. first[i+1]-1``.
 
     ``body`` (k,) int64: the body whose contact it is. ``other`` (k,) int64: the other side,
-    a body index (greater than the body's own), or ``-1 - h`` for collider h. ``normal``
+    a body index (greater than the body's own), or ``-1 - h`` for collider h. ``surface``
+    (k, 3): a collider's velocity (zero for a still one, and for a body pair). ``normal``
     (k, 3), ``sep`` (k,), ``approach`` (k,) the relative normal speed before the solve
     (negative: approaching), ``mass`` (k,) the effective mass, ``mu`` and ``bounce`` (k,) the
     friction and restitution, ``impulse`` (k,) the accumulated normal impulse and ``tangent``
@@ -77,6 +82,7 @@ class Contacts(NamedTuple):
     first: np.ndarray
     body: np.ndarray
     other: np.ndarray
+    surface: np.ndarray
     normal: np.ndarray
     sep: np.ndarray
     approach: np.ndarray
@@ -91,7 +97,7 @@ def new_contacts(n: int, capacity: int) -> Contacts:
     """Empty contacts for ``n`` bodies with room for ``capacity`` contacts."""
     k = max(capacity, 1)
     return Contacts(np.zeros(n + 1, np.int64), np.zeros(k, np.int64), np.zeros(k, np.int64),
-                    np.zeros((k, 3)),
+                    np.zeros((k, 3)), np.zeros((k, 3)),
                     np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k),
                     np.zeros(k), np.zeros((k, 3)))
 
@@ -134,6 +140,9 @@ def _put(out: Contacts, c: int, body: int, other: int, nx: float, ny: float, nz:
     out.mass[c] = mass
     out.mu[c] = mu
     out.bounce[c] = bounce
+    out.surface[c, 0] = 0.0
+    out.surface[c, 1] = 0.0
+    out.surface[c, 2] = 0.0
 
 
 @kernel
@@ -203,17 +212,27 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         for k in range(count):
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
-            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            wx = wy = wz = 0.0
+            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                # a moving collider: the gap at the step's start, where it started; the
+                # contact answers its velocity
+                gap, nx, ny, nz, _closing = _gap_moving_row(scene, h, px, py, pz, ri, reach)
+                wx, wy, wz = collider_velocity(scene, h)
+            else:
+                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
             if gap > reach:
                 # clear of it by more than the margin
                 continue
-            approach = vel[i, 0] * nx + vel[i, 1] * ny + vel[i, 2] * nz
+            approach = (vel[i, 0] - wx) * nx + (vel[i, 1] - wy) * ny + (vel[i, 2] - wz) * nz
             if b.restitution[i] > 0.0 and approach < -threshold:
                 # an impact that bounces: the move (a cast or a push-out) answers it
                 continue
             if c < cap:
                 _put(out, c, i, -1 - h, nx, ny, nz, gap, approach, 1.0 / b.inv_mass[i],
                      b.friction[i], b.restitution[i])
+                out.surface[c, 0] = wx
+                out.surface[c, 1] = wy
+                out.surface[c, 2] = wz
                 _warm(prev, i, -1 - h, c, out)
             c += 1
     out.first[n] = min(c, cap)
@@ -232,6 +251,7 @@ def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int, toleranc
     vel = b.vel
     inv_mass = b.inv_mass
     other = cs.other
+    surface = cs.surface
     normal = cs.normal
     sep = cs.sep
     mass = cs.mass
@@ -260,9 +280,10 @@ def solve_contacts(b: Bodies, cs: Contacts, dt: float, iterations: int, toleranc
                 jy = impulse[c] * ny + tangent[c, 1]
                 jz = impulse[c] * nz + tangent[c, 2]
             else:
-                rx = vel[i, 0] - (vel[o, 0] if o >= 0 else 0.0)
-                ry = vel[i, 1] - (vel[o, 1] if o >= 0 else 0.0)
-                rz = vel[i, 2] - (vel[o, 2] if o >= 0 else 0.0)
+                # relative to the other body, or to a collider's surface velocity
+                rx = vel[i, 0] - (vel[o, 0] if o >= 0 else surface[c, 0])
+                ry = vel[i, 1] - (vel[o, 1] if o >= 0 else surface[c, 1])
+                rz = vel[i, 2] - (vel[o, 2] if o >= 0 else surface[c, 2])
                 vn = rx * nx + ry * ny + rz * nz
                 # approach by at most the gap in this step (none when touching)
                 target = -max(sep[c], 0.0) / dt
