@@ -38,7 +38,8 @@ def _bodies(pos: np.ndarray, vel: np.ndarray, radii: np.ndarray, mass: np.ndarra
     n = pos.shape[0]
     return kernels.Bodies(pos, vel, radii, 1.0 / mass, rest, fric, np.zeros(n, np.int64),
                           np.ones(n, np.int64), np.full(n, 0xFFFFFFFF, np.int64),
-                          np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+                          np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_),
+                          np.zeros(n, np.int64), np.zeros((n, 0)))
 
 
 # ---------------------------------------------------------------------------- fixed step

@@ -82,6 +82,7 @@ from .scene import (
     contact_row,
     one_way_stands,
 )
+from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree
 
@@ -118,7 +119,12 @@ class Bodies(NamedTuple):
     inv_mass, restitution, friction`` (n,) float64, ``mode, layer, mask`` (n,) int64, the
     counters ``caught, missed`` (n,) int64 and ``asleep`` (n,) bool. A sleeping body is skipped
     by every per-body kernel and has no inverse mass in its pairs (the Simulation packs the
-    kernels an ``inv_mass`` with 0 for sleeping bodies), so it stays put until woken."""
+    kernels an ``inv_mass`` with 0 for sleeping bodies), so it stays put until woken.
+
+    ``kind`` (n,) int64 and ``local`` (n, w) float64: each body's shape
+    (:mod:`swept._kernels.sim_shapes`: ``BODY_BALL``, or a capsule's or polygon's core as
+    offsets from ``pos``; ``radius`` is then the ball around ``pos`` that holds the shape).
+    Every narrowphase branches once on the kind: a ball takes the ball kernels here."""
 
     pos: np.ndarray
     vel: np.ndarray
@@ -132,6 +138,8 @@ class Bodies(NamedTuple):
     caught: np.ndarray
     missed: np.ndarray
     asleep: np.ndarray
+    kind: np.ndarray
+    local: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -609,6 +617,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     cache = s.cache
     rows = scene.rows
     asleep = b.asleep
+    kinds = b.kind
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
         start[i, 1] = pos[i, 1]
@@ -680,25 +689,36 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 t = math.inf
                 h = -1
                 nx = ny = nz = 0.0
-                # the box the ball sweeps
-                x0 = min(px, px + mx) - r
-                x1 = max(px, px + mx) + r
-                y0 = min(py, py + my) - r
-                y1 = max(py, py + my) + r
-                for c in range(count):
-                    k = cache[i, c] if cached else spare[0, c]
-                    if (rows[k, LO] > x1 or rows[k, HI] < x0 or rows[k, LO + 1] > y1
-                            or rows[k, HI + 1] < y0):
-                        # the swept box misses the collider's box (a plane's never does)
-                        continue
-                    tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy, dz,
-                                                          length, r)
-                    if tk >= 0.0 and (tk < t or (tk == t and k < h)):
-                        t = tk
-                        h = k
-                        nx = nkx
-                        ny = nky
-                        nz = nkz
+                # where the touch is: the ball's point toward the collider, by default
+                qx = qy = math.nan
+                if kinds[i] != BODY_BALL:
+                    # a capsule or polygon: the World's convex sweep (sim_shapes)
+                    t, nx, ny, nz, h, qx, qy = shape_cast_all(
+                        scene, kinds, b.local, radius, i, px, py, dx, dy, length, cache,
+                        spare, cached, count)
+                else:
+                    t = math.inf
+                    h = -1
+                    nx = ny = nz = 0.0
+                    # the box the ball sweeps
+                    x0 = min(px, px + mx) - r
+                    x1 = max(px, px + mx) + r
+                    y0 = min(py, py + my) - r
+                    y1 = max(py, py + my) + r
+                    for c in range(count):
+                        k = cache[i, c] if cached else spare[0, c]
+                        if (rows[k, LO] > x1 or rows[k, HI] < x0 or rows[k, LO + 1] > y1
+                                or rows[k, HI + 1] < y0):
+                            # the swept box misses the collider's box (a plane's never does)
+                            continue
+                        tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy, dz,
+                                                              length, r)
+                        if tk >= 0.0 and (tk < t or (tk == t and k < h)):
+                            t = tk
+                            h = k
+                            nx = nkx
+                            ny = nky
+                            nz = nkz
                 if h < 0:
                     # a clear move: spend the rest of the step
                     px += mx
@@ -712,7 +732,11 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 py += my * fraction
                 pz += mz * fraction
                 # the touch, for the contact events (a ball may bounce clear within the step)
-                log_hit(s, i, -1 - h, nx, ny, nz, px - r * nx, py - r * ny, pz - r * nz,
+                if qx != qx:
+                    # a ball: its point toward the collider
+                    qx = px - r * nx
+                    qy = py - r * ny
+                log_hit(s, i, -1 - h, nx, ny, nz, qx, qy, pz - r * nz,
                         -(vx * nx + vy * ny + vz * nz))
                 vx, vy, vz = respond_velocity(vx, vy, vz, nx, ny, nz, e, f)
                 remaining -= remaining * fraction
@@ -730,7 +754,11 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 clamped = False
                 for c in range(count):
                     h = cache[i, c] if cached else spare[0, c]
-                    gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
+                    if kinds[i] == BODY_BALL:
+                        gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
+                    else:
+                        gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local,
+                                                                 radius, i, px, py, reach)
                     if gap > reach:
                         # out of this step's reach
                         continue
@@ -798,6 +826,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
     pos = b.pos
     vel = b.vel
     asleep = b.asleep
+    kinds = b.kind
     for i in range(first, stop):
         if asleep[i]:
             # asleep: not pushed (no inverse mass in its pairs), not pushed out
@@ -823,9 +852,14 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             count = cache_count[i]
             if not cached:
                 count = _gather_into(scene, stack, query, mask, spare, 0)
-            t, _nx, _ny, _nz, h = _cast_all(scene, (px, py, pz, mx / push, my / push,
-                                                    mz / push), push, r, cache, spare, i,
-                                            cached, count)
+            if kinds[i] == BODY_BALL:
+                t, _nx, _ny, _nz, h = _cast_all(scene, (px, py, pz, mx / push, my / push,
+                                                        mz / push), push, r, cache, spare, i,
+                                                cached, count)
+            else:
+                t, _nx, _ny, _nz, h, _qx, _qy = shape_cast_all(
+                    scene, kinds, b.local, radius, i, px, py, mx / push, my / push, push,
+                    cache, spare, cached, count)
             if h >= 0:
                 scale = min(t / push, 1.0)
                 mx *= scale
@@ -872,7 +906,11 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
                     or rows[h, LO + 1] > py + r or rows[h, LO + 4] < py - r):
                 # the ball's box misses the collider's box
                 continue
-            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, 0.0)
+            if kinds[i] == BODY_BALL:
+                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, 0.0)
+            else:
+                gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local, radius, i,
+                                                         px, py, 0.0)
             if gap > 0.0:
                 # clear of it (touching counts as a contact)
                 continue
@@ -1181,6 +1219,7 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
     friction = b.friction
     layer = b.layer
     mask = b.mask
+    kind = b.kind
     n = pos.shape[0]
     for i in range(n):
         for s in range(first[i], first[i + 1]):
@@ -1194,8 +1233,16 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
             dx = pos[i, 0] + dpos[i, 0] - pos[j, 0] - dpos[j, 0]
             dy = pos[i, 1] + dpos[i, 1] - pos[j, 1] - dpos[j, 1]
             dz = pos[i, 2] + dpos[i, 2] - pos[j, 2] - dpos[j, 2]
-            dist, nx, ny, nz = pair_normal(dx, dy, dz)
-            depth = radius[i] + radius[j] - dist
+            if kind[i] == BODY_BALL and kind[j] == BODY_BALL:
+                dist, nx, ny, nz = pair_normal(dx, dy, dz)
+                depth = radius[i] + radius[j] - dist
+            else:
+                # a capsule or polygon in the pair: the convex contact of the two shapes
+                gap, nx, ny, nz, _qx, _qy = body_pair_gap(kind, b.local, radius, i,
+                                                pos[i, 0] + dpos[i, 0], pos[i, 1] + dpos[i, 1],
+                                                j, pos[j, 0] + dpos[j, 0],
+                                                pos[j, 1] + dpos[j, 1])
+                depth = -gap
             if depth < 0.0:
                 # apart: the pair was found within the margin only
                 continue

@@ -60,6 +60,7 @@ from .sim import (
     _spare,
     pair_normal,
 )
+from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
 
 __all__ = ["Contacts", "new_contacts", "build_contacts", "solve_contacts", "solve_overlaps"]
 
@@ -174,8 +175,13 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             dx = px - pos[j, 0]
             dy = py - pos[j, 1]
             dz = pz - pos[j, 2]
-            dist, nx, ny, nz = pair_normal(dx, dy, dz)
-            sep = dist - ri - b.radius[j]
+            if b.kind[i] == BODY_BALL and b.kind[j] == BODY_BALL:
+                dist, nx, ny, nz = pair_normal(dx, dy, dz)
+                sep = dist - ri - b.radius[j]
+            else:
+                # a capsule or polygon in the pair: the convex contact of the two shapes
+                sep, nx, ny, nz, _qx, _qy = body_pair_gap(b.kind, b.local, b.radius, i, px,
+                                                          py, j, pos[j, 0], pos[j, 1])
             if sep > PAIR_MARGIN_FRACTION * (ri + b.radius[j]):
                 # found within the grid's reach, but not near enough to act this step
                 continue
@@ -203,7 +209,11 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         for k in range(count):
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
-            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            if b.kind[i] == BODY_BALL:
+                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            else:
+                gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, b.kind, b.local, b.radius,
+                                                         i, px, py, reach)
             if gap > reach:
                 # clear of it by more than the margin
                 continue
