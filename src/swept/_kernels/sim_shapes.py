@@ -39,7 +39,7 @@ import math
 
 import numpy as np
 
-from ..constants import COINCIDENT_NORMAL_2D
+from ..constants import COINCIDENT_NORMAL_2D, GJK_TOLERANCE, TOUCH_TOLERANCE
 from . import kernel
 from .distance import GJK_CACHE_SIZE, GJK_FAILED, GJK_OVERLAPPED, gjk_distance
 from .ray import HEADING_TOLERANCE, MISS
@@ -149,12 +149,57 @@ def core_gap(a: np.ndarray, ra: float, b: np.ndarray, rb: float
     if status == GJK_FAILED:
         # an empty core: nothing to meet
         return math.inf, 0.0, 0.0, 0.0, 0.0
+    best, bnx, bny = _least_push(a, b)
     if status != GJK_OVERLAPPED and d > 0.0:
+        # GJK's distance is within its tolerance, and the rounding of the coordinates
+        slack = GJK_TOLERANCE * d + TOUCH_TOLERANCE * max(_magnitude(a), _magnitude(b))
+        if -best >= d - slack:
+            # apart across a face: that face's normal, exactly (GJK's nearest points on a
+            # long face tilt the line between them by the face's rounding over the gap)
+            return _deep_point(a, ra, best + ra + rb, bnx, bny)
         # cores apart: along the line between their nearest points
         nx = (ax - bx) / d
         ny = (ay - by) / d
         return d - ra - rb, nx, ny, bx + nx * rb, by + ny * rb
-    # cores touching or overlapping: the least push over the edge normals of both
+    if best == math.inf:
+        # two single points that coincide
+        best = 0.0
+    # cores touching or overlapping: the least push
+    return _deep_point(a, ra, best + ra + rb, bnx, bny)
+
+
+@kernel
+def _magnitude(c: np.ndarray) -> float:
+    """The largest coordinate of a core, in size."""
+    m = 0.0
+    for v in range(c.shape[0]):
+        m = max(m, abs(c[v, 0]), abs(c[v, 1]))
+    return m
+
+
+@kernel
+def _deep_point(a: np.ndarray, ra: float, depth: float, nx: float, ny: float
+                ) -> tuple[float, float, float, float, float]:
+    """``(-depth, nx, ny, qx, qy)``: the gap, the normal, and q, core a's point furthest along
+    -n moved onto the other shape's surface (``depth - ra`` along n; depth < 0: apart)."""
+    low = math.inf
+    qx = a[0, 0]
+    qy = a[0, 1]
+    for v in range(a.shape[0]):
+        s = a[v, 0] * nx + a[v, 1] * ny
+        if s < low:
+            low = s
+            qx = a[v, 0]
+            qy = a[v, 1]
+    shift = depth - ra
+    return -depth, nx, ny, qx + nx * shift, qy + ny * shift
+
+
+@kernel
+def _least_push(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """The least push of core a out of core b over the edge normals of both (separating
+    axes): ``(push, mx, my)``, push < 0 when they are apart along that axis by -push; +inf
+    (and :data:`~swept.constants.COINCIDENT_NORMAL_2D`) when neither has an edge."""
     best = math.inf
     bnx = _COINCIDENT_X
     bny = _COINCIDENT_Y
@@ -187,22 +232,7 @@ def core_gap(a: np.ndarray, ra: float, b: np.ndarray, rb: float
                     best = push
                     bnx = mx
                     bny = my
-    if best == math.inf:
-        # two single points that coincide
-        best = 0.0
-    depth = best + ra + rb
-    # a's deepest core point along -n, then onto b's surface
-    low = math.inf
-    qx = a[0, 0]
-    qy = a[0, 1]
-    for v in range(a.shape[0]):
-        s = a[v, 0] * bnx + a[v, 1] * bny
-        if s < low:
-            low = s
-            qx = a[v, 0]
-            qy = a[v, 1]
-    shift = depth - ra
-    return -depth, bnx, bny, qx + bnx * shift, qy + bny * shift
+    return best, bnx, bny
 
 
 @kernel
