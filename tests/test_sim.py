@@ -267,7 +267,7 @@ def test_bad_input_is_named() -> None:
         Body(Circle((0, 0), 1), (math.nan, 0.0))
     with pytest.raises(ValueError, match="restitution"):
         Body(Circle((0, 0), 1), restitution=1.5)
-    with pytest.raises(TypeError, match="Circle or a Sphere"):
+    with pytest.raises(TypeError, match="Circle, Sphere, 2D Capsule"):
         Body(Segment((0, 0), (1, 0)))  # type: ignore[arg-type]
     sim = Simulation()
     with pytest.raises(ValueError, match="dt"):
