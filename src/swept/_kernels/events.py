@@ -119,6 +119,9 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     radius = b.radius
     layer = b.layer
     mask = b.mask
+    kind = b.kind
+    # whether any body is not a ball (a balls-only step never asks a pair's kinds)
+    shapes = b.local.shape[1] > 0
     c = 0
     for i in range(n):
         first[i] = min(c, cap)
@@ -127,6 +130,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         py = pos[i, 1]
         pz = pos[i, 2]
         ri = radius[i]
+        ball = kind[i] == BODY_BALL
         # the colliders the move hit (a ball may have bounced clear since)
         for k in range(s.hit_count[i]):
             hit = s.hit_data[i, k]
@@ -141,7 +145,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 if j <= i or not bodies_meet(layer, mask, i, j):
                     # each pair once; bodies that mask each other out pass through
                     continue
-                if b.kind[i] == BODY_BALL and b.kind[j] == BODY_BALL:
+                if not shapes or (ball and kind[j] == BODY_BALL):
                     dist, nx, ny, nz = pair_normal(px - pos[j, 0], py - pos[j, 1],
                                                    pz - pos[j, 2])
                     sep = dist - ri - radius[j]
@@ -173,7 +177,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             count = _gather_into(scene, stack, query, mask[i], spare, 0)
         for k in range(count):
             h = s.cache[i, k] if cached else spare[0, k]
-            if b.kind[i] == BODY_BALL:
+            if ball:
                 gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
                 qx = px - (ri + gap) * nx
                 qy = py - (ri + gap) * ny
@@ -212,6 +216,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
     spare = _spare(sensors)
     row = np.empty(DATA_WIDTH)
     pos = b.pos
+    kind = b.kind
     c = 0
     for i in range(n):
         first[i] = min(c, cap)
@@ -220,6 +225,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
         py = pos[i, 1]
         pz = pos[i, 2]
         r = b.radius[i]
+        ball = kind[i] == BODY_BALL
         sx = start[i, 0]
         sy = start[i, 1]
         sz = start[i, 2]
@@ -237,7 +243,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
         length = np.sqrt(mx * mx + my * my + mz * mz)
         for k in range(count):
             h = spare[0, k]
-            if b.kind[i] == BODY_BALL:
+            if ball:
                 gap, nx, ny, nz = _gap_row(sensors, h, px, py, pz, r, 0.0)
                 near = r + gap
                 qx = px - near * nx
@@ -248,7 +254,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
             if gap <= 0.0:
                 # overlapping (or touching) at the step's end
                 qz = pz - (r + gap) * nz
-            elif length > 0.0 and b.kind[i] != BODY_BALL:
+            elif length > 0.0 and not ball:
                 # a capsule or polygon: whether its move swept through the sensor
                 t, nx, ny, nz, qx, qy = body_cast_one(sensors, h, b.kind, b.local, b.radius,
                                                       i, sx, sy, mx / length, my / length,

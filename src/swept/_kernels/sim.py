@@ -636,6 +636,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         # clear)
         touching[i] = True
         mask = masks[i]
+        ball = kinds[i] == BODY_BALL
         # semi-implicit Euler: the velocity first, then the move with the new velocity
         vx = vel[i, 0] + gravity[0] * dt
         vy = vel[i, 1] + gravity[1] * dt
@@ -691,7 +692,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 nx = ny = nz = 0.0
                 # where the touch is: the ball's point toward the collider, by default
                 qx = qy = math.nan
-                if kinds[i] != BODY_BALL:
+                if not ball:
                     # a capsule or polygon: the World's convex sweep (sim_shapes)
                     t, nx, ny, nz, h, qx, qy = shape_cast_all(
                         scene, kinds, b.local, radius, i, px, py, dx, dy, length, cache,
@@ -754,7 +755,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 clamped = False
                 for c in range(count):
                     h = cache[i, c] if cached else spare[0, c]
-                    if kinds[i] == BODY_BALL:
+                    if ball:
                         gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
                     else:
                         gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local,
@@ -836,6 +837,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
         pz = pos[i, 2]
         r = radius[i]
         mask = masks[i]
+        ball = kinds[i] == BODY_BALL
         mx = dpos[i, 0]
         my = dpos[i, 1]
         mz = dpos[i, 2]
@@ -852,7 +854,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             count = cache_count[i]
             if not cached:
                 count = _gather_into(scene, stack, query, mask, spare, 0)
-            if kinds[i] == BODY_BALL:
+            if ball:
                 t, _nx, _ny, _nz, h = _cast_all(scene, (px, py, pz, mx / push, my / push,
                                                         mz / push), push, r, cache, spare, i,
                                                 cached, count)
@@ -906,7 +908,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
                     or rows[h, LO + 1] > py + r or rows[h, LO + 4] < py - r):
                 # the ball's box misses the collider's box
                 continue
-            if kinds[i] == BODY_BALL:
+            if ball:
                 gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, 0.0)
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local, radius, i,
@@ -1220,6 +1222,8 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
     layer = b.layer
     mask = b.mask
     kind = b.kind
+    # whether any body is not a ball (a balls-only step never asks a pair's kinds)
+    shapes = b.local.shape[1] > 0
     n = pos.shape[0]
     for i in range(n):
         for s in range(first[i], first[i + 1]):
@@ -1233,7 +1237,7 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
             dx = pos[i, 0] + dpos[i, 0] - pos[j, 0] - dpos[j, 0]
             dy = pos[i, 1] + dpos[i, 1] - pos[j, 1] - dpos[j, 1]
             dz = pos[i, 2] + dpos[i, 2] - pos[j, 2] - dpos[j, 2]
-            if kind[i] == BODY_BALL and kind[j] == BODY_BALL:
+            if not shapes or (kind[i] == BODY_BALL and kind[j] == BODY_BALL):
                 dist, nx, ny, nz = pair_normal(dx, dy, dz)
                 depth = radius[i] + radius[j] - dist
             else:

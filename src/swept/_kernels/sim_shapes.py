@@ -169,6 +169,21 @@ def core_gap(a: np.ndarray, ra: float, b: np.ndarray, rb: float
 
 
 @kernel
+def _lowest(core: np.ndarray, nx: float, ny: float) -> tuple[float, float, float]:
+    """A core's point furthest along -n (the first of ties): ``(n . q, qx, qy)``."""
+    low = math.inf
+    qx = core[0, 0]
+    qy = core[0, 1]
+    for v in range(core.shape[0]):
+        s = core[v, 0] * nx + core[v, 1] * ny
+        if s < low:
+            low = s
+            qx = core[v, 0]
+            qy = core[v, 1]
+    return low, qx, qy
+
+
+@kernel
 def _magnitude(c: np.ndarray) -> float:
     """The largest coordinate of a core, in size."""
     m = 0.0
@@ -182,15 +197,7 @@ def _deep_point(a: np.ndarray, ra: float, depth: float, nx: float, ny: float
                 ) -> tuple[float, float, float, float, float]:
     """``(-depth, nx, ny, qx, qy)``: the gap, the normal, and q, core a's point furthest along
     -n moved onto the other shape's surface (``depth - ra`` along n; depth < 0: apart)."""
-    low = math.inf
-    qx = a[0, 0]
-    qy = a[0, 1]
-    for v in range(a.shape[0]):
-        s = a[v, 0] * nx + a[v, 1] * ny
-        if s < low:
-            low = s
-            qx = a[v, 0]
-            qy = a[v, 1]
+    _low, qx, qy = _lowest(a, nx, ny)
     shift = depth - ra
     return -depth, nx, ny, qx + nx * shift, qy + ny * shift
 
@@ -248,15 +255,7 @@ def body_gap_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
         # a half-plane: the deepest core point
         nx = rows[h, 0]
         ny = rows[h, 1]
-        low = math.inf
-        qx = 0.0
-        qy = 0.0
-        for v in range(core.shape[0]):
-            s = core[v, 0] * nx + core[v, 1] * ny
-            if s < low:
-                low = s
-                qx = core[v, 0]
-                qy = core[v, 1]
+        low, qx, qy = _lowest(core, nx, ny)
         gap = low - rows[h, 2] - r
         fx = qx - nx * (gap + r)
         fy = qy - ny * (gap + r)

@@ -155,8 +155,12 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     vel = b.vel
     c = 0
     asleep = b.asleep
+    # whether any body is not a ball (a balls-only step never asks a pair's kinds)
+    shapes = b.local.shape[1] > 0
+    kind = b.kind
     for i in range(n):
         out.first[i] = min(c, cap)
+        ball = kind[i] == BODY_BALL
         px = pos[i, 0]
         py = pos[i, 1]
         pz = pos[i, 2]
@@ -175,7 +179,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             dx = px - pos[j, 0]
             dy = py - pos[j, 1]
             dz = pz - pos[j, 2]
-            if b.kind[i] == BODY_BALL and b.kind[j] == BODY_BALL:
+            if not shapes or (ball and kind[j] == BODY_BALL):
                 dist, nx, ny, nz = pair_normal(dx, dy, dz)
                 sep = dist - ri - b.radius[j]
             else:
@@ -209,7 +213,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         for k in range(count):
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
-            if b.kind[i] == BODY_BALL:
+            if ball:
                 gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, b.kind, b.local, b.radius,
