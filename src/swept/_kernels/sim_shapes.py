@@ -306,8 +306,10 @@ def _mover(kind: np.ndarray, local: np.ndarray, radius: np.ndarray, i: int, px: 
             ex = core[(e + 1) % k, 0] - core[e, 0]
             ey = core[(e + 1) % k, 1] - core[e, 1]
             length = math.hypot(ex, ey)
-            normals[e, 0] = ey / length
-            normals[e, 1] = -ex / length
+            if length > 0.0:
+                # (an edge shorter than the rounding of far coordinates keeps a zero normal)
+                normals[e, 0] = ey / length
+                normals[e, 1] = -ex / length
     boxes = np.zeros((1, 6))
     for v in range(k):
         for a in range(2):
