@@ -46,6 +46,7 @@ from .ray import HEADING_TOLERANCE, MISS
 from .scene import (
     COUNT,
     FIRST,
+    HI,
     KIND,
     KIND_AABB2,
     KIND_CAPSULE2,
@@ -249,8 +250,15 @@ def body_gap_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
     """Gap and unit normal (out of collider h toward the body) of body i at p: ``(gap, nx, ny,
     nz, qx, qy)`` with q on the collider's surface; a gap over ``beyond`` (or a one-way
     collider whose solid side the normal does not face) is reported as +inf."""
-    core, r = body_core(kind, local, radius, i, px, py)
     rows = scene.rows
+    # the collider's box beyond the ball that holds the body, grown by ``beyond``: apart
+    # (a half-plane's box is unbounded)
+    ox = max(rows[h, LO] - px, px - rows[h, HI], 0.0)
+    oy = max(rows[h, LO + 1] - py, py - rows[h, HI + 1], 0.0)
+    reach = radius[i] + beyond
+    if ox * ox + oy * oy > reach * reach:
+        return math.inf, 0.0, 0.0, 0.0, 0.0, 0.0
+    core, r = body_core(kind, local, radius, i, px, py)
     if scene.tags[h, KIND] == KIND_PLANE2:
         # a half-plane: the deepest core point
         nx = rows[h, 0]
