@@ -1,9 +1,11 @@
 """Simulation: balls among static colliders, a fixed step with an accumulator, three CCD modes.
 
-A :class:`Simulation` moves :class:`Body` objects (circles in 2D, spheres in 3D) through the
-static colliders of a :class:`swept.world.World` (``sim.world.add(Segment(...))``), in fixed
-steps of ``step`` seconds: :meth:`Simulation.update` adds a frame's time to an accumulator and
-takes as many whole steps as it holds, carrying the rest to the next call (seed 000).
+A :class:`Simulation` moves :class:`Body` objects (circles in 2D, spheres in 3D; in 2D also
+capsules, boxes and convex polygons that do not rotate, :mod:`swept._kernels.sim_shapes`)
+through the static colliders of a :class:`swept.world.World`
+(``sim.world.add(Segment(...))``), in fixed steps of ``step`` seconds:
+:meth:`Simulation.update` adds a frame's time to an accumulator and takes as many whole steps
+as it holds, carrying the rest to the next call (seed 000).
 
 One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
@@ -459,7 +461,7 @@ def _new_bodies(n: int) -> _k.Bodies:
 
 
 class Simulation:
-    """Balls (:class:`Body`) moved in fixed steps among a world's static colliders.
+    """Bodies (:class:`Body`) moved in fixed steps among a world's static colliders.
 
     ``world``: where the static colliders live (a new :class:`swept.world.World` if None; add
     walls with ``sim.world.add(...)``). ``gravity``: a 2- or 3-vector (default zero in 2D; its
