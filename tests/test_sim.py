@@ -38,7 +38,8 @@ def _bodies(pos: np.ndarray, vel: np.ndarray, radii: np.ndarray, mass: np.ndarra
     n = pos.shape[0]
     return kernels.Bodies(pos, vel, radii, 1.0 / mass, rest, fric, np.zeros(n, np.int64),
                           np.ones(n, np.int64), np.full(n, 0xFFFFFFFF, np.int64),
-                          np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+                          np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_),
+                          np.zeros(n, np.int64), np.zeros((n, 0)))
 
 
 # ---------------------------------------------------------------------------- fixed step
@@ -266,7 +267,7 @@ def test_bad_input_is_named() -> None:
         Body(Circle((0, 0), 1), (math.nan, 0.0))
     with pytest.raises(ValueError, match="restitution"):
         Body(Circle((0, 0), 1), restitution=1.5)
-    with pytest.raises(TypeError, match="Circle or a Sphere"):
+    with pytest.raises(TypeError, match="Circle, Sphere, 2D Capsule"):
         Body(Segment((0, 0), (1, 0)))  # type: ignore[arg-type]
     sim = Simulation()
     with pytest.raises(ValueError, match="dt"):

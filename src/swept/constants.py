@@ -80,7 +80,7 @@ __all__ = [
     "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
     "ACCUMULATOR_TOLERANCE", "SIM_PARALLEL_PASSES_MIN",
     # the swept step
-    "MAX_CASTS_PER_STEP",
+    "MAX_CASTS_PER_STEP", "MAX_BODY_POLYGON_POINTS",
     # chains
     "FACE_NORMAL_TOLERANCE", "JOIN_FLAT_TOLERANCE", "EDGE_ON_TOLERANCE",
     # the character controller's defaults
@@ -346,6 +346,11 @@ ACCUMULATOR_TOLERANCE = 1e-9
 #: costs one cast, and the cap stops a shape wedged between obstacles from looping forever.
 #: Not measured: seed 000's 4.
 MAX_CASTS_PER_STEP = 4
+#: The most corners a polygon :class:`~swept.Body` may have: each body's shape row in the
+#: Simulation is as wide as its widest body's (two floats a corner), and the separating-axis
+#: contact of two polygons costs the product of their corner counts. Not measured: 64, far
+#: above a game's boxes and hulls, well below a row that would dwarf the other arrays.
+MAX_BODY_POLYGON_POINTS = 64
 
 # --- chains (swept.chain)
 

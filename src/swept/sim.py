@@ -1,9 +1,11 @@
 """Simulation: balls among static colliders, a fixed step with an accumulator, three CCD modes.
 
-A :class:`Simulation` moves :class:`Body` objects (circles in 2D, spheres in 3D) through the
-static colliders of a :class:`swept.world.World` (``sim.world.add(Segment(...))``), in fixed
-steps of ``step`` seconds: :meth:`Simulation.update` adds a frame's time to an accumulator and
-takes as many whole steps as it holds, carrying the rest to the next call (seed 000).
+A :class:`Simulation` moves :class:`Body` objects (circles in 2D, spheres in 3D; in 2D also
+capsules, boxes and convex polygons that do not rotate, :mod:`swept._kernels.sim_shapes`)
+through the static colliders of a :class:`swept.world.World`
+(``sim.world.add(Segment(...))``), in fixed steps of ``step`` seconds:
+:meth:`Simulation.update` adds a frame's time to an accumulator and takes as many whole steps
+as it holds, carrying the rest to the next call (seed 000).
 
 One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
@@ -74,6 +76,7 @@ from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     CONTACT_MARGIN_FRACTION,
+    MAX_BODY_POLYGON_POINTS,
     MAX_CASTS_PER_STEP,
     MAX_COORDINATE,
     MAX_STEPS_PER_UPDATE,
@@ -86,7 +89,7 @@ from .constants import (
 )
 from .constants import SIMULATION_PASSES as DEFAULT_PASSES
 from .events import ContactEvents, EventCallback
-from .shapes import Circle, Shape, Sphere
+from .shapes import AABB, Capsule, Circle, Polygon, Shape, Sphere
 from .vec import Vec2, Vec3, as_array, as_finite, as_vector
 from .world import ALL_LAYERS, World
 from .world import _mask as _check_bits
@@ -94,10 +97,12 @@ from .world import _mask as _check_bits
 if TYPE_CHECKING:
     from ._kernels import scene as _kscene
     from ._kernels import sim as _k
+    from ._kernels import sim_shapes as _shapes
     from ._kernels import solver as _solver
 else:
     _kscene = kernels("scene")
     _k = kernels("sim")
+    _shapes = kernels("sim_shapes")
     _solver = kernels("solver")
 
 __all__ = [
@@ -157,17 +162,82 @@ def _layer_bits(value: Any, name: str) -> int:
     return _check_bits(int(value), name)
 
 
-def _ball_parts(shape: Any) -> tuple[tuple[float, ...], float, int]:
-    """Centre, radius and dimension of a body's shape (a Circle or a Sphere)."""
+#: The shapes a body may have, for messages.
+_BODY_SHAPES = "a Circle, Sphere, 2D Capsule, 2D AABB or Polygon"
+#: A body shape's local row when it is a ball (the ball kernels read no local row).
+_NO_LOCAL = np.zeros(0)
+
+
+def _body_parts(shape: Any) -> tuple[int, tuple[float, ...], float, np.ndarray, int]:
+    """A body's shape as the kernels hold it (:mod:`swept._kernels.sim_shapes`): its kind,
+    its position (a ball's or capsule's centre, a box's middle, a polygon's centroid), the
+    radius of the ball around that position holding it, its local row (core offsets from the
+    position) and its dimension. TypeError for another shape, ValueError naming ``shape``
+    for a shape a body cannot be."""
     if isinstance(shape, Circle):
-        return tuple(shape.center), shape.radius, 2
+        return 0, tuple(shape.center), shape.radius, _NO_LOCAL, 2
     if isinstance(shape, Sphere):
-        return tuple(shape.center), shape.radius, 3
-    raise TypeError(f"shape must be a Circle or a Sphere, not {type(shape).__name__}")
+        return 0, tuple(shape.center), shape.radius, _NO_LOCAL, 3
+    if isinstance(shape, (Capsule, AABB)) and shape.dim == 3:
+        raise TypeError(f"shape: 3D {type(shape).__name__} bodies are not supported yet; a 3D "
+                        f"body is a Sphere")
+    if isinstance(shape, Capsule):
+        a = np.array(shape.a, np.float64)
+        b = np.array(shape.b, np.float64)
+        core = np.array([a, b])
+        center = 0.5 * (a + b)
+        kind = int(_shapes.BODY_CAPSULE)
+        r = shape.radius
+    elif isinstance(shape, AABB):
+        lo = np.array(shape.min, np.float64)
+        hi = np.array(shape.max, np.float64)
+        if not (hi > lo).all():
+            raise ValueError(f"shape: a box body needs a width and a height > 0, got {shape!r}")
+        # counter-clockwise (y up), as a polygon's
+        core = np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])])
+        center = 0.5 * (lo + hi)
+        kind = int(_shapes.BODY_POLYGON)
+        r = 0.0
+    elif isinstance(shape, Polygon):
+        core = np.array(shape.points, np.float64)
+        if core.shape[0] > MAX_BODY_POLYGON_POINTS:
+            raise ValueError(f"shape: a polygon body has at most {MAX_BODY_POLYGON_POINTS} "
+                             f"corners, got {core.shape[0]}")
+        center = np.array(shape.centroid, np.float64)
+        kind = int(_shapes.BODY_POLYGON)
+        r = 0.0
+    else:
+        raise TypeError(f"shape must be {_BODY_SHAPES}, not {type(shape).__name__}")
+    offsets = core - center
+    local = np.concatenate([[core.shape[0], r], offsets.ravel()])
+    bound = float(np.sqrt((offsets ** 2).sum(axis=1)).max()) + r
+    if bound <= 0.0:
+        raise ValueError(f"shape: a body needs a size > 0, got {shape!r}")
+    return kind, (float(center[0]), float(center[1])), bound, local, 2
+
+
+def _shape_at(kind: int, local: np.ndarray, radius: float, box: bool, position: Any,
+              dim: int) -> Shape:
+    """A body's shape placed at ``position``: a ball, capsule, box (``box``) or polygon."""
+    if kind == 0:
+        return Circle(position, radius) if dim == 2 else Sphere(position, radius)
+    p = np.array(position, np.float64)
+    k = int(local[0])
+    core = local[2:2 + 2 * k].reshape(k, 2) + p
+    if kind == int(_shapes.BODY_CAPSULE):
+        return Capsule(core[0], core[1], float(local[1]))
+    if box:
+        return AABB(core[0], core[2])
+    return Polygon(core)
 
 
 class Body:
-    """A moving ball: a Circle (2D) or Sphere (3D) with velocity, mass and response settings.
+    """A moving body that does not rotate: a Circle or Sphere (a ball), or in 2D a Capsule, an
+    AABB (a box) or a convex Polygon, with velocity, mass and response settings.
+
+    The shape is given where the body starts, in world coordinates; the body's ``position``
+    is its middle (a ball's or capsule's centre, a box's middle, a polygon's centroid) and
+    the shape keeps its offset from it (:attr:`shape` is the shape where the body is now).
 
     ``layer`` (32 bits) and ``mask``: the body meets a collider whose layer shares a bit with
     its mask, and another body when each one's layer is in the other's mask (by default
@@ -177,12 +247,15 @@ class Body:
     properties read and write the simulation's arrays.
     """
 
-    def __init__(self, shape: Circle | Sphere, velocity: Any = None, *, mass: float = 1.0,
+    def __init__(self, shape: Shape, velocity: Any = None, *, mass: float = 1.0,
                  restitution: float = 0.0, friction: float = 0.0,
                  ccd: str = "discrete", layer: int = 1, mask: int = ALL_LAYERS) -> None:
-        center, radius, dim = _ball_parts(shape)
+        kind, center, radius, local, dim = _body_parts(shape)
         if radius <= 0.0:
             raise ValueError(f"shape: a body needs a radius > 0, got {radius!r}")
+        self._kind = kind
+        self._local = local
+        self._box = isinstance(shape, AABB)
         zero = (0.0,) * dim
         v = as_vector(zero if velocity is None else velocity, "velocity")
         if len(v) != dim:
@@ -212,7 +285,8 @@ class Body:
 
     @property
     def radius(self) -> float:
-        """The ball's radius."""
+        """A ball's radius; for another shape, the radius of the ball around
+        :attr:`position` that holds it (what the body-pair broadphase uses)."""
         return self._radius
 
     @property
@@ -254,11 +328,10 @@ class Body:
             self._sim.wake(self)
 
     @property
-    def shape(self) -> Circle | Sphere:
-        """The ball where it is now."""
-        if self._dim == 2:
-            return Circle(self.position, self._radius)
-        return Sphere(self.position, self._radius)
+    def shape(self) -> Shape:
+        """The body's shape where it is now (of the type it was given as)."""
+        return _shape_at(self._kind, self._local, self._radius, self._box, self.position,
+                         self._dim)
 
     @property
     def mass(self) -> float:
@@ -390,11 +463,12 @@ def _new_bodies(n: int) -> _k.Bodies:
     return _k.Bodies(np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n), np.ones(n), np.zeros(n),
                      np.zeros(n), np.zeros(n, np.int64), np.ones(n, np.int64),
                      np.full(n, ALL_LAYERS, np.int64), np.zeros(n, np.int64),
-                     np.zeros(n, np.int64), np.zeros(n, np.bool_))
+                     np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros(n, np.int64),
+                     np.zeros((n, 0)))
 
 
 class Simulation:
-    """Balls (:class:`Body`) moved in fixed steps among a world's static colliders.
+    """Bodies (:class:`Body`) moved in fixed steps among a world's static colliders.
 
     ``world``: where the static colliders live (a new :class:`swept.world.World` if None; add
     walls with ``sim.world.add(...)``). ``gravity``: a 2- or 3-vector (default zero in 2D; its
@@ -466,6 +540,9 @@ class Simulation:
         self._asleep = np.zeros(0, np.bool_)
         self._rest = np.zeros(0)
         self._island = np.zeros(0, np.int64)
+        # each body's shape (sim_shapes: BODY_BALL, or a core's offsets from its position)
+        self._kind = np.zeros(0, np.int64)
+        self._local = np.zeros((0, 0))
         self._sleepers = False
         self._last_scene: _kscene.Scene | None = None
         self._arrays = self._pack()
@@ -508,7 +585,8 @@ class Simulation:
             raise ValueError(f"a {body.dim}D body cannot join a {self.dim}D simulation")
         index = self._append(np.array([body._center]), np.array([body._radius]),
                              np.array([body._velocity]), body.mass, body.restitution,
-                             body.friction, body.ccd, body.layer, body.mask)[0]
+                             body.friction, body.ccd, body.layer, body.mask, body._kind,
+                             body._local)[0]
         body._sim = self
         body.index = int(index)
         self._bodies[index] = body
@@ -559,9 +637,10 @@ class Simulation:
         return indices
 
     def _append(self, c: np.ndarray, r: np.ndarray, v: np.ndarray, mass: Any,
-                restitution: float, friction: float, ccd: str, layer: int, mask: int
-                ) -> np.ndarray:
-        """Append rows for new balls; returns their indices."""
+                restitution: float, friction: float, ccd: str, layer: int, mask: int,
+                kind: int = 0, local: np.ndarray = _NO_LOCAL) -> np.ndarray:
+        """Append rows for new bodies of one ``kind`` and ``local`` row (balls by default);
+        returns their indices."""
         code = _mode_code(ccd)
         n = c.shape[0]
         pad = np.zeros((n, 3))
@@ -585,6 +664,12 @@ class Simulation:
         self._asleep = np.concatenate([self._asleep, np.zeros(n, np.bool_)])
         self._rest = np.concatenate([self._rest, np.zeros(n)])
         self._island = np.concatenate([self._island, np.arange(first, first + n)])
+        self._kind = np.concatenate([self._kind, np.full(n, kind, np.int64)])
+        width = max(self._local.shape[1], local.shape[0])
+        rows = np.zeros((first + n, width))
+        rows[:first, : self._local.shape[1]] = self._local
+        rows[first:, : local.shape[0]] = local
+        self._local = rows
         self._bodies.extend([None] * n)  # type: ignore[list-item]
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(self._pos.shape[0])
@@ -614,7 +699,7 @@ class Simulation:
         body.index = -1
         for name in ("_pos", "_vel", "_radius", "_inv_mass", "_restitution", "_friction",
                      "_mode", "_layer", "_mask", "_caught", "_missed", "_escaped",
-                     "_asleep", "_rest"):
+                     "_asleep", "_rest", "_kind", "_local"):
             setattr(self, name, np.delete(getattr(self, name), index, axis=0))
         del self._bodies[index]
         # islands restart: every body its own (sleeping ones wake at their next contact)
@@ -650,7 +735,7 @@ class Simulation:
             inv = np.where(self._asleep, 0.0, self._inv_mass)
         return _k.Bodies(self._pos, self._vel, self._radius, inv, self._restitution,
                          self._friction, self._mode, self._layer, self._mask, self._caught,
-                         self._missed, self._asleep)
+                         self._missed, self._asleep, self._kind, self._local)
 
     @property
     def bodies(self) -> tuple[Body, ...]:
@@ -671,7 +756,8 @@ class Simulation:
 
     @property
     def radii(self) -> np.ndarray:
-        """The radii, (n,) float64 (a copy)."""
+        """The radii (for a body that is not a ball, of the ball around its position that
+        holds it), (n,) float64 (a copy)."""
         result: np.ndarray = self._radius.copy()
         return result
 

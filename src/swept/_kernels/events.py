@@ -48,6 +48,7 @@ from .sim import (
     pair_normal,
     touch_row,
 )
+from .sim_shapes import BODY_BALL, body_cast_one, body_gap_row, body_pair_gap
 
 __all__ = ["DATA_WIDTH", "contact_touches", "sensor_touches", "diff_touches", "drop_body"]
 
@@ -119,6 +120,9 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     radius = b.radius
     layer = b.layer
     mask = b.mask
+    kind = b.kind
+    # whether any body is not a ball (a balls-only step never asks a pair's kinds)
+    shapes = b.local.shape[1] > 0
     c = 0
     for i in range(n):
         first[i] = min(c, cap)
@@ -127,6 +131,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         py = pos[i, 1]
         pz = pos[i, 2]
         ri = radius[i]
+        ball = kind[i] == BODY_BALL
         # the colliders the move hit (a ball may have bounced clear since)
         for k in range(s.hit_count[i]):
             hit = s.hit_data[i, k]
@@ -141,16 +146,28 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 if j <= i or not bodies_meet(layer, mask, i, j):
                     # each pair once; bodies that mask each other out pass through
                     continue
-                dist, nx, ny, nz = pair_normal(px - pos[j, 0], py - pos[j, 1], pz - pos[j, 2])
-                sep = dist - ri - radius[j]
+                if not shapes or (ball and kind[j] == BODY_BALL):
+                    dist, nx, ny, nz = pair_normal(px - pos[j, 0], py - pos[j, 1],
+                                                   pz - pos[j, 2])
+                    sep = dist - ri - radius[j]
+                    mid = ri + 0.5 * sep
+                    mx = px - mid * nx
+                    my = py - mid * ny
+                else:
+                    # a capsule or polygon in the pair: the convex contact of the shapes,
+                    # the point in the middle of the gap
+                    sep, nx, ny, nz, qx, qy = body_pair_gap(b.kind, b.local, radius, i, px, py,
+                                                            j, pos[j, 0], pos[j, 1])
+                    mx = qx + 0.5 * sep * nx
+                    my = qy + 0.5 * sep * ny
+                    mid = ri + 0.5 * sep
                 if sep > EVENT_TOUCH_FRACTION * (ri + radius[j]):
                     continue
                 approach = -((vel_start[i, 0] - vel_start[j, 0]) * nx
                              + (vel_start[i, 1] - vel_start[j, 1]) * ny
                              + (vel_start[i, 2] - vel_start[j, 2]) * nz)
                 mid = ri + 0.5 * sep
-                _put(other, data, c, j, nx, ny, nz, px - mid * nx, py - mid * ny, pz - mid * nz,
-                     approach)
+                _put(other, data, c, j, nx, ny, nz, mx, my, pz - mid * nz, approach)
                 c += 1
         # colliders touching at the step's end
         reach = 2.0 * EVENT_TOUCH_FRACTION * ri
@@ -161,7 +178,13 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             count = _gather_into(scene, stack, query, mask[i], spare, 0)
         for k in range(count):
             h = s.cache[i, k] if cached else spare[0, k]
-            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            if ball:
+                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+                qx = px - (ri + gap) * nx
+                qy = py - (ri + gap) * ny
+            else:
+                gap, nx, ny, nz, qx, qy = body_gap_row(scene, h, b.kind, b.local, radius, i,
+                                                       px, py, reach)
             if gap > reach:
                 # clear of it
                 continue
@@ -173,8 +196,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             approach = -((vel_start[i, 0] - wx) * nx + (vel_start[i, 1] - wy) * ny
                          + (vel_start[i, 2] - wz) * nz)
             near = ri + gap
-            _put(other, data, c, -1 - h, nx, ny, nz, px - near * nx, py - near * ny,
-                 pz - near * nz, approach)
+            _put(other, data, c, -1 - h, nx, ny, nz, qx, qy, pz - near * nz, approach)
             c += 1
         if c <= cap:
             _sort_run(other, data, c0, c, row)
@@ -198,6 +220,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
     spare = _spare(sensors)
     row = np.empty(DATA_WIDTH)
     pos = b.pos
+    kind = b.kind
     c = 0
     for i in range(n):
         first[i] = min(c, cap)
@@ -206,6 +229,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
         py = pos[i, 1]
         pz = pos[i, 2]
         r = b.radius[i]
+        ball = kind[i] == BODY_BALL
         sx = start[i, 0]
         sy = start[i, 1]
         sz = start[i, 2]
@@ -223,13 +247,25 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
         length = np.sqrt(mx * mx + my * my + mz * mz)
         for k in range(count):
             h = spare[0, k]
-            gap, nx, ny, nz = _gap_row(sensors, h, px, py, pz, r, 0.0)
-            if gap <= 0.0:
-                # overlapping (or touching) at the step's end
+            if ball:
+                gap, nx, ny, nz = _gap_row(sensors, h, px, py, pz, r, 0.0)
                 near = r + gap
                 qx = px - near * nx
                 qy = py - near * ny
-                qz = pz - near * nz
+            else:
+                gap, nx, ny, nz, qx, qy = body_gap_row(sensors, h, b.kind, b.local, b.radius,
+                                                       i, px, py, 0.0)
+            if gap <= 0.0:
+                # overlapping (or touching) at the step's end
+                qz = pz - (r + gap) * nz
+            elif length > 0.0 and not ball:
+                # a capsule or polygon: whether its move swept through the sensor
+                t, nx, ny, nz, qx, qy = body_cast_one(sensors, h, b.kind, b.local, b.radius,
+                                                      i, sx, sy, mx / length, my / length,
+                                                      length)
+                if t < 0.0:
+                    continue
+                qz = 0.0
             elif length > 0.0:
                 t, nx, ny, nz = cast_entering_row(sensors, h, sx, sy, sz, mx / length,
                                                   my / length, mz / length, length, r)

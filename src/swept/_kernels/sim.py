@@ -92,6 +92,7 @@ from .scene import (
     contact_row,
     one_way_stands,
 )
+from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree
 
@@ -128,7 +129,12 @@ class Bodies(NamedTuple):
     inv_mass, restitution, friction`` (n,) float64, ``mode, layer, mask`` (n,) int64, the
     counters ``caught, missed`` (n,) int64 and ``asleep`` (n,) bool. A sleeping body is skipped
     by every per-body kernel and has no inverse mass in its pairs (the Simulation packs the
-    kernels an ``inv_mass`` with 0 for sleeping bodies), so it stays put until woken."""
+    kernels an ``inv_mass`` with 0 for sleeping bodies), so it stays put until woken.
+
+    ``kind`` (n,) int64 and ``local`` (n, w) float64: each body's shape
+    (:mod:`swept._kernels.sim_shapes`: ``BODY_BALL``, or a capsule's or polygon's core as
+    offsets from ``pos``; ``radius`` is then the ball around ``pos`` that holds the shape).
+    Every narrowphase branches once on the kind: a ball takes the ball kernels here."""
 
     pos: np.ndarray
     vel: np.ndarray
@@ -142,6 +148,8 @@ class Bodies(NamedTuple):
     caught: np.ndarray
     missed: np.ndarray
     asleep: np.ndarray
+    kind: np.ndarray
+    local: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -667,13 +675,15 @@ def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float]
 
 
 @inline_kernel
-def _slide_push(scene: Scene, px: float, py: float, pz: float, mx: float, my: float,
-                mz: float, r: float, cache: np.ndarray, spare: np.ndarray, i: int, cached: bool,
-                count: int) -> tuple[float, float, float]:
+def _slide_push(scene: Scene, p: tuple[float, float, float], m: tuple[float, float, float],
+                r: float, cache: np.ndarray, spare: np.ndarray, i: int, cached: bool, count: int
+                ) -> tuple[float, float, float]:
     """The part of the push ``m`` a ball at ``p`` can make among the candidates: cast, and at
     each contact the rest of it slides along the contact's plane, at most
     :data:`PUSH_SLIDES` casts (the candidates cover the whole push's reach, and a slide only
     shortens it). Returns the displacement made."""
+    px, py, pz = p
+    mx, my, mz = m
     ox = 0.0
     oy = 0.0
     oz = 0.0
@@ -734,6 +744,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     rows = scene.rows
     tags = scene.tags
     asleep = b.asleep
+    kinds = b.kind
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
         start[i, 1] = pos[i, 1]
@@ -752,6 +763,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         # clear)
         touching[i] = True
         mask = masks[i]
+        ball = kinds[i] == BODY_BALL
         # semi-implicit Euler: the velocity first, then the move with the new velocity
         vx = vel[i, 0] + gravity[0] * dt
         vy = vel[i, 1] + gravity[1] * dt
@@ -805,35 +817,48 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 t = math.inf
                 h = -1
                 nx = ny = nz = 0.0
-                # the box the ball sweeps
-                x0 = min(px, px + mx) - r
-                x1 = max(px, px + mx) + r
-                y0 = min(py, py + my) - r
-                y1 = max(py, py + my) + r
-                for c in range(count):
-                    k = cache[i, c] if cached else spare[0, c]
-                    if (rows[k, LO] > x1 or rows[k, HI] < x0 or rows[k, LO + 1] > y1
-                            or rows[k, HI + 1] < y0):
-                        # the swept box misses the collider's box (a plane's never does)
-                        continue
-                    if (tags[k, FLAGS] & FLAG_KINEMATIC) != 0:
-                        # a moving collider: the ball's move relative to it
-                        tk, nkx, nky, nkz = cast_moving_row(scene, k, px, py, pz, mx, my, mz,
-                                                            lag, r)
-                    elif length > 0.0:
-                        tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy,
-                                                              dz, length, r)
-                        if tk >= 0.0:
-                            tk = min(tk / length, 1.0)
-                    else:
-                        # at rest: a still collider is never entered
-                        continue
-                    if tk >= 0.0 and (tk < t or (tk == t and k < h)):
-                        t = tk
-                        h = k
-                        nx = nkx
-                        ny = nky
-                        nz = nkz
+                # where the touch is: the ball's point toward the collider, by default
+                qx = qy = math.nan
+                if not ball:
+                    # a capsule or polygon: the World's convex sweep (sim_shapes), against
+                    # the colliders where they are (moving colliders are not swept for
+                    # shape bodies: the position passes answer them)
+                    if length > 0.0:
+                        t, nx, ny, nz, h, qx, qy = shape_cast_all(
+                            scene, kinds, b.local, radius, i, px, py, dx, dy, length, cache,
+                            spare, cached, count)
+                        if h >= 0:
+                            t = min(t / length, 1.0)
+                else:
+                    # the box the ball sweeps
+                    x0 = min(px, px + mx) - r
+                    x1 = max(px, px + mx) + r
+                    y0 = min(py, py + my) - r
+                    y1 = max(py, py + my) + r
+                    for c in range(count):
+                        k = cache[i, c] if cached else spare[0, c]
+                        if (rows[k, LO] > x1 or rows[k, HI] < x0 or rows[k, LO + 1] > y1
+                                or rows[k, HI + 1] < y0):
+                            # the swept box misses the collider's box (a plane's never does)
+                            continue
+                        if (tags[k, FLAGS] & FLAG_KINEMATIC) != 0:
+                            # a moving collider: the ball's move relative to it
+                            tk, nkx, nky, nkz = cast_moving_row(scene, k, px, py, pz, mx, my, mz,
+                                                                lag, r)
+                        elif length > 0.0:
+                            tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy,
+                                                                  dz, length, r)
+                            if tk >= 0.0:
+                                tk = min(tk / length, 1.0)
+                        else:
+                            # at rest: a still collider is never entered
+                            continue
+                        if tk >= 0.0 and (tk < t or (tk == t and k < h)):
+                            t = tk
+                            h = k
+                            nx = nkx
+                            ny = nky
+                            nz = nkz
                 if h < 0:
                     # a clear move: spend the rest of the step
                     px += mx
@@ -849,7 +874,11 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 # the response relative to the collider's velocity (zero for a still one)
                 wx, wy, wz = collider_velocity(scene, h)
                 # the touch, for the contact events (a ball may bounce clear within the step)
-                log_hit(s, i, -1 - h, nx, ny, nz, px - r * nx, py - r * ny, pz - r * nz,
+                if qx != qx:
+                    # a ball: its point toward the collider
+                    qx = px - r * nx
+                    qy = py - r * ny
+                log_hit(s, i, -1 - h, nx, ny, nz, qx, qy, pz - r * nz,
                         -((vx - wx) * nx + (vy - wy) * ny + (vz - wz) * nz))
                 vx, vy, vz = respond_velocity(vx - wx, vy - wy, vz - wz, nx, ny, nz, e, f)
                 vx += wx
@@ -872,14 +901,18 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 clamped = False
                 for c in range(count):
                     h = cache[i, c] if cached else spare[0, c]
-                    if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                    if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0 and ball:
                         # a moving collider: the gap at the step's start, and what the
                         # collider's motion closes of it (the constraint is relative)
                         gap, nx, ny, nz, closing = _gap_moving_row(scene, h, px, py, pz, r,
                                                                    reach)
                         wx, wy, wz = collider_velocity(scene, h)
                     else:
-                        gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
+                        if ball:
+                            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
+                        else:
+                            gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local,
+                                                                     radius, i, px, py, reach)
                         closing = 0.0
                         wx = wy = wz = 0.0
                     if gap - closing > reach:
@@ -954,6 +987,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
     pos = b.pos
     vel = b.vel
     asleep = b.asleep
+    kinds = b.kind
     for i in range(first, stop):
         if asleep[i]:
             # asleep: not pushed (no inverse mass in its pairs), not pushed out
@@ -963,6 +997,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
         pz = pos[i, 2]
         r = radius[i]
         mask = masks[i]
+        ball = kinds[i] == BODY_BALL
         mx = dpos[i, 0]
         my = dpos[i, 1]
         mz = dpos[i, 2]
@@ -982,8 +1017,18 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             count = cache_count[i]
             if not cached:
                 count = _gather_into(scene, stack, query, mask, spare, 0)
-            mx, my, mz = _slide_push(scene, px, py, pz, mx, my, mz, r, cache, spare, i,
-                                     cached, count)
+            if ball:
+                mx, my, mz = _slide_push(scene, (px, py, pz), (mx, my, mz), r, cache, spare,
+                                         i, cached, count)
+            else:
+                t, _nx, _ny, _nz, h, _qx, _qy = shape_cast_all(
+                    scene, kinds, b.local, radius, i, px, py, mx / push, my / push, push,
+                    cache, spare, cached, count)
+                if h >= 0:
+                    scale = min(t / push, 1.0)
+                    mx *= scale
+                    my *= scale
+                    mz *= scale
         if push > 0.0 and not crossed[i]:
             # the bookkeeping follows the real path: does this push cross a collider?
             qx = px + mx
@@ -1025,7 +1070,11 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
                     or rows[h, LO + 1] > py + r or rows[h, LO + 4] < py - r):
                 # the ball's box misses the collider's box
                 continue
-            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, 0.0)
+            if ball:
+                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, 0.0)
+            else:
+                gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local, radius, i,
+                                                         px, py, 0.0)
             if gap > 0.0:
                 # clear of it (touching counts as a contact)
                 continue
@@ -1337,6 +1386,9 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
     friction = b.friction
     layer = b.layer
     mask = b.mask
+    kind = b.kind
+    # whether any body is not a ball (a balls-only step never asks a pair's kinds)
+    shapes = b.local.shape[1] > 0
     n = pos.shape[0]
     for i in range(n):
         for s in range(first[i], first[i + 1]):
@@ -1350,8 +1402,16 @@ def pair_pass(b: Bodies, first: np.ndarray, neighbour: np.ndarray, dpos: np.ndar
             dx = pos[i, 0] + dpos[i, 0] - pos[j, 0] - dpos[j, 0]
             dy = pos[i, 1] + dpos[i, 1] - pos[j, 1] - dpos[j, 1]
             dz = pos[i, 2] + dpos[i, 2] - pos[j, 2] - dpos[j, 2]
-            dist, nx, ny, nz = pair_normal(dx, dy, dz)
-            depth = radius[i] + radius[j] - dist
+            if not shapes or (kind[i] == BODY_BALL and kind[j] == BODY_BALL):
+                dist, nx, ny, nz = pair_normal(dx, dy, dz)
+                depth = radius[i] + radius[j] - dist
+            else:
+                # a capsule or polygon in the pair: the convex contact of the two shapes
+                gap, nx, ny, nz, _qx, _qy = body_pair_gap(kind, b.local, radius, i,
+                                                pos[i, 0] + dpos[i, 0], pos[i, 1] + dpos[i, 1],
+                                                j, pos[j, 0] + dpos[j, 0],
+                                                pos[j, 1] + dpos[j, 1])
+                depth = -gap
             if depth < 0.0:
                 # apart: the pair was found within the margin only
                 continue

@@ -64,6 +64,7 @@ from .sim import (
     collider_velocity,
     pair_normal,
 )
+from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
 
 __all__ = ["Contacts", "new_contacts", "build_contacts", "solve_contacts", "solve_overlaps"]
 
@@ -163,8 +164,12 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     vel = b.vel
     c = 0
     asleep = b.asleep
+    # whether any body is not a ball (a balls-only step never asks a pair's kinds)
+    shapes = b.local.shape[1] > 0
+    kind = b.kind
     for i in range(n):
         out.first[i] = min(c, cap)
+        ball = kind[i] == BODY_BALL
         px = pos[i, 0]
         py = pos[i, 1]
         pz = pos[i, 2]
@@ -183,8 +188,13 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             dx = px - pos[j, 0]
             dy = py - pos[j, 1]
             dz = pz - pos[j, 2]
-            dist, nx, ny, nz = pair_normal(dx, dy, dz)
-            sep = dist - ri - b.radius[j]
+            if not shapes or (ball and kind[j] == BODY_BALL):
+                dist, nx, ny, nz = pair_normal(dx, dy, dz)
+                sep = dist - ri - b.radius[j]
+            else:
+                # a capsule or polygon in the pair: the convex contact of the two shapes
+                sep, nx, ny, nz, _qx, _qy = body_pair_gap(b.kind, b.local, b.radius, i, px,
+                                                          py, j, pos[j, 0], pos[j, 1])
             if sep > PAIR_MARGIN_FRACTION * (ri + b.radius[j]):
                 # found within the grid's reach, but not near enough to act this step
                 continue
@@ -213,13 +223,16 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
             wx = wy = wz = 0.0
-            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0 and ball:
                 # a moving collider: the gap at the step's start, where it started; the
                 # contact answers its velocity
                 gap, nx, ny, nz, _closing = _gap_moving_row(scene, h, px, py, pz, ri, reach)
                 wx, wy, wz = collider_velocity(scene, h)
-            else:
+            elif ball:
                 gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            else:
+                gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, b.kind, b.local, b.radius,
+                                                         i, px, py, reach)
             if gap > reach:
                 # clear of it by more than the margin
                 continue
