@@ -675,10 +675,11 @@ def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float]
 
 
 @inline_kernel
-def _slide_push(scene: Scene, p: tuple[float, float, float], m: tuple[float, float, float],
-                r: float, cache: np.ndarray, spare: np.ndarray, i: int, cached: bool, count: int
-                ) -> tuple[float, float, float]:
-    """The part of the push ``m`` a ball at ``p`` can make among the candidates: cast, and at
+def _slide_push(scene: Scene, b: Bodies, i: int, p: tuple[float, float, float],
+                m: tuple[float, float, float], cache: np.ndarray, spare: np.ndarray,
+                cached: bool, count: int) -> tuple[float, float, float]:
+    """The part of the push ``m`` body i at ``p`` can make among the candidates: cast (a
+    ball's sweep, or a shape body's convex sweep), and at
     each contact the rest of it slides along the contact's plane, at most
     :data:`PUSH_SLIDES` casts (the candidates cover the whole push's reach, and a slide only
     shortens it). Returns the displacement made."""
@@ -691,9 +692,14 @@ def _slide_push(scene: Scene, p: tuple[float, float, float], m: tuple[float, flo
         push = math.sqrt(mx * mx + my * my + mz * mz)
         if push == 0.0:
             break
-        t, nx, ny, nz, h = _cast_all(scene, (px + ox, py + oy, pz + oz, mx / push,
-                                             my / push, mz / push), push, r, cache, spare, i,
-                                     cached, count)
+        if b.kind[i] == BODY_BALL:
+            t, nx, ny, nz, h = _cast_all(scene, (px + ox, py + oy, pz + oz, mx / push,
+                                                 my / push, mz / push), push, b.radius[i],
+                                         cache, spare, i, cached, count)
+        else:
+            t, nx, ny, nz, h, _qx, _qy = shape_cast_all(
+                scene, b.kind, b.local, b.radius, i, px + ox, py + oy, mx / push, my / push,
+                push, cache, spare, cached, count)
         if h < 0:
             # clear to the end
             return ox + mx, oy + my, oz + mz
@@ -1017,18 +1023,8 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             count = cache_count[i]
             if not cached:
                 count = _gather_into(scene, stack, query, mask, spare, 0)
-            if ball:
-                mx, my, mz = _slide_push(scene, (px, py, pz), (mx, my, mz), r, cache, spare,
-                                         i, cached, count)
-            else:
-                t, _nx, _ny, _nz, h, _qx, _qy = shape_cast_all(
-                    scene, kinds, b.local, radius, i, px, py, mx / push, my / push, push,
-                    cache, spare, cached, count)
-                if h >= 0:
-                    scale = min(t / push, 1.0)
-                    mx *= scale
-                    my *= scale
-                    mz *= scale
+            mx, my, mz = _slide_push(scene, b, i, (px, py, pz), (mx, my, mz), cache, spare,
+                                     cached, count)
         if push > 0.0 and not crossed[i]:
             # the bookkeeping follows the real path: does this push cross a collider?
             qx = px + mx
