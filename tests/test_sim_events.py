@@ -403,14 +403,14 @@ def test_a_body_added_between_steps_begins_its_contacts() -> None:
     assert sim.contacts_ended.shape == (0,)
 
 
-def test_the_events_example_in_docs_world_md_runs() -> None:
-    """The contact events section of docs/world.md runs, and its asserts hold."""
+def test_the_events_example_in_docs_simulation_md_runs() -> None:
+    """The contact events section of docs/simulation.md runs, and its asserts hold."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "world.md").read_text()
-    section = text.split("### Contact events and sensors", 1)[1]
+    text = (Path(__file__).resolve().parents[1] / "docs" / "simulation.md").read_text()
+    section = text.split("## Contact events and sensors", 1)[1]
     section = section.split("\n#", 1)[0].split("Measured (`benchmarks/bench_sim.py`)", 1)[0]
     blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
     assert blocks
     for block in blocks:
-        exec(compile(block, "docs/world.md", "exec"), {})
+        exec(compile(block, "docs/simulation.md", "exec"), {})

@@ -1256,7 +1256,7 @@ class World:
         the step before (the translation of its box's centre) and, without ``velocity``, gives
         it that displacement over the step's time as its velocity. Any other collider *jumps*
         (as before: the bodies are pushed out of it where it lands). The World's own queries
-        ignore velocities (docs/world.md, "Moving colliders")."""
+        ignore velocities (docs/simulation.md, "Moving colliders")."""
         h = self._check(handle)
         v = None if velocity is None else self._check_velocity(h, velocity, shape)
         outside = _external(shape)
