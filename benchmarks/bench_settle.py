@@ -382,29 +382,36 @@ def measure_events(n: int, steps: int, pile_n: int, pile_steps: int) -> dict[str
             "rested_events_per_step": flicker / watched}
 
 
-def main() -> None:
-    """Run every scene on both engines, print the table, write the JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer steps and balls")
-    args = parser.parse_args()
-    rest_steps = 600 if args.quick else 3000
-    bounce_steps = 600 if args.quick else 3000
-    energy_steps = 1000 if args.quick else 10_000
-    pile = pile_scene(150 if args.quick else 500)
-    results: dict[str, Any] = {}
-    sleep = measure_sleep(1_000 if args.quick else 10_000, 3000)
-    events = measure_events(1_000 if args.quick else 10_000, 100 if args.quick else 300,
-                            150 if args.quick else 500, 600 if args.quick else 3000)
-    for name, run in (("swept", run_swept), ("pymunk", run_pymunk)):
+def run(quick: bool = False) -> dict[str, Any]:
+    """Every scene on both engines (``quick``: fewer steps and balls); the JSON-ready result
+    (``swept bench`` calls this)."""
+    rest_steps = 600 if quick else 3000
+    bounce_steps = 600 if quick else 3000
+    energy_steps = 1000 if quick else 10_000
+    pile = pile_scene(150 if quick else 500)
+    results: dict[str, Any] = {"steps": {"rest": rest_steps, "bounce": bounce_steps,
+                                         "energy": energy_steps}}
+    sleep = measure_sleep(1_000 if quick else 10_000, 3000)
+    events = measure_events(1_000 if quick else 10_000, 100 if quick else 300,
+                            150 if quick else 500, 600 if quick else 3000)
+    for name, runner in (("swept", run_swept), ("pymunk", run_pymunk)):
         results[name] = {
-            "bounce": measure_bounce(run, bounce_steps),
-            "pile": measure_rest(pile, run, rest_steps),
-            "column": measure_rest(column_scene(), run, rest_steps),
-            "pyramid": measure_rest(pyramid_scene(), run, rest_steps),
-            "energy": measure_energy(run, energy_steps),
+            "bounce": measure_bounce(runner, bounce_steps),
+            "pile": measure_rest(pile, runner, rest_steps),
+            "column": measure_rest(column_scene(), runner, rest_steps),
+            "pyramid": measure_rest(pyramid_scene(), runner, rest_steps),
+            "energy": measure_energy(runner, energy_steps),
         }
-    print(f"resting contact after {rest_steps} steps (bounce {bounce_steps}, energy "
-          f"{energy_steps}); speeds in units/s, overlaps as a fraction of the smaller radius")
+    results["sleeping"] = sleep
+    results["events"] = events
+    return results
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """The side-by-side table of :func:`run`'s result."""
+    steps = results["steps"]
+    print(f"resting contact after {steps['rest']} steps (bounce {steps['bounce']}, energy "
+          f"{steps['energy']}); speeds in units/s, overlaps as a fraction of the smaller radius")
     rows = [("bounce", "settle_s"), ("bounce", "hop_last_s"), ("bounce", "top_speed_last_s"),
             ("pile", "median_speed"), ("pile", "max_speed"), ("pile", "worst_overlap"),
             ("pile", "pairs_over_1pc"), ("pile", "steps_per_s"), ("column", "max_speed"),
@@ -418,11 +425,12 @@ def main() -> None:
             value = None if part is None else part.get(key)
             cells.append("-" if value is None else f"{value:12.4g}")
         print(f"{scene:>8} {key:>17} {cells[0]:>12} {cells[1]:>12}")
+    sleep = results["sleeping"]
     print(f"sleeping: {sleep['asleep']:,} of {sleep['balls']:,} balls asleep after "
           f"{sleep['steps_to_sleep']:,} steps; {sleep['asleep_steps_per_s']:,.0f} steps/s asleep "
           f"against {sleep['awake_steps_per_s']:,.0f} awake and resting: "
           f"{sleep['ratio']:.0f}x")
-    results["sleeping"] = sleep
+    events = results["events"]
     print(f"events: {events['balls']:,} falling balls, {events['events_ms']:.2f} ms a step "
           f"with contact events against {events['none_ms']:.2f} ms without: "
           f"{events['ratio']:.3f}x; inside the step, the events took "
@@ -430,9 +438,17 @@ def main() -> None:
           f"({events['began_per_step']:.0f} began a step); a rested "
           f"{events['pile_balls']}-ball pile ({events['pile_contacts']} contacts, after "
           f"{events['pile_steps']} steps): {events['rested_events_per_step']:.2f} events a step")
-    results["events"] = events
     if results["pymunk"]["pile"] is None:
         print("(pymunk is not installed: pip install -e '.[bench]')")
+
+
+def main() -> None:
+    """Run every scene on both engines, print the table, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer steps and balls")
+    args = parser.parse_args()
+    results = run(args.quick)
+    print_table(results)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2, default=float) + "\n")
     print(f"wrote {RESULTS}")

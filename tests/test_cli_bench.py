@@ -173,3 +173,15 @@ def test_the_default_json_folder_unwritable_is_status_2(
     assert captured.out == ""
     assert captured.err.startswith("swept bench: error: cannot write ")
     assert captured.err.count("\n") == 1
+
+
+def test_every_benchmark_with_a_run_function_is_registered() -> None:
+    """`swept bench` runs the scripts its table names: a script that gains `run(quick)` but is
+    left out of the table is never run side by side with the others (bench_tilemap and
+    bench_dask_rays were)."""
+    folder = bench.benchmarks_dir()
+    if not folder.exists():
+        pytest.skip("the benchmarks live in a source checkout")
+    with_run = {p.name for p in folder.glob("bench_*.py")
+                if "\ndef run(quick: bool = False)" in p.read_text()}
+    assert with_run == set(bench.BENCHMARKS.values())

@@ -336,10 +336,11 @@ def test_world_and_list_agree() -> None:
         assert (a.on_floor, a.on_wall) == (b.on_floor, b.on_wall) == (True, True)
 
 
-def test_3d_sphere_and_capsule_rest_on_a_floor() -> None:
+def test_3d_sphere_capsule_and_box_rest_on_a_floor() -> None:
     for floor in (AABB((-100.0, -10.0, -100.0), (100.0, 0.0, 100.0)), Plane((0.0, 1.0, 0.0), 0.0)):
         for character in (Sphere((0.0, 1.0 + SKIN, 0.0), 1.0),
-                          Capsule((0.0, 1.0 + SKIN, 0.0), (0.0, 2.0, 0.0), 1.0)):
+                          Capsule((0.0, 1.0 + SKIN, 0.0), (0.0, 2.0, 0.0), 1.0),
+                          AABB((-0.5, SKIN, -0.5), (0.5, 1.8 + SKIN, 0.5))):
             v = Vec3(0.0, 0.0, 0.0)
             start = _ref(character)
             for _ in range(200):
@@ -364,7 +365,7 @@ def test_bad_arguments_raise() -> None:
     with pytest.raises(TypeError):
         move_and_slide(Segment((0, 0), (1, 0)), (1, 0), DT, [])
     with pytest.raises(TypeError):
-        move_and_slide(AABB((0, 0, 0), (1, 1, 1)), (1, 0, 0), DT, [])
+        move_and_slide(Plane((0, 1, 0), 0), (1, 0, 0), DT, [])
     with pytest.raises(ValueError):
         move_and_slide(Circle((0, 0), 1), (1, 0), -1.0, [])
     with pytest.raises(ValueError):

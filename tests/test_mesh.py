@@ -560,9 +560,9 @@ def test_sphere_sweeps_scale_with_the_mesh(scale: float) -> None:
             assert tuple(b.normal) == pytest.approx(tuple(a.normal), abs=1e-9)
 
 
-def test_capsule_contact_with_a_mesh_is_an_unsupported_pair() -> None:
+def test_a_2d_shape_against_a_mesh_is_an_unsupported_pair() -> None:
     with pytest.raises(TypeError, match="TriangleMesh"):
-        contact(Capsule((0, 0, 0), (0, 1, 0), 0.5), octahedron())
+        contact(Capsule((0, 0), (0, 1), 0.5), octahedron())
     with pytest.raises(TypeError):
         sweep(Circle((0, 0), 1), (1, 0), octahedron())
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swept import Plane, Segment
-from swept.sim import Simulation
+from swept import Circle, Plane, Segment
+from swept.sim import Body, Simulation
 
 G = 980.0
 DT = 1.0 / 60.0
@@ -300,3 +300,22 @@ def test_a_body_that_leaves_the_range_is_stopped_at_its_edge_and_reported() -> N
     assert tuple(sim.velocities[0]) == (0.0, 0.0)
     assert tuple(sim.velocities[1]) == (1.0, 0.0)
     assert Simulation().escaped.shape == (0,)
+
+
+def test_a_ball_wedged_in_a_corner_is_pushed_along_the_floor_not_stopped() -> None:
+    """A position-pass push is cast so that it never goes through a collider; the cast used to
+    stop the whole push at the first contact, so a ball resting on a floor that its neighbour
+    pushed sideways and a little down never moved, and the two stayed overlapping for good
+    (the worst pairs of the 500-ball pile, in its corners). The rest of a push now slides
+    along the contact."""
+    sim = Simulation(gravity=(0, 980), step=1 / 60)
+    sim.world.add(Segment((0, 0), (100, 0)))       # the floor (y is down)
+    sim.world.add(Segment((0, -100), (0, 0)))      # the left wall
+    # on the floor, and against the wall above it, overlapping by 0.5 (11% of a radius)
+    low = sim.add(Body(Circle((8.24, -4.73), 4.73), ccd="swept", friction=0.3))
+    high = sim.add(Body(Circle((4.54, -12.92), 4.54), ccd="swept", friction=0.3))
+    sim.run(120)
+    gap = math.dist(low.position, high.position) - 4.73 - 4.54
+    assert gap > -0.01 * 4.54
+    # the one below stays on the floor, the one above on the wall
+    assert abs(low.position.y + 4.73) < 1e-9 and abs(high.position.x - 4.54) < 1e-9

@@ -69,7 +69,7 @@ else:
         return lambda decorated: decorated
 
 __all__ = ["build", "typed_build", "Builder", "record", "entry_point", "checked_entry_point",
-           "lazy_entry"]
+           "lazy_entry", "batch_entry"]
 
 T = TypeVar("T")
 
@@ -311,6 +311,33 @@ def entry_point(dispatcher: Any, call: tuple[Any, ...]) -> Any:
         return dispatcher.overloads[signature].entry_point
     except Exception:  # pragma: no cover - JIT disabled, or numba internals changed
         return None
+
+
+#: :func:`batch_entry`'s entry points, by (kernel, key): a few keys a kernel (its callers' key
+#: is a handful of flags), so a few entries in all.
+_batch_entries: dict[tuple[Any, Any], KernelCall] = {}
+
+
+def batch_entry(dispatcher: Any, args: tuple[Any, ...], key: Any) -> KernelCall:
+    """The compiled entry point of the range kernel ``dispatcher`` (``kernel(first, stop,
+    *args)``, :func:`swept._parallel.parallel_for`) for the types of ``args``, resolved once
+    per ``key`` and kept (the dispatcher itself when numba offers none).
+
+    Why: the dispatcher resolves the types of its arguments on every call, and for the named
+    tuples of arrays the batch kernels take that is slow: about 20 us a call of
+    ``cast_range`` (1.3 us for its entry point), which a parallel batch pays once per chunk,
+    holding the GIL (measured: 10,000 rays in about 13 chunks, 260 us of a 1.2 ms batch, the
+    threads taking turns). ``key`` must tell apart every set of argument types the caller
+    passes: the caller guarantees the rest (dtypes, dimensions, C order of its arrays), since
+    an entry point does not check them.
+    """
+    found = _batch_entries.get((dispatcher, key))
+    if found is None:
+        # compiled (or loaded from the cache) on an empty range, then looked up: once per key
+        dispatcher(0, 0, *args)
+        found = entry_point(dispatcher, (0, 0, *args)) or dispatcher
+        _batch_entries[(dispatcher, key)] = found
+    return found
 
 
 def checked_entry_point(adapter: Any, example: tuple[Any, ...]) -> KernelCall:

@@ -39,6 +39,11 @@ BENCHMARKS = {
     "sim": "bench_sim.py",
     "broadphase": "bench_broadphase.py",
     "threads": "bench_threads.py",
+    "settle": "bench_settle.py",
+    "world_sweep": "bench_world_sweep.py",
+    "world_bulk": "bench_world_bulk.py",
+    "tilemap": "bench_tilemap.py",
+    "dask_rays": "bench_dask_rays.py",
 }
 
 #: The peer engines the benchmarks compare against: import name, then the package to install.

@@ -1,8 +1,8 @@
 """move_and_slide: a kinematic character controller, swept so that it never tunnels.
 
-The character is a shape (2D: Circle, Capsule, AABB or Polygon; 3D: Sphere or Capsule) moved by
-``velocity * dt`` through obstacles: a list of shapes (a :class:`~swept.chain.Chain` included;
-a collider is its index) or a World (anything with ``query_aabb``, ``shape``, ``data``,
+The character is a shape (2D: Circle, Capsule, AABB or Polygon; 3D: Sphere, Capsule or AABB)
+moved by ``velocity * dt`` through obstacles: a list of shapes (a :class:`~swept.chain.Chain`
+included; a collider is its index) or a World (anything with ``query_aabb``, ``shape``, ``data``,
 ``contacts`` and ``sweep``; a collider is its handle). One call:
 
 1. **recovers** from a start that overlaps: the deepest overlap is pushed out (to the skin),
@@ -100,7 +100,7 @@ BROADPHASE_MIN_OBSTACLES = 8
 BOX_CACHE_SIZE = 64
 
 _CHARACTERS_2D = (Circle, Capsule, AABB, Polygon)
-_CHARACTERS_3D = (Sphere, Capsule)
+_CHARACTERS_3D = (Sphere, Capsule, AABB)
 
 _FLOOR, _WALL, _CEILING = 0, 1, 2
 
@@ -350,7 +350,9 @@ def _feature_normal(shape: Shape, offset: Vec2 | Vec3, target: Shape, normal: Ve
     apart (unless it is tiny next to the contact ``point``'s coordinates): their normals are
     kept.
     """
-    if isinstance(shape, (Circle, Sphere)) or isinstance(target, (Circle, Sphere, Plane)):
+    if isinstance(shape, (Circle, Sphere)) or isinstance(target, (Circle, Sphere, Plane,
+                                                                   Surface)):
+        # closed forms; a mesh's cast normal is already its face's (internal edges smoothed)
         return normal
     round_ = (shape.radius if isinstance(shape, Capsule) else 0.0) + (
         target.radius if isinstance(target, Capsule) else 0.0)

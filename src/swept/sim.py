@@ -834,7 +834,8 @@ class Simulation:
             self._escape()
         if self.sleep_time is not None:
             cs = self._contacts
-            fell = _k.settle_range(self._arrays, cs.first, cs.other, self._contact_count,
+            fell = _k.settle_range(self._arrays, cs.first, cs.other, cs.sep,
+                                   self._contact_count,
                                    self.time_step, self.sleep_speed, self.sleep_time,
                                    self._rest, self._island)
             if fell:

@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._fast import entry_point
+from ._fast import batch_entry, entry_point
 from ._lazy import kernels
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
@@ -400,6 +400,10 @@ _RAY_CASTS = "World.raycast_many"
 _BALL_CASTS = "World.sweep_many balls"
 #: World._ray_scene before the scene was ever described (never a scene, never None).
 _NOT_DESCRIBED = object()
+#: The axis normals ``-x, +x, -y, +y`` World.raycast shares between hits, by their keys 0 to
+#: 3 (:func:`swept._kernels.world.normal_key`).
+_AXIS_NORMALS: dict[int, Vec2] = {0: Vec2(-1.0, 0.0), 1: Vec2(1.0, 0.0), 2: Vec2(0.0, -1.0),
+                                  3: Vec2(0.0, 1.0)}
 
 
 class _Pending:
@@ -611,6 +615,12 @@ class World:
         self._ray_scene: Any = _NOT_DESCRIBED
         self._ray_desc = np.zeros(0, np.int64)
         self._ray_address = 0
+        #: the hit normals World.raycast shares between hits, by the kernel's key
+        #: (swept._kernels.world.normal_key), for the described scene
+        self._normals: dict[int, Vec2] = dict(_AXIS_NORMALS)
+        #: the dimension of the rays World.raycast answers in one kernel call (2: a 2D world
+        #: without external colliders; 0: none), for the described scene
+        self._plain_dim = 0
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
         # colliders of shapes the kernels cannot hold (oriented boxes, hulls, meshes, height
@@ -968,6 +978,8 @@ class World:
         tree, which only the Python query paths read; mark that tree for rebuild. ``solid``:
         h is an external collider (a shape the kernels cannot hold), not a sensor."""
         (self._external_set if solid else self._sensor_set).add(h)
+        # World.raycast's one-call path depends on the external colliders: describe again
+        self._ray_scene = _NOT_DESCRIBED
         self._tags[h, _scene.KIND] = _scene.KIND_EMPTY
         box = shape.aabb
         grow = BOX_MARGIN * _scale(box.min, box.max)
@@ -978,6 +990,7 @@ class World:
     def _sensor_unfile(self, h: int) -> None:
         self._sensor_set.discard(h)
         self._external_set.discard(h)
+        self._ray_scene = _NOT_DESCRIBED
         del self._sensor_box[h]
         self._sensor_tree = None
         self._sensor_world = None
@@ -1315,6 +1328,10 @@ class World:
         self._ray_desc = _kw.describe(scene, self._stack)
         self._ray_address = self._ray_desc.ctypes.data
         self._ray_scene = scene
+        # a segment's shared normals belong to its shape, which may have changed
+        self._normals = dict(_AXIS_NORMALS)
+        # World.raycast's one-call path: 2D rays in a 2D world of table colliders only
+        self._plain_dim = 2 if self._dim == 2 and not self._external_set else 0
 
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
@@ -1352,27 +1369,34 @@ class World:
         ``filter(handle, data)``, called for colliders the mask and ``ignore`` pass, hides
         those it returns false for (the nearest *accepted* hit); ``include_sensors=True``
         also tests sensors."""
-        if ray.__class__ is not Ray and not isinstance(ray, Ray):
-            raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
+        if ray.__class__ is not Ray or self._scene is not self._ray_scene:
+            if ray.__class__ is not Ray and not isinstance(ray, Ray):
+                raise TypeError(f"ray must be a Ray, not {type(ray).__name__}")
+            if self._scene is not self._ray_scene:
+                # something changed since the last query (or there was none)
+                if self._dim is None or self._alive == 0:
+                    return None
+                self._describe_scene()
         m = mask if mask == ALL_LAYERS else _mask(mask)
-        if self._scene is not self._ray_scene:
-            # something changed since the last query (or there was none)
-            if self._dim is None or self._alive == 0:
-                return None
-            self._describe_scene()
-        if ray.dim == self._dim == 2 and not ignore and filter is None and \
-                include_sensors is False and not self._external_set:
+        if ray.dim == self._plain_dim and not ignore and filter is None and \
+                include_sensors is False:
             # the common case in as few Python steps as possible (World.raycast is called once
             # a ray, from loops: every step here is a share of the call)
-            h, t, px, py, nx, ny, inside, te = _ray_one2(self._ray_address, ray._args, m)
+            h, t, px, py, nx, ny, inside, te, key = _ray_one2(self._ray_address, ray._args, m)
             if h < 0:
                 return None
+            # a normal that recurs (a box's face, a segment's side) is one shared Vec2: a hit
+            # makes one object fewer (about 0.2 us of a 1.3 us call; no key is -1)
+            normal = self._normals.get(key)
+            if normal is None:
+                normal = _tn(Vec2, (nx, ny))
+                if key >= 0:
+                    self._normals[key] = normal
             if h >= self._hcap:
                 # a chain's segment: the chain
                 h = int(self._rows[h, _scene.CHAIN_OWNER])
             hit: WorldRayHit = _rn(WorldRayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                                 _tn(Vec2, (nx, ny)), inside, te, h,
-                                                 self._data[h]))
+                                                 normal, inside, te, h, self._data[h]))
             return hit
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)
@@ -1930,9 +1954,16 @@ class World:
         # the kernel writes every field of every row
         out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
+        args = (scene, casts, mask, flags, out)
+        # the kernel's entry point for these argument types (the dispatcher's own resolution
+        # costs about 20 us a chunk): every array here is a C-ordered float64 or int64 array of
+        # fixed dimensions (the scene's by construction, the casts' by _array, the outputs
+        # new), so the casts' writeable flags (read-only arrays type apart) are the key
+        kernel = batch_entry(_kw.cast_range, args, (
+            casts.origins.flags.writeable, casts.directions.flags.writeable,
+            casts.tmax.flags.writeable, casts.radii.flags.writeable))
         # rays and balls cost differently an item: each has its own timings
-        parallel_for(_kw.cast_range, n, (scene, casts, mask, flags, out),
-                     key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
+        parallel_for(kernel, n, args, key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
         self._owners(out.handle)
         result: _world_kernels.Hits = out
         return result

@@ -9,7 +9,7 @@ Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
 ``items[start[c] : start[c + 1]]``, indices of the gridded colliders), the gridded colliders'
 handles, and one row per gridded collider (:func:`collider_rows`): a segment's crossing data,
-any other collider's box grown by
+a box's corners, a circle's centre and radius, any other collider's box grown by
 :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
 reject a hit the narrowphase finds: a ray through a segment's end at a corner of its box can
 cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the crossing on
@@ -42,7 +42,16 @@ from ..constants import GRID_MARGIN
 from . import inline_kernel, kernel
 from .bvh import _clip_slab
 from .ray import RAY_PARALLEL_SINE, _unit2
-from .scene import HI, KIND, KIND_CAPSULE2, KIND_CHAIN_SEGMENT, KIND_SEGMENT, LO
+from .scene import (
+    HI,
+    KIND,
+    KIND_AABB2,
+    KIND_CAPSULE2,
+    KIND_CHAIN_SEGMENT,
+    KIND_CIRCLE,
+    KIND_SEGMENT,
+    LO,
+)
 
 #: Slots of the moving grid's block head (module docstring): K, mnx, mny, gridded, capacity,
 #: outside count, outside capacity.
@@ -167,32 +176,61 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
     return start, items
 
 
+#: Column 2 of a grid collider row (:func:`collider_rows`): what the row holds and so how
+#: the walk tests the entry. A generic row (any kind but these three) holds the collider's
+#: grown box, and the walk tests the box, then the narrowphase on the collider's table row.
+ROW_GENERIC = 0.0
+#: A segment's row: ``ax ay 1 ex ey parallel`` (its crossing test's precomputed data).
+ROW_SEGMENT = 1.0
+#: A 2D box's row: ``minx miny 2 maxx maxy 0``, the box itself (not grown): the slab test of
+#: ``ray_aabb2`` on it is both the box test and the narrowphase.
+ROW_BOX = 2.0
+#: A circle's row: ``cx cy 3 r 0 0``: ``ray_circle``'s test on it needs no box test first.
+ROW_CIRCLE = 3.0
+
+
 @kernel
 def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margin: float
                   ) -> np.ndarray:
     """The grid's collider rows (k, 6), one per gridded collider ``handles[j]`` (the entries
     name these rows: 8 bytes an entry, the rows small enough to stay in cache, where a row an
-    entry made 56 and long walls' grids spill out of it): a segment's crossing data ``ax ay 1
-    ex ey parallel`` (``e = b - a`` and the parallel threshold ``RAY_PARALLEL_SINE * |e|``,
-    as ``ray_segment`` computes them), any other collider's box grown by ``margin``: ``minx
-    miny 0 maxx maxy 0`` (column 2 tells them apart)."""
+    entry made 56 and long walls' grids spill out of it). Column 2 says what the row holds
+    (:data:`ROW_GENERIC`, :data:`ROW_SEGMENT`, :data:`ROW_BOX`, :data:`ROW_CIRCLE`): a
+    segment's crossing data ``ax ay 1 ex ey parallel`` (``e = b - a`` and the parallel
+    threshold ``RAY_PARALLEL_SINE * |e|``, as ``ray_segment`` computes them), a 2D box's own
+    corners ``minx miny 2 maxx maxy 0``, a circle's ``cx cy 3 r 0 0``, any other collider's
+    box grown by ``margin``: ``minx miny 0 maxx maxy 0``. The walk tests a segment, a box or a
+    circle on its row alone (the collider table's wide rows stay out of the cache's way)."""
     m = handles.shape[0]
     out = np.zeros((m, 6))
     for j in range(m):
         h = handles[j]
-        if tags[h, KIND] == KIND_SEGMENT or tags[h, KIND] == KIND_CHAIN_SEGMENT:
+        k = tags[h, KIND]
+        if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
             # (a ray meets a chain's segment as a segment)
             ex = rows[h, 2] - rows[h, 0]
             ey = rows[h, 3] - rows[h, 1]
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]
-            out[j, 2] = 1.0
+            out[j, 2] = ROW_SEGMENT
             out[j, 3] = ex
             out[j, 4] = ey
             out[j, 5] = RAY_PARALLEL_SINE * _unit2(ex, ey)[2]
+        elif k == KIND_AABB2:
+            out[j, 0] = rows[h, 0]
+            out[j, 1] = rows[h, 1]
+            out[j, 2] = ROW_BOX
+            out[j, 3] = rows[h, 2]
+            out[j, 4] = rows[h, 3]
+        elif k == KIND_CIRCLE:
+            out[j, 0] = rows[h, 0]
+            out[j, 1] = rows[h, 1]
+            out[j, 2] = ROW_CIRCLE
+            out[j, 3] = rows[h, 2]
         else:
             out[j, 0] = rows[h, LO] - margin
             out[j, 1] = rows[h, LO + 1] - margin
+            out[j, 2] = ROW_GENERIC
             out[j, 3] = rows[h, HI] + margin
             out[j, 4] = rows[h, HI + 1] + margin
     return out

@@ -33,6 +33,18 @@ centre is that of the feature the point lies on (face, edge or vertex), except t
 between two coplanar triangles that spread apart (a *flat* edge) and a vertex whose every edge
 is flat give the face normal: a ball sliding across a flat floor of many triangles never gets
 a normal tilted by a seam.
+
+Convex cores (:func:`core_surface_contact`, :func:`core_surface_nearest`): a capsule is its
+segment grown by its radius, a box or hull its corners' hull. Against one triangle the nearest
+points come in closed form for a segment or point (:func:`segment_triangle`) and by GJK for
+more corners (within ``GJK_TOLERANCE``); a gap within ``TOUCH_TOLERANCE`` of the coordinates
+counts as touching. A core apart from the surface takes the ball's rule at its nearest point.
+A core touching or crossing it is pushed out plane by plane: the crossed triangles that lie in
+one plane (:func:`coplanar`) leave together along the plane's normal, to the side the core
+reaches less far beyond it (+normal on a tie: a core lying in the plane goes up), or across a
+non-flat edge of that piece in the plane, whichever is shorter (:func:`plane_push`); the plane
+needing the largest push is reported. No push ever crosses a flat edge, so the answer on a
+flat floor does not depend on how it is cut into triangles.
 """
 
 from __future__ import annotations
@@ -41,7 +53,11 @@ import math
 
 import numpy as np
 
+from ..constants import FLAT_EDGE_TOLERANCE, TOUCH_TOLERANCE
 from . import bvh, inline_kernel, kernel
+from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
+from .geom import segment_segment_params
+from .polytope import deepest_middle
 from .ray import ray_capsule3
 from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
 
@@ -473,6 +489,32 @@ def nearest_triangle(verts: np.ndarray, tris: np.ndarray, cand: np.ndarray, coun
     return best_d, best_k
 
 
+@inline_kernel
+def triangle_edge(verts: np.ndarray, tris: np.ndarray, k: int, e: int
+                  ) -> tuple[float, float, float, float, float, float]:
+    """Edge e of triangle k (from corner e to corner ``(e + 1) % 3``): its start and its
+    vector."""
+    i0 = tris[k, e]
+    i1 = tris[k, (e + 1) % 3]
+    return (verts[i0, 0], verts[i0, 1], verts[i0, 2], verts[i1, 0] - verts[i0, 0],
+            verts[i1, 1] - verts[i0, 1], verts[i1, 2] - verts[i0, 2])
+
+
+@inline_kernel
+def in_triangle(verts: np.ndarray, tris: np.ndarray, k: int, nx: float, ny: float, nz: float,
+                px: float, py: float, pz: float) -> bool:
+    """Whether ``p`` (a point of triangle k's plane) lies in the triangle, its boundary
+    included: on the inner side of every edge, ``(e x w) . n >= 0`` (n its unit normal)."""
+    for e in range(3):
+        x0, y0, z0, ex, ey, ez = triangle_edge(verts, tris, k, e)
+        wx = px - x0
+        wy = py - y0
+        wz = pz - z0
+        if (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz < 0.0:
+            return False
+    return True
+
+
 @kernel
 def sphere_triangle_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int,
                          cx: float, cy: float, cz: float, ux: float, uy: float, uz: float,
@@ -496,22 +538,7 @@ def sphere_triangle_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarra
         px = cx + t * ux - side * radius * nx
         py = cy + t * uy - side * radius * ny
         pz = cz + t * uz - side * radius * nz
-        inside = True
-        for e in range(3):
-            i0 = tris[k, e]
-            i1 = tris[k, (e + 1) % 3]
-            ex = verts[i1, 0] - verts[i0, 0]
-            ey = verts[i1, 1] - verts[i0, 1]
-            ez = verts[i1, 2] - verts[i0, 2]
-            wx = px - verts[i0, 0]
-            wy = py - verts[i0, 1]
-            wz = pz - verts[i0, 2]
-            # (e x w) . n: >= 0 on the inner side of edge e (the boundary counts)
-            s = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz
-            if s < 0.0:
-                inside = False
-                break
-        if inside:
+        if in_triangle(verts, tris, k, nx, ny, nz, px, py, pz):
             best = t
             limit = t
     for e in range(3):
@@ -618,11 +645,16 @@ def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarr
     (:func:`swept._kernels.sweep.cast_cores`): ``(status, fraction, k, normal, point)`` of the
     earliest (ties: smallest k), the status ``CAST_OVERLAPPED`` when it starts within the
     target distance of triangle k (the deepest such), ``CAST_SEPARATED`` and ``k = -1`` on a
-    miss."""
+    miss. Of the triangles touched at the start, the one the motion heads into most (the
+    least ``d . normal``; then the smallest k): at a crease a character's floor probe touches
+    the floor and the steep face beside it within the skin, and the smaller index answered
+    with the steep face, so the character lost its floor (the ball's rule,
+    :func:`touching_triangle`)."""
     tri = np.empty((3, 3))
     best_status = CAST_SEPARATED
     best_t = math.inf
     best_k = -1
+    best_h = math.inf
     nx = ny = nz = px = py = pz = 0.0
     limit = max_fraction
     for j in range(count):
@@ -634,12 +666,259 @@ def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarr
                                                             target_distance, limit)
         if status == CAST_SEPARATED:
             continue
+        h = 0.0
         if status == CAST_OVERLAPPED:
             t = 0.0
-        if t < best_t or (t == best_t and k < best_k):
+            # touching at the start: how straight the motion heads into it
+            h = dx * mx + dy * my + dz * mz
+        if t < best_t or (t == best_t and (h < best_h or (h == best_h and k < best_k))):
             best_status = CAST_OVERLAPPED if status == CAST_OVERLAPPED else CAST_HIT
             best_t = t
             best_k = k
+            best_h = h
             nx, ny, nz, px, py, pz = mx, my, mz, qx, qy, qz
             limit = t
     return best_status, best_t, best_k, nx, ny, nz, px, py, pz
+
+
+# ---------------------------------------------------------------------------------------------
+# convex cores against triangles: closest points and contact (capsules, boxes, hulls)
+
+
+@kernel
+def segment_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int,
+                     p0x: float, p0y: float, p0z: float, p1x: float, p1y: float, p1z: float
+                     ) -> tuple[float, float, float, float, float, float, float]:
+    """The nearest points of the segment ``p0 p1`` (a point when ``p0 == p1``) and triangle k:
+    ``(d, ax, ay, az, bx, by, bz)``, a on the segment, b on the triangle. Closed form: a
+    segment crossing the triangle gives ``d = 0`` and a = b the crossing point; otherwise the
+    nearest pair of two disjoint convex sets joins a vertex to a face or an edge to an edge,
+    so the least of both ends against the triangle and the segment against its three
+    edges."""
+    ia = tris[k, 0]
+    nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    h0 = (p0x - verts[ia, 0]) * nx + (p0y - verts[ia, 1]) * ny + (p0z - verts[ia, 2]) * nz
+    h1 = (p1x - verts[ia, 0]) * nx + (p1y - verts[ia, 1]) * ny + (p1z - verts[ia, 2]) * nz
+    if h0 != h1 and ((h0 <= 0.0 <= h1) or (h1 <= 0.0 <= h0)):
+        # the segment crosses the plane: where, and whether inside every edge
+        s = h0 / (h0 - h1)
+        xx = p0x + s * (p1x - p0x)
+        xy = p0y + s * (p1y - p0y)
+        xz = p0z + s * (p1z - p0z)
+        if in_triangle(verts, tris, k, nx, ny, nz, xx, xy, xz):
+            return 0.0, xx, xy, xz, xx, xy, xz
+    # the ends against the triangle (vertex-face)
+    qx, qy, qz, _f = closest_on_triangle(verts, tris, k, p0x, p0y, p0z)
+    best = math.sqrt((p0x - qx) ** 2 + (p0y - qy) ** 2 + (p0z - qz) ** 2)
+    ax, ay, az, bx, by, bz = p0x, p0y, p0z, qx, qy, qz
+    qx, qy, qz, _f = closest_on_triangle(verts, tris, k, p1x, p1y, p1z)
+    d = math.sqrt((p1x - qx) ** 2 + (p1y - qy) ** 2 + (p1z - qz) ** 2)
+    if d < best:
+        best = d
+        ax, ay, az, bx, by, bz = p1x, p1y, p1z, qx, qy, qz
+    # the segment against each edge (edge-edge)
+    dx, dy, dz = p1x - p0x, p1y - p0y, p1z - p0z
+    for e in range(3):
+        x0, y0, z0, ex, ey, ez = triangle_edge(verts, tris, k, e)
+        s, t = segment_segment_params(dx, dy, dz, ex, ey, ez, p0x - x0, p0y - y0, p0z - z0)
+        cx, cy, cz = p0x + s * dx, p0y + s * dy, p0z + s * dz
+        ex_, ey_, ez_ = x0 + t * ex, y0 + t * ey, z0 + t * ez
+        d = math.sqrt((cx - ex_) ** 2 + (cy - ey_) ** 2 + (cz - ez_) ** 2)
+        if d < best:
+            best = d
+            ax, ay, az, bx, by, bz = cx, cy, cz, ex_, ey_, ez_
+    return best, ax, ay, az, bx, by, bz
+
+
+@kernel
+def core_triangle(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+                  k: int, tri: np.ndarray, cache: np.ndarray
+                  ) -> tuple[float, float, float, float, float, float, float]:
+    """The nearest points of a convex core (its points' hull: a point or segment in closed
+    form, :func:`segment_triangle`; a box's or hull's corners by GJK, within
+    ``GJK_TOLERANCE``) and triangle k: ``(d, a, b)``, ``d = 0`` when they touch or cross
+    (a closed-form gap within ``TOUCH_TOLERANCE`` of the coordinates' magnitude counts, as
+    GJK counts it). ``tri`` (3, 3) and ``cache`` (``GJK_CACHE_SIZE``) are scratch."""
+    p = core.shape[0]
+    if p <= 2:
+        d, ax, ay, az, bx, by, bz = segment_triangle(verts, tris, normals, k, core[0, 0],
+                                                     core[0, 1], core[0, 2], core[p - 1, 0],
+                                                     core[p - 1, 1], core[p - 1, 2])
+        scale = max(abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz))
+        if d <= TOUCH_TOLERANCE * scale:
+            # touching to rounding (a core lying in the plane): as GJK counts it
+            d = 0.0
+        return d, ax, ay, az, bx, by, bz
+    for c in range(3):
+        for a in range(3):
+            tri[c, a] = verts[tris[k, c], a]
+    cache[0] = 0
+    d, ax, ay, az, bx, by, bz, _it, status = gjk_distance(core, tri, cache)
+    if status == GJK_OVERLAPPED:
+        d = 0.0
+    return d, ax, ay, az, bx, by, bz
+
+
+@kernel
+def coplanar(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int, j: int) -> bool:
+    """Whether triangle j lies in triangle k's plane: every corner of j within an angle of
+    ``FLAT_EDGE_TOLERANCE`` (as a sine) of the plane, seen from k's first corner (the test of
+    a flat edge, for triangles that need not share one; either winding)."""
+    ia = tris[k, 0]
+    nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    for c in range(3):
+        iv = tris[j, c]
+        wx = verts[iv, 0] - verts[ia, 0]
+        wy = verts[iv, 1] - verts[ia, 1]
+        wz = verts[iv, 2] - verts[ia, 2]
+        h = wx * nx + wy * ny + wz * nz
+        if abs(h) > FLAT_EDGE_TOLERANCE * math.sqrt(wx * wx + wy * wy + wz * wz):
+            return False
+    return True
+
+
+@kernel
+def plane_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
+               edge_flat: np.ndarray, group: np.ndarray, size: int
+               ) -> tuple[float, float, float, float]:
+    """How a core that touches or crosses a set of coplanar triangles (``group[:size]``, one
+    piece of a plane) leaves them: ``(push, nx, ny, nz)``, the least move along an allowed
+    axis that takes the core's hull clear of every one (just touching). The axes: the plane's
+    normal, toward the side the core reaches less far beyond it (+ the first triangle's
+    normal on a tie), and across each edge of the piece that is not flat (a boundary, a
+    crease) its outward normal in the plane. A flat edge offers no way out: the plane goes on
+    there (no internal-edge pushes), so the answer is the same however the plane is cut into
+    triangles."""
+    k0 = group[0]
+    ia = tris[k0, 0]
+    nx, ny, nz = normals[k0, 0], normals[k0, 1], normals[k0, 2]
+    off = verts[ia, 0] * nx + verts[ia, 1] * ny + verts[ia, 2] * nz
+    lo = math.inf
+    hi = -math.inf
+    for i in range(core.shape[0]):
+        s = core[i, 0] * nx + core[i, 1] * ny + core[i, 2] * nz
+        lo = min(lo, s)
+        hi = max(hi, s)
+    up = off - lo
+    down = hi - off
+    if up <= down:
+        best, bx, by, bz = up, nx, ny, nz
+    else:
+        best, bx, by, bz = down, -nx, -ny, -nz
+    for g in range(size):
+        k = group[g]
+        kx, ky, kz = normals[k, 0], normals[k, 1], normals[k, 2]
+        for e in range(3):
+            if edge_flat[k, e]:
+                # a flat edge: the plane goes on across it
+                continue
+            _x0, _y0, _z0, ex, ey, ez = triangle_edge(verts, tris, k, e)
+            # outward in the plane: edge x normal (the winding runs counter-clockwise about
+            # the triangle's own normal)
+            mx = ey * kz - ez * ky
+            my = ez * kx - ex * kz
+            mz = ex * ky - ey * kx
+            size_m = math.sqrt(mx * mx + my * my + mz * mz)
+            mx /= size_m
+            my /= size_m
+            mz /= size_m
+            top = -math.inf
+            for h in range(size):
+                for c in range(3):
+                    iv = tris[group[h], c]
+                    top = max(top, verts[iv, 0] * mx + verts[iv, 1] * my + verts[iv, 2] * mz)
+            low = math.inf
+            for i in range(core.shape[0]):
+                low = min(low, core[i, 0] * mx + core[i, 1] * my + core[i, 2] * mz)
+            push = top - low
+            if push < best:
+                best, bx, by, bz = push, mx, my, mz
+    return max(best, 0.0), bx, by, bz
+
+
+@kernel
+def core_surface_nearest(core: np.ndarray, verts: np.ndarray, tris: np.ndarray,
+                         normals: np.ndarray, cand: np.ndarray, count: int
+                         ) -> tuple[float, float, float, float, float, float, float, int]:
+    """The candidate triangle nearest a convex core and the nearest points:
+    ``(d, a, b, k)`` (ties: the smallest k), or ``(inf, ..., -1)`` for no candidates."""
+    tri = np.empty((3, 3))
+    cache = np.zeros(GJK_CACHE_SIZE, np.int64)
+    best = math.inf
+    best_k = -1
+    ax = ay = az = bx = by = bz = 0.0
+    for j in range(count):
+        k = cand[j]
+        d, px, py, pz, qx, qy, qz = core_triangle(core, verts, tris, normals, k, tri, cache)
+        if d < best or (d == best and k < best_k):
+            best = d
+            best_k = k
+            ax, ay, az, bx, by, bz = px, py, pz, qx, qy, qz
+    return best, ax, ay, az, bx, by, bz, best_k
+
+
+@kernel
+def core_surface_contact(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarray,
+                         normals: np.ndarray, edge_flat: np.ndarray, vertex_flat: np.ndarray,
+                         cand: np.ndarray, count: int
+                         ) -> tuple[bool, float, float, float, float, float, float, float, int]:
+    """The deepest contact of a convex core grown by ``radius`` with the candidate triangles:
+    ``(hit, nx, ny, nz, depth, px, py, pz, k)`` as a 3D contact kernel, plus a triangle.
+
+    A core apart from every triangle: the nearest triangle (ties: the smallest k), ``depth =
+    radius - d``, the normal of :func:`surface_normal` at the core's nearest point (internal
+    edges smoothed), the point on the triangle. A core that touches or crosses triangles:
+    they are taken plane by plane (:func:`coplanar` with the first of each piece, in the
+    candidates' order), each plane's :func:`plane_push`, and the largest wins (ties: the
+    piece met first): ``depth = push + radius``, the point the middle of the core's deepest
+    feature moved by the push (on the plane, or on the line of the edge it leaves across). A
+    crossing is always deeper than any triangle apart."""
+    tri = np.empty((3, 3))
+    cache = np.zeros(GJK_CACHE_SIZE, np.int64)
+    crossed = np.empty(count, np.int64)
+    crossings = 0
+    near = math.inf
+    near_k = -1
+    ax = ay = az = 0.0
+    for j in range(count):
+        k = cand[j]
+        d, px, py, pz, _qx, _qy, _qz = core_triangle(core, verts, tris, normals, k, tri, cache)
+        if d > radius:
+            continue
+        if d == 0.0:
+            # touching or crossing: resolved plane by plane below
+            crossed[crossings] = k
+            crossings += 1
+        elif d < near or (d == near and k < near_k):
+            near = d
+            near_k = k
+            ax, ay, az = px, py, pz
+    if crossings > 0:
+        taken = np.zeros(crossings, np.bool_)
+        group = np.empty(crossings, np.int64)
+        push_best = -1.0
+        push_k = -1
+        pnx = pny = pnz = 0.0
+        for i in range(crossings):
+            if taken[i]:
+                continue
+            # the piece of the plane of crossed[i]
+            size = 0
+            for j in range(i, crossings):
+                if not taken[j] and coplanar(verts, tris, normals, crossed[i], crossed[j]):
+                    taken[j] = True
+                    group[size] = crossed[j]
+                    size += 1
+            push, mx, my, mz = plane_push(core, verts, tris, normals, edge_flat, group, size)
+            if push > push_best:
+                push_best = push
+                push_k = crossed[i]
+                pnx, pny, pnz = mx, my, mz
+        mx, my, mz = deepest_middle(core, pnx, pny, pnz)
+        return (True, pnx, pny, pnz, push_best + radius, mx + pnx * push_best,
+                my + pny * push_best, mz + pnz * push_best, push_k)
+    if near_k < 0:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1
+    d, qx, qy, qz, nx, ny, nz = surface_normal(verts, tris, normals, edge_flat, vertex_flat,
+                                               near_k, ax, ay, az)
+    return True, nx, ny, nz, max(radius - d, 0.0), qx, qy, qz, near_k

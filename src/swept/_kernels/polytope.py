@@ -219,7 +219,7 @@ def _project(core: np.ndarray, nx: float, ny: float, nz: float) -> tuple[float, 
 
 
 @reader
-def _deepest_middle(core: np.ndarray, nx: float, ny: float, nz: float
+def deepest_middle(core: np.ndarray, nx: float, ny: float, nz: float
                     ) -> tuple[float, float, float]:
     """The middle of a core's deepest feature against n (its points lowest along n, within
     :data:`POLYTOPE_FEATURE_TOLERANCE` of the core's extent), placed at the lowest depth."""
@@ -318,7 +318,7 @@ def contact_core_polytope(core_a: np.ndarray, ra: float, faces_a: np.ndarray,
         # no axis at all (two points or a point and a segment): the cores coincide
         return True, 1.0, 0.0, 0.0, ra + rb, ax + rb, ay, az
     depth = max(best, 0.0) + ra + rb
-    mx, my, mz = _deepest_middle(core_a, bnx, bny, bnz)
+    mx, my, mz = deepest_middle(core_a, bnx, bny, bnz)
     shift = depth - ra
     return True, bnx, bny, bnz, depth, mx + bnx * shift, my + bny * shift, mz + bnz * shift
 
@@ -329,7 +329,7 @@ def contact_core_plane3(core: np.ndarray, r: float, nx: float, ny: float, nz: fl
                         ) -> tuple[bool, float, float, float, float, float, float, float]:
     """A core grown by r against a half-space: out along n by how far its deepest point is
     below the boundary; the point is the foot of its deepest feature's middle."""
-    mx, my, mz = _deepest_middle(core, nx, ny, nz)
+    mx, my, mz = deepest_middle(core, nx, ny, nz)
     s = mx * nx + my * ny + mz * nz - offset - r
     if s > 0.0:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0

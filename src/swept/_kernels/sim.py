@@ -40,6 +40,8 @@ from ..constants import (
     MAX_GRID_KEYS,
     PAIR_MARGIN_FRACTION,
     PAIR_PUSH_SLOP,
+    PUSH_SLIDES,
+    SLEEP_DEPTH_FRACTION,
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
     TOUCHES_LOGGED_PER_STEP,
@@ -591,6 +593,44 @@ def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float]
     return best_t, bnx, bny, bnz, best_h
 
 
+@inline_kernel
+def _slide_push(scene: Scene, px: float, py: float, pz: float, mx: float, my: float,
+                mz: float, r: float, cache: np.ndarray, spare: np.ndarray, i: int, cached: bool,
+                count: int) -> tuple[float, float, float]:
+    """The part of the push ``m`` a ball at ``p`` can make among the candidates: cast, and at
+    each contact the rest of it slides along the contact's plane, at most
+    :data:`PUSH_SLIDES` casts (the candidates cover the whole push's reach, and a slide only
+    shortens it). Returns the displacement made."""
+    ox = 0.0
+    oy = 0.0
+    oz = 0.0
+    for _ in range(PUSH_SLIDES):
+        push = math.sqrt(mx * mx + my * my + mz * mz)
+        if push == 0.0:
+            break
+        t, nx, ny, nz, h = _cast_all(scene, (px + ox, py + oy, pz + oz, mx / push,
+                                             my / push, mz / push), push, r, cache, spare, i,
+                                     cached, count)
+        if h < 0:
+            # clear to the end
+            return ox + mx, oy + my, oz + mz
+        scale = min(t / push, 1.0)
+        ox += mx * scale
+        oy += my * scale
+        oz += mz * scale
+        # the rest, less its part into the contact
+        rest = 1.0 - scale
+        mx *= rest
+        my *= rest
+        mz *= rest
+        into = mx * nx + my * ny + mz * nz
+        if into < 0.0:
+            mx -= into * nx
+            my -= into * ny
+            mz -= into * nz
+    return ox, oy, oz
+
+
 @kernel
 def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                   gravity: np.ndarray, dt: float, max_casts: int) -> None:
@@ -828,20 +868,17 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             continue
         if push > 0.0 and mode[i] != MODE_DISCRETE:
             # a body with continuous collision is never pushed through a collider by another
-            # body: the push is cast, and stops at the first contact
+            # body: the push is cast, and slides along the first contact it meets (a ball
+            # resting on a floor and pushed sideways and a little down moves sideways; a push
+            # stopped dead there left a ball wedged in a corner overlapping its neighbour
+            # for good)
             _box_around(px, py, pz, push + r, query)
             cached = _cached(i, query, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
                 count = gather_spare(scene, stack, query, mask, spare)
-            t, _nx, _ny, _nz, h = _cast_all(scene, (px, py, pz, mx / push, my / push,
-                                                    mz / push), push, r, cache, spare, i,
-                                            cached, count)
-            if h >= 0:
-                scale = min(t / push, 1.0)
-                mx *= scale
-                my *= scale
-                mz *= scale
+            mx, my, mz = _slide_push(scene, px, py, pz, mx, my, mz, r, cache, spare, i,
+                                     cached, count)
         if push > 0.0 and not crossed[i]:
             # the bookkeeping follows the real path: does this push cross a collider?
             qx = px + mx
@@ -1316,11 +1353,13 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
 
 
 @kernel
-def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, count: int, dt: float,
-                 speed: float, sleep_after: float, rest: np.ndarray, island: np.ndarray
-                 ) -> int:
+def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, sep: np.ndarray, count: int,
+                 dt: float, speed: float, sleep_after: float, rest: np.ndarray,
+                 island: np.ndarray) -> int:
     """Sleeping, after a step: each awake body's time at rest (``rest``, seconds slower than
-    ``speed``) grows or restarts; the awake bodies joined by the step's body contacts
+    ``speed`` with no contact of ``sep`` (the contacts' separations) deeper than
+    :data:`SLEEP_DEPTH_FRACTION` of the smaller radius: an overlap still healing is not rest) grows or
+    restarts; the awake bodies joined by the step's body contacts
     (``first``/``other``: the velocity solver's contacts, CSR, ``other`` < 0 a collider) form
     islands (union-find, smallest index the root, into ``island``); an island whose every body
     has rested ``sleep_after`` seconds falls asleep (velocities zeroed). Returns how many fell
@@ -1334,6 +1373,17 @@ def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, count: int, dt
             continue
         v = math.sqrt(vel[i, 0] ** 2 + vel[i, 1] ** 2 + vel[i, 2] ** 2)
         rest[i] = rest[i] + dt if v < speed else 0.0
+    # a deep overlap (the solver's split impulses still healing it, with no speed to show
+    # for it) restarts both sides' rest: a pile put to sleep while it heals keeps its overlaps
+    radius = b.radius
+    for i in range(min(n, first.shape[0] - 1)):
+        for c in range(first[i], min(first[i + 1], count)):
+            j = other[c]
+            smaller = min(radius[i], radius[j]) if j >= 0 else radius[i]
+            if sep[c] < -SLEEP_DEPTH_FRACTION * smaller:
+                rest[i] = 0.0
+                if j >= 0:
+                    rest[j] = 0.0
     # union the awake pairs (path halving keeps the trees shallow; each find is capped)
     for i in range(min(n, first.shape[0] - 1)):
         if asleep[i]:

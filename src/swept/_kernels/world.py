@@ -45,14 +45,19 @@ from .grid import (
     MG_NY,
     MG_OUTSIDE,
     MG_OUTSIDE_CAP,
+    ROW_BOX,
+    ROW_GENERIC,
+    ROW_SEGMENT,
     bin_moving,
     box_missed,
     coarse_of,
     walk_begin,
     walk_next,
 )
-from .ray import _unit2, ray_aabb2, ray_capsule2, ray_circle
+from .ray import _unit2, ray_aabb2, ray_capsule2, ray_circle, ray_polygon
 from .scene import (
+    COUNT,
+    FIRST,
     FLAG_SKIP,
     FLAGS,
     H_DIM,
@@ -78,6 +83,7 @@ from .scene import (
     KIND_AABB3,
     KIND_CAPSULE2,
     KIND_CAPSULE3,
+    KIND_CHAIN_SEGMENT,
     KIND_CIRCLE,
     KIND_EMPTY,
     KIND_PLANE2,
@@ -252,8 +258,8 @@ def _row_cast(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, 
 #: A cast's best hit so far: ``(handle, t, px, py, pz, nx, ny, nz, inside)``.
 Best = tuple[int, float, float, float, float, float, float, float, bool]
 #: A grid walk's best hit so far (2D): ``(handle, t, px, py, nx, ny, inside, seg_row,
-#: limit)``; ``seg_row`` the entry row of a segment hit whose point and normal wait for the
-#: end of the walk (-1: none), ``limit`` the reach left to the walk.
+#: limit)``; ``seg_row`` the grid row of a segment, box or circle hit whose point and normal
+#: wait for the end of the walk (-1: none), ``limit`` the reach left to the walk.
 GridBest = tuple[int, float, float, float, float, float, bool, int, float]
 #: A 2D ray as the grid walk reads it: ``(ox, oy, dx, dy, ix, iy)`` (``i``: the inverse
 #: direction, :func:`~swept._kernels.bvh.inverse_direction`).
@@ -445,7 +451,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
 
     The static colliders through the uniform grid (a 2D ray, when the scene has one: its cells
     in ray order (DDA), each cell's static entries (a segment by its precomputed crossing
-    test, any other collider by its grown box, then the narrowphase) and, when the moving
+    test, a box or a circle by its kernel's distance on the grid row, these three finished
+    (point, normal) once for the best at the end; any other collider by its grown box, then
+    the narrowphase) and, when the moving
     colliders are gridded, each coarse cell's moving colliders as the walk enters it
     (:func:`_moving_entries`)) or the static tree, the moving ones there or through the
     moving tree (:func:`_cast_trees`), then the planes (:func:`_cast_planes`).
@@ -540,7 +548,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 # the entry names a gridded collider: its row, its handle
                 row = boxes + links[items + j]
                 h = links[handles + links[items + j]]
-                if nodes[row, 2] != 0.0:
+                code = nodes[row, 2]
+                if code == ROW_SEGMENT:
                     # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
                     # on its precomputed e and threshold, the same operations in the same
                     # order (so the same t); the point and normal once, at the end
@@ -573,6 +582,25 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     limit = t if better else limit
                     seg_row = row if better else seg_row
                     continue
+                if code != ROW_GENERIC:
+                    # a box or a circle on its own row: the distance alone (the kernel the
+                    # scalar query calls, its point and normal unused), the point and normal
+                    # of the best once, at the end. No box test first: for a box the slab
+                    # test is the narrowphase, and a circle's miss is a few products
+                    if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
+                        continue
+                    if code == ROW_BOX:
+                        t = ray_aabb2(ox, oy, dx, dy, nodes[row, 0], nodes[row, 1],
+                                      nodes[row, 3], nodes[row, 4], limit)[0]
+                    else:
+                        t = ray_circle(ox, oy, dx, dy, nodes[row, 0], nodes[row, 1],
+                                       nodes[row, 3], limit)[0]
+                    better = (t >= 0.0) & ((t < best_t) | ((t == best_t) & (h < best_h)))
+                    best_t = t if better else best_t
+                    best_h = h if better else best_h
+                    limit = t if better else limit
+                    seg_row = row if better else seg_row
+                    continue
                 if signed:
                     if box_missed(nodes[row, near_x], nodes[row, near_y], nodes[row, 3 - near_x],
                                   nodes[row, 5 - near_y], ox, oy, ix, iy, limit):
@@ -588,6 +616,14 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     t, ax, ay, anx, any_, ains = _cast_plain2(
                         kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4], ox, oy,
                         dx, dy, limit)
+                elif kind == KIND_POLYGON:
+                    # a polygon: its kernel on its corners and normals in the pool (the
+                    # whole narrowphase as a call costs a ray of the every-kind scene more)
+                    first_v = scene.tags[h, FIRST]
+                    count_v = scene.tags[h, COUNT]
+                    t, ax, ay, anx, any_, ains = ray_polygon(
+                        ox, oy, dx, dy, scene.pool[first_v:first_v + count_v],
+                        scene.pool[first_v + count_v:first_v + 2 * count_v], limit)
                 else:
                     t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
                         scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
@@ -602,9 +638,17 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 break
             entered, walk = walk_next(walk, gnx, gny)
         if seg_row >= 0:
-            # a segment's crossing, its point and normal left for now
-            px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, nodes[seg_row, 3],
-                                                  nodes[seg_row, 4], best_t)
+            # the best is a segment, box or circle whose point and normal were left for now
+            code = nodes[seg_row, 2]
+            if code == ROW_SEGMENT:
+                px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, nodes[seg_row, 3],
+                                                      nodes[seg_row, 4], best_t)
+            else:
+                # the same kernel on the same numbers, reaching exactly to the best: the same t
+                _t, px, py, nx, ny, inside = _cast_plain2(
+                    KIND_AABB2 if code == ROW_BOX else KIND_CIRCLE, nodes[seg_row, 0],
+                    nodes[seg_row, 1], nodes[seg_row, 3], nodes[seg_row, 4], 0.0, ox, oy, dx,
+                    dy, best_t)
         best = (best_h, best_t, px, py, 0.0, nx, ny, 0.0, inside)
         moving_done = gridded
     if not use_grid or (links[H_MOVING_NODES] > 0 and not moving_done):
@@ -734,14 +778,51 @@ def cast_at(desc: int, ray: tuple[float, float, float, float, float, float], tma
     return cast_one(scene, stack, ray, tmax, radius, mask, flags)
 
 
+#: :func:`ray_one2`'s normal keys: the four axis normals ``-x, +x, -y, +y`` are keys 0 to 3,
+#: a segment's two faces (left, right of ``a -> b``) in row ``h`` keys ``AXIS_NORMALS + 2 h``
+#: and ``AXIS_NORMALS + 2 h + 1``.
+AXIS_NORMALS = 4
+
+
+@inline_kernel
+def _same_bits(a: float, b: float) -> bool:
+    """Whether floats ``a`` and ``b`` are the very same value (a zero's sign included)."""
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+@inline_kernel
+def normal_key(scene: Scene, h: int, nx: float, ny: float) -> int:
+    """A key naming the 2D normal ``(nx, ny)`` of a hit on collider ``h`` when it is one of a
+    few that recur, bit for bit, hit after hit (-1 otherwise): an axis normal (a box's faces,
+    an axis-aligned wall), or one of a segment's two faces (computed as ``ray_segment`` turns
+    its perpendicular). The scalar World query keeps one Vec2 per key, so that a hit makes one
+    object fewer (:meth:`swept.world.World.raycast`)."""
+    if ny == 0.0 and math.copysign(1.0, ny) > 0.0 and (nx == 1.0 or nx == -1.0):
+        return 0 if nx < 0.0 else 1
+    if nx == 0.0 and math.copysign(1.0, nx) > 0.0 and (ny == 1.0 or ny == -1.0):
+        return 2 if ny < 0.0 else 3
+    k = scene.tags[h, KIND]
+    if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+        rows = scene.rows
+        ux, uy, _length = _unit2(rows[h, 2] - rows[h, 0], rows[h, 3] - rows[h, 1])
+        # the left perpendicular, and the right one, as ray_segment writes them
+        lx = 0.0 - uy
+        ly = ux
+        if _same_bits(nx, lx) and _same_bits(ny, ly):
+            return AXIS_NORMALS + 2 * h
+        if _same_bits(nx, 0.0 - lx) and _same_bits(ny, 0.0 - ly):
+            return AXIS_NORMALS + 2 * h + 1
+    return -1
+
+
 @entry
 def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
-             mask: int) -> tuple[int, float, float, float, float, float, bool, float]:
+             mask: int) -> tuple[int, float, float, float, float, float, bool, float, int]:
     """One 2D ray for :meth:`swept.world.World.raycast` against the scene of the descriptor
     (:func:`describe`) at address ``desc``, given as the Ray's ``(ox, oy, dx, dy,
-    max_distance)`` (a unit direction): ``(handle, t, px, py, nx, ny, inside, exit)``; the
-    fewest values in and out (each costs the scalar call time: about 30 ns an array unboxed,
-    15 ns a float boxed).
+    max_distance)`` (a unit direction): ``(handle, t, px, py, nx, ny, inside, exit, key)``,
+    ``key`` the normal's :func:`normal_key`; the fewest values in and out (each costs the
+    scalar call time: about 30 ns an array unboxed, 15 ns a float boxed).
     Keeps the GIL (:func:`swept._kernels.entry`): the stack is the World's one scratch array."""
     scene, stack = described(desc)
     ox, oy, dx, dy, tmax = ray
@@ -752,7 +833,8 @@ def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
     no_flags = mask & 0
     h, t, px, py, _pz, nx, ny, _nz, inside, te = cast_one(
         scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, no_flags)
-    return h, t, px, py, nx, ny, inside, te
+    key = normal_key(scene, h, nx, ny) if h >= 0 else -1
+    return h, t, px, py, nx, ny, inside, te, key
 
 
 @kernel

@@ -5,9 +5,9 @@ A surface is a list of triangles; each subclass brings its own way to find the t
 a ray (a mesh walks its BVH, a height field its cells) and near a box. Everything else is here,
 once: the validation of vertex and triangle arrays, the edge adjacency (which triangle lies
 across each edge, and whether that edge is flat), and the handlers of every query family
-(``raycast``, ``closest_point``, ``distance`` / ``closest_points`` and ``contact`` of points
-and spheres, ``sweep`` of spheres (exact), capsules and boxes (conservative advancement))
-registered for both shapes, plus :func:`raycast_many`.
+(``raycast``, ``closest_point``, ``distance`` / ``closest_points`` and ``contact`` of points,
+spheres, capsules, boxes, oriented boxes and hulls, ``sweep`` of spheres (exact) and of the
+others (conservative advancement)) registered for both shapes, plus :func:`raycast_many`.
 
 Conventions (the kernels' docstring in :mod:`swept._kernels.mesh` has the degenerate cases):
 
@@ -20,17 +20,23 @@ Conventions (the kernels' docstring in :mod:`swept._kernels.mesh` has the degene
 - **No internal-edge bumps:** the normal of a ball's contact or sweep hit is the face normal on
   a face, on a *flat* edge (between two coplanar triangles spread apart) and at a vertex whose
   every edge is flat; on any other edge or vertex it points from the touching point to the
-  centre.
+  centre. A capsule's or box's *core* (its segment, its corners' hull) apart from the surface
+  gets the same normal at its nearest point; a core that crosses the surface leaves plane by
+  plane, never across a flat edge (:func:`swept._kernels.mesh.core_surface_contact`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .. import _kernels  # noqa: F401  (installs the kernel cache stamps first)
+from .. import (
+    _kernels,  # noqa: F401  (installs the kernel cache stamps first)
+    convex3d,  # noqa: F401  (the oriented box's and hull's cores)
+)
 from .._kernels import mesh as _k
 from .._parallel import parallel_for
 from ..constants import (
@@ -40,15 +46,17 @@ from ..constants import (
     SURFACE_SEARCH_DOUBLINGS,
     TRIANGLE_AREA_TOLERANCE,
 )
-from ..dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP
+from ..dispatch import CLOSEST_POINT, CLOSEST_POINTS, CONTACT, RAYCAST, SWEEP, UNSUPPORTED
 from ..distance import PointOperand
 from ..results import RayBatch, RayHit, make_ray_hit
-from ..shapes import AABB, Capsule, Ray, Sphere
+from ..shapes import AABB, Capsule, ConvexHull, OrientedBox, Ray, Sphere
 from ..sweep import shape_core
 from ..vec import Vec3, as_vec3
 
 __all__ = ["Surface", "raycast_many", "check_vertices", "check_triangles", "adjacency"]
 
+
+_T = TypeVar("_T")
 
 #: Triangles sampled for a surface's typical triangle size (a starting guess of the
 #: nearest-point search, not a tolerance: any positive size gives the same answers).
@@ -286,28 +294,51 @@ class Surface:
         return self._gather(query)
 
     def _nearest(self, p: Vec3) -> tuple[float, int]:
-        """``(d, k)``: the distance from ``p`` to the surface and the nearest triangle.
+        """``(d, k)``: the distance from ``p`` to the surface and the nearest triangle
+        (:meth:`_search` around the point)."""
+        def measure(cand: np.ndarray) -> tuple[float, int]:
+            d, k = _k.nearest_triangle(self.vertices, self.triangles, cand, cand.shape[0],
+                                       p[0], p[1], p[2])
+            return d, k
 
-        The search grows a cube around ``p`` (from the distance to the surface's box plus a
-        typical triangle's size, doubling) until a triangle in it lies within the cube's
-        half-width: every triangle nearer than that touches the cube, so the nearest is
-        among those gathered. At most ``SURFACE_SEARCH_DOUBLINGS`` rounds, then all."""
+        d, k = self._search(p, p, measure)
+        return d, k
+
+    def _nearest_core(self, core: np.ndarray) -> tuple[float, ...]:
+        """``(d, ax, ay, az, bx, by, bz, k)``: the distance from a convex core (its points'
+        hull) to the surface, the nearest points (a on the core, b on triangle k)."""
+        def measure(cand: np.ndarray) -> tuple[float, tuple[float, ...]]:
+            out = _k.core_surface_nearest(core, self.vertices, self.triangles, self.normals,
+                                          cand, cand.shape[0])
+            return out[0], out
+
+        lo = core.min(axis=0)
+        hi = core.max(axis=0)
+        _d, out = self._search(lo, hi, measure)
+        return tuple(out)
+
+    def _search(self, lo: Any, hi: Any, measure: Callable[[np.ndarray], tuple[float, _T]]
+                ) -> tuple[float, _T]:
+        """The nearest triangle to something inside the box ``[lo, hi]``, by ``measure``
+        (candidate triangles -> ``(distance, answer)`` of the nearest among them).
+
+        The search grows the box (by the gap to the surface's box plus a typical triangle's
+        size, doubling) until a triangle in it lies within that growth: every triangle nearer
+        than that touches the grown box, so the nearest is among those gathered. At most
+        ``SURFACE_SEARCH_DOUBLINGS`` rounds, then all."""
         box = self._aabb
-        gap = math.sqrt(sum(max(box.min[a] - p[a], 0.0, p[a] - box.max[a]) ** 2
+        gap = math.sqrt(sum(max(box.min[a] - hi[a], 0.0, lo[a] - box.max[a]) ** 2
                             for a in range(3)))
         reach = gap + max(self._size, self._margin)
         for _ in range(SURFACE_SEARCH_DOUBLINGS):
-            cand = self._candidates(p - (reach, reach, reach), p + (reach, reach, reach))
+            cand = self._candidates([lo[a] - reach for a in range(3)],
+                                    [hi[a] + reach for a in range(3)])
             if cand.shape[0]:
-                d, k = _k.nearest_triangle(self.vertices, self.triangles, cand, cand.shape[0],
-                                           p[0], p[1], p[2])
+                d, answer = measure(cand)
                 if d <= reach:
-                    return d, k
+                    return d, answer
             reach *= 2.0
-        every = np.arange(self.triangles.shape[0], dtype=np.int64)
-        d, k = _k.nearest_triangle(self.vertices, self.triangles, every, every.shape[0],
-                                   p[0], p[1], p[2])
-        return d, k
+        return measure(np.arange(self.triangles.shape[0], dtype=np.int64))
 
     def _normal_at(self, k: int, p: Vec3) -> tuple[float, Vec3, Vec3]:
         """Distance from ``p`` to triangle k, its nearest point and the surface normal there
@@ -387,6 +418,33 @@ def _contact_surface(sphere: Sphere, surface: Surface) -> tuple[Any, ...]:
         return (False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     d, q, n = surface._normal_at(k, c)
     return (True, n[0], n[1], n[2], r - d, q[0], q[1], q[2])
+
+
+def _closest_points_core_surface(shape: Any, surface: Surface) -> tuple[float, ...]:
+    """The closest-points family's answer for a capsule, box, oriented box or hull against a
+    surface: ``(gap, a's point, b's point)`` from the nearest points of the shape's core and
+    the nearest triangle; both points are the surface's point when they touch or overlap."""
+    core, r = shape_core(shape)
+    d, ax, ay, az, bx, by, bz, _k_ = surface._nearest_core(core)
+    if d <= r:
+        return (0.0, bx, by, bz, bx, by, bz)
+    u = (r / d)
+    return (d - r, ax + u * (bx - ax), ay + u * (by - ay), az + u * (bz - az), bx, by, bz)
+
+
+def _contact_core_surface(shape: Any, surface: Surface) -> tuple[Any, ...]:
+    """The contact family's flat tuple of a capsule, box, oriented box or hull on a surface:
+    :func:`swept._kernels.mesh.core_surface_contact` over the triangles near the shape (the
+    nearest triangle's smoothed normal when the core is apart from the surface, the deepest
+    push out of a triangle the core crosses)."""
+    if shape.dim != 3:
+        return UNSUPPORTED
+    core, r = shape_core(shape)
+    cand = surface._candidates(core.min(axis=0) - r, core.max(axis=0) + r)
+    hit, nx, ny, nz, depth, px, py, pz, _k_ = _k.core_surface_contact(
+        core, r, surface.vertices, surface.triangles, surface.normals, surface._edge_flat,
+        surface._vertex_flat, cand, cand.shape[0])
+    return (hit, nx + 0.0, ny + 0.0, nz + 0.0, depth, px, py, pz)
 
 
 def _sweep_sphere_surface(sphere: Sphere, rel: Vec3, surface: Surface, td: float, mf: float
@@ -486,10 +544,12 @@ def register(cls: type) -> None:
     CLOSEST_POINT.register(cls, _closest_point_surface)
     CONTACT.register((Sphere, cls), _contact_surface, flip=True)
     SWEEP.register((Sphere, cls), _sweep_sphere_surface)
-    for mover in (Capsule, AABB):
-        SWEEP.register((mover, cls), _sweep_convex_surface)
     for operand in (PointOperand, Sphere):
         CLOSEST_POINTS.register((operand, cls), _closest_points_surface, flip=True)
+    for convex in (Capsule, AABB, OrientedBox, ConvexHull):
+        SWEEP.register((convex, cls), _sweep_convex_surface)
+        CONTACT.register((convex, cls), _contact_core_surface, flip=True)
+        CLOSEST_POINTS.register((convex, cls), _closest_points_core_surface, flip=True)
 
 
 def run_batch(kernel: Any, n: int, args: tuple[Any, ...]) -> None:
