@@ -6,6 +6,23 @@ normals, shape cores), so that the scalar API and the batch kernels (range kerne
 run by :func:`swept._parallel.parallel_for`) call the very same code. The public modules
 (``swept.raycast``, ``swept.contact``, ...) coerce input, call a kernel and wrap its result;
 they hold no geometry of their own.
+
+Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
+``benchmarks/bench_compile.py --breakdown``). A new kernel follows these rules:
+
+- A compiled call links the callee's whole code, and its callees', into the caller's module,
+  which LLVM optimizes and emits again: a kernel's cost grows with all the code it reaches.
+  A wrapper that only Python calls is plain Python (``bvh.build``: the build was compiled
+  and emitted four times over as three nested kernels).
+- An :func:`inline_kernel` is typed, lowered and SSA-rebuilt once per call site, and numba's
+  SSA pass grows with a function's size times its reassigned variables: inline what the hot
+  loop needs; a rare path (a cache miss, a cast that starts touching, planes, a parallel
+  segment) calls one compiled kernel (``sim.gather_spare``, ``world._start_touching``,
+  ``world._row_cast``).
+- A large helper called from one compiled site only is an :func:`inline_kernel`: a
+  :func:`kernel` would be compiled and emitted on its own and then again inside its caller.
+- No literal arguments and no read-only / writable mixes (:func:`kernel` and :func:`reader`
+  make every call site share one signature); the breakdown lists any kernel compiled twice.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ from .sim import (
     bodies_meet,
     cast_entering_row,
     collider_velocity,
+    gather_spare,
     pair_normal,
     touch_row,
 )
@@ -175,7 +176,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         cached = _cached(i, query, s.cache_count, s.cache_box)
         count = s.cache_count[i]
         if not cached:
-            count = _gather_into(scene, stack, query, mask[i], spare, 0)
+            count = gather_spare(scene, stack, query, mask[i], spare)
         for k in range(count):
             h = s.cache[i, k] if cached else spare[0, k]
             if ball:

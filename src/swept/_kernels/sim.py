@@ -269,11 +269,22 @@ def _spare(scene: Scene) -> np.ndarray:
 
 
 @kernel
+def gather_spare(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
+                 spare: np.ndarray) -> int:
+    """:func:`_gather_into` row 0 of ``spare`` (:func:`_spare`) as a real call, for the range
+    kernels' cache misses (a body's query outside its cached box: rare). One compiled copy
+    of the two tree walks instead of one inlined at each of eight sites, each copy typed and
+    lowered again with its caller (measured on the compile tour's Simulation: see
+    ``benchmarks/README.md``, compile time)."""
+    return _gather_into(scene, stack, query, mask, spare, 0)
+
+
+@kernel
 def candidates(scene: Scene, query: np.ndarray, mask: int) -> np.ndarray:
     """The handles :func:`_gather_into` lists for ``query`` and ``mask`` (for tests)."""
     stack = np.empty(STACK_SIZE, np.int64)
     spare = _spare(scene)
-    count = _gather_into(scene, stack, query, mask, spare, 0)
+    count = gather_spare(scene, stack, query, mask, spare)
     return spare[0, :count].copy()
 
 
@@ -804,7 +815,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         cache_count[i] = count if cached else -1
         if not cached:
             # too many for the cache: gathered again for this move only
-            count = _gather_into(scene, stack, query, mask, spare, 0)
+            count = gather_spare(scene, stack, query, mask, spare)
         if mode[i] == MODE_SWEPT:
             # (a ball at rest casts too: a moving collider may come at it)
             remaining = dt
@@ -1022,7 +1033,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             cached = _cached(i, query, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = _gather_into(scene, stack, query, mask, spare, 0)
+                count = gather_spare(scene, stack, query, mask, spare)
             mx, my, mz = _slide_push(scene, b, i, (px, py, pz), (mx, my, mz), cache, spare,
                                      cached, count)
         if push > 0.0 and not crossed[i]:
@@ -1039,7 +1050,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             cached = _cached(i, query, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = _gather_into(scene, stack, query, mask, spare, 0)
+                count = gather_spare(scene, stack, query, mask, spare)
             for c in range(count):
                 h = cache[i, c] if cached else spare[0, c]
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
@@ -1058,7 +1069,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
         cached = _cached(i, query, cache_count, cache_box)
         count = cache_count[i]
         if not cached:
-            count = _gather_into(scene, stack, query, mask, spare, 0)
+            count = gather_spare(scene, stack, query, mask, spare)
         touching[i] = False
         for c in range(count):
             h = cache[i, c] if cached else spare[0, c]
@@ -1136,7 +1147,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
             cached = _cached(i, query, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = _gather_into(scene, stack, query, masks[i], spare, 0)
+                count = gather_spare(scene, stack, query, masks[i], spare)
             for c in range(count):
                 h = cache[i, c] if cached else spare[0, c]
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]

@@ -59,9 +59,9 @@ from .sim import (
     _cached,
     _gap_moving_row,
     _gap_row,
-    _gather_into,
     _spare,
     collider_velocity,
+    gather_spare,
     pair_normal,
 )
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
@@ -218,7 +218,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         cached = _cached(i, query, s.cache_count, s.cache_box)
         count = s.cache_count[i]
         if not cached:
-            count = _gather_into(scene, stack, query, b.mask[i], spare, 0)
+            count = gather_spare(scene, stack, query, b.mask[i], spare)
         for k in range(count):
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]

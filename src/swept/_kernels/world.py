@@ -416,6 +416,30 @@ def _moving_entries(scene: Scene, first: int, stop: int, ray: Ray2, probe: Probe
     return best_h, best_t, px, py, nx, ny, inside, seg_row, limit
 
 
+@kernel
+def _start_touching(scene: Scene, h: int, ox: float, oy: float, oz: float, r: float,
+                    nx: float, ny: float, nz: float
+                    ) -> tuple[float, float, float, float, float, float]:
+    """A ball cast from ``o`` that starts touching collider ``h``: the point of ``h`` nearest
+    its centre and the normal :func:`~swept._kernels.scene.contact_row` gives (``n`` kept
+    when it finds no touch). A real call, on a rare path: one compiled copy of the two row
+    dispatches instead of one inlined into each cast kernel (see :func:`_row_cast`)."""
+    px, py, pz = closest_row(scene, h, ox, oy, oz)
+    touching, cnx, cny, cnz, _depth, _cx, _cy, _cz = contact_row(scene, h, ox, oy, oz, r)
+    if touching:
+        return px, py, pz, cnx, cny, cnz
+    return px, py, pz, nx, ny, nz
+
+
+@kernel
+def _exit_at(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, dy: float,
+             dz: float, t: float) -> float:
+    """:func:`~swept._kernels.scene.exit_row` as a real call: the scalar queries' scene is
+    owner-less (:func:`described`), so the call reference-counts nothing, and the row
+    dispatch compiles once instead of once inlined into :func:`cast_one`."""
+    return exit_row(scene, h, ox, oy, oz, dx, dy, dz, t)
+
+
 @inline_kernel
 def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float, float, float],
           r: float, limit: float, mask: int, flags: int
@@ -640,11 +664,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         # a ball that starts touching: the point is the collider's nearest to its centre, and
         # the normal the shortest way out as contact() gives it, so that a tie (a centre on a
         # segment's core or end, a box's middle) breaks as the scalar sweep breaks it
-        px, py, pz = closest_row(scene, best_h, ox, oy, oz)
-        touching, cnx, cny, cnz, _depth, _cx, _cy, _cz = contact_row(scene, best_h, ox, oy, oz,
-                                                                     r)
-        if touching:
-            nx, ny, nz = cnx, cny, cnz
+        px, py, pz, nx, ny, nz = _start_touching(scene, best_h, ox, oy, oz, r, nx, ny, nz)
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
 
 
@@ -662,7 +682,7 @@ def cast_one(scene: Scene, stack: np.ndarray,
     grown = (flags & CAST_GROWN) != 0
     te = t
     if h >= 0 and not grown:
-        te = exit_row(scene, h, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], t)
+        te = _exit_at(scene, h, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], t)
     return h, t, px, py, pz, nx, ny, nz, inside, te
 
 
