@@ -44,6 +44,8 @@ BENCHMARKS = {
     "world_bulk": "bench_world_bulk.py",
     "tilemap": "bench_tilemap.py",
     "dask_rays": "bench_dask_rays.py",
+    "kinematic": "bench_kinematic.py",
+    "sim_shapes": "bench_sim_shapes.py",
 }
 
 #: The peer engines the benchmarks compare against: import name, then the package to install.
