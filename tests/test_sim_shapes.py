@@ -512,3 +512,48 @@ def test_a_polygon_body_whose_corners_round_together_still_steps() -> None:
     sim.run(3)
     assert np.isfinite(sim.positions).all() and np.isfinite(sim.velocities).all()
     assert tri.position[1] >= -1e-9
+
+
+@pytest.mark.parametrize("restitution", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("shape", ["box", "capsule", "triangle"])
+def test_a_paddle_hits_a_swept_shape_body_with_the_closed_form_speed(shape: str,
+                                                                     restitution: float) -> None:
+    """A shape body's swept move meets a moving collider in relative motion (its move less
+    the collider's, as a ball's does): before, the cast met the collider only where it ends
+    the step, so a paddle at 50 units a step jumped a small box and the position passes
+    pushed it out on the far side. The body leaves at ``(1 + e) v_paddle - e v_body``."""
+    from swept import Capsule, Polygon
+
+    sim = Simulation(gravity=(0.0, 0.0))
+    paddle = sim.world.add(AABB((-20.0, -100.0), (0.0, 100.0)), moving=True)
+    if shape == "box":
+        body = AABB((195.0, -5.0), (205.0, 5.0))
+    elif shape == "capsule":
+        body = Capsule((200.0, -3.0), (200.0, 3.0), 5.0)
+    else:
+        body = Polygon([(195.0, -5.0), (205.0, 0.0), (195.0, 5.0)])
+    b = sim.add(Body(body, (-300.0, 0.0), restitution=restitution, ccd="swept"))
+    sim.move_collider(paddle, velocity=(3000.0, 0.0))
+    out = (1.0 + restitution) * 3000.0 + restitution * 300.0
+    for _ in range(8):
+        sim.step()
+        front = sim.world.shape(paddle).max[0]
+        assert b.shape.aabb.min[0] >= front - 1e-9
+    assert b.velocity[0] == pytest.approx(out, rel=1e-12)
+    assert b.velocity[1] == pytest.approx(0.0, abs=1e-9)
+    assert sim.missed_total == 0
+
+
+def test_a_platform_carries_a_resting_box() -> None:
+    """A box resting on a moving platform (friction 1) rides it: the solver's contact answers
+    the platform's velocity, so friction brings the box to the platform's 60 units/s by
+    mu g dt = 980/60 a step (16.33, 32.67, 49, then 60: it lags 82/60 units behind), and it
+    stays on top. Before, a shape body's contact ignored a collider's velocity."""
+    sim = Simulation(gravity=(0.0, 980.0))
+    platform = sim.world.add(AABB((0.0, 100.0), (200.0, 110.0)), moving=True)
+    box = sim.add(Body(AABB((90.0, 80.0), (110.0, 100.0)), friction=1.0, ccd="swept"))
+    sim.run(30)
+    sim.move_collider(platform, velocity=(60.0, 0.0))
+    sim.run(120)
+    assert box.shape.max[1] == pytest.approx(100.0, abs=1e-6)
+    assert box.position[0] == pytest.approx(100.0 + 60.0 * 2.0 - 82.0 / 60.0, rel=1e-9)

@@ -708,9 +708,11 @@ def _slide_push(scene: Scene, b: Bodies, i: int, p: tuple[float, float, float],
                                                  my / push, mz / push), push, b.radius[i],
                                          cache, spare, i, cached, count)
         else:
+            # (a push is made where the colliders end the step: no motion ahead)
             t, nx, ny, nz, h, _qx, _qy = shape_cast_all(
                 scene, b.kind, b.local, b.radius, i, px + ox, py + oy, mx / push, my / push,
-                push, cache, spare, cached, count)
+                push, 0.0, cache, spare, cached, count)
+            t *= push
         if h < 0:
             # clear to the end
             return ox + mx, oy + my, oz + mz
@@ -837,15 +839,11 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 # where the touch is: the ball's point toward the collider, by default
                 qx = qy = math.nan
                 if not ball:
-                    # a capsule or polygon: the World's convex sweep (sim_shapes), against
-                    # the colliders where they are (moving colliders are not swept for
-                    # shape bodies: the position passes answer them)
-                    if length > 0.0:
-                        t, nx, ny, nz, h, qx, qy = shape_cast_all(
-                            scene, kinds, b.local, radius, i, px, py, dx, dy, length, cache,
-                            spare, cached, count)
-                        if h >= 0:
-                            t = min(t / length, 1.0)
+                    # a capsule or polygon: the World's convex sweep (sim_shapes), a moving
+                    # collider in relative motion (a body at rest casts too)
+                    t, nx, ny, nz, h, qx, qy = shape_cast_all(
+                        scene, kinds, b.local, radius, i, px, py, dx, dy, length, lag, cache,
+                        spare, cached, count)
                 else:
                     # the box the ball sweeps
                     x0 = min(px, px + mx) - r

@@ -39,13 +39,20 @@ import math
 
 import numpy as np
 
-from ..constants import COINCIDENT_NORMAL_2D, GJK_TOLERANCE, TOUCH_TOLERANCE
+from ..constants import (
+    COINCIDENT_NORMAL_2D,
+    GJK_TOLERANCE,
+    RELATIVE_MOTION_TOLERANCE,
+    TOUCH_TOLERANCE,
+)
 from . import kernel
 from .distance import GJK_CACHE_SIZE, GJK_FAILED, GJK_OVERLAPPED, gjk_distance
 from .ray import HEADING_TOLERANCE, MISS
 from .scene import (
     COUNT,
     FIRST,
+    FLAG_KINEMATIC,
+    FLAGS,
     HI,
     KIND,
     KIND_AABB2,
@@ -56,6 +63,7 @@ from .scene import (
     KIND_POLYGON,
     KIND_SEGMENT,
     LO,
+    MOTION,
     PARAM_WIDTH,
     Scene,
     one_way_faces,
@@ -374,11 +382,16 @@ def body_cast_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
 @kernel
 def shape_cast_all(scene: Scene, kind: np.ndarray, local: np.ndarray, radius: np.ndarray,
                    i: int, px: float, py: float, dx: float, dy: float, length: float,
-                   cache: np.ndarray, spare: np.ndarray, cached: bool, count: int
+                   lag: float, cache: np.ndarray, spare: np.ndarray, cached: bool, count: int
                    ) -> tuple[float, float, float, float, int, float, float]:
     """The first entering contact of body i moving from p along unit d for ``length`` among
     its candidates (``cache[i, :count]`` when ``cached``, else ``spare[0, :count]``):
-    ``(t, nx, ny, nz, handle, qx, qy)``, handle -1 for none (ties: the smallest handle)."""
+    ``(fraction of the move, nx, ny, nz, handle, qx, qy)``, handle -1 for none (ties: the
+    smallest handle). A moving collider (``FLAG_KINEMATIC``), with ``lag`` of its step's
+    motion still ahead, is met in relative motion, as :func:`~swept._kernels.sim.
+    cast_moving_row` meets it for a ball: the body's move less the collider's, from the body's
+    place moved by the motion ahead, against the collider's row (where it ends the step); a
+    body at rest (``length`` 0) meets only moving colliders."""
     movers = _mover(kind, local, radius, i, px, py)
     scratch = (np.empty((2, 2)), np.empty((4, 2)), np.empty((8, 3)), np.empty((2, 3)))
     rows = scene.rows
@@ -394,11 +407,39 @@ def shape_cast_all(scene: Scene, kind: np.ndarray, local: np.ndarray, radius: np
         h = cache[i, c] if cached else spare[0, c]
         if (rows[h, LO] > x1 or rows[h, LO + 3] < x0 or rows[h, LO + 1] > y1
                 or rows[h, LO + 4] < y0):
-            # the swept box misses the collider's box (a plane's never does)
+            # the swept box misses the collider's box (a plane's never does; a moving
+            # collider's covers where it starts the step)
             continue
-        t, nx, ny, _nz, qx, qy = body_cast_row(scene, h, kind, local, radius, i, movers, px,
-                                               py, dx, dy, length, scratch)
-        if t < 0.0:
+        if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+            # a moving collider: the body's move relative to it, from where the body is
+            # when the collider has made the motion ahead
+            ax = lag * rows[h, MOTION]
+            ay = lag * rows[h, MOTION + 1]
+            rx = dx * length - ax
+            ry = dy * length - ay
+            rel = math.hypot(rx, ry)
+            scale = abs(dx * length) + abs(dy * length) + abs(ax) + abs(ay) + abs(px) + abs(py)
+            if rel <= RELATIVE_MOTION_TOLERANCE * scale:
+                # moving with the collider (to rounding): never enters it
+                continue
+            shifted = _mover(kind, local, radius, i, px + ax, py + ay)
+            t, nx, ny, _nz, qx, qy = body_cast_row(scene, h, kind, local, radius, i, shifted,
+                                                   px + ax, py + ay, rx / rel, ry / rel, rel,
+                                                   scratch)
+            if t < 0.0:
+                continue
+            t = min(t / rel, 1.0)
+            # the touch where the collider is at that moment, not where it ends the step
+            qx -= (1.0 - t) * ax
+            qy -= (1.0 - t) * ay
+        elif length > 0.0:
+            t, nx, ny, _nz, qx, qy = body_cast_row(scene, h, kind, local, radius, i, movers, px,
+                                                   py, dx, dy, length, scratch)
+            if t < 0.0:
+                continue
+            t = min(t / length, 1.0)
+        else:
+            # at rest: a still collider is never entered
             continue
         if t < best_t or (t == best_t and h < best_h):
             best_t = t

@@ -233,6 +233,10 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, b.kind, b.local, b.radius,
                                                          i, px, py, reach)
+                if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                    # a moving collider, where it ends the step: the contact answers its
+                    # velocity (friction carries what rests on it)
+                    wx, wy, wz = collider_velocity(scene, h)
             if gap > reach:
                 # clear of it by more than the margin
                 continue
