@@ -109,7 +109,7 @@ KIND_CIRCLE, KIND_SEGMENT, KIND_AABB2, KIND_POLYGON, KIND_CAPSULE2 = 0, 1, 2, 3,
 # narrowphase: swept's own kernels, one per kind
 
 
-@numba.njit(cache=True)
+@numba.njit
 def narrow(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np.ndarray, i: int,
            ox: float, oy: float, dx: float, dy: float, tmax: float) -> float:
     """The distance at which the ray meets collider i (-1: a miss), as ``swept.raycast``."""
@@ -132,7 +132,7 @@ def narrow(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np.nd
     return t
 
 
-@numba.njit(cache=True)
+@numba.njit
 def brute_rays(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np.ndarray,
                origins: np.ndarray, directions: np.ndarray, tmax: float
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -160,7 +160,7 @@ def brute_rays(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: n
 # the plain uniform grid
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _clamp(v: float, cells: int) -> int:
     """The cell index of coordinate ``v`` (in cells), clamped to [0, cells)."""
     f = math.floor(v)
@@ -171,7 +171,7 @@ def _clamp(v: float, cells: int) -> int:
     return int(f)
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _collider_cells(kind: np.ndarray, params: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                     i: int, x0: float, y0: float, cell: float, nx: int, ny: int,
                     out: np.ndarray) -> tuple[int, np.ndarray]:
@@ -215,7 +215,7 @@ def _collider_cells(kind: np.ndarray, params: np.ndarray, lo: np.ndarray, hi: np
     return m, out
 
 
-@numba.njit(cache=True)
+@numba.njit
 def grid_build(kind: np.ndarray, params: np.ndarray, lo: np.ndarray, hi: np.ndarray, x0: float,
                y0: float, cell: float, nx: int, ny: int, max_entries: int
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -246,7 +246,7 @@ def grid_build(kind: np.ndarray, params: np.ndarray, lo: np.ndarray, hi: np.ndar
     return start, items
 
 
-@numba.njit(cache=True)
+@numba.njit
 def grid_rays(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np.ndarray,
               start: np.ndarray, items: np.ndarray, x0: float, y0: float, cell: float, nx: int,
               ny: int, origins: np.ndarray, directions: np.ndarray, tmax: float
@@ -324,7 +324,7 @@ def grid_rays(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np
 # the plain BVH
 
 
-@numba.njit(cache=True)
+@numba.njit
 def bvh_build(lo: np.ndarray, hi: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A BVH over boxes ``lo``, ``hi`` (n, 2), binned SAH (perimeter cost, BVH_BINS bins on the
@@ -442,7 +442,7 @@ def bvh_build(lo: np.ndarray, hi: np.ndarray
         count[:nodes].copy(), order
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _box_entry(ox: float, oy: float, dx: float, dy: float, box: np.ndarray, node: int,
                limit: float) -> float:
     """Where the ray [0, limit] enters box row ``node`` (0 from inside), or inf on a miss."""
@@ -467,7 +467,7 @@ def _box_entry(ox: float, oy: float, dx: float, dy: float, box: np.ndarray, node
     return t0 if t0 <= t1 else np.inf
 
 
-@numba.njit(cache=True)
+@numba.njit
 def bvh_rays(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np.ndarray,
              node_box: np.ndarray, child: np.ndarray, first: np.ndarray, count: np.ndarray,
              order: np.ndarray, origins: np.ndarray, directions: np.ndarray, tmax: float

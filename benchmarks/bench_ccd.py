@@ -207,7 +207,7 @@ def run_world_sweep_many(scene: Scene, world: World) -> tuple[np.ndarray, np.nda
     return batch.handle, batch.fraction
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _plain_grid_build(lo: np.ndarray, hi: np.ndarray, x0: float, y0: float, cell: float,
                       nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
     """The plain reference grid: every segment binned into the cells its box covers (CSR)."""
@@ -236,7 +236,7 @@ def _plain_grid_build(lo: np.ndarray, hi: np.ndarray, x0: float, y0: float, cell
     return start, items
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _plain_grid_sweep(centers: np.ndarray, radii: np.ndarray, disps: np.ndarray,
                       seg_a: np.ndarray, seg_b: np.ndarray, start: np.ndarray,
                       items: np.ndarray, frame: np.ndarray, dims: np.ndarray

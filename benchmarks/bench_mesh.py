@@ -48,7 +48,7 @@ SEED = 2026
 RESULTS = Path(__file__).resolve().parent / "results" / "mesh.json"
 
 
-@numba.njit(cache=True)
+@numba.njit
 def brute_rays(verts: np.ndarray, tris: np.ndarray, origins: np.ndarray,
                directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The exact reference: every ray against every triangle (the same watertight test)."""

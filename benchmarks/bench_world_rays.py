@@ -100,7 +100,7 @@ def random_rays(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarra
 # the reference: a plain uniform grid
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _cell_range(a: np.ndarray, b: np.ndarray, i: int, cs: float, cells: int
                 ) -> tuple[int, int, int, int]:
     """The cells (x0, x1, y0, y1, inclusive) that segment i's bounding box touches."""
@@ -111,7 +111,7 @@ def _cell_range(a: np.ndarray, b: np.ndarray, i: int, cs: float, cells: int
     return x0, x1, y0, y1
 
 
-@numba.njit(cache=True)
+@numba.njit
 def grid_build(a: np.ndarray, b: np.ndarray, cells: int, size: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """Bin each segment into every cell its bounding box touches: CSR ``start`` (cells^2 + 1,)
@@ -138,7 +138,7 @@ def grid_build(a: np.ndarray, b: np.ndarray, cells: int, size: float
     return start, items
 
 
-@numba.njit(cache=True)
+@numba.njit
 def grid_rays(a: np.ndarray, b: np.ndarray, start: np.ndarray, items: np.ndarray, cells: int,
               size: float, origins: np.ndarray, directions: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
@@ -209,7 +209,7 @@ def grid_rays(a: np.ndarray, b: np.ndarray, start: np.ndarray, items: np.ndarray
     return index, tout
 
 
-@numba.njit(cache=True)
+@numba.njit
 def brute_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
     """Nearest segment hit by each ray, testing every segment (one thread)."""

@@ -97,8 +97,8 @@ def test_bench_recovers_from_a_cache_an_older_swept_wrote(scripts: Path,
 
 
 def test_the_real_world_rays_benchmark_runs_twice(tmp_path: Path) -> None:
-    """The real script (with its own ``cache=True`` kernels), run twice by the real
-    command: no test ran the real scripts, so the cache bug went unseen."""
+    """The real script (with its own compiled kernels), run twice by the real command: no
+    test ran the real scripts, so a cache bug went unseen."""
     if not (bench.benchmarks_dir() / "bench_world_rays.py").exists():
         pytest.skip("the benchmarks live in a source checkout")
     out = tmp_path / "bench.json"
@@ -185,3 +185,15 @@ def test_every_benchmark_with_a_run_function_is_registered() -> None:
     with_run = {p.name for p in folder.glob("bench_*.py")
                 if "\ndef run(quick: bool = False)" in p.read_text()}
     assert with_run == set(bench.BENCHMARKS.values())
+
+
+def test_no_benchmark_script_caches_its_kernels() -> None:
+    """numba's cache names the module a kernel was compiled in, and a script runs under two
+    names (`python benchmarks/x.py` as ``__main__``, `swept bench` as ``_swept_bench_x``): a
+    cache one of them wrote made the other fail with ModuleNotFoundError, so the scripts'
+    own kernels compile on every run."""
+    folder = bench.benchmarks_dir()
+    if not folder.exists():
+        pytest.skip("the benchmarks live in a source checkout")
+    caching = sorted(p.name for p in folder.glob("*.py") if "cache=True" in p.read_text())
+    assert caching == []
