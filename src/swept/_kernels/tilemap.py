@@ -27,7 +27,7 @@ from . import kernel, reader
 from .ray import MISS, ray_aabb2_face_x, ray_capsule2
 from .sweep import ray_rounded_aabb2
 
-__all__ = ["cast_segments", "swept_ids", "ray_tiles"]
+__all__ = ["cast_segments", "swept_ids", "ray_tiles", "closed_contains"]
 
 
 @kernel
@@ -144,19 +144,61 @@ def swept_ids(start: np.ndarray, ids: np.ndarray, rows: int, cols: int, ox: floa
 
 
 @reader
+def closed_contains(solid: np.ndarray, ox: float, oy: float, w: float, h: float, px: float,
+                    py: float) -> bool:
+    """Whether ``p`` lies in the closed solid region: some solid tile's closed square (its
+    corners computed as ``ox + c * w``, ``oy + r * h``) holds it, as a ray or a box counts a
+    touch."""
+    rows, cols = solid.shape
+    gx = math.floor(min(max((px - ox) / w, -2.0), cols + 2.0))
+    gy = math.floor(min(max((py - oy) / h, -2.0), rows + 2.0))
+    for r in range(max(int(gy) - 1, 0), min(int(gy) + 2, rows)):
+        if not oy + r * h <= py <= oy + (r + 1) * h:
+            continue
+        for c in range(max(int(gx) - 1, 0), min(int(gx) + 2, cols)):
+            if solid[r, c] and ox + c * w <= px <= ox + (c + 1) * w:
+                return True
+    return False
+
+
+@reader
 def ray_tiles(solid: np.ndarray, ox: float, oy: float, w: float, h: float, rox: float,
-              roy: float, dx: float, dy: float, max_distance: float, inside: bool
-              ) -> tuple[float, int, float, int, int]:
+              roy: float, dx: float, dy: float, max_distance: float
+              ) -> tuple[float, int, float, bool]:
     """A ray against every solid tile as a box, walking the grid (Amanatides and Woo's walk in
     grid units) and testing the solid tiles in the 3 x 3 block around each cell it passes
     (every tile a ray through the cell can touch, corners included) with
-    :func:`~swept._kernels.ray.ray_aabb2_face_x`: ``(t, face, exit, r, c)`` of the nearest
+    :func:`~swept._kernels.ray.ray_aabb2_face_x`: ``(t, face, exit, inside)`` of the nearest
     tile hit (ties: the first tested), ``t == MISS`` on a miss. Rounding in grid units only
-    decides which cells are visited; every test is exact.
+    decides which cells are visited; every test is exact. ``face`` indexes the box normals
+    ``-x, +x, -y, +y``; a hit on a face flush with a solid neighbour (at the corner two flush
+    tiles share) takes the other axis's face against the ray, never the internal edge's.
 
-    ``inside`` (the origin in the closed solid region): the ray runs unlimited and ``exit`` is
-    where it leaves the region: the tiles' intervals joined where they meet, the walk repeated
-    until the exit stops growing (at most once a cell of the grid)."""
+    ``inside`` (the origin in the closed solid region, :func:`closed_contains`): the ray runs
+    unlimited, ``t`` is 0 and ``exit`` is where it leaves the region: the tiles' intervals
+    joined where they meet, the walk repeated until the exit stops growing (at most once a
+    cell of the grid)."""
+    inside = closed_contains(solid, ox, oy, w, h, rox, roy)
+    t, face, exit_distance, r, c = _walk(solid, ox, oy, w, h, rox, roy, dx, dy, max_distance,
+                                         inside)
+    if t < 0.0 or inside:
+        return t, face, exit_distance, inside
+    # the face's neighbour across it: a solid one makes the face an internal edge
+    rows, cols = solid.shape
+    rr = r + (-1 if face == 2 else 1 if face == 3 else 0)
+    cc = c + (-1 if face == 0 else 1 if face == 1 else 0)
+    if 0 <= rr < rows and 0 <= cc < cols and solid[rr, cc]:
+        # an x face flush with its neighbour: the y face against the ray, and the reverse
+        face = (2 if dy > 0.0 else 3) if face < 2 else (0 if dx > 0.0 else 1)
+    return t, face, exit_distance, inside
+
+
+@kernel
+def _walk(solid: np.ndarray, ox: float, oy: float, w: float, h: float, rox: float, roy: float,
+          dx: float, dy: float, max_distance: float, inside: bool
+          ) -> tuple[float, int, float, int, int]:
+    """:func:`ray_tiles`' walk: ``(t, face, exit, r, c)`` with the hit tile's row and column,
+    ``inside`` given."""
     rows, cols = solid.shape
     diag = math.hypot(w, h)
     gx = (rox - ox) / w
