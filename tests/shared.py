@@ -9,10 +9,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
-from swept import Capsule, Circle, Segment
+from swept import AABB, Capsule, Circle, Plane, Segment
 from swept.sim import Body, Simulation
 
 
@@ -71,3 +72,22 @@ def golden_min(f: Callable[[float], float], steps: int = 100) -> float:
             x2 = lo + r * (hi - lo)
             f2 = f(x2)
     return min(f1, f2, f(0.0), f(1.0))
+
+
+def add_random_statics(world: Any, rng: np.random.Generator,
+                       magnitude: Callable[[], float]) -> None:
+    """Up to three random 2D colliders (segments, circles, boxes, half-planes) with every
+    coordinate and size drawn by ``magnitude`` (the fuzz scripts: any size the input contract
+    allows)."""
+    for _ in range(int(rng.integers(0, 4))):
+        kind = rng.integers(0, 4)
+        a = (magnitude(), magnitude())
+        if kind == 0:
+            world.add(Segment(a, (magnitude(), magnitude())))
+        elif kind == 1:
+            world.add(Circle(a, abs(magnitude())))
+        elif kind == 2:
+            lo = np.minimum(a, (magnitude(), magnitude()))
+            world.add(AABB(lo, lo + np.abs([magnitude(), magnitude()])))
+        else:
+            world.add(Plane((0.0, -1.0), magnitude()))
