@@ -319,6 +319,50 @@ def _tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: 
 
 
 @inline_kernel
+def _descend(refs: np.ndarray, ref: int, t_left: float, t_right: float,
+             stack_ref: np.ndarray, stack_t: np.ndarray, sp: int) -> tuple[int, float, int]:
+    """One step down from internal row ``ref`` whose children are entered at ``t_left``,
+    ``t_right`` (inf: missed): ``(next, its entry t, sp)``, the child entered first next and
+    the other pushed, or ``next = 0`` when both are missed (row 0, the head, is no child).
+    The two mirrored branches are written out: choosing the near and far columns by a tuple
+    made the ray walk 1.1-1.25x slower (measured on bench_mesh's meshes)."""
+    if t_left <= t_right:
+        if t_left == math.inf:
+            # both missed
+            return 0, math.inf, sp
+        if t_right != math.inf:
+            stack_ref[sp] = refs[ref, 13]
+            stack_t[sp] = t_right
+            sp += 1
+        return refs[ref, 12], t_left, sp
+    if t_left != math.inf:
+        stack_ref[sp] = refs[ref, 12]
+        stack_t[sp] = t_left
+        sp += 1
+    return refs[ref, 13], t_right, sp
+
+
+@inline_kernel
+def _pop(stack_ref: np.ndarray, stack_t: np.ndarray, sp: int, limit: float
+         ) -> tuple[int, float, int]:
+    """The last child put aside that is entered within ``limit`` (those entered beyond it
+    are dropped): ``(ref, its entry t, sp)``, ``ref = 0`` when none is left."""
+    for _ in range(sp):
+        sp -= 1
+        if stack_t[sp] <= limit:
+            return stack_ref[sp], stack_t[sp], sp
+    return 0, math.inf, 0
+
+
+@inline_kernel
+def _leaf_rows(ref: int) -> tuple[int, int]:
+    """The packed rows ``first .. stop-1`` of the leaf reference ``ref < 0``."""
+    code = -1 - ref
+    first = code >> LEAF_COUNT_BITS
+    return first, first + (code & ((1 << LEAF_COUNT_BITS) - 1))
+
+
+@inline_kernel
 def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.ndarray,
                    stack_ref: np.ndarray, stack_t: np.ndarray, ox: float, oy: float,
                    oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
@@ -347,8 +391,9 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
             # an internal row: the child entered first is next, the other waits
             t_left = _tree_entry(tree, ref, 0, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
             t_right = _tree_entry(tree, ref, 6, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            # the two mirrored branches written out: choosing the near and far columns by a
-            # tuple first made the walk 1.1-1.25x slower (measured on bench_mesh's meshes)
+            # the two mirrored branches written out, and the pop below: the same steps as
+            # _descend and _pop, which the sphere walk calls, but called here they made the
+            # ray walk 1.3-2x slower (measured on bench_mesh's meshes)
             if t_left <= t_right:
                 if t_left != math.inf:
                     if t_right != math.inf:
@@ -366,9 +411,8 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
                 continue
         else:
             # a leaf: its triangles, consecutive rows of packed
-            code = -1 - ref
-            first = code >> LEAF_COUNT_BITS
-            for row in range(first, first + (code & ((1 << LEAF_COUNT_BITS) - 1))):
+            first, stop = _leaf_rows(ref)
+            for row in range(first, stop):
                 t = _watertight(packed[row, kx], packed[row, ky], packed[row, kz],
                                 packed[row, 3 + kx], packed[row, 3 + ky], packed[row, 3 + kz],
                                 packed[row, 6 + kx], packed[row, 6 + ky], packed[row, 6 + kz],
@@ -743,6 +787,32 @@ def surface_normal(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     return d, qx, qy, qz, wx / d, wy / d, wz / d
 
 
+@inline_kernel
+def _touch(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int, px: float,
+           py: float, pz: float, vx: float, vy: float, vz: float) -> tuple[float, float]:
+    """``(d, h)`` of a ball centred at ``p`` moving by ``v`` and triangle k: the distance from
+    ``p`` to the triangle, and ``v . n`` with n the unit direction from the triangle's nearest
+    point to p (the face normal when p is on the triangle)."""
+    qx, qy, qz, _f = closest_on_triangle(verts, tris, k, px, py, pz)
+    wx, wy, wz = px - qx, py - qy, pz - qz
+    d = math.sqrt(wx * wx + wy * wy + wz * wz)
+    if d > 0.0:
+        nx, ny, nz = wx / d, wy / d, wz / d
+    else:
+        # on the surface: the face normal
+        nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
+    return d, vx * nx + vy * ny + vz * nz
+
+
+@inline_kernel
+def _heads_into_more(h: float, d: float, k: int, best_h: float, best_d: float, best_k: int
+                     ) -> bool:
+    """Whether a touching triangle ``(h, d, k)`` (:func:`_touch`) beats the best so far: the
+    least ``h``, then the nearest, then the smallest index (a total order: the choice does not
+    depend on the order the triangles are met in)."""
+    return h < best_h or (h == best_h and (d < best_d or (d == best_d and k < best_k)))
+
+
 @kernel
 def touching_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
                       cand: np.ndarray, count: int, px: float, py: float, pz: float,
@@ -759,18 +829,8 @@ def touching_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     best_k = -1
     for j in range(count):
         k = cand[j]
-        qx, qy, qz, _f = closest_on_triangle(verts, tris, k, px, py, pz)
-        wx, wy, wz = px - qx, py - qy, pz - qz
-        d = math.sqrt(wx * wx + wy * wy + wz * wz)
-        if d > radius:
-            continue
-        if d > 0.0:
-            nx, ny, nz = wx / d, wy / d, wz / d
-        else:
-            # on the surface: the face normal
-            nx, ny, nz = normals[k, 0], normals[k, 1], normals[k, 2]
-        h = vx * nx + vy * ny + vz * nz
-        if h < best_h or (h == best_h and (d < best_d or (d == best_d and k < best_k))):
+        d, h = _touch(verts, tris, normals, k, px, py, pz, vx, vy, vz)
+        if d <= radius and _heads_into_more(h, d, k, best_h, best_d, best_k):
             best_h = h
             best_d = d
             best_k = k
@@ -890,51 +950,109 @@ def sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, cand: 
     return min(best_t / length, max_fraction), best_k
 
 
+@inline_kernel
+def _fat_tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: float,
+                    ix: float, iy: float, iz: float, nx: int, ny: int, nz: int, rx: float,
+                    ry: float, rz: float, limit: float) -> float:
+    """:func:`_tree_entry` of the box grown by a ball's radius: ``rx, ry, rz`` are the
+    radius signed to move each entering plane outward (``-r`` where the ray enters by the lo
+    plane, ``+r`` by the hi plane), the leaving plane moving the other way. Kept apart from
+    :func:`_tree_entry`: adding a zero radius there costs the rays six additions a box."""
+    tn, tf = _slab(tree[row, col + nx] + rx, tree[row, col + 3 - nx] - rx, ox, ix, 0.0, limit)
+    tn, tf = _slab(tree[row, col + 1 + ny] + ry, tree[row, col + 4 - ny] - ry, oy, iy, tn, tf)
+    tn, tf = _slab(tree[row, col + 2 + nz] + rz, tree[row, col + 5 - nz] - rz, oz, iz, tn, tf)
+    if tn > tf:
+        return math.inf
+    return tn
+
+
 @kernel
 def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
-                     nodes: np.ndarray, links: np.ndarray, boxes: np.ndarray, cx: float,
-                     cy: float, cz: float, vx: float, vy: float, vz: float, radius: float,
-                     max_fraction: float) -> tuple[float, int]:
-    """:func:`sphere_cast` against a whole mesh through its BVH: the start is checked against
-    the triangles whose boxes touch the ball's box, then the ball's path is walked as a fat
-    ray (every box grown by the radius) front to back, the reach shrinking to the best hit."""
-    out = np.empty(64, np.int64)
-    lo = np.array([cx - radius, cy - radius, cz - radius])
-    hi = np.array([cx + radius, cy + radius, cz + radius])
-    found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
-    if found > out.shape[0]:
-        out = np.empty(found, np.int64)
-        found = bvh.query_aabb(nodes, links, boxes, lo, hi, out)
-    k0 = touching_triangle(verts, tris, normals, out, found, cx, cy, cz, radius, vx, vy, vz)
-    if k0 >= 0:
-        # starts touching or overlapping: the face the motion heads into most
-        return 0.0, k0
+                     tree: np.ndarray, order: np.ndarray, cx: float, cy: float, cz: float,
+                     vx: float, vy: float, vz: float, radius: float, max_fraction: float
+                     ) -> tuple[float, int]:
+    """:func:`sphere_cast` against a whole mesh, in one walk of its compact tree
+    (:func:`flatten_tree`, ``order`` the triangle of each leaf row): the ball's path as a fat
+    ray (every box grown by the radius), front to back, the reach shrinking to the best hit.
+
+    The start is decided in the same walk: a triangle within the radius of the centre has its
+    box, grown by the radius, around the centre, so it lies in a leaf entered at t = 0, and
+    only those leaves' triangles are measured (:func:`_touch`). Once one touches, the reach
+    drops to 0: the walk then visits only the boxes around the centre, which hold every
+    touching triangle, and answers ``(0, k)`` with :func:`touching_triangle`'s choice.
+    Before that, each triangle of a leaf is cast (:func:`sphere_triangle_cast`, the ball
+    clear of it)."""
     length = math.sqrt(vx * vx + vy * vy + vz * vz)
-    if length == 0.0:
-        return MISS, -1
-    ux = vx / length
-    uy = vy / length
-    uz = vz / length
-    tree = bvh.whole(nodes, 3)
-    probe = bvh.make_probe(cx, cy, cz, ux, uy, uz, radius, 3)
-    stack = np.empty((bvh.STACK_SIZE, 2))
+    if length > 0.0:
+        ux = vx / length
+        uy = vy / length
+        uz = vz / length
+    else:
+        # no motion: a walk of the boxes around the centre (zero inverse: every axis parallel)
+        ux = uy = uz = 0.0
+    ix = bvh.inverse_direction(ux)
+    iy = bvh.inverse_direction(uy)
+    iz = bvh.inverse_direction(uz)
+    nx = 0 if ix >= 0.0 else 3
+    ny = 0 if iy >= 0.0 else 3
+    nz = 0 if iz >= 0.0 else 3
+    # each entering plane moves outward by the radius. Rounding is monotone: a grown plane
+    # that holds the centre in exact arithmetic still holds it in floats (fl(hi + r) >= c
+    # when hi + r >= c, c a float), so a box around the centre is entered at exactly 0
+    rx = -radius if nx == 0 else radius
+    ry = -radius if ny == 0 else radius
+    rz = -radius if nz == 0 else radius
+    refs = tree_refs(tree)
+    stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
+    stack_t = np.empty(bvh.STACK_SIZE)
     best_t = math.inf
     best_k = -1
+    touch_h = math.inf
+    touch_d = math.inf
+    touch_k = -1
     limit = max_fraction * length
-    node, sp = bvh.ray_first_leaf(nodes, links, tree, stack, probe, limit)
-    for _ in range(nodes.shape[0]):
-        if node < 0:
+    ref = 0
+    t_ref = 0.0
+    sp = 0
+    # each pass visits a row or a leaf, each at most once
+    for _ in range(2 * tree.shape[0] + 2):
+        if ref >= 0:
+            t_left = _fat_tree_entry(tree, ref, 0, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx, ry,
+                                     rz, limit)
+            t_right = _fat_tree_entry(tree, ref, 6, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx,
+                                      ry, rz, limit)
+            ref, t_ref, sp = _descend(refs, ref, t_left, t_right, stack_ref, stack_t, sp)
+            if ref != 0:
+                continue
+        else:
+            first, stop = _leaf_rows(ref)
+            for row in range(first, stop):
+                k = order[row]
+                if t_ref == 0.0:
+                    # the centre is in the leaf's grown box: the ball may start on k
+                    d, h = _touch(verts, tris, normals, k, cx, cy, cz, vx, vy, vz)
+                    if d <= radius:
+                        if _heads_into_more(h, d, k, touch_h, touch_d, touch_k):
+                            touch_h = h
+                            touch_d = d
+                            touch_k = k
+                        limit = 0.0
+                        continue
+                if touch_k >= 0 or length == 0.0:
+                    # a start in contact decides the answer; no motion, nothing to cast
+                    continue
+                t = sphere_triangle_cast(verts, tris, normals, k, cx, cy, cz, ux, uy, uz,
+                                         radius, limit)
+                if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
+                    best_t = t
+                    best_k = k
+                    limit = t
+        ref, t_ref, sp = _pop(stack_ref, stack_t, sp, limit)
+        if ref == 0:
             break
-        first, stop = bvh.leaf_items(links, tree, node)
-        for j in range(first, stop):
-            k = links[j]
-            t = sphere_triangle_cast(verts, tris, normals, k, cx, cy, cz, ux, uy, uz, radius,
-                                     limit)
-            if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
-                best_t = t
-                best_k = k
-                limit = t
-        node, sp = bvh.ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
+    if touch_k >= 0:
+        # starts touching or overlapping: the face the motion heads into most
+        return 0.0, touch_k
     if best_k < 0:
         return MISS, -1
     return min(best_t / length, max_fraction), best_k

@@ -109,10 +109,10 @@ class TriangleMesh(Surface):
 
     def _sphere_cast(self, c: Vec3, rel: Vec3, reach: float, max_fraction: float
                      ) -> tuple[float, int]:
-        # the ball's path walked through the BVH as a fat ray
+        # the ball's path walked through the rays' compact tree as a fat ray
         fraction, k = _k.mesh_sphere_cast(self.vertices, self.triangles, self.normals,
-                                          self._nodes, self._links, self._boxes, c[0], c[1],
-                                          c[2], rel[0], rel[1], rel[2], reach, max_fraction)
+                                          self._tree, self._order, c[0], c[1], c[2], rel[0],
+                                          rel[1], rel[2], reach, max_fraction)
         return fraction, k
 
     def _gather_into(self, query: np.ndarray, out: np.ndarray) -> int:

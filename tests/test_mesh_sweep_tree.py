@@ -1,0 +1,153 @@
+"""Sphere sweeps on a TriangleMesh walk the rays' compact tree (float32 boxes, 64-byte rows) in
+one traversal that also decides a start in contact: every answer equals the cast over every
+triangle (no tree), fraction and triangle, bit for bit, with 0 missed impacts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from swept import Sphere, TriangleMesh, sweep
+from swept._kernels import mesh as kmesh
+
+
+def terrain(n: int, seed: int, size: float = 1.0) -> TriangleMesh:
+    """A bumpy terrain of n x n cells of ``size`` (heights up to half a cell)."""
+    rng = np.random.default_rng(seed)
+    xs = np.arange(n + 1) * size
+    # heights on a grid of 1/64 of a cell: sums with them are exact in the tests
+    heights = np.round(rng.uniform(0.0, 0.5, (n + 1, n + 1)) * 64.0) / 64.0 * size
+    verts = np.array([(xs[j], heights[i, j], xs[i]) for i in range(n + 1) for j in range(n + 1)])
+    tris = []
+    for i in range(n):
+        for j in range(n):
+            a = i * (n + 1) + j
+            tris += [(a, a + n + 1, a + n + 2), (a, a + n + 2, a + 1)]
+    return TriangleMesh(verts, tris)
+
+
+def tree_cast(m: TriangleMesh, c: np.ndarray, v: np.ndarray, r: float,
+              max_fraction: float = 1.0) -> tuple[float, int]:
+    """The compact-tree walk the mesh's sweeps call."""
+    fraction, k = kmesh.mesh_sphere_cast(m.vertices, m.triangles, m.normals, m._tree, m._order,
+                                         c[0], c[1], c[2], v[0], v[1], v[2], r, max_fraction)
+    return fraction, k
+
+
+def every_cast(m: TriangleMesh, c: np.ndarray, v: np.ndarray, r: float,
+               max_fraction: float = 1.0) -> tuple[float, int]:
+    """The exact reference: the ball against every triangle, no tree."""
+    every = np.arange(m.triangles.shape[0], dtype=np.int64)
+    fraction, k = kmesh.sphere_cast(m.vertices, m.triangles, m.normals, every, every.shape[0],
+                                    c[0], c[1], c[2], v[0], v[1], v[2], r, max_fraction)
+    return fraction, k
+
+
+def test_tree_sweeps_equal_the_cast_over_every_triangle_on_a_terrain() -> None:
+    m = terrain(12, seed=1)
+    rng = np.random.default_rng(7)
+    hits = starts = 0
+    for _ in range(400):
+        c = rng.uniform((-1, -1, -1), (13, 2, 13))
+        v = rng.normal(size=3) * rng.uniform(0.1, 8.0)
+        r = rng.uniform(0.01, 1.5)
+        f, k = tree_cast(m, c, v, r)
+        assert (f, k) == every_cast(m, c, v, r)
+        hits += k >= 0
+        starts += k >= 0 and f == 0.0
+    assert hits > 150 and starts > 20
+
+
+def test_a_ball_starting_on_the_surface_picks_the_triangle_of_the_full_search() -> None:
+    # a ball resting exactly on a vertex shared by six triangles, and one on an edge: the
+    # start is decided in the walk, with the choice of touching_triangle over all of them
+    m = terrain(4, seed=3)
+    for corner in (m.vertices[12], 0.5 * (m.vertices[6] + m.vertices[7])):
+        for v in ((0.0, -1.0, 0.0), (1.0, 0.0, 0.0), (0.3, 0.2, -0.9), (0.0, 0.0, 0.0)):
+            c = corner + np.array([0.0, 0.25, 0.0])
+            f, k = tree_cast(m, c, np.array(v), 0.25)
+            assert (f, k) == every_cast(m, c, np.array(v), 0.25)
+            assert f == 0.0 and k >= 0
+
+
+def test_zero_motion_finds_the_touching_triangle_or_misses() -> None:
+    m = terrain(6, seed=5)
+    rng = np.random.default_rng(2)
+    zero = np.zeros(3)
+    found = 0
+    for _ in range(200):
+        c = rng.uniform((0, -0.5, 0), (6, 1.0, 6))
+        r = rng.uniform(0.05, 0.6)
+        f, k = tree_cast(m, c, zero, r)
+        assert (f, k) == every_cast(m, c, zero, r)
+        found += k >= 0
+    assert found > 30
+
+
+def test_a_ball_far_larger_than_the_mesh_still_starts_in_contact() -> None:
+    # The walk decides a start in contact only in leaves it enters at exactly t = 0, the
+    # centre inside the leaf's box grown by the radius; that holds in floats because rounding
+    # is monotone (fl(hi + r) >= c whenever hi + r >= c), even where half an ulp of r is far
+    # more than the boxes' margin (relative to the mesh): a ball 1e6 to 3e9 times the mesh
+    # resting on its highest vertex must answer (0, k), and one a hair above must not.
+    m = terrain(3, seed=9)
+    top = m.vertices[:, 1].max()
+    peak = int(np.argmax(m.vertices[:, 1]))
+    for r in (1e6, 1e8, 3e9):
+        # the ball's lowest point exactly on the highest vertex
+        c = m.vertices[peak] + np.array([0.0, r, 0.0])
+        assert c[1] - r == top
+        for v in ((0.0, -1.0, 0.0), (5.0, 0.0, 0.0), (0.0, 0.0, 0.0)):
+            f, k = tree_cast(m, c, np.array(v), r)
+            assert (f, k) == every_cast(m, c, np.array(v), r)
+            assert f == 0.0 and k >= 0
+        # a hair above: clear of the mesh, a sideways move misses and a fall hits just after
+        c[1] = np.nextafter(c[1], np.inf)
+        for v, hits in (((5.0, 0.0, 0.0), False), ((0.0, -1.0, 0.0), True)):
+            f, k = tree_cast(m, c, np.array(v), r)
+            assert (f, k) == every_cast(m, c, np.array(v), r)
+            assert (k >= 0) == hits and (not hits or 0.0 < f < 1e-6)
+
+
+def test_sweeps_that_end_exactly_on_a_face_hit_at_the_end() -> None:
+    # straight down onto a flat floor: the touch at exactly the end of the move counts
+    verts = [(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4)]
+    m = TriangleMesh(verts, [(0, 2, 1), (0, 3, 2)])
+    hit = sweep(Sphere((1.0, 3.0, 1.5), 1.0), (0, -2, 0), m)
+    assert hit is not None and hit.fraction == 1.0 and tuple(hit.normal) == (0, 1, 0)
+    assert sweep(Sphere((1.0, 3.0, 1.5), 1.0), (0, -1.999, 0), m) is None
+    # grazing: moving parallel to the floor at exactly the radius above it, the ball first
+    # touches the floor's edge x = 0 when its centre is over it, a quarter of the way
+    c = np.array([-2.0, 1.0, 1.0])
+    v = np.array([8.0, 0.0, 0.0])
+    f, k = tree_cast(m, c, v, 1.0)
+    assert (f, k) == every_cast(m, c, v, 1.0)
+    assert k >= 0 and f == pytest.approx(0.25, abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1.0, 1e4, 1e7])
+def test_tree_sweeps_scale_with_the_mesh(scale: float) -> None:
+    base = terrain(5, seed=11)
+    m = TriangleMesh(base.vertices * scale, base.triangles)
+    rng = np.random.default_rng(13)
+    for _ in range(60):
+        c = rng.uniform((-1, -1, -1), (6, 2, 6)) * scale
+        v = rng.normal(size=3) * 4.0 * scale
+        r = rng.uniform(0.05, 1.0) * scale
+        assert tree_cast(m, c, v, r) == every_cast(m, c, v, r)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.tuples(*[st.floats(-2.0, 6.0)] * 3), st.tuples(*[st.floats(-6.0, 6.0)] * 3),
+       st.floats(0.0, 2.0), st.floats(0.0, 1.0))
+def test_tree_sweeps_equal_the_reference_property(c: tuple[float, ...], v: tuple[float, ...],
+                                                  r: float, mf: float) -> None:
+    m = _PROPERTY_MESH
+    ca = np.array(c)
+    va = np.array(v)
+    assert tree_cast(m, ca, va, r, mf) == every_cast(m, ca, va, r, mf)
+
+
+_PROPERTY_MESH = terrain(4, seed=17)
