@@ -91,7 +91,7 @@ __all__ = [
     "MAX_COORDINATE",
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
-    "MAX_MESH_TRIANGLES",
+    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -445,6 +445,15 @@ SURFACE_SEARCH_DOUBLINGS = 128
 #: low 4 bits, its count in one int32 (rows below 2^27). A cap. Not measured: such a mesh
 #: already takes about 10 GB for its corners alone.
 MAX_MESH_TRIANGLES = 2**27
+#: A ray batch on a mesh (:func:`swept._kernels.mesh.ray_order`) is walked in the order of its
+#: origins' Morton code, each axis cut into 2^this steps over the origins' box: rays from
+#: nearby points then follow one another through the same nodes, which stay in cache.
+#: Measured (bench_mesh's incoherent rays, 1-1.3 million triangles): 1.31 -> 1.00 us a ray on
+#: the terrain, 1.55 -> 1.38 on the icosphere; 10 bits: 30-bit codes, two counting-sort passes.
+RAY_ORDER_BITS = 10
+#: Ray batches on a mesh smaller than this keep their own order (the Morton sort's two passes
+#: over 2^15 buckets cost about as much as 300 rays). Not measured beyond that estimate.
+RAY_ORDER_MIN_RAYS = 8192
 
 # --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
 

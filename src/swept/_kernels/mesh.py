@@ -53,7 +53,7 @@ import math
 
 import numpy as np
 
-from ..constants import FLAT_EDGE_TOLERANCE, TOUCH_TOLERANCE
+from ..constants import FLAT_EDGE_TOLERANCE, RAY_ORDER_BITS, RAY_ORDER_MIN_RAYS, TOUCH_TOLERANCE
 from . import bvh, inline_kernel, kernel
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import segment_segment_params
@@ -483,15 +483,18 @@ def _write_hit(r: int, t: float, k: int, ox: float, oy: float, oz: float, ux: fl
 
 
 @inline_kernel
-def _write_normals(start: int, stop: int, directions: np.ndarray, normals: np.ndarray,
+def _write_normals(start: int, stop: int, walk: np.ndarray, directions: np.ndarray,
+                   normals: np.ndarray,
                    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
-    """Rows ``start .. stop-1`` of a batch's normals: the hit triangle's face normal turned
-    against the ray, zeros on a miss. A pass of its own after the rays: the normals' reads
-    (one a hit, scattered over the mesh) then overlap one another; read at the end of each
-    ray's walk they cost a quarter of the walk (measured: 0.44 against 0.35 us a ray)."""
+    """The normals of the rays ``start .. stop-1`` of the walk order (:func:`_ray_at`): the hit
+    triangle's face normal turned against the ray, zeros on a miss. A pass of its own after
+    the rays: the normals' reads (one a hit, scattered over the mesh) then overlap one
+    another; read at the end of each ray's walk they cost a quarter of the walk (measured:
+    0.44 against 0.35 us a ray)."""
     out_k = out[1]
     out_normal = out[3]
-    for r in range(start, stop):
+    for i in range(start, stop):
+        r = _ray_at(walk, i)
         k = out_k[r]
         if k < 0:
             for a in range(3):
@@ -506,6 +509,75 @@ def _write_normals(start: int, stop: int, directions: np.ndarray, normals: np.nd
         out_normal[r, 0] = nx * s + 0.0
         out_normal[r, 1] = ny * s + 0.0
         out_normal[r, 2] = nz * s + 0.0
+
+
+@inline_kernel
+def _ray_at(walk: np.ndarray, i: int) -> int:
+    """The row of the i-th ray walked: ``walk[i]`` (:func:`ray_order`), or i when ``walk`` is
+    empty (the batch's own order)."""
+    if walk.shape[0] == 0:
+        return i
+    return walk[i]
+
+
+@kernel
+def ray_order(origins: np.ndarray) -> np.ndarray:
+    """The order to walk a ray batch in: its rows sorted by the Morton code of their origins
+    (each axis cut into ``2^RAY_ORDER_BITS`` steps over the origins' box; ties keep the
+    batch's order), so that rays from nearby points follow one another through the tree's
+    nodes while those are in cache. An empty array (walk in the batch's own order) for fewer
+    than ``RAY_ORDER_MIN_RAYS`` rays, or when every origin has the same code (one origin: a
+    lidar's rays keep their sweep over the directions). Two stable counting sorts, by the
+    low then the high half of the code: linear in the rays."""
+    n = origins.shape[0]
+    if n < RAY_ORDER_MIN_RAYS:
+        return np.empty(0, np.int64)
+    lo = np.empty(3)
+    scale = np.empty(3)
+    for a in range(3):
+        low = origins[0, a]
+        high = origins[0, a]
+        for r in range(n):
+            low = min(low, origins[r, a])
+            high = max(high, origins[r, a])
+        lo[a] = low
+        # (o - lo) * scale in [0, 2^bits - 1]; a flat axis gives every origin step 0 there.
+        # The span is divided first: origins within MAX_COORDINATE, high - low stays finite
+        scale[a] = (2 ** RAY_ORDER_BITS - 1) / (high - low) if high > low else 0.0
+    codes = np.empty(n, np.int64)
+    first = -1
+    same = True
+    for r in range(n):
+        code = 0
+        steps = (int((origins[r, 0] - lo[0]) * scale[0]), int((origins[r, 1] - lo[1]) * scale[1]),
+                 int((origins[r, 2] - lo[2]) * scale[2]))
+        for b in range(RAY_ORDER_BITS - 1, -1, -1):
+            for a in range(3):
+                code = (code << 1) | ((steps[a] >> b) & 1)
+        codes[r] = code
+        if r == 0:
+            first = code
+        elif code != first:
+            same = False
+    if same:
+        return np.empty(0, np.int64)
+    half = (3 * RAY_ORDER_BITS + 1) // 2
+    mask = (1 << half) - 1
+    walk = np.arange(n)
+    for shift in (0, half):
+        count = np.zeros((1 << half) + 1, np.int64)
+        for r in range(n):
+            count[((codes[r] >> shift) & mask) + 1] += 1
+        for b in range(1 << half):
+            count[b + 1] += count[b]
+        nxt = np.empty(n, np.int64)
+        for i in range(n):
+            r = walk[i]
+            bucket = (codes[r] >> shift) & mask
+            nxt[count[bucket]] = r
+            count[bucket] += 1
+        walk = nxt
+    return walk
 
 
 #: :func:`check_rays`' verdicts: an origin, a direction not finite or beyond the coordinate
@@ -544,15 +616,18 @@ def check_rays(origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray, li
 @kernel
 def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                    order: np.ndarray, normals: np.ndarray, origins: np.ndarray,
-                   directions: np.ndarray, tmax: np.ndarray,
+                   directions: np.ndarray, tmax: np.ndarray, walk: np.ndarray,
                    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
-    """:func:`mesh_ray` for rays ``start .. stop-1`` (a range kernel for
+    """:func:`mesh_ray` for the rays ``start .. stop-1`` of the walk order ``walk``
+    (:func:`ray_order`; empty: the batch's order) (a range kernel for
     :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
-    (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`)."""
+    (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`), each
+    ray's answer in its own row."""
     stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
     stack_t = np.empty(bvh.STACK_SIZE)
     refs = tree_refs(tree)
-    for r in range(start, stop):
+    for i in range(start, stop):
+        r = _ray_at(walk, i)
         ux, uy, uz = _unit_direction(directions, r)
         ox = origins[r, 0]
         oy = origins[r, 1]
@@ -560,7 +635,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
         t, k = _mesh_ray_walk(packed, tree, refs, order, stack_ref, stack_t, ox, oy, oz, ux,
                               uy, uz, -1.0, tmax[r])
         _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, out)
-    _write_normals(start, stop, directions, normals, out)
+    _write_normals(start, stop, walk, directions, normals, out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -670,7 +745,8 @@ def heightfield_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.nda
         t, k = heightfield_ray(verts, tris, cols, grid, block, ox, oy, oz, ux, uy, uz, -1.0,
                                tmax[r])
         _write_hit(r, t, k, ox, oy, oz, ux, uy, uz, out)
-    _write_normals(start, stop, directions, normals, out)
+    # the batch's own order
+    _write_normals(start, stop, np.empty(0, np.int64), directions, normals, out)
 
 
 @kernel
