@@ -300,6 +300,17 @@ def _slab(enter: float, leave: float, o: float, inv: float, tn: float, tf: float
 
 
 @inline_kernel
+def _slab_frame(dx: float, dy: float, dz: float) -> tuple[float, float, float, int, int, int]:
+    """What :func:`_tree_entry` needs of a direction: its inverses
+    (:func:`swept._kernels.bvh.inverse_direction`) and, per axis, the column offset of the
+    plane it enters a box by: 0 (the lo plane) moving up the axis, else 3 (the hi plane)."""
+    ix = bvh.inverse_direction(dx)
+    iy = bvh.inverse_direction(dy)
+    iz = bvh.inverse_direction(dz)
+    return ix, iy, iz, 0 if ix >= 0.0 else 3, 0 if iy >= 0.0 else 3, 0 if iz >= 0.0 else 3
+
+
+@inline_kernel
 def _tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: float,
                 ix: float, iy: float, iz: float, nx: int, ny: int, nz: int, limit: float
                 ) -> float:
@@ -373,13 +384,7 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
     okx = o[kx]
     oky = o[ky]
     okz = o[kz]
-    ix = bvh.inverse_direction(dx)
-    iy = bvh.inverse_direction(dy)
-    iz = bvh.inverse_direction(dz)
-    # moving up an axis the ray enters by the box's lo plane, else by its hi plane
-    nx = 0 if ix >= 0.0 else 3
-    ny = 0 if iy >= 0.0 else 3
-    nz = 0 if iz >= 0.0 else 3
+    ix, iy, iz, nx, ny, nz = _slab_frame(dx, dy, dz)
     best_t = math.inf
     best_k = -1
     limit = tmax
@@ -1066,12 +1071,7 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     else:
         # no motion: a walk of the boxes around the centre (zero inverse: every axis parallel)
         ux = uy = uz = 0.0
-    ix = bvh.inverse_direction(ux)
-    iy = bvh.inverse_direction(uy)
-    iz = bvh.inverse_direction(uz)
-    nx = 0 if ix >= 0.0 else 3
-    ny = 0 if iy >= 0.0 else 3
-    nz = 0 if iz >= 0.0 else 3
+    ix, iy, iz, nx, ny, nz = _slab_frame(ux, uy, uz)
     # each entering plane moves outward by the radius. Rounding is monotone: a grown plane
     # that holds the centre in exact arithmetic still holds it in floats (fl(hi + r) >= c
     # when hi + r >= c, c a float), so a box around the centre is entered at exactly 0
