@@ -448,8 +448,11 @@ MAX_MESH_TRIANGLES = 2**27
 #: A ray batch on a mesh (:func:`swept._kernels.mesh.ray_order`) is walked in the order of its
 #: origins' Morton code, each axis cut into 2^this steps over the origins' box: rays from
 #: nearby points then follow one another through the same nodes, which stay in cache.
-#: Measured (bench_mesh's incoherent rays, 1-1.3 million triangles): 1.31 -> 1.00 us a ray on
-#: the terrain, 1.55 -> 1.38 on the icosphere; 10 bits: 30-bit codes, two counting-sort passes.
+#: Measured (bench_mesh's incoherent rays, 1-1.3 million triangles, CPU time, medians of 5 in
+#: one process, load 8): the walk alone gains 1.3x on the terrain when the rays' rows are
+#: copied in that order first, but the copy costs what it gains, so the rows are read and
+#: written where they are: 1.284 -> 1.200 us a ray on the terrain (1.07x), 1.544 -> 1.516 on
+#: the icosphere (1.02x), sort included. 10 bits: 30-bit codes, two counting-sort passes.
 RAY_ORDER_BITS = 10
 #: Ray batches on a mesh smaller than this keep their own order (the Morton sort's two passes
 #: over 2^15 buckets cost about as much as 300 rays). Not measured beyond that estimate.

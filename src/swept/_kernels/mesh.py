@@ -533,7 +533,10 @@ def ray_order(origins: np.ndarray) -> np.ndarray:
     nodes while those are in cache. An empty array (walk in the batch's own order) for fewer
     than ``RAY_ORDER_MIN_RAYS`` rays, or when every origin has the same code (one origin: a
     lidar's rays keep their sweep over the directions). Two stable counting sorts, by the
-    low then the high half of the code: linear in the rays."""
+    low then the high half of the code: linear in the rays. The gain is small (1.02-1.07x on
+    incoherent rays, sort included: the measurement is at
+    :data:`~swept.constants.RAY_ORDER_BITS`), as each ray's rows are then read and written
+    out of order."""
     n = origins.shape[0]
     if n < RAY_ORDER_MIN_RAYS:
         return np.empty(0, np.int64)
@@ -549,6 +552,9 @@ def ray_order(origins: np.ndarray) -> np.ndarray:
         # (o - lo) * scale in [0, 2^bits - 1]; a flat axis gives every origin step 0 there.
         # The span is divided first: origins within MAX_COORDINATE, high - low stays finite
         scale[a] = (2 ** RAY_ORDER_BITS - 1) / (high - low) if high > low else 0.0
+    if scale[0] == 0.0 and scale[1] == 0.0 and scale[2] == 0.0:
+        # one origin (a lidar): no codes to compute, the batch's order
+        return np.empty(0, np.int64)
     codes = np.empty(n, np.int64)
     first = -1
     same = True
