@@ -160,6 +160,62 @@ def test_tree_sweeps_equal_the_reference_property(c: tuple[float, ...], v: tuple
 _PROPERTY_MESH = terrain(4, seed=17)
 
 
+
+def _cull_agrees(m: TriangleMesh, k: int, c: np.ndarray, u: np.ndarray, r: float,
+                 limit: float) -> bool:
+    """Whether the culled cast of triangle k equals the exact one (for a ball clear of it)."""
+    args = (m.vertices, m.triangles, m.normals, k, c[0], c[1], c[2], u[0], u[1], u[2], r,
+            limit)
+    return bool(kmesh.sphere_triangle_cast(*args) == kmesh.sphere_triangle_hit(*args))
+
+
+@pytest.mark.parametrize("scale, offset", [(1e-6, 0.0), (1.0, 0.0), (1.0, 1e6), (1e7, 0.0)])
+def test_the_plane_cull_never_drops_a_touch_at_the_slab_edge(scale: float, offset: float
+                                                             ) -> None:
+    # A triangle is skipped when the ball's path stays beyond the slab |height| <= radius of
+    # its plane at both ends; a path that ends exactly on the slab's edge (touching the face
+    # at the very end of the reach) or runs along it (grazing) must still be cast: the cull's
+    # slack (PLANE_CULL_TOLERANCE) keeps those, at any scale and far from the origin.
+    verts = np.array([(0.0, 0.0, 0.0), (4.0, 0.0, 0.0), (0.0, 0.0, 4.0)]) * scale + offset
+    m = TriangleMesh(verts, [(0, 2, 1)])
+    r = 0.5 * scale
+    base = np.array([1.0, 0.0, 1.0]) * scale + offset
+    down = np.array([0.0, -1.0, 0.0])
+    # straight down, reaching the face exactly at the end of the reach: a hit at the limit
+    c = base + np.array([0.0, 2.0, 0.0]) * scale
+    limit = 1.5 * scale
+    assert _cull_agrees(m, 0, c, down, r, limit)
+    t = kmesh.sphere_triangle_cast(m.vertices, m.triangles, m.normals, 0, *c, *down, r, limit)
+    assert t == pytest.approx(limit, rel=1e-9)
+    # grazing along the face at exactly the radius, from beside the triangle toward its edge
+    side = np.array([1.0, 0.0, 0.0])
+    c = np.array([-1.0, 0.5, 1.0]) * scale + offset
+    assert _cull_agrees(m, 0, c, side, r, 3.0 * scale)
+    # a hair farther than the radius: both answers miss
+    c = np.array([-1.0, 0.5 + 1e-6, 1.0]) * scale + offset
+    assert _cull_agrees(m, 0, c, side, r, 3.0 * scale)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 31), st.tuples(*[st.floats(-2.0, 6.0)] * 3),
+       st.tuples(*[st.floats(-1.0, 1.0)] * 3), st.floats(0.0, 1.5), st.floats(0.0, 8.0))
+def test_the_plane_cull_equals_the_exact_cast_property(k: int, c: tuple[float, ...],
+                                                        u: tuple[float, ...], r: float,
+                                                        limit: float) -> None:
+    m = _PROPERTY_MESH
+    ca = np.array(c)
+    ua = np.array(u)
+    length = float(np.sqrt(ua @ ua))
+    if length < 1e-3:
+        return
+    ua = ua / length
+    d, _h = kmesh._touch(m.vertices, m.triangles, m.normals, k, *ca, 0.0, 0.0, 0.0)
+    if d <= r:
+        # the cast is for a ball clear of the triangle
+        return
+    assert _cull_agrees(m, k, ca, ua, r, limit)
+
+
 # ---------------------------------------------------------------------------------- ray order
 
 

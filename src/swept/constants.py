@@ -91,7 +91,7 @@ __all__ = [
     "MAX_COORDINATE",
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
-    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
+    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "PLANE_CULL_TOLERANCE",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -457,6 +457,13 @@ RAY_ORDER_BITS = 10
 #: Ray batches on a mesh smaller than this keep their own order (the Morton sort's two passes
 #: over 2^15 buckets cost about as much as 300 rays). Not measured beyond that estimate.
 RAY_ORDER_MIN_RAYS = 8192
+#: A ball's cast against a triangle (:func:`swept._kernels.mesh.sphere_triangle_cast`) is
+#: skipped when its centre's whole path stays farther than the radius from the triangle's
+#: plane, on one side, by more than this times the size of the numbers involved (the centre's
+#: and a corner's coordinates, the radius, the reach): every touch, face, edge or vertex, lies
+#: within the radius of the plane, and the slack covers the rounding of the plane distance and
+#: of the edge casts' hits. Not measured: the 1e-9 of RIM_TOLERANCE, far above that rounding.
+PLANE_CULL_TOLERANCE = 1e-9
 
 # --- sweep, time of impact, distance and contact: tolerances relative to the query's scale ---
 
