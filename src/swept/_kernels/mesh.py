@@ -993,8 +993,9 @@ def sphere_triangle_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarra
     slack = PLANE_CULL_TOLERANCE * (abs(cx) + abs(cy) + abs(cz) + abs(ax) + abs(ay) + abs(az)
                                     + radius + limit)
     if gap > slack and gap - closing * limit > slack:
-        # beyond the slab at the start and at the reach: no touch (measured on bench_mesh's
-        # sweeps: the edges' three capsule casts were most of a sweep's time)
+        # beyond the slab at the start and at the reach: no touch. Measured on bench_mesh's
+        # sweeps (CPU, medians of 5): 6.27 -> 5.69 us a sweep on the icosphere, no change on
+        # the terrain (21.5 us, whose walk reaches mostly triangles near the path's plane)
         return MISS
     return sphere_triangle_hit(verts, tris, normals, k, cx, cy, cz, ux, uy, uz, radius, limit)
 
