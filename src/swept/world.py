@@ -113,12 +113,14 @@ if TYPE_CHECKING:
     from ._kernels import grid as _grid
     from ._kernels import scene as _scene
     from ._kernels import world as _world_kernels
+    from ._kernels import world_hit as _world_hit
     from ._kernels import world_sweep as _ws
 else:
     _bvh = kernels("bvh")
     _grid = kernels("grid")
     _scene = kernels("scene")
     _world_kernels = kernels("world")
+    _world_hit = kernels("world_hit")
     _ws = kernels("world_sweep")
 
 __all__ = [
@@ -359,25 +361,26 @@ def _scale(*values: Iterable[float]) -> float:
 
 
 
-def _ray_one2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
+def _ray_hit2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
     """World.raycast's 2D kernel on its first call: compile it (or load it from numba's
-    cache), then put its compiled entry point in the place of the global ``_ray_one2``."""
-    global _ray_one2
+    cache), then put its compiled entry point in the place of the global ``_ray_hit2``."""
+    global _ray_hit2
     call = (desc, args, mask)
-    out = _kw.ray_one2(*call)
-    _ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
+    out = _world_hit.ray_hit2(*call)
+    _ray_hit2 = entry_point(_world_hit.ray_hit2, call) or _world_hit.ray_hit2
     return out
 
 
-#: The 2D ray kernel of World.raycast: its compiled entry point once resolved (see
+#: The 2D ray kernel of World.raycast, which returns the WorldRayHit (or None) itself
+#: (swept._kernels.world_hit): its compiled entry point once resolved (see
 #: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
-_ray_one2: Any = _ray_one2_first
+_ray_hit2: Any = _ray_hit2_first
 
 
 def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float,
                    mask: int, flags: int) -> Any:
     """The scalar cast kernel (3D rays, rays that ignore colliders, balls) on its first call,
-    as :func:`_ray_one2_first`."""
+    as :func:`_ray_hit2_first`."""
     global _cast_at
     call = (desc, ray, tmax, radius, mask, flags)
     out = _kw.cast_at(*call)
@@ -385,7 +388,7 @@ def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float
     return out
 
 
-#: The scalar cast kernel of the other rays and of the balls, as ``_ray_one2``.
+#: The scalar cast kernel of the other rays and of the balls, as ``_ray_hit2``.
 _cast_at: Any = _cast_at_first
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
@@ -615,6 +618,9 @@ class World:
         self._ray_scene: Any = _NOT_DESCRIBED
         self._ray_desc = np.zeros(0, np.int64)
         self._ray_address = 0
+        #: the objects the descriptor gives World.raycast's kernel by address (the data list,
+        #: the normals), kept alive with it
+        self._ray_objects: tuple[list[Any], dict[int, Vec2]] = ([], {})
         #: the hit normals World.raycast shares between hits, by the kernel's key
         #: (swept._kernels.world.normal_key), for the described scene
         self._normals: dict[int, Vec2] = dict(_AXIS_NORMALS)
@@ -1522,11 +1528,15 @@ class World:
     def _describe_scene(self) -> None:
         """Bring the scene up to date and describe it for World.raycast's kernel."""
         scene = self._sync()
-        self._ray_desc = _kw.describe(scene, self._stack)
-        self._ray_address = self._ray_desc.ctypes.data
-        self._ray_scene = scene
         # a segment's shared normals belong to its shape, which may have changed
         self._normals = dict(_AXIS_NORMALS)
+        # the data list and the normals go to World.raycast's kernel by address: the
+        # descriptor's objects are kept alive beside it (the very ones described)
+        self._ray_objects = (self._data, self._normals)
+        self._ray_desc = _world_hit.describe_hits(scene, self._stack, self._data,
+                                                  self._normals, self._hcap)
+        self._ray_address = self._ray_desc.ctypes.data
+        self._ray_scene = scene
         # World.raycast's one-call path: 2D rays in a 2D world of table colliders only
         self._plain_dim = 2 if self._dim == 2 and not self._external_set else 0
 
@@ -1577,23 +1587,11 @@ class World:
         m = mask if mask == ALL_LAYERS else _mask(mask)
         if ray.dim == self._plain_dim and not ignore and filter is None and \
                 include_sensors is False:
-            # the common case in as few Python steps as possible (World.raycast is called once
-            # a ray, from loops: every step here is a share of the call)
-            h, t, px, py, nx, ny, inside, te, key = _ray_one2(self._ray_address, ray._args, m)
-            if h < 0:
-                return None
-            # a normal that recurs (a box's face, a segment's side) is one shared Vec2: a hit
-            # makes one object fewer (about 0.2 us of a 1.3 us call; no key is -1)
-            normal = self._normals.get(key)
-            if normal is None:
-                normal = _tn(Vec2, (nx, ny))
-                if key >= 0:
-                    self._normals[key] = normal
-            if h >= self._hcap:
-                # a chain's segment: the chain
-                h = int(self._rows[h, _scene.CHAIN_OWNER])
-            hit: WorldRayHit = _rn(WorldRayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                                 normal, inside, te, h, self._data[h]))
+            # the common case in one compiled call, which returns the WorldRayHit (or None)
+            # itself (swept._kernels.world_hit: the record built by the call's boxing, the
+            # normal shared when it recurs, the data read by handle); World.raycast is called
+            # once a ray, from loops: every Python step here is a share of the call
+            hit: WorldRayHit | None = _ray_hit2(self._ray_address, ray._args, m)
             return hit
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)
