@@ -366,8 +366,9 @@ def _ray_hit2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
     cache), then put its compiled entry point in the place of the global ``_ray_hit2``."""
     global _ray_hit2
     call = (desc, args, mask)
-    out = _world_hit.ray_hit2(*call)
-    _ray_hit2 = entry_point(_world_hit.ray_hit2, call) or _world_hit.ray_hit2
+    kernel: Any = _world_hit.ray_hit2
+    out = kernel(*call)
+    _ray_hit2 = entry_point(kernel, call) or kernel
     return out
 
 
