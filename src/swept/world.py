@@ -87,6 +87,7 @@ from .constants import (
     CANDIDATE_MARGIN,
     FILTER_KERNEL_TRIES,
     GRID_MARGIN,
+    MAX_COORDINATE,
     MAX_DEPTH,
     MOVING_GRID_COLLIDERS_PER_CELL,
     MOVING_GRID_OUTSIDE,
@@ -388,6 +389,20 @@ def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float
     _cast_at = entry_point(_kw.cast_at, call) or _kw.cast_at
     return out
 
+
+def _ball_hit2_first(desc: int, ball: tuple[float, ...], mask: int) -> Any:
+    """World.sweep's 2D circle kernel on its first call, as :func:`_ray_hit2_first`."""
+    global _ball_hit2
+    call = (desc, ball, mask)
+    kernel: Any = _world_hit.ball_hit2
+    out = kernel(*call)
+    _ball_hit2 = entry_point(kernel, call) or kernel
+    return out
+
+
+#: The 2D circle kernel of World.sweep, which returns the WorldSweepHit (or None) itself, as
+#: ``_ray_hit2``.
+_ball_hit2: Any = _ball_hit2_first
 
 #: The scalar cast kernel of the other rays and of the balls, as ``_ray_hit2``.
 _cast_at: Any = _cast_at_first
@@ -1663,6 +1678,25 @@ class World:
         and polygons go through the compiled kernels (:mod:`swept._kernels.world_sweep` for
         the non-balls); any other mover through :func:`swept.sweep` on the broadphase's
         candidates. ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
+        if shape.__class__ is Circle and displacement.__class__ is Vec2 and \
+                target_distance.__class__ is float and not ignore and filter is None and \
+                include_sensors is False:
+            # a circle in a 2D world of table colliders, in one compiled call that returns the
+            # WorldSweepHit itself (as World.raycast's one-call path); the checks are those of
+            # the general path below, inline for the values that pass them
+            if self._scene is not self._ray_scene and self._alive:
+                self._describe_scene()
+            dx, dy = displacement
+            if self._scene is self._ray_scene and self._plain_dim == 2 and \
+                    -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dy <= MAX_COORDINATE and \
+                    0.0 <= target_distance <= MAX_COORDINATE:
+                m = mask if mask == ALL_LAYERS else _mask(mask)
+                cx, cy = shape.center
+                hit: WorldSweepHit | None = _ball_hit2(
+                    self._ray_address, (cx, cy, shape.radius + target_distance, dx, dy,
+                                        math.hypot(dx, dy)), m)
+                return hit
         m = _mask(mask)
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)

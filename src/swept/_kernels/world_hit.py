@@ -34,156 +34,225 @@ from numba.core.extending import box, intrinsic, models, register_model
 
 from . import entry
 from .scene import CHAIN_OWNER, Scene
-from .world import DESC_ARRAYS, DESC_STRIDE, _int64_at, cast_one, described, normal_key
+from .world import (
+    CAST_GROWN,
+    DESC_ARRAYS,
+    DESC_STRIDE,
+    _int64_at,
+    cast_one,
+    described,
+    normal_key,
+)
 
-__all__ = ["hit_type", "ray_hit2", "describe_hits", "DESC_OBJECTS", "HIT_FIELDS"]
+__all__ = ["hit_type", "ball_hit_type", "ray_hit2", "ball_hit2", "describe_hits", "DESC_OBJECTS",
+           "HIT_FIELDS", "BALL_HIT_FIELDS"]
 
 #: The values a hit descriptor (:func:`describe_hits`) holds after its arrays: the address of
 #: the World's data list, of its normal dict, and the handle capacity (rows from it on are
 #: chains' segments, reported as their chain, the row's :data:`~swept._kernels.scene.
 #: CHAIN_OWNER`).
 DESC_OBJECTS = 3
-#: The native hit's fields, in order: handle (-1: a miss), t, point, normal, inside, exit,
+#: The native ray hit's fields, in order: handle (-1: a miss), t, point, normal, inside, exit,
 #: the normal's key, then the data list's and the normal dict's addresses.
 HIT_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float64),
               ("py", types.float64), ("nx", types.float64), ("ny", types.float64),
               ("inside", types.boolean), ("te", types.float64), ("key", types.int64),
               ("data", types.int64), ("normals", types.int64))
+#: The native ball hit's fields, in order: handle (-1: a miss), fraction, point, normal,
+#: position, inside, the normal's key, then the data list's and the normal dict's addresses.
+BALL_HIT_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float64),
+                   ("py", types.float64), ("nx", types.float64), ("ny", types.float64),
+                   ("qx", types.float64), ("qy", types.float64), ("inside", types.boolean),
+                   ("key", types.int64), ("data", types.int64), ("normals", types.int64))
 
 
 class HitType(types.Type):
     """The numba type of :func:`ray_hit2`'s result: boxed as a ``WorldRayHit`` or None."""
+
+    fields = HIT_FIELDS
 
     def __init__(self) -> None:
         """The one instance is :data:`hit_type`."""
         super().__init__(name="swept.WorldRayHit2D")
 
 
+class BallHitType(types.Type):
+    """The numba type of :func:`ball_hit2`'s result: boxed as a ``WorldSweepHit`` or None."""
+
+    fields = BALL_HIT_FIELDS
+
+    def __init__(self) -> None:
+        """The one instance is :data:`ball_hit_type`."""
+        super().__init__(name="swept.WorldBallHit2D")
+
+
 #: The one :class:`HitType`.
 hit_type = HitType()
+#: The one :class:`BallHitType`.
+ball_hit_type = BallHitType()
 
 
 @register_model(HitType)
+@register_model(BallHitType)
 class _HitModel(models.StructModel):
-    """A :class:`HitType` is a struct of :data:`HIT_FIELDS`."""
+    """A native hit is a struct of its type's ``fields``."""
 
     def __init__(self, dmm: Any, fe_type: Any) -> None:
-        """The members are :data:`HIT_FIELDS`."""
-        super().__init__(dmm, fe_type, list(HIT_FIELDS))
+        """The members are ``fe_type.fields``."""
+        super().__init__(dmm, fe_type, list(fe_type.fields))
+
+
+def _struct(typ: Any) -> Any:
+    """An intrinsic making a ``typ`` (a native hit) of the values of its fields, in order."""
+
+    def make(typingctx: Any, *given: Any) -> Any:
+        sig = typ(*given)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            hit = cgutils.create_struct_proxy(typ)(context, builder)
+            for (name, wanted), value, given_type in zip(typ.fields, args, signature.args):
+                setattr(hit, name, context.cast(builder, value, given_type, wanted))
+            return hit._getvalue()
+
+        return sig, codegen
+
+    return make
 
 
 @intrinsic
 def _make_hit(typingctx: Any, h: Any, t: Any, px: Any, py: Any, nx: Any, ny: Any,
               inside: Any, te: Any, key: Any, data: Any, normals: Any) -> Any:
     """A :data:`hit_type` of the values of :data:`HIT_FIELDS`, in order."""
-    given = (h, t, px, py, nx, ny, inside, te, key, data, normals)
-    sig = hit_type(*given)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        hit = cgutils.create_struct_proxy(hit_type)(context, builder)
-        for (name, wanted), value, typ in zip(HIT_FIELDS, args, signature.args):
-            setattr(hit, name, context.cast(builder, value, typ, wanted))
-        return hit._getvalue()
-
-    return sig, codegen
+    return _struct(hit_type)(typingctx, h, t, px, py, nx, ny, inside, te, key, data, normals)
 
 
-#: :func:`_make_hit` as compiled code calls it (untyped for mypy).
+@intrinsic
+def _make_ball_hit(typingctx: Any, h: Any, t: Any, px: Any, py: Any, nx: Any, ny: Any,
+                   qx: Any, qy: Any, inside: Any, key: Any, data: Any, normals: Any) -> Any:
+    """A :data:`ball_hit_type` of the values of :data:`BALL_HIT_FIELDS`, in order."""
+    return _struct(ball_hit_type)(typingctx, h, t, px, py, nx, ny, qx, qy, inside, key, data,
+                                  normals)
+
+
+#: :func:`_make_hit` and :func:`_make_ball_hit` as compiled code calls them (untyped for mypy).
 make_hit: Any = _make_hit
+make_ball_hit: Any = _make_ball_hit
 
 
 def _new_tuple(c: Any, cls: Any, items: list[Any]) -> Any:
-    """A new instance of the tuple subclass ``cls`` holding ``items`` (new references, all
-    non-null, stolen), or NULL with the error set (the items released)."""
+    """A new instance of the tuple subclass ``cls`` holding ``items`` (new references,
+    stolen; any may be NULL), or NULL with the error set (every item released)."""
     pyapi = c.pyapi
     builder = c.builder
-    fnty = ir.FunctionType(pyapi.pyobj, [pyapi.pyobj, pyapi.py_ssize_t])
-    alloc = cgutils.get_or_insert_function(builder.module, fnty, "PyType_GenericAlloc")
-    obj = builder.call(alloc, [cls, ir.Constant(pyapi.py_ssize_t, len(items))])
-    with builder.if_else(cgutils.is_null(builder, obj)) as (failed, made):
-        with failed:
-            for item in items:
-                pyapi.decref(item)
-        with made:
+    result = cgutils.alloca_once_value(builder, pyapi.get_null_object())
+    failed = cgutils.false_bit
+    for item in items:
+        failed = builder.or_(failed, cgutils.is_null(builder, item))
+    with builder.if_then(builder.not_(failed)):
+        fnty = ir.FunctionType(pyapi.pyobj, [pyapi.pyobj, pyapi.py_ssize_t])
+        alloc = cgutils.get_or_insert_function(builder.module, fnty, "PyType_GenericAlloc")
+        obj = builder.call(alloc, [cls, ir.Constant(pyapi.py_ssize_t, len(items))])
+        with builder.if_then(cgutils.is_not_null(builder, obj)):
             for i, item in enumerate(items):
                 # PyTuple_SetItem steals the item (the object's count is 1, as it needs)
                 pyapi.tuple_setitem(obj, i, item)
-    return obj
+            builder.store(obj, result)
+    made = builder.load(result)
+    with builder.if_then(cgutils.is_null(builder, made)):
+        # Py_DecRef ignores NULL
+        for item in items:
+            pyapi.decref(item)
+    return made
 
 
-@box(HitType)
-def _box_hit(typ: Any, val: Any, c: Any) -> Any:
-    """Box a native hit as ``WorldRayHit(t, Vec2(px, py), normal, inside, te, h, data)``,
-    the normal shared through the World's normal dict when its key is not -1; a miss as
-    None. NULL with the error set if an allocation fails."""
-    from ..results import WorldRayHit
+def _vec2(c: Any, x: Any, y: Any) -> Any:
+    """A new Vec2 of the native floats ``x, y`` (NULL with the error set)."""
     from ..vec import Vec2
 
+    cls = c.env_manager.read_const(c.env_manager.add_const(Vec2))
+    return _new_tuple(c, cls, [c.pyapi.float_from_double(x), c.pyapi.float_from_double(y)])
+
+
+def _shared_normal(c: Any, normals: Any, key: Any, nx: Any, ny: Any) -> Any:
+    """A new reference to the normal ``(nx, ny)``: the Vec2 the dict ``normals`` keeps under
+    ``key`` (made and kept there on its first use), or a Vec2 of its own when ``key`` is -1;
+    NULL with the error set."""
     pyapi = c.pyapi
     builder = c.builder
-    hit = cgutils.create_struct_proxy(typ)(c.context, builder, value=val)
+    normal = cgutils.alloca_once_value(builder, pyapi.get_null_object())
+    keyed = builder.icmp_signed(">=", key, ir.Constant(key.type, 0))
+    with builder.if_else(keyed) as (by_key, own):
+        with by_key:
+            name = pyapi.long_from_longlong(key)
+            with builder.if_then(cgutils.is_not_null(builder, name)):
+                shared = pyapi.dict_getitem(normals, name)  # borrowed, or NULL
+                with builder.if_else(cgutils.is_not_null(builder, shared)) as (found, absent):
+                    with found:
+                        pyapi.incref(shared)
+                        builder.store(shared, normal)
+                    with absent:
+                        made = _vec2(c, nx, ny)
+                        with builder.if_then(cgutils.is_not_null(builder, made)):
+                            status = pyapi.dict_setitem(normals, name, made)
+                            kept = builder.icmp_signed("==", status, ir.Constant(status.type, 0))
+                            with builder.if_else(kept) as (stored, refused):
+                                with stored:
+                                    builder.store(made, normal)
+                                with refused:
+                                    pyapi.decref(made)
+            pyapi.decref(name)
+        with own:
+            builder.store(_vec2(c, nx, ny), normal)
+    return builder.load(normal)
+
+
+def _box_record(c: Any, hit: Any, cls: type, fields: Any) -> Any:
+    """Box a native hit as the record ``cls``, or None when its handle is -1: ``fields(hit,
+    point, normal, data)`` lists the record's items (new references, or NULL) from the
+    native hit, its point and shared normal (Vec2s) and the collider's data."""
+    pyapi = c.pyapi
+    builder = c.builder
     result = cgutils.alloca_once_value(builder, pyapi.get_null_object())
-    missed = builder.icmp_signed("<", hit.h, ir.Constant(ir.IntType(64), 0))
+    missed = builder.icmp_signed("<", hit.h, ir.Constant(hit.h.type, 0))
     with builder.if_else(missed) as (on_miss, on_hit):
         with on_miss:
             builder.store(pyapi.make_none(), result)
         with on_hit:
-            vec2 = c.env_manager.read_const(c.env_manager.add_const(Vec2))
-            record = c.env_manager.read_const(c.env_manager.add_const(WorldRayHit))
-            data = builder.inttoptr(hit.data, pyapi.pyobj)
-            normals = builder.inttoptr(hit.normals, pyapi.pyobj)
-            # the normal: the shared one of its key, or a new Vec2 (kept under its key)
-            normal = cgutils.alloca_once_value(builder, pyapi.get_null_object())
-            keyed = builder.icmp_signed(">=", hit.key, ir.Constant(ir.IntType(64), 0))
-            with builder.if_then(keyed):
-                key = pyapi.long_from_longlong(hit.key)
-                with builder.if_then(cgutils.is_not_null(builder, key)):
-                    shared = pyapi.dict_getitem(normals, key)  # borrowed, or NULL
-                    with builder.if_else(cgutils.is_not_null(builder, shared)) as (found,
-                                                                                  absent):
-                        with found:
-                            pyapi.incref(shared)
-                            builder.store(shared, normal)
-                        with absent:
-                            made = _new_tuple(c, vec2, [pyapi.float_from_double(hit.nx),
-                                                        pyapi.float_from_double(hit.ny)])
-                            with builder.if_then(cgutils.is_not_null(builder, made)):
-                                status = pyapi.dict_setitem(normals, key, made)
-                                stored = builder.icmp_signed("==", status,
-                                                             ir.Constant(status.type, 0))
-                                with builder.if_else(stored) as (kept, failed):
-                                    with kept:
-                                        builder.store(made, normal)
-                                    with failed:
-                                        pyapi.decref(made)
-                    pyapi.decref(key)
-            with builder.if_then(builder.not_(keyed)):
-                made = _new_tuple(c, vec2, [pyapi.float_from_double(hit.nx),
-                                            pyapi.float_from_double(hit.ny)])
-                builder.store(made, normal)
-            normal_obj = builder.load(normal)
-            with builder.if_then(cgutils.is_not_null(builder, normal_obj)):
-                point = _new_tuple(c, vec2, [pyapi.float_from_double(hit.px),
-                                             pyapi.float_from_double(hit.py)])
-                with builder.if_else(cgutils.is_null(builder, point)) as (failed, made_point):
-                    with failed:
-                        pyapi.decref(normal_obj)
-                    with made_point:
-                        item = pyapi.list_getitem(data, hit.h)  # borrowed, or NULL
-                        with builder.if_else(cgutils.is_null(builder, item)) as (no_data,
-                                                                                  has_data):
-                            with no_data:
-                                pyapi.decref(point)
-                                pyapi.decref(normal_obj)
-                            with has_data:
-                                pyapi.incref(item)
-                                found = _new_tuple(c, record, [
-                                    pyapi.float_from_double(hit.t), point, normal_obj,
-                                    pyapi.bool_from_bool(hit.inside),
-                                    pyapi.float_from_double(hit.te),
-                                    pyapi.long_from_longlong(hit.h), item])
-                                builder.store(found, result)
+            record = c.env_manager.read_const(c.env_manager.add_const(cls))
+            normal = _shared_normal(c, builder.inttoptr(hit.normals, pyapi.pyobj), hit.key,
+                                    hit.nx, hit.ny)
+            point = _vec2(c, hit.px, hit.py)
+            # the collider's data: borrowed from the World's list (NULL: IndexError set)
+            data = pyapi.list_getitem(builder.inttoptr(hit.data, pyapi.pyobj), hit.h)
+            pyapi.incref(data)
+            builder.store(_new_tuple(c, record, fields(hit, point, normal, data)), result)
     return builder.load(result)
+
+
+@box(HitType)
+def _box_hit(typ: Any, val: Any, c: Any) -> Any:
+    """Box a native ray hit as ``WorldRayHit(t, point, normal, inside, exit, h, data)`` (a
+    miss as None); NULL with the error set if an allocation fails."""
+    from ..results import WorldRayHit
+
+    pyapi = c.pyapi
+    hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    return _box_record(c, hit, WorldRayHit, lambda h, point, normal, data: [
+        pyapi.float_from_double(h.t), point, normal, pyapi.bool_from_bool(h.inside),
+        pyapi.float_from_double(h.te), pyapi.long_from_longlong(h.h), data])
+
+
+@box(BallHitType)
+def _box_ball_hit(typ: Any, val: Any, c: Any) -> Any:
+    """Box a native ball hit as ``WorldSweepHit(fraction, point, normal, position, inside,
+    h, data)`` (a miss as None); NULL with the error set if an allocation fails."""
+    from ..results import WorldSweepHit
+
+    pyapi = c.pyapi
+    hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    return _box_record(c, hit, WorldSweepHit, lambda h, point, normal, data: [
+        pyapi.float_from_double(h.t), point, normal, _vec2(c, h.qx, h.qy),
+        pyapi.bool_from_bool(h.inside), pyapi.long_from_longlong(h.h), data])
 
 
 def describe_hits(scene: Scene, stack: np.ndarray, data: list[Any], normals: dict[int, Any],
@@ -224,3 +293,45 @@ def ray_hit2(desc: int, ray: tuple[float, float, float, float, float], mask: int
             # a chain's segment: the chain
             h = int(scene.rows[h, CHAIN_OWNER])
     return make_hit(h, t, px, py, nx, ny, inside, te, key, tail[0], tail[1])
+
+
+@entry
+def ball_hit2(desc: int, ball: tuple[float, float, float, float, float, float],
+              mask: int) -> Any:
+    """One circle swept for :meth:`swept.world.World.sweep` against the scene of the hit
+    descriptor (:func:`describe_hits`) at address ``desc``, given as ``(cx, cy, r, dx, dy,
+    length)``: its centre, radius (grown by the target distance), displacement and the
+    displacement's length (``math.hypot``, as ``Vec2.length``): the first hit as a
+    :data:`ball_hit_type`, boxed as the ``WorldSweepHit`` (or None on a miss). Each value is
+    computed with the very operations of the World's general ball path (its ``_sweep_ball``),
+    so that both answer bit for bit alike."""
+    scene, stack = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    cx, cy, r, dx, dy, length = ball
+    ux = 1.0
+    uy = 0.0
+    if length != 0.0:
+        ux = dx / length
+        uy = dy / length
+    # flags computed, not a literal (a literal compiles cast_one once more)
+    grown = (mask & 0) | CAST_GROWN
+    h, t, px, py, _pz, nx, ny, _nz, inside, _te = cast_one(
+        scene, stack, (cx, cy, 0.0, ux, uy, 0.0), length, r, mask, grown)
+    key = -1
+    fraction = 0.0
+    if h >= 0:
+        key = normal_key(scene, h, nx, ny)
+        chain = h >= tail[2]
+        if chain:
+            # a chain's segment: the chain
+            h = int(scene.rows[h, CHAIN_OWNER])
+        if not inside:
+            if length > 0.0:
+                fraction = min(t / length, 1.0)
+            if not chain:
+                # the ball's point of contact (a chain's region rule may have turned the
+                # normal: the kernel's touch point for a chain)
+                px = (cx + dx * fraction) - nx * r
+                py = (cy + dy * fraction) - ny * r
+    return make_ball_hit(h, fraction, px, py, nx, ny, cx + dx * fraction, cy + dy * fraction,
+                         inside, key, tail[0], tail[1])
