@@ -1,4 +1,5 @@
-"""World.raycast's one-call path, whose compiled call builds the WorldRayHit itself.
+"""World.raycast's and World.sweep's (circles) one-call paths, whose compiled call builds the
+hit record itself.
 
 A 2D ray with no ``ignore``, ``filter`` or sensors goes to ``swept._kernels.world_hit.
 ray_hit2``, whose boxing builds the record with the C API: the point and the normal as Vec2s
@@ -6,7 +7,8 @@ ray_hit2``, whose boxing builds the record with the C API: the point and the nor
 list by handle, a chain's segment reported as its chain. These tests hold it to the general
 path (the same cast, the record built in Python; ``ignore`` of a handle that does not exist
 takes it), bit for bit, on every kind of collider, masks, moving colliders, adds, removals,
-copies; and check the objects it makes: exact types, no reference leaked or lost.
+copies; and check the objects it makes: exact types, no reference leaked or lost. A circle's
+sweep (``ball_hit2``, a ``WorldSweepHit``) is held to the general ball path likewise.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swept import AABB, Capsule, Chain, Circle, Polygon, Ray, Segment, Vec2
-from swept.results import WorldRayHit
+from swept.results import WorldRayHit, WorldSweepHit
 from swept.world import World
 
 #: ``ignore`` with a handle no World has: the general path, with nothing ignored
@@ -263,3 +265,126 @@ def test_bad_input_is_still_refused() -> None:
     with pytest.raises(ValueError, match="ray"):
         world.raycast(Ray((0.0, 0.0, 0.0), (1.0, 0.0, 0.0)))
     assert World().raycast(Ray((0.0, 0.0), (1.0, 0.0))) is None
+
+
+def same_sweep(got: WorldSweepHit | None, want: WorldSweepHit | None) -> None:
+    """Two sweep answers are the very same: equal field by field, and of the same types."""
+    assert got == want
+    if got is not None and want is not None:
+        assert type(got) is WorldSweepHit
+        assert type(got.point) is Vec2 and type(got.normal) is Vec2
+        assert type(got.position) is Vec2 and type(got.fraction) is float
+        assert type(got.handle) is int and type(got.started_inside) is bool
+        assert got.data is want.data
+
+
+def circles(seed: int, count: int) -> list[tuple[Circle, Vec2, float]]:
+    """Circles from across the area (some touching at the start), displacements of any
+    direction (some zero), target distances (some zero)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(count):
+        circle = Circle(tuple(rng.uniform(-10, 110, 2)), float(rng.uniform(0.05, 4)))
+        disp = Vec2(*rng.uniform(-60, 60, 2)) if k % 10 else Vec2(0.0, 0.0)
+        td = float(rng.uniform(0, 1)) if k % 3 == 0 else 0.0
+        out.append((circle, disp, td))
+    return out
+
+
+@pytest.mark.parametrize("moving", [False, True])
+@pytest.mark.parametrize("mask", [0xFFFFFFFF, 2, 0])
+def test_a_circles_sweep_answers_as_the_general_path(moving: bool, mask: int) -> None:
+    """Every kind of collider, static and moving, chains, under each mask, with zero
+    displacements, target distances and circles that start touching: the same hit, bit for
+    bit."""
+    world = mixed_world(3, moving)
+    hits = inside = 0
+    for circle, disp, td in circles(4, 600):
+        got = world.sweep(circle, disp, mask=mask, target_distance=td)
+        same_sweep(got, world.sweep(circle, disp, mask=mask, target_distance=td,
+                                    ignore=GENERAL))
+        hits += got is not None
+        inside += got is not None and got.started_inside
+    assert (hits > 60 and inside > 5) if mask else hits == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000))
+def test_a_circles_sweep_answers_as_the_general_path_on_random_scenes(
+        seed: int, circle_seed: int) -> None:
+    world = mixed_world(seed)
+    for circle, disp, td in circles(circle_seed, 20):
+        same_sweep(world.sweep(circle, disp, target_distance=td),
+                   world.sweep(circle, disp, target_distance=td, ignore=GENERAL))
+
+
+def test_a_circles_sweep_closed_forms_and_changes() -> None:
+    """A circle of radius 1 moved 10 along +x meets a wall at x = 6 after 5 units; a chain
+    is reported as the chain; after a removal the next wall is met."""
+    world = World()
+    wall = world.add(Segment((6.0, -5.0), (6.0, 5.0)), "wall")
+    chain = world.add(Chain([(9.0, -5.0), (9.0, 5.0)]), "chain")
+    ball = Circle((0.0, 0.0), 1.0)
+    hit = world.sweep(ball, Vec2(10.0, 0.0))
+    assert hit is not None
+    assert (hit.handle, hit.data, hit.fraction) == (wall, "wall", 0.5)
+    assert (hit.point, hit.normal, hit.position) == (Vec2(6.0, 0.0), Vec2(-1.0, 0.0),
+                                                     Vec2(5.0, 0.0))
+    # the target distance grows the radius: met 0.5 earlier
+    hit = world.sweep(ball, Vec2(10.0, 0.0), target_distance=0.5)
+    assert hit is not None and hit.fraction == 0.45 and hit.position == Vec2(4.5, 0.0)
+    world.remove(wall)
+    hit = world.sweep(ball, Vec2(10.0, 0.0))
+    assert hit is not None and (hit.handle, hit.data) == (chain, "chain")
+    assert hit.fraction == pytest.approx(0.8, abs=1e-12)
+    same_sweep(hit, world.sweep(ball, Vec2(10.0, 0.0), ignore=GENERAL))
+    # too short to reach, and no motion at all: no hit
+    assert world.sweep(ball, Vec2(1.0, 0.0)) is None
+    assert world.sweep(ball, Vec2(0.0, 0.0)) is None
+    # starts touching: fraction 0, at its own centre
+    hit = world.sweep(Circle((8.5, 0.0), 1.0), Vec2(0.0, 3.0))
+    assert hit is not None and hit.started_inside and hit.fraction == 0.0
+    assert hit.position == Vec2(8.5, 0.0)
+
+
+def test_a_circles_sweep_still_refuses_bad_input() -> None:
+    world = mixed_world(9)
+    ball = Circle((0.0, 0.0), 1.0)
+    with pytest.raises(ValueError, match="target_distance"):
+        world.sweep(ball, Vec2(1.0, 0.0), target_distance=-1.0)
+    with pytest.raises(ValueError, match="target_distance"):
+        world.sweep(ball, Vec2(1.0, 0.0), target_distance=math.nan)
+    with pytest.raises(ValueError, match="displacement"):
+        world.sweep(ball, (math.inf, 0.0))
+    # a Vec2 made by arithmetic is not checked when made: the sweep checks it
+    for far in (Vec2(1e300, 0.0) * 1e300, Vec2(0.0, 1.0) * 1e300):
+        with pytest.raises(ValueError, match="displacement"):
+            world.sweep(ball, far)
+    with pytest.raises(TypeError, match="mask"):
+        world.sweep(ball, Vec2(1.0, 0.0), mask=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mask"):
+        world.sweep(ball, Vec2(1.0, 0.0), mask=1 << 40)
+    assert World().sweep(ball, Vec2(1.0, 0.0)) is None
+
+
+def test_a_circles_sweep_leaks_no_reference() -> None:
+    world = World()
+    data = object()
+    world.add(Segment((10.0, -1.0), (10.0, 1.0)), data)
+    ball = Circle((0.0, 0.0), 1.0)
+    move = Vec2(20.0, 0.0)
+    first = world.sweep(ball, move)
+    assert first is not None
+    normal = first.normal
+    del first
+    before = (sys.getrefcount(data), sys.getrefcount(normal))
+    for _ in range(10_000):
+        world.sweep(ball, move)
+        assert world.sweep(ball, -move) is None
+    assert (sys.getrefcount(data), sys.getrefcount(normal)) == before
+    hit = world.sweep(ball, move)
+    assert sys.getrefcount(hit) == 2
+    assert hit is not None
+    position = hit.position
+    del hit
+    assert sys.getrefcount(position) == 2
