@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swept import AABB, Capsule, Chain, Circle, Polygon, Ray, Segment, Vec2
+from swept import AABB, Capsule, Chain, Circle, Plane, Polygon, Ray, Segment, Sphere, Vec2, Vec3
 from swept.results import WorldRayHit, WorldSweepHit
 from swept.world import World
 
@@ -388,3 +388,59 @@ def test_a_circles_sweep_leaks_no_reference() -> None:
     position = hit.position
     del hit
     assert sys.getrefcount(position) == 2
+
+
+def mixed_world_3d(seed: int, moving: bool = False) -> World:
+    """Every kind of 3D table collider (a plane among them), each with data, some moving."""
+    rng = np.random.default_rng(seed)
+    world = World()
+    world.add(Plane((0.0, 0.0, 1.0), -5.0), "floor")
+    for k in range(40):
+        c = rng.uniform(0, 50, 3)
+        kind = k % 4
+        shape: Any
+        if kind == 0:
+            shape = Sphere(tuple(c), float(rng.uniform(0.5, 4)))
+        elif kind == 1:
+            shape = AABB(tuple(c), tuple(c + rng.uniform(1, 6, 3)))
+        elif kind == 2:
+            shape = Capsule(tuple(c), tuple(c + rng.uniform(-6, 6, 3)), 1.0)
+        else:
+            # a capsule of radius 0: a 3D segment
+            shape = Capsule(tuple(c), tuple(c + rng.uniform(-9, 9, 3)), 0.0)
+        world.add(shape, [k], moving=moving and k % 3 == 0)
+    return world
+
+
+@pytest.mark.parametrize("moving", [False, True])
+def test_a_3d_ray_answers_as_the_general_path(moving: bool) -> None:
+    world = mixed_world_3d(11, moving)
+    rng = np.random.default_rng(12)
+    hits = inside = 0
+    for _ in range(400):
+        d = rng.normal(size=3)
+        ray = Ray(tuple(rng.uniform(-5, 55, 3)), tuple(d / np.linalg.norm(d)),
+                  math.inf if rng.uniform() < 0.8 else 20.0)
+        got = world.raycast(ray)
+        want = world.raycast(ray, ignore=GENERAL)
+        assert got == want
+        if got is not None and want is not None:
+            assert type(got.point) is Vec3 and type(got.normal) is Vec3
+            assert got.data is want.data
+            hits += 1
+            inside += got.started_inside
+    assert hits > 150 and inside > 0
+
+
+def test_a_3d_ray_closed_form() -> None:
+    world = World()
+    ball = world.add(Sphere((10.0, 0.0, 0.0), 2.0), "ball")
+    hit = world.raycast(Ray((0.0, 0.0, 0.0), (1.0, 0.0, 0.0)))
+    assert hit is not None
+    assert (hit.distance, hit.exit_distance, hit.handle, hit.data) == (8.0, 12.0, ball, "ball")
+    assert (hit.point, hit.normal) == (Vec3(8.0, 0.0, 0.0), Vec3(-1.0, 0.0, 0.0))
+    hit = world.raycast(Ray((10.5, 0.0, 0.0), (0.0, 1.0, 0.0)))
+    assert hit is not None and hit.started_inside and hit.point == Vec3(10.5, 0.0, 0.0)
+    assert world.raycast(Ray((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0))) is None
+    with pytest.raises(ValueError, match="ray"):
+        world.raycast(Ray((0.0, 0.0), (1.0, 0.0)))

@@ -400,6 +400,19 @@ def _ball_hit2_first(desc: int, ball: tuple[float, ...], mask: int) -> Any:
     return out
 
 
+def _ray_hit3_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
+    """World.raycast's 3D kernel on its first call, as :func:`_ray_hit2_first`."""
+    global _ray_hit3
+    call = (desc, args, mask)
+    kernel: Any = _world_hit.ray_hit3
+    out = kernel(*call)
+    _ray_hit3 = entry_point(kernel, call) or kernel
+    return out
+
+
+#: The 3D ray kernel of World.raycast, as ``_ray_hit2``.
+_ray_hit3: Any = _ray_hit3_first
+
 #: The 2D circle kernel of World.sweep, which returns the WorldSweepHit (or None) itself, as
 #: ``_ray_hit2``.
 _ball_hit2: Any = _ball_hit2_first
@@ -640,8 +653,8 @@ class World:
         #: the hit normals World.raycast shares between hits, by the kernel's key
         #: (swept._kernels.world.normal_key), for the described scene
         self._normals: dict[int, Vec2] = dict(_AXIS_NORMALS)
-        #: the dimension of the rays World.raycast answers in one kernel call (2: a 2D world
-        #: without external colliders; 0: none), for the described scene
+        #: the dimension of the rays World.raycast answers in one kernel call (the world's,
+        #: when it has no external colliders; 0: none), for the described scene
         self._plain_dim = 0
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
@@ -1553,8 +1566,8 @@ class World:
                                                   self._normals, self._hcap)
         self._ray_address = self._ray_desc.ctypes.data
         self._ray_scene = scene
-        # World.raycast's one-call path: 2D rays in a 2D world of table colliders only
-        self._plain_dim = 2 if self._dim == 2 and not self._external_set else 0
+        # World.raycast's one-call path: rays in a world of table colliders only
+        self._plain_dim = (self._dim or 0) if not self._external_set else 0
 
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
@@ -1607,7 +1620,11 @@ class World:
             # itself (swept._kernels.world_hit: the record built by the call's boxing, the
             # normal shared when it recurs, the data read by handle); World.raycast is called
             # once a ray, from loops: every Python step here is a share of the call
-            hit: WorldRayHit | None = _ray_hit2(self._ray_address, ray._args, m)
+            hit: WorldRayHit | None
+            if self._plain_dim == 2:
+                hit = _ray_hit2(self._ray_address, ray._args, m)
+            else:
+                hit = _ray_hit3(self._ray_address, ray._args, m)
             return hit
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)

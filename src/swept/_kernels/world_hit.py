@@ -44,8 +44,8 @@ from .world import (
     normal_key,
 )
 
-__all__ = ["hit_type", "ball_hit_type", "ray_hit2", "ball_hit2", "describe_hits", "DESC_OBJECTS",
-           "HIT_FIELDS", "BALL_HIT_FIELDS"]
+__all__ = ["hit_type", "ball_hit_type", "hit3_type", "ray_hit2", "ray_hit3", "ball_hit2",
+           "describe_hits", "DESC_OBJECTS", "HIT_FIELDS", "BALL_HIT_FIELDS", "HIT3_FIELDS"]
 
 #: The values a hit descriptor (:func:`describe_hits`) holds after its arrays: the address of
 #: the World's data list, of its normal dict, and the handle capacity (rows from it on are
@@ -64,6 +64,13 @@ BALL_HIT_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float6
                    ("py", types.float64), ("nx", types.float64), ("ny", types.float64),
                    ("qx", types.float64), ("qy", types.float64), ("inside", types.boolean),
                    ("key", types.int64), ("data", types.int64), ("normals", types.int64))
+
+#: The native 3D ray hit's fields, in order: handle (-1: a miss), t, point, normal, inside,
+#: exit, then the data list's address (3D normals are not shared).
+HIT3_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float64),
+               ("py", types.float64), ("pz", types.float64), ("nx", types.float64),
+               ("ny", types.float64), ("nz", types.float64), ("inside", types.boolean),
+               ("te", types.float64), ("data", types.int64))
 
 
 class HitType(types.Type):
@@ -86,14 +93,27 @@ class BallHitType(types.Type):
         super().__init__(name="swept.WorldBallHit2D")
 
 
+class Hit3Type(types.Type):
+    """The numba type of :func:`ray_hit3`'s result: boxed as a ``WorldRayHit`` or None."""
+
+    fields = HIT3_FIELDS
+
+    def __init__(self) -> None:
+        """The one instance is :data:`hit3_type`."""
+        super().__init__(name="swept.WorldRayHit3D")
+
+
 #: The one :class:`HitType`.
 hit_type = HitType()
 #: The one :class:`BallHitType`.
 ball_hit_type = BallHitType()
+#: The one :class:`Hit3Type`.
+hit3_type = Hit3Type()
 
 
 @register_model(HitType)
 @register_model(BallHitType)
+@register_model(Hit3Type)
 class _HitModel(models.StructModel):
     """A native hit is a struct of its type's ``fields``."""
 
@@ -134,9 +154,17 @@ def _make_ball_hit(typingctx: Any, h: Any, t: Any, px: Any, py: Any, nx: Any, ny
                                   normals)
 
 
-#: :func:`_make_hit` and :func:`_make_ball_hit` as compiled code calls them (untyped for mypy).
+@intrinsic
+def _make_hit3(typingctx: Any, h: Any, t: Any, px: Any, py: Any, pz: Any, nx: Any, ny: Any,
+               nz: Any, inside: Any, te: Any, data: Any) -> Any:
+    """A :data:`hit3_type` of the values of :data:`HIT3_FIELDS`, in order."""
+    return _struct(hit3_type)(typingctx, h, t, px, py, pz, nx, ny, nz, inside, te, data)
+
+
+#: The intrinsics making native hits, as compiled code calls them (untyped for mypy).
 make_hit: Any = _make_hit
 make_ball_hit: Any = _make_ball_hit
+make_hit3: Any = _make_hit3
 
 
 def _new_tuple(c: Any, cls: Any, items: list[Any]) -> Any:
@@ -173,6 +201,15 @@ def _vec2(c: Any, x: Any, y: Any) -> Any:
     return _new_tuple(c, cls, [c.pyapi.float_from_double(x), c.pyapi.float_from_double(y)])
 
 
+def _vec3(c: Any, x: Any, y: Any, z: Any) -> Any:
+    """A new Vec3 of the native floats ``x, y, z`` (NULL with the error set)."""
+    from ..vec import Vec3
+
+    cls = c.env_manager.read_const(c.env_manager.add_const(Vec3))
+    f = c.pyapi.float_from_double
+    return _new_tuple(c, cls, [f(x), f(y), f(z)])
+
+
 def _shared_normal(c: Any, normals: Any, key: Any, nx: Any, ny: Any) -> Any:
     """A new reference to the normal ``(nx, ny)``: the Vec2 the dict ``normals`` keeps under
     ``key`` (made and kept there on its first use), or a Vec2 of its own when ``key`` is -1;
@@ -206,10 +243,17 @@ def _shared_normal(c: Any, normals: Any, key: Any, nx: Any, ny: Any) -> Any:
     return builder.load(normal)
 
 
-def _box_record(c: Any, hit: Any, cls: type, fields: Any) -> Any:
+def _shared_vectors(c: Any, hit: Any) -> tuple[Any, Any]:
+    """A 2D native hit's point (a new Vec2) and shared normal (new references, or NULL)."""
+    normals = c.builder.inttoptr(hit.normals, c.pyapi.pyobj)
+    return _vec2(c, hit.px, hit.py), _shared_normal(c, normals, hit.key, hit.nx, hit.ny)
+
+
+def _box_record(c: Any, hit: Any, cls: type, fields: Any, vectors: Any = _shared_vectors
+                ) -> Any:
     """Box a native hit as the record ``cls``, or None when its handle is -1: ``fields(hit,
     point, normal, data)`` lists the record's items (new references, or NULL) from the
-    native hit, its point and shared normal (Vec2s) and the collider's data."""
+    native hit, its point and normal (``vectors(c, hit)``) and the collider's data."""
     pyapi = c.pyapi
     builder = c.builder
     result = cgutils.alloca_once_value(builder, pyapi.get_null_object())
@@ -219,9 +263,7 @@ def _box_record(c: Any, hit: Any, cls: type, fields: Any) -> Any:
             builder.store(pyapi.make_none(), result)
         with on_hit:
             record = c.env_manager.read_const(c.env_manager.add_const(cls))
-            normal = _shared_normal(c, builder.inttoptr(hit.normals, pyapi.pyobj), hit.key,
-                                    hit.nx, hit.ny)
-            point = _vec2(c, hit.px, hit.py)
+            point, normal = vectors(c, hit)
             # the collider's data: borrowed from the World's list (NULL: IndexError set)
             data = pyapi.list_getitem(builder.inttoptr(hit.data, pyapi.pyobj), hit.h)
             pyapi.incref(data)
@@ -253,6 +295,20 @@ def _box_ball_hit(typ: Any, val: Any, c: Any) -> Any:
     return _box_record(c, hit, WorldSweepHit, lambda h, point, normal, data: [
         pyapi.float_from_double(h.t), point, normal, _vec2(c, h.qx, h.qy),
         pyapi.bool_from_bool(h.inside), pyapi.long_from_longlong(h.h), data])
+
+
+@box(Hit3Type)
+def _box_hit3(typ: Any, val: Any, c: Any) -> Any:
+    """Box a native 3D ray hit as ``WorldRayHit(t, point, normal, inside, exit, h, data)``
+    (Vec3s; a miss as None); NULL with the error set if an allocation fails."""
+    from ..results import WorldRayHit
+
+    pyapi = c.pyapi
+    hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    return _box_record(c, hit, WorldRayHit, lambda h, point, normal, data: [
+        pyapi.float_from_double(h.t), point, normal, pyapi.bool_from_bool(h.inside),
+        pyapi.float_from_double(h.te), pyapi.long_from_longlong(h.h), data],
+        lambda c, h: (_vec3(c, h.px, h.py, h.pz), _vec3(c, h.nx, h.ny, h.nz)))
 
 
 def describe_hits(scene: Scene, stack: np.ndarray, data: list[Any], normals: dict[int, Any],
@@ -335,3 +391,21 @@ def ball_hit2(desc: int, ball: tuple[float, float, float, float, float, float],
                 py = (cy + dy * fraction) - ny * r
     return make_ball_hit(h, fraction, px, py, nx, ny, cx + dx * fraction, cy + dy * fraction,
                          inside, key, tail[0], tail[1])
+
+
+@entry
+def ray_hit3(desc: int, ray: tuple[float, float, float, float, float, float, float],
+             mask: int) -> Any:
+    """One 3D ray for :meth:`swept.world.World.raycast`, as :func:`ray_hit2`: the Ray's
+    ``(ox, oy, oz, dx, dy, dz, max_distance)`` in, the ``WorldRayHit`` (Vec3s) or None out."""
+    scene, stack = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    ox, oy, oz, dx, dy, dz, tmax = ray
+    no_flags = mask & 0
+    h, t, px, py, pz, nx, ny, nz, inside, te = cast_one(
+        scene, stack, (ox, oy, oz, dx, dy, dz), tmax, 0.0, mask, no_flags)
+    if h >= 0 and inside:
+        px = ox
+        py = oy
+        pz = oz
+    return make_hit3(h, t, px, py, pz, nx, ny, nz, inside, te, tail[0])
