@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._fast import batch_entry, entry_point
+from ._fast import batch_entry, entry_point, resolving_entry
 from ._lazy import kernels
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
@@ -362,63 +362,15 @@ def _scale(*values: Iterable[float]) -> float:
 
 
 
-def _ray_hit2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
-    """World.raycast's 2D kernel on its first call: compile it (or load it from numba's
-    cache), then put its compiled entry point in the place of the global ``_ray_hit2``."""
-    global _ray_hit2
-    call = (desc, args, mask)
-    kernel: Any = _world_hit.ray_hit2
-    out = kernel(*call)
-    _ray_hit2 = entry_point(kernel, call) or kernel
-    return out
-
-
-#: The 2D ray kernel of World.raycast, which returns the WorldRayHit (or None) itself
-#: (swept._kernels.world_hit): its compiled entry point once resolved (see
-#: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
-_ray_hit2: Any = _ray_hit2_first
-
-
-def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float,
-                   mask: int, flags: int) -> Any:
-    """The scalar cast kernel (3D rays, rays that ignore colliders, balls) on its first call,
-    as :func:`_ray_hit2_first`."""
-    global _cast_at
-    call = (desc, ray, tmax, radius, mask, flags)
-    out = _kw.cast_at(*call)
-    _cast_at = entry_point(_kw.cast_at, call) or _kw.cast_at
-    return out
-
-
-def _ball_hit2_first(desc: int, ball: tuple[float, ...], mask: int) -> Any:
-    """World.sweep's 2D circle kernel on its first call, as :func:`_ray_hit2_first`."""
-    global _ball_hit2
-    call = (desc, ball, mask)
-    kernel: Any = _world_hit.ball_hit2
-    out = kernel(*call)
-    _ball_hit2 = entry_point(kernel, call) or kernel
-    return out
-
-
-def _ray_hit3_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
-    """World.raycast's 3D kernel on its first call, as :func:`_ray_hit2_first`."""
-    global _ray_hit3
-    call = (desc, args, mask)
-    kernel: Any = _world_hit.ray_hit3
-    out = kernel(*call)
-    _ray_hit3 = entry_point(kernel, call) or kernel
-    return out
-
-
-#: The 3D ray kernel of World.raycast, as ``_ray_hit2``.
-_ray_hit3: Any = _ray_hit3_first
-
-#: The 2D circle kernel of World.sweep, which returns the WorldSweepHit (or None) itself, as
-#: ``_ray_hit2``.
-_ball_hit2: Any = _ball_hit2_first
-
-#: The scalar cast kernel of the other rays and of the balls, as ``_ray_hit2``.
-_cast_at: Any = _cast_at_first
+#: The compiled scalar kernels of the World's one-ray queries, each called through its
+#: compiled entry point once resolved on first use (swept._fast.resolving_entry: it skips
+#: the dispatcher's type resolution of the arguments). World.raycast's 2D and 3D kernels and
+#: World.sweep's circle kernel return the WorldRayHit / WorldSweepHit (or None) themselves
+#: (swept._kernels.world_hit); _cast_at answers the other rays and the balls with numbers.
+_ray_hit2: Any = resolving_entry(globals(), "_ray_hit2", lambda: _world_hit.ray_hit2)
+_ray_hit3: Any = resolving_entry(globals(), "_ray_hit3", lambda: _world_hit.ray_hit3)
+_ball_hit2: Any = resolving_entry(globals(), "_ball_hit2", lambda: _world_hit.ball_hit2)
+_cast_at: Any = resolving_entry(globals(), "_cast_at", lambda: _kw.cast_at)
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
 _fast_sweep_range: Any = None

@@ -123,15 +123,17 @@ class _HitModel(models.StructModel):
 
 
 def _struct(typ: Any) -> Any:
-    """An intrinsic making a ``typ`` (a native hit) of the values of its fields, in order."""
+    """The definition of an intrinsic making a ``typ`` (a native hit) of a tuple of the
+    values of its fields, in order (each cast to the field's type)."""
 
-    def make(typingctx: Any, *given: Any) -> Any:
-        sig = typ(*given)
+    def make(typingctx: Any, values: Any) -> Any:
+        sig = typ(values)
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             hit = cgutils.create_struct_proxy(typ)(context, builder)
-            for (name, wanted), value, given_type in zip(typ.fields, args, signature.args):
-                setattr(hit, name, context.cast(builder, value, given_type, wanted))
+            for i, ((name, wanted), given) in enumerate(zip(typ.fields, signature.args[0])):
+                value = builder.extract_value(args[0], i)
+                setattr(hit, name, context.cast(builder, value, given, wanted))
             return hit._getvalue()
 
         return sig, codegen
@@ -140,25 +142,21 @@ def _struct(typ: Any) -> Any:
 
 
 @intrinsic
-def _make_hit(typingctx: Any, h: Any, t: Any, px: Any, py: Any, nx: Any, ny: Any,
-              inside: Any, te: Any, key: Any, data: Any, normals: Any) -> Any:
-    """A :data:`hit_type` of the values of :data:`HIT_FIELDS`, in order."""
-    return _struct(hit_type)(typingctx, h, t, px, py, nx, ny, inside, te, key, data, normals)
+def _make_hit(typingctx: Any, values: Any) -> Any:
+    """A :data:`hit_type` of the tuple of the values of :data:`HIT_FIELDS`."""
+    return _struct(hit_type)(typingctx, values)
 
 
 @intrinsic
-def _make_ball_hit(typingctx: Any, h: Any, t: Any, px: Any, py: Any, nx: Any, ny: Any,
-                   qx: Any, qy: Any, inside: Any, key: Any, data: Any, normals: Any) -> Any:
-    """A :data:`ball_hit_type` of the values of :data:`BALL_HIT_FIELDS`, in order."""
-    return _struct(ball_hit_type)(typingctx, h, t, px, py, nx, ny, qx, qy, inside, key, data,
-                                  normals)
+def _make_ball_hit(typingctx: Any, values: Any) -> Any:
+    """A :data:`ball_hit_type` of the tuple of the values of :data:`BALL_HIT_FIELDS`."""
+    return _struct(ball_hit_type)(typingctx, values)
 
 
 @intrinsic
-def _make_hit3(typingctx: Any, h: Any, t: Any, px: Any, py: Any, pz: Any, nx: Any, ny: Any,
-               nz: Any, inside: Any, te: Any, data: Any) -> Any:
-    """A :data:`hit3_type` of the values of :data:`HIT3_FIELDS`, in order."""
-    return _struct(hit3_type)(typingctx, h, t, px, py, pz, nx, ny, nz, inside, te, data)
+def _make_hit3(typingctx: Any, values: Any) -> Any:
+    """A :data:`hit3_type` of the tuple of the values of :data:`HIT3_FIELDS`."""
+    return _struct(hit3_type)(typingctx, values)
 
 
 #: The intrinsics making native hits, as compiled code calls them (untyped for mypy).
@@ -348,7 +346,7 @@ def ray_hit2(desc: int, ray: tuple[float, float, float, float, float], mask: int
         if h >= tail[2]:
             # a chain's segment: the chain
             h = int(scene.rows[h, CHAIN_OWNER])
-    return make_hit(h, t, px, py, nx, ny, inside, te, key, tail[0], tail[1])
+    return make_hit((h, t, px, py, nx, ny, inside, te, key, tail[0], tail[1]))
 
 
 @entry
@@ -389,8 +387,8 @@ def ball_hit2(desc: int, ball: tuple[float, float, float, float, float, float],
                 # normal: the kernel's touch point for a chain)
                 px = (cx + dx * fraction) - nx * r
                 py = (cy + dy * fraction) - ny * r
-    return make_ball_hit(h, fraction, px, py, nx, ny, cx + dx * fraction, cy + dy * fraction,
-                         inside, key, tail[0], tail[1])
+    return make_ball_hit((h, fraction, px, py, nx, ny, cx + dx * fraction,
+                          cy + dy * fraction, inside, key, tail[0], tail[1]))
 
 
 @entry
@@ -408,4 +406,4 @@ def ray_hit3(desc: int, ray: tuple[float, float, float, float, float, float, flo
         px = ox
         py = oy
         pz = oz
-    return make_hit3(h, t, px, py, pz, nx, ny, nz, inside, te, tail[0])
+    return make_hit3((h, t, px, py, pz, nx, ny, nz, inside, te, tail[0]))
