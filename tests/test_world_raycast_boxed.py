@@ -433,3 +433,42 @@ def test_a_3d_ray_closed_form() -> None:
     assert world.raycast(Ray((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0))) is None
     with pytest.raises(ValueError, match="ray"):
         world.raycast(Ray((0.0, 0.0), (1.0, 0.0)))
+
+
+def test_a_finalizer_that_describes_the_world_again_mid_call_is_safe() -> None:
+    """The boxing allocates, so the garbage collector may run inside it, and a finalizer may
+    query the World after a change, which describes the scene again and drops the normal dict
+    the boxing is using (a crash in the allocator, before the boxing held the dict from its
+    first allocation on). Forced here: a collection on nearly every allocation, and a
+    finalizer that marks the description stale (as any change does) and casts."""
+    world = World()
+    world.add(Segment((10.0, -1.0), (10.0, 1.0)), "wall")
+    ray = Ray((0.0, 0.0), (1.0, 0.0))
+    ball = Circle((0.0, 0.0), 1.0)
+    calls = []
+
+    class Meddler:
+        """A cycle whose finalizer makes the World describe itself anew, and queries it."""
+
+        def __init__(self) -> None:
+            self.me = self
+
+        def __del__(self) -> None:
+            if len(calls) < 100:
+                world._ray_scene = object()
+                calls.append(world.raycast(ray))
+                calls.append(world.sweep(ball, Vec2(20.0, 0.0)))
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)
+    try:
+        for _ in range(300):
+            Meddler()
+            hit = world.raycast(ray)
+            assert hit is not None and (hit.handle, hit.data, hit.distance) == (0, "wall", 10.0)
+            assert hit.normal == Vec2(-1.0, 0.0) and hit.point == Vec2(10.0, 0.0)
+            met = world.sweep(ball, Vec2(20.0, 0.0))
+            assert met is not None and (met.handle, met.data, met.fraction) == (0, "wall", 0.45)
+    finally:
+        gc.set_threshold(*threshold)
+    assert len(calls) == 100 and all(c is not None and c.data == "wall" for c in calls)

@@ -1510,13 +1510,18 @@ class World:
         """Bring the scene up to date and describe it for World.raycast's kernel."""
         scene = self._sync()
         # a segment's shared normals belong to its shape, which may have changed
-        self._normals = dict(_AXIS_NORMALS)
+        normals = dict(_AXIS_NORMALS)
         # the data list and the normals go to World.raycast's kernel by address: the
-        # descriptor's objects are kept alive beside it (the very ones described)
-        self._ray_objects = (self._data, self._normals)
-        self._ray_desc = _world_hit.describe_hits(scene, self._stack, self._data,
-                                                  self._normals, self._hcap)
-        self._ray_address = self._ray_desc.ctypes.data
+        # descriptor's objects are kept alive beside it (the very ones described). Made in
+        # locals, then stored together with no allocation between: an allocation may run the
+        # garbage collector, whose finalizers may query the World and describe it in between
+        data = self._data
+        desc = _world_hit.describe_hits(scene, self._stack, data, normals, self._hcap)
+        address = desc.ctypes.data
+        self._normals = normals
+        self._ray_objects = (data, normals)
+        self._ray_desc = desc
+        self._ray_address = address
         self._ray_scene = scene
         # World.raycast's one-call path: rays in a world of table colliders only
         self._plain_dim = (self._dim or 0) if not self._external_set else 0

@@ -247,9 +247,10 @@ def _shared_vectors(c: Any, hit: Any) -> tuple[Any, Any]:
     return _vec2(c, hit.px, hit.py), _shared_normal(c, normals, hit.key, hit.nx, hit.ny)
 
 
-def _box_record(c: Any, hit: Any, cls: type, fields: Any, vectors: Any = _shared_vectors
-                ) -> Any:
-    """Box a native hit as the record ``cls``, or None when its handle is -1: ``fields(hit,
+def _box_record(c: Any, typ: Any, hit: Any, cls: type, fields: Any,
+                vectors: Any = _shared_vectors) -> Any:
+    """Box the native hit ``hit`` (of numba type ``typ``) as the record ``cls``, or None when
+    its handle is -1: ``fields(hit,
     point, normal, data)`` lists the record's items (new references, or NULL) from the
     native hit, its point and normal (``vectors(c, hit)``) and the collider's data."""
     pyapi = c.pyapi
@@ -261,11 +262,22 @@ def _box_record(c: Any, hit: Any, cls: type, fields: Any, vectors: Any = _shared
             builder.store(pyapi.make_none(), result)
         with on_hit:
             record = c.env_manager.read_const(c.env_manager.add_const(cls))
+            # the World's data list and normal dict, held from before the first allocation
+            # until done: an allocation may run the garbage collector, and a finalizer that
+            # changes the World and queries it would describe it again and free the dict
+            owner = builder.inttoptr(hit.data, pyapi.pyobj)
+            held = [owner]
+            if "normals" in dict(typ.fields):
+                held.append(builder.inttoptr(hit.normals, pyapi.pyobj))
+            for obj in held:
+                pyapi.incref(obj)
             point, normal = vectors(c, hit)
-            # the collider's data: borrowed from the World's list (NULL: IndexError set)
-            data = pyapi.list_getitem(builder.inttoptr(hit.data, pyapi.pyobj), hit.h)
+            # the collider's data: borrowed from the list (NULL: IndexError set)
+            data = pyapi.list_getitem(owner, hit.h)
             pyapi.incref(data)
             builder.store(_new_tuple(c, record, fields(hit, point, normal, data)), result)
+            for obj in held:
+                pyapi.decref(obj)
     return builder.load(result)
 
 
@@ -277,7 +289,7 @@ def _box_hit(typ: Any, val: Any, c: Any) -> Any:
 
     pyapi = c.pyapi
     hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
-    return _box_record(c, hit, WorldRayHit, lambda h, point, normal, data: [
+    return _box_record(c, typ, hit, WorldRayHit, lambda h, point, normal, data: [
         pyapi.float_from_double(h.t), point, normal, pyapi.bool_from_bool(h.inside),
         pyapi.float_from_double(h.te), pyapi.long_from_longlong(h.h), data])
 
@@ -290,7 +302,7 @@ def _box_ball_hit(typ: Any, val: Any, c: Any) -> Any:
 
     pyapi = c.pyapi
     hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
-    return _box_record(c, hit, WorldSweepHit, lambda h, point, normal, data: [
+    return _box_record(c, typ, hit, WorldSweepHit, lambda h, point, normal, data: [
         pyapi.float_from_double(h.t), point, normal, _vec2(c, h.qx, h.qy),
         pyapi.bool_from_bool(h.inside), pyapi.long_from_longlong(h.h), data])
 
@@ -303,7 +315,7 @@ def _box_hit3(typ: Any, val: Any, c: Any) -> Any:
 
     pyapi = c.pyapi
     hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
-    return _box_record(c, hit, WorldRayHit, lambda h, point, normal, data: [
+    return _box_record(c, typ, hit, WorldRayHit, lambda h, point, normal, data: [
         pyapi.float_from_double(h.t), point, normal, pyapi.bool_from_bool(h.inside),
         pyapi.float_from_double(h.te), pyapi.long_from_longlong(h.h), data],
         lambda c, h: (_vec3(c, h.px, h.py, h.pz), _vec3(c, h.nx, h.ny, h.nz)))
