@@ -435,40 +435,59 @@ def test_a_3d_ray_closed_form() -> None:
         world.raycast(Ray((0.0, 0.0), (1.0, 0.0)))
 
 
+#: The script of the finalizer test, run in a process of its own (a failure is a crash).
+MEDDLER_SCRIPT = """
+import gc
+from swept import Circle, Ray, Segment, Vec2, World
+
+world = World()
+world.add(Segment((10.0, -1.0), (10.0, 1.0)), "wall")
+# a second World, queried too: its allocations reuse what a freed dict leaves
+other = World()
+other.add(Segment((10.0, -1.0), (10.0, 1.0)), "other")
+ray = Ray((0.0, 0.0), (1.0, 0.0))
+ball = Circle((0.0, 0.0), 1.0)
+calls = []
+
+class Meddler:
+    def __init__(self):
+        self.me = self
+
+    def __del__(self):
+        if len(calls) < 100:
+            world._ray_scene = object()   # stale, as after any change
+            calls.append(world.raycast(ray))
+            other.raycast(ray)
+            calls.append(world.sweep(ball, Vec2(20.0, 0.0)))
+
+world.raycast(ray)
+gc.set_threshold(1, 1, 1)
+for _ in range(300):
+    Meddler()
+    hit = world.raycast(ray)
+    assert (hit.handle, hit.data, hit.distance, hit.normal) == (0, "wall", 10.0, (-1.0, 0.0))
+    met = world.sweep(ball, Vec2(20.0, 0.0))
+    assert (met.handle, met.data, met.fraction) == (0, "wall", 0.45)
+assert len(calls) == 100 and all(c.data == "wall" for c in calls)
+print("done")
+"""
+
+
 def test_a_finalizer_that_describes_the_world_again_mid_call_is_safe() -> None:
     """The boxing allocates, so the garbage collector may run inside it, and a finalizer may
     query the World after a change, which describes the scene again and drops the normal dict
-    the boxing is using (a crash in the allocator, before the boxing held the dict from its
-    first allocation on). Forced here: a collection on nearly every allocation, and a
-    finalizer that marks the description stale (as any change does) and casts."""
-    world = World()
-    world.add(Segment((10.0, -1.0), (10.0, 1.0)), "wall")
-    ray = Ray((0.0, 0.0), (1.0, 0.0))
-    ball = Circle((0.0, 0.0), 1.0)
-    calls = []
+    the boxing is using: before the boxing held the dict from its first allocation on, this
+    corrupted the heap (a crash in the allocator, or a SystemError from the dict). Forced
+    here, in a process of its own: a collection on nearly every allocation, and a finalizer
+    that marks the description stale (as any change does) and casts."""
+    import os
+    import subprocess
 
-    class Meddler:
-        """A cycle whose finalizer makes the World describe itself anew, and queries it."""
+    import swept
 
-        def __init__(self) -> None:
-            self.me = self
-
-        def __del__(self) -> None:
-            if len(calls) < 100:
-                world._ray_scene = object()
-                calls.append(world.raycast(ray))
-                calls.append(world.sweep(ball, Vec2(20.0, 0.0)))
-
-    threshold = gc.get_threshold()
-    gc.set_threshold(1, 1, 1)
-    try:
-        for _ in range(300):
-            Meddler()
-            hit = world.raycast(ray)
-            assert hit is not None and (hit.handle, hit.data, hit.distance) == (0, "wall", 10.0)
-            assert hit.normal == Vec2(-1.0, 0.0) and hit.point == Vec2(10.0, 0.0)
-            met = world.sweep(ball, Vec2(20.0, 0.0))
-            assert met is not None and (met.handle, met.data, met.fraction) == (0, "wall", 0.45)
-    finally:
-        gc.set_threshold(*threshold)
-    assert len(calls) == 100 and all(c is not None and c.data == "wall" for c in calls)
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(swept.__file__)),
+               SWEPT_COMPILE_NOTICE="0")
+    run = subprocess.run([sys.executable, "-c", MEDDLER_SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "done"
