@@ -1,4 +1,5 @@
-"""World.raycast's 2D hit record, built by the compiled call itself.
+"""The World's one-call hit records (rays in 2D and 3D, a circle's sweep), built by the
+compiled call itself.
 
 A 2D :meth:`swept.world.World.raycast` that hits returns a ``WorldRayHit`` holding a point
 ``Vec2``, a normal ``Vec2``, two floats, a bool, the handle and the collider's data. Built in
@@ -18,8 +19,16 @@ normal_key`), the data (read from the World's data list, by handle). A miss is `
 The World's data list and normal dict reach the boxing by address (``id``) through the
 descriptor's tail (:func:`describe_hits`): the World keeps both objects alive, and the very
 ones described, as long as it passes the descriptor's address (it describes again after any
-change). The record classes are taken from numba's environment of the entry (pickled by
-reference in the disk cache).
+change). The boxing holds both (a reference each) from before its first allocation until it
+is done: an allocation may run the garbage collector, whose finalizers may query the World
+after a change and so describe it anew, dropping the old dict (a use after free, caught by a
+test that forces a collection on nearly every allocation). The record classes are taken from
+numba's environment of the entry (pickled by reference in the disk cache).
+
+:func:`ray_hit3` does the same for 3D rays (``Vec3`` point and normal, no shared normals) and
+:func:`ball_hit2` for :meth:`swept.world.World.sweep` of a circle (a ``WorldSweepHit``: the
+general ball path's arithmetic, in the same order, so both answer bit for bit alike).
+Measured: a 2D ray 1.40 -> 1.04 us, a 3D ray 2.4 -> 1.25 us, a circle's sweep 7.1 -> 2.1 us.
 """
 
 from __future__ import annotations
