@@ -491,3 +491,26 @@ def test_a_finalizer_that_describes_the_world_again_mid_call_is_safe() -> None:
                          text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip() == "done"
+
+
+def test_one_way_colliders_and_sensors_answer_as_the_general_path() -> None:
+    """A one-way platform (passed from below, met from above) and a sensor (skipped unless
+    asked): the one-call paths answer as the general path, ray and circle alike."""
+    world = mixed_world(13)
+    platform = world.add(Segment((-50.0, 0.0), (150.0, 0.0)), "platform", one_way=(0.0, 1.0))
+    zone = world.add(AABB((-50.0, 50.0), (150.0, 52.0)), "zone", sensor=True)
+    down = Ray((120.0, 40.0), (0.0, -1.0))
+    up = Ray((120.0, -40.0), (0.0, 1.0))
+    hit = world.raycast(down)
+    assert hit is not None and (hit.handle, hit.distance) == (platform, 40.0)
+    passed = world.raycast(up)
+    assert passed is None or passed.handle != platform
+    sensed = world.raycast(Ray((120.0, 60.0), (0.0, -1.0)), include_sensors=True)
+    assert sensed is not None and sensed.handle == zone
+    for ray in rays(14, 300) + [down, up]:
+        same(world.raycast(ray), world.raycast(ray, ignore=GENERAL))
+    for circle, disp, td in circles(15, 300):
+        same(world.sweep(circle, disp, target_distance=td),
+             world.sweep(circle, disp, target_distance=td, ignore=GENERAL))
+    met = world.sweep(Circle((120.0, 40.0), 1.0), Vec2(0.0, -80.0))
+    assert met is not None and met.handle == platform and met.fraction == 39.0 / 80.0
