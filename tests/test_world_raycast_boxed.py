@@ -514,3 +514,40 @@ def test_one_way_colliders_and_sensors_answer_as_the_general_path() -> None:
              world.sweep(circle, disp, target_distance=td, ignore=GENERAL))
     met = world.sweep(Circle((120.0, 40.0), 1.0), Vec2(0.0, -80.0))
     assert met is not None and met.handle == platform and met.fraction == 39.0 / 80.0
+
+
+@pytest.mark.parametrize("moving", [False, True])
+def test_a_spheres_sweep_answers_as_the_general_path(moving: bool) -> None:
+    """Spheres among every 3D collider kind (a plane too), zero moves, target distances,
+    spheres that start touching: the one-call sweep equals the general path bit for bit."""
+    world = mixed_world_3d(16, moving)
+    rng = np.random.default_rng(17)
+    hits = inside = 0
+    for k in range(400):
+        sphere = Sphere(tuple(rng.uniform(-5, 55, 3)), float(rng.uniform(0.05, 3)))
+        disp = Vec3(*rng.uniform(-30, 30, 3)) if k % 10 else Vec3(0.0, 0.0, 0.0)
+        td = float(rng.uniform(0, 1)) if k % 3 == 0 else 0.0
+        got = world.sweep(sphere, disp, target_distance=td)
+        same(got, world.sweep(sphere, disp, target_distance=td, ignore=GENERAL))
+        if got is not None:
+            assert type(got.position) is Vec3
+            hits += 1
+            inside += got.started_inside
+    assert hits > 100 and inside > 5
+
+
+def test_a_spheres_sweep_closed_form_and_bad_input() -> None:
+    world = World()
+    world.add(Plane((0.0, 0.0, 1.0), 0.0), "floor")
+    ball = Sphere((0.0, 0.0, 10.0), 1.0)
+    hit = world.sweep(ball, Vec3(0.0, 0.0, -20.0))
+    assert hit is not None and (hit.fraction, hit.data) == (0.45, "floor")
+    assert (hit.point, hit.normal, hit.position) == ((0.0, 0.0, 0.0), (0.0, 0.0, 1.0),
+                                                     (0.0, 0.0, 1.0))
+    assert world.sweep(ball, Vec3(0.0, 0.0, 20.0)) is None
+    with pytest.raises(ValueError, match="displacement"):
+        world.sweep(ball, Vec3(0.0, 0.0, 1.0) * 1e300)
+    with pytest.raises(ValueError, match="target_distance"):
+        world.sweep(ball, Vec3(0.0, 0.0, -20.0), target_distance=-0.5)
+    with pytest.raises(ValueError, match="shape"):
+        world.sweep(Circle((0.0, 0.0), 1.0), Vec2(1.0, 0.0))

@@ -370,6 +370,9 @@ def _scale(*values: Iterable[float]) -> float:
 _ray_hit2: Any = resolving_entry(globals(), "_ray_hit2", lambda: _world_hit.ray_hit2)
 _ray_hit3: Any = resolving_entry(globals(), "_ray_hit3", lambda: _world_hit.ray_hit3)
 _ball_hit2: Any = resolving_entry(globals(), "_ball_hit2", lambda: _world_hit.ball_hit2)
+_ball_hit3: Any = resolving_entry(globals(), "_ball_hit3", lambda: _world_hit.ball_hit3)
+#: What World._sweep_ball_one_call answers when the general path must answer.
+_GENERAL = object()
 _cast_at: Any = resolving_entry(globals(), "_cast_at", lambda: _kw.cast_at)
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
@@ -1652,25 +1655,21 @@ class World:
         and polygons go through the compiled kernels (:mod:`swept._kernels.world_sweep` for
         the non-balls); any other mover through :func:`swept.sweep` on the broadphase's
         candidates. ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
-        if shape.__class__ is Circle and displacement.__class__ is Vec2 and \
-                target_distance.__class__ is float and not ignore and filter is None and \
-                include_sensors is False:
-            # a circle in a 2D world of table colliders, in one compiled call that returns the
-            # WorldSweepHit itself (as World.raycast's one-call path); the checks are those of
-            # the general path below, inline for the values that pass them
+        kind = shape.__class__
+        if (kind is Circle or kind is Sphere) and target_distance.__class__ is float and \
+                not ignore and filter is None and include_sensors is False:
+            # a circle or sphere in a world of table colliders, in one compiled call that
+            # returns the WorldSweepHit itself (as World.raycast's one-call path); the checks
+            # are those of the general path below, inline for the values that pass them
             if self._scene is not self._ray_scene and self._alive:
                 self._describe_scene()
-            dx, dy = displacement
-            if self._scene is self._ray_scene and self._plain_dim == 2 and \
-                    -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
-                    -MAX_COORDINATE <= dy <= MAX_COORDINATE and \
-                    0.0 <= target_distance <= MAX_COORDINATE:
-                m = mask if mask == ALL_LAYERS else _mask(mask)
-                cx, cy = shape.center
-                hit: WorldSweepHit | None = _ball_hit2(
-                    self._ray_address, (cx, cy, shape.radius + target_distance, dx, dy,
-                                        math.hypot(dx, dy)), m)
-                return hit
+            if self._scene is self._ray_scene and 0.0 <= target_distance <= MAX_COORDINATE:
+                ball: Any = shape
+                hit = self._sweep_ball_one_call(ball, displacement, mask,
+                                                ball.radius + target_distance)
+                if hit is not _GENERAL:
+                    found: WorldSweepHit | None = hit
+                    return found
         m = _mask(mask)
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)
@@ -1694,6 +1693,31 @@ class World:
             # the sensors (if asked) and the external colliders: the scalar walk, to beat first
             return self._sweep_python(shape, disp, td, m, outside, None, False, True, first)
         return first
+
+    def _sweep_ball_one_call(self, shape: Circle | Sphere, displacement: Any, mask: Any,
+                             r: float) -> Any:
+        """:meth:`sweep` of a ball of grown radius ``r`` in one compiled call (the described
+        scene's), or ``_GENERAL`` when the general path must answer (another dimension, a
+        displacement that is not a Vec2 / Vec3 within MAX_COORDINATE: it checks them)."""
+        dim = self._plain_dim
+        if dim == 2 and displacement.__class__ is Vec2 and shape.__class__ is Circle:
+            dx, dy = displacement
+            if -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dy <= MAX_COORDINATE:
+                m = mask if mask == ALL_LAYERS else _mask(mask)
+                cx, cy = shape.center
+                return _ball_hit2(self._ray_address, (cx, cy, r, dx, dy, math.hypot(dx, dy)),
+                                  m)
+        elif dim == 3 and displacement.__class__ is Vec3 and shape.__class__ is Sphere:
+            dx, dy, dz = displacement
+            if -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dy <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dz <= MAX_COORDINATE:
+                m = mask if mask == ALL_LAYERS else _mask(mask)
+                cx, cy, cz = shape.center
+                return _ball_hit3(self._ray_address,
+                                  (cx, cy, cz, r, dx, dy, dz, _length3(dx, dy, dz)), m)
+        return _GENERAL
 
     def _sweep_table(self, shape: Shape, disp: Vec2 | Vec3, m: int, skip: set[int],
                      td: float) -> WorldSweepHit | None:

@@ -53,8 +53,9 @@ from .world import (
     normal_key,
 )
 
-__all__ = ["hit_type", "ball_hit_type", "hit3_type", "ray_hit2", "ray_hit3", "ball_hit2",
-           "describe_hits", "DESC_OBJECTS", "HIT_FIELDS", "BALL_HIT_FIELDS", "HIT3_FIELDS"]
+__all__ = ["hit_type", "ball_hit_type", "hit3_type", "ball_hit3_type", "ray_hit2", "ray_hit3",
+           "ball_hit2", "ball_hit3", "describe_hits", "DESC_OBJECTS", "HIT_FIELDS",
+           "BALL_HIT_FIELDS", "HIT3_FIELDS", "BALL_HIT3_FIELDS"]
 
 #: The values a hit descriptor (:func:`describe_hits`) holds after its arrays: the address of
 #: the World's data list, of its normal dict, and the handle capacity (rows from it on are
@@ -80,6 +81,14 @@ HIT3_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float64),
                ("py", types.float64), ("pz", types.float64), ("nx", types.float64),
                ("ny", types.float64), ("nz", types.float64), ("inside", types.boolean),
                ("te", types.float64), ("data", types.int64))
+
+#: The native 3D ball hit's fields, in order: handle (-1: a miss), fraction, point, normal,
+#: position, inside, then the data list's address.
+BALL_HIT3_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float64),
+                    ("py", types.float64), ("pz", types.float64), ("nx", types.float64),
+                    ("ny", types.float64), ("nz", types.float64), ("qx", types.float64),
+                    ("qy", types.float64), ("qz", types.float64), ("inside", types.boolean),
+                    ("data", types.int64))
 
 
 class HitType(types.Type):
@@ -112,17 +121,30 @@ class Hit3Type(types.Type):
         super().__init__(name="swept.WorldRayHit3D")
 
 
+class BallHit3Type(types.Type):
+    """The numba type of :func:`ball_hit3`'s result: boxed as a ``WorldSweepHit`` or None."""
+
+    fields = BALL_HIT3_FIELDS
+
+    def __init__(self) -> None:
+        """The one instance is :data:`ball_hit3_type`."""
+        super().__init__(name="swept.WorldBallHit3D")
+
+
 #: The one :class:`HitType`.
 hit_type = HitType()
 #: The one :class:`BallHitType`.
 ball_hit_type = BallHitType()
 #: The one :class:`Hit3Type`.
 hit3_type = Hit3Type()
+#: The one :class:`BallHit3Type`.
+ball_hit3_type = BallHit3Type()
 
 
 @register_model(HitType)
 @register_model(BallHitType)
 @register_model(Hit3Type)
+@register_model(BallHit3Type)
 class _HitModel(models.StructModel):
     """A native hit is a struct of its type's ``fields``."""
 
@@ -168,10 +190,17 @@ def _make_hit3(typingctx: Any, values: Any) -> Any:
     return _struct(hit3_type)(typingctx, values)
 
 
+@intrinsic
+def _make_ball_hit3(typingctx: Any, values: Any) -> Any:
+    """A :data:`ball_hit3_type` of the tuple of the values of :data:`BALL_HIT3_FIELDS`."""
+    return _struct(ball_hit3_type)(typingctx, values)
+
+
 #: The intrinsics making native hits, as compiled code calls them (untyped for mypy).
 make_hit: Any = _make_hit
 make_ball_hit: Any = _make_ball_hit
 make_hit3: Any = _make_hit3
+make_ball_hit3: Any = _make_ball_hit3
 
 
 def _new_tuple(c: Any, cls: Any, items: list[Any]) -> Any:
@@ -326,8 +355,26 @@ def _box_hit3(typ: Any, val: Any, c: Any) -> Any:
     hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
     return _box_record(c, typ, hit, WorldRayHit, lambda h, point, normal, data: [
         pyapi.float_from_double(h.t), point, normal, pyapi.bool_from_bool(h.inside),
-        pyapi.float_from_double(h.te), pyapi.long_from_longlong(h.h), data],
-        lambda c, h: (_vec3(c, h.px, h.py, h.pz), _vec3(c, h.nx, h.ny, h.nz)))
+        pyapi.float_from_double(h.te), pyapi.long_from_longlong(h.h), data], _vectors3)
+
+
+def _vectors3(c: Any, hit: Any) -> tuple[Any, Any]:
+    """A 3D native hit's point and normal (new Vec3s, or NULL)."""
+    return _vec3(c, hit.px, hit.py, hit.pz), _vec3(c, hit.nx, hit.ny, hit.nz)
+
+
+@box(BallHit3Type)
+def _box_ball_hit3(typ: Any, val: Any, c: Any) -> Any:
+    """Box a native 3D ball hit as ``WorldSweepHit(fraction, point, normal, position,
+    inside, h, data)`` (Vec3s; a miss as None); NULL with the error set if an allocation
+    fails."""
+    from ..results import WorldSweepHit
+
+    pyapi = c.pyapi
+    hit = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    return _box_record(c, typ, hit, WorldSweepHit, lambda h, point, normal, data: [
+        pyapi.float_from_double(h.t), point, normal, _vec3(c, h.qx, h.qy, h.qz),
+        pyapi.bool_from_bool(h.inside), pyapi.long_from_longlong(h.h), data], _vectors3)
 
 
 def describe_hits(scene: Scene, stack: np.ndarray, data: list[Any], normals: dict[int, Any],
@@ -428,3 +475,38 @@ def ray_hit3(desc: int, ray: tuple[float, float, float, float, float, float, flo
         py = oy
         pz = oz
     return make_hit3((h, t, px, py, pz, nx, ny, nz, inside, te, tail[0]))
+
+
+@entry
+def ball_hit3(desc: int, ball: tuple[float, float, float, float, float, float, float, float],
+              mask: int) -> Any:
+    """One sphere swept for :meth:`swept.world.World.sweep`, as :func:`ball_hit2`: ``(cx,
+    cy, cz, r, dx, dy, dz, length)`` in (the length as ``Vec3.length`` computes it), the
+    ``WorldSweepHit`` (Vec3s) or None out."""
+    scene, stack = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    cx, cy, cz, r, dx, dy, dz, length = ball
+    ux = 1.0
+    uy = 0.0
+    uz = 0.0
+    if length != 0.0:
+        ux = dx / length
+        uy = dy / length
+        uz = dz / length
+    grown = (mask & 0) | CAST_GROWN
+    h, t, px, py, pz, nx, ny, nz, inside, _te = cast_one(
+        scene, stack, (cx, cy, cz, ux, uy, uz), length, r, mask, grown)
+    fraction = 0.0
+    if h >= 0:
+        chain = h >= tail[2]
+        if chain:
+            h = int(scene.rows[h, CHAIN_OWNER])
+        if not inside:
+            if length > 0.0:
+                fraction = min(t / length, 1.0)
+            if not chain:
+                px = (cx + dx * fraction) - nx * r
+                py = (cy + dy * fraction) - ny * r
+                pz = (cz + dz * fraction) - nz * r
+    return make_ball_hit3((h, fraction, px, py, pz, nx, ny, nz, cx + dx * fraction,
+                           cy + dy * fraction, cz + dz * fraction, inside, tail[0]))
