@@ -1,5 +1,5 @@
-"""The World's one-call hit records (rays in 2D and 3D, a circle's sweep), built by the
-compiled call itself.
+"""The World's one-call hit records (rays in 2D and 3D, a circle's or sphere's sweep), built
+by the compiled call itself.
 
 A 2D :meth:`swept.world.World.raycast` that hits returns a ``WorldRayHit`` holding a point
 ``Vec2``, a normal ``Vec2``, two floats, a bool, the handle and the collider's data. Built in
@@ -25,10 +25,11 @@ after a change and so describe it anew, dropping the old dict (a use after free,
 test that forces a collection on nearly every allocation). The record classes are taken from
 numba's environment of the entry (pickled by reference in the disk cache).
 
-:func:`ray_hit3` does the same for 3D rays (``Vec3`` point and normal, no shared normals) and
-:func:`ball_hit2` for :meth:`swept.world.World.sweep` of a circle (a ``WorldSweepHit``: the
-general ball path's arithmetic, in the same order, so both answer bit for bit alike).
-Measured: a 2D ray 1.40 -> 1.04 us, a 3D ray 2.4 -> 1.25 us, a circle's sweep 7.1 -> 2.1 us.
+:func:`ray_hit3` does the same for 3D rays (``Vec3`` point and normal, no shared normals),
+:func:`ball_hit2` and :func:`ball_hit3` for :meth:`swept.world.World.sweep` of a circle or a
+sphere (a ``WorldSweepHit``: the general ball path's arithmetic, in the same order, so both
+answer bit for bit alike). Measured: a 2D ray 1.40 -> 1.04 us, a 3D ray 2.4 -> 1.25 us, a
+circle's sweep 7.1 -> 2.1 us, a sphere's 4.9 -> 1.9 us.
 """
 
 from __future__ import annotations
