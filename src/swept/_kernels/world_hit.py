@@ -42,7 +42,7 @@ from numba import carray
 from numba.core import cgutils, types
 from numba.core.extending import box, intrinsic, models, register_model
 
-from . import entry
+from . import entry, inline_kernel
 from .scene import CHAIN_OWNER, Scene
 from .world import (
     CAST_GROWN,
@@ -92,44 +92,35 @@ BALL_HIT3_FIELDS = (("h", types.int64), ("t", types.float64), ("px", types.float
                     ("data", types.int64))
 
 
-class HitType(types.Type):
-    """The numba type of :func:`ray_hit2`'s result: boxed as a ``WorldRayHit`` or None."""
+class NativeHit(types.Type):
+    """A native hit: a struct of the class's ``fields`` that numba boxes (:func:`_box_record`)
+    as the World's record, or None on a miss. One instance a subclass, named after it."""
 
+    fields: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(self) -> None:
+        """The instance of this subclass."""
+        super().__init__(name=f"swept.{type(self).__name__}")
+
+
+class HitType(NativeHit):
+    """:func:`ray_hit2`'s result: a ``WorldRayHit`` of Vec2s."""
     fields = HIT_FIELDS
 
-    def __init__(self) -> None:
-        """The one instance is :data:`hit_type`."""
-        super().__init__(name="swept.WorldRayHit2D")
 
-
-class BallHitType(types.Type):
-    """The numba type of :func:`ball_hit2`'s result: boxed as a ``WorldSweepHit`` or None."""
-
+class BallHitType(NativeHit):
+    """:func:`ball_hit2`'s result: a ``WorldSweepHit`` of Vec2s."""
     fields = BALL_HIT_FIELDS
 
-    def __init__(self) -> None:
-        """The one instance is :data:`ball_hit_type`."""
-        super().__init__(name="swept.WorldBallHit2D")
 
-
-class Hit3Type(types.Type):
-    """The numba type of :func:`ray_hit3`'s result: boxed as a ``WorldRayHit`` or None."""
-
+class Hit3Type(NativeHit):
+    """:func:`ray_hit3`'s result: a ``WorldRayHit`` of Vec3s."""
     fields = HIT3_FIELDS
 
-    def __init__(self) -> None:
-        """The one instance is :data:`hit3_type`."""
-        super().__init__(name="swept.WorldRayHit3D")
 
-
-class BallHit3Type(types.Type):
-    """The numba type of :func:`ball_hit3`'s result: boxed as a ``WorldSweepHit`` or None."""
-
+class BallHit3Type(NativeHit):
+    """:func:`ball_hit3`'s result: a ``WorldSweepHit`` of Vec3s."""
     fields = BALL_HIT3_FIELDS
-
-    def __init__(self) -> None:
-        """The one instance is :data:`ball_hit3_type`."""
-        super().__init__(name="swept.WorldBallHit3D")
 
 
 #: The one :class:`HitType`.
@@ -154,54 +145,32 @@ class _HitModel(models.StructModel):
         super().__init__(dmm, fe_type, list(fe_type.fields))
 
 
-def _struct(typ: Any) -> Any:
-    """The definition of an intrinsic making a ``typ`` (a native hit) of a tuple of the
-    values of its fields, in order (each cast to the field's type)."""
+def _maker(typ: Any, name: str) -> Any:
+    """An intrinsic, named ``name``, making a ``typ`` (a native hit) of a tuple of the values
+    of its fields, in order (each cast to the field's type)."""
 
     def make(typingctx: Any, values: Any) -> Any:
         sig = typ(values)
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             hit = cgutils.create_struct_proxy(typ)(context, builder)
-            for i, ((name, wanted), given) in enumerate(zip(typ.fields, signature.args[0])):
+            for i, ((field, wanted), given) in enumerate(zip(typ.fields, signature.args[0])):
                 value = builder.extract_value(args[0], i)
-                setattr(hit, name, context.cast(builder, value, given, wanted))
+                setattr(hit, field, context.cast(builder, value, given, wanted))
             return hit._getvalue()
 
         return sig, codegen
 
-    return make
+    make.__name__ = make.__qualname__ = name
+    return intrinsic(make)
 
 
-@intrinsic
-def _make_hit(typingctx: Any, values: Any) -> Any:
-    """A :data:`hit_type` of the tuple of the values of :data:`HIT_FIELDS`."""
-    return _struct(hit_type)(typingctx, values)
-
-
-@intrinsic
-def _make_ball_hit(typingctx: Any, values: Any) -> Any:
-    """A :data:`ball_hit_type` of the tuple of the values of :data:`BALL_HIT_FIELDS`."""
-    return _struct(ball_hit_type)(typingctx, values)
-
-
-@intrinsic
-def _make_hit3(typingctx: Any, values: Any) -> Any:
-    """A :data:`hit3_type` of the tuple of the values of :data:`HIT3_FIELDS`."""
-    return _struct(hit3_type)(typingctx, values)
-
-
-@intrinsic
-def _make_ball_hit3(typingctx: Any, values: Any) -> Any:
-    """A :data:`ball_hit3_type` of the tuple of the values of :data:`BALL_HIT3_FIELDS`."""
-    return _struct(ball_hit3_type)(typingctx, values)
-
-
-#: The intrinsics making native hits, as compiled code calls them (untyped for mypy).
-make_hit: Any = _make_hit
-make_ball_hit: Any = _make_ball_hit
-make_hit3: Any = _make_hit3
-make_ball_hit3: Any = _make_ball_hit3
+#: The intrinsics making native hits from the tuple of their fields' values, as compiled code
+#: calls them (untyped for mypy).
+make_hit: Any = _maker(hit_type, "make_hit")
+make_ball_hit: Any = _maker(ball_hit_type, "make_ball_hit")
+make_hit3: Any = _maker(hit3_type, "make_hit3")
+make_ball_hit3: Any = _maker(ball_hit3_type, "make_ball_hit3")
 
 
 def _new_tuple(c: Any, cls: Any, items: list[Any]) -> Any:
@@ -418,6 +387,45 @@ def ray_hit2(desc: int, ray: tuple[float, float, float, float, float], mask: int
     return make_hit((h, t, px, py, nx, ny, inside, te, key, tail[0], tail[1]))
 
 
+@inline_kernel
+def _ball(scene: Scene, stack: np.ndarray, chain_start: int, c: tuple[float, float, float],
+          d: tuple[float, float, float], r: float, length: float, mask: int
+          ) -> tuple[int, int, float, float, float, float, float, float, float, bool]:
+    """A ball of radius ``r`` centred at ``c`` moved by ``d`` (of length ``length``, as the
+    World's general ball path computes it; z is 0 in 2D), with that path's arithmetic in the
+    same order: ``(row, handle, fraction, point, normal, inside)``, the row the cast met (-1:
+    none) and its handle (a chain's segment, from ``chain_start`` on, reported as its
+    chain); the point is the ball's point of contact, or the kernel's touch point for a chain
+    (whose region rule may have turned the normal) and for a ball that starts touching."""
+    cx, cy, cz = c
+    dx, dy, dz = d
+    ux = 1.0
+    uy = 0.0
+    uz = 0.0
+    if length != 0.0:
+        ux = dx / length
+        uy = dy / length
+        uz = dz / length
+    # flags computed, not a literal (a literal compiles cast_one once more)
+    grown = (mask & 0) | CAST_GROWN
+    row, t, px, py, pz, nx, ny, nz, inside, _te = cast_one(
+        scene, stack, (cx, cy, cz, ux, uy, uz), length, r, mask, grown)
+    h = row
+    fraction = 0.0
+    if row >= 0:
+        chain = row >= chain_start
+        if chain:
+            h = int(scene.rows[row, CHAIN_OWNER])
+        if not inside:
+            if length > 0.0:
+                fraction = min(t / length, 1.0)
+            if not chain:
+                px = (cx + dx * fraction) - nx * r
+                py = (cy + dy * fraction) - ny * r
+                pz = (cz + dz * fraction) - nz * r
+    return row, h, fraction, px, py, pz, nx, ny, nz, inside
+
+
 @entry
 def ball_hit2(desc: int, ball: tuple[float, float, float, float, float, float],
               mask: int) -> Any:
@@ -431,31 +439,9 @@ def ball_hit2(desc: int, ball: tuple[float, float, float, float, float, float],
     scene, stack = described(desc)
     tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
     cx, cy, r, dx, dy, length = ball
-    ux = 1.0
-    uy = 0.0
-    if length != 0.0:
-        ux = dx / length
-        uy = dy / length
-    # flags computed, not a literal (a literal compiles cast_one once more)
-    grown = (mask & 0) | CAST_GROWN
-    h, t, px, py, _pz, nx, ny, _nz, inside, _te = cast_one(
-        scene, stack, (cx, cy, 0.0, ux, uy, 0.0), length, r, mask, grown)
-    key = -1
-    fraction = 0.0
-    if h >= 0:
-        key = normal_key(scene, h, nx, ny)
-        chain = h >= tail[2]
-        if chain:
-            # a chain's segment: the chain
-            h = int(scene.rows[h, CHAIN_OWNER])
-        if not inside:
-            if length > 0.0:
-                fraction = min(t / length, 1.0)
-            if not chain:
-                # the ball's point of contact (a chain's region rule may have turned the
-                # normal: the kernel's touch point for a chain)
-                px = (cx + dx * fraction) - nx * r
-                py = (cy + dy * fraction) - ny * r
+    row, h, fraction, px, py, _pz, nx, ny, _nz, inside = _ball(
+        scene, stack, tail[2], (cx, cy, 0.0), (dx, dy, 0.0), r, length, mask)
+    key = normal_key(scene, row, nx, ny) if row >= 0 else -1
     return make_ball_hit((h, fraction, px, py, nx, ny, cx + dx * fraction,
                           cy + dy * fraction, inside, key, tail[0], tail[1]))
 
@@ -487,27 +473,7 @@ def ball_hit3(desc: int, ball: tuple[float, float, float, float, float, float, f
     scene, stack = described(desc)
     tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
     cx, cy, cz, r, dx, dy, dz, length = ball
-    ux = 1.0
-    uy = 0.0
-    uz = 0.0
-    if length != 0.0:
-        ux = dx / length
-        uy = dy / length
-        uz = dz / length
-    grown = (mask & 0) | CAST_GROWN
-    h, t, px, py, pz, nx, ny, nz, inside, _te = cast_one(
-        scene, stack, (cx, cy, cz, ux, uy, uz), length, r, mask, grown)
-    fraction = 0.0
-    if h >= 0:
-        chain = h >= tail[2]
-        if chain:
-            h = int(scene.rows[h, CHAIN_OWNER])
-        if not inside:
-            if length > 0.0:
-                fraction = min(t / length, 1.0)
-            if not chain:
-                px = (cx + dx * fraction) - nx * r
-                py = (cy + dy * fraction) - ny * r
-                pz = (cz + dz * fraction) - nz * r
+    _row, h, fraction, px, py, pz, nx, ny, nz, inside = _ball(
+        scene, stack, tail[2], (cx, cy, cz), (dx, dy, dz), r, length, mask)
     return make_ball_hit3((h, fraction, px, py, pz, nx, ny, nz, cx + dx * fraction,
                            cy + dy * fraction, cz + dz * fraction, inside, tail[0]))
