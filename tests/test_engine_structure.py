@@ -15,7 +15,8 @@ import pytest
 
 KERNELS = pathlib.Path(__file__).resolve().parent.parent / "src" / "swept" / "_kernels"
 #: The modules that read colliders from the scene (the engine), not the scalar geometry.
-ENGINE = ("scene", "world", "bvh", "grid", "sim", "batch_sweep", "world_sweep", "chain")
+ENGINE = ("scene", "world", "bvh", "grid", "sim", "batch_sweep", "world_sweep", "chain",
+          "world_hit")
 #: The most parameters a kernel of the engine takes, unless every one is a number.
 MAX_PARAMETERS = 12
 SCALARS = {"float", "int", "bool"}

@@ -69,7 +69,7 @@ else:
         return lambda decorated: decorated
 
 __all__ = ["build", "typed_build", "Builder", "record", "entry_point", "checked_entry_point",
-           "lazy_entry", "batch_entry"]
+           "lazy_entry", "batch_entry", "resolving_entry"]
 
 T = TypeVar("T")
 
@@ -388,5 +388,26 @@ def lazy_entry(namespace: dict[str, Any], name: str, adapter: Callable[[], Any],
         fn = checked_entry_point(adapter(), example())
         namespace[name] = fn
         return fn(*args)
+
+    return first_call
+
+
+def resolving_entry(namespace: dict[str, Any], name: str, kernel: Callable[[], Any]
+                    ) -> KernelCall:
+    """A stand-in for the global ``name`` of ``namespace`` (a module's ``globals()``) that, on
+    its first call, calls the dispatcher ``kernel()`` returns (compiling it, or loading it
+    from numba's cache) and then puts the compiled entry point for that call's argument types
+    in its place (:func:`entry_point`; the dispatcher itself when numba offers none).
+
+    For a scalar kernel that its module always calls with one set of argument types (ints,
+    floats and tuples of them, as the World's one-call queries pass): an entry point does not
+    check the types it is given. ``kernel`` is called on first use, so that importing the
+    module imports no kernel (and no numba)."""
+
+    def first_call(*args: Any) -> Any:
+        dispatcher = kernel()
+        out = dispatcher(*args)
+        namespace[name] = entry_point(dispatcher, args) or dispatcher
+        return out
 
     return first_call

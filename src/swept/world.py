@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._fast import batch_entry, entry_point
+from ._fast import batch_entry, entry_point, resolving_entry
 from ._lazy import kernels
 from ._parallel import parallel_for
 from .broadphase import BroadphaseChoice, choose_broadphase
@@ -87,6 +87,7 @@ from .constants import (
     CANDIDATE_MARGIN,
     FILTER_KERNEL_TRIES,
     GRID_MARGIN,
+    MAX_COORDINATE,
     MAX_DEPTH,
     MOVING_GRID_COLLIDERS_PER_CELL,
     MOVING_GRID_OUTSIDE,
@@ -113,12 +114,14 @@ if TYPE_CHECKING:
     from ._kernels import grid as _grid
     from ._kernels import scene as _scene
     from ._kernels import world as _world_kernels
+    from ._kernels import world_hit as _world_hit
     from ._kernels import world_sweep as _ws
 else:
     _bvh = kernels("bvh")
     _grid = kernels("grid")
     _scene = kernels("scene")
     _world_kernels = kernels("world")
+    _world_hit = kernels("world_hit")
     _ws = kernels("world_sweep")
 
 __all__ = [
@@ -359,34 +362,18 @@ def _scale(*values: Iterable[float]) -> float:
 
 
 
-def _ray_one2_first(desc: int, args: tuple[float, ...], mask: int) -> Any:
-    """World.raycast's 2D kernel on its first call: compile it (or load it from numba's
-    cache), then put its compiled entry point in the place of the global ``_ray_one2``."""
-    global _ray_one2
-    call = (desc, args, mask)
-    out = _kw.ray_one2(*call)
-    _ray_one2 = entry_point(_kw.ray_one2, call) or _kw.ray_one2
-    return out
-
-
-#: The 2D ray kernel of World.raycast: its compiled entry point once resolved (see
-#: swept._fast.entry_point: it skips the dispatcher's type resolution of the arguments).
-_ray_one2: Any = _ray_one2_first
-
-
-def _cast_at_first(desc: int, ray: tuple[float, ...], tmax: float, radius: float,
-                   mask: int, flags: int) -> Any:
-    """The scalar cast kernel (3D rays, rays that ignore colliders, balls) on its first call,
-    as :func:`_ray_one2_first`."""
-    global _cast_at
-    call = (desc, ray, tmax, radius, mask, flags)
-    out = _kw.cast_at(*call)
-    _cast_at = entry_point(_kw.cast_at, call) or _kw.cast_at
-    return out
-
-
-#: The scalar cast kernel of the other rays and of the balls, as ``_ray_one2``.
-_cast_at: Any = _cast_at_first
+#: The compiled scalar kernels of the World's one-ray queries, each called through its
+#: compiled entry point once resolved on first use (swept._fast.resolving_entry: it skips
+#: the dispatcher's type resolution of the arguments). World.raycast's 2D and 3D kernels and
+#: World.sweep's circle kernel return the WorldRayHit / WorldSweepHit (or None) themselves
+#: (swept._kernels.world_hit); _cast_at answers the other rays and the balls with numbers.
+_ray_hit2: Any = resolving_entry(globals(), "_ray_hit2", lambda: _world_hit.ray_hit2)
+_ray_hit3: Any = resolving_entry(globals(), "_ray_hit3", lambda: _world_hit.ray_hit3)
+_ball_hit2: Any = resolving_entry(globals(), "_ball_hit2", lambda: _world_hit.ball_hit2)
+_ball_hit3: Any = resolving_entry(globals(), "_ball_hit3", lambda: _world_hit.ball_hit3)
+#: What World._sweep_ball_one_call answers when the general path must answer.
+_GENERAL = object()
+_cast_at: Any = resolving_entry(globals(), "_cast_at", lambda: _kw.cast_at)
 #: The same for the convex movers' sweep kernel of World.sweep (one signature: every array
 #: of its arguments is float64 or int64, two-dimensional or one, in 2D and 3D alike).
 _fast_sweep_range: Any = None
@@ -615,11 +602,14 @@ class World:
         self._ray_scene: Any = _NOT_DESCRIBED
         self._ray_desc = np.zeros(0, np.int64)
         self._ray_address = 0
+        #: the objects the descriptor gives World.raycast's kernel by address (the data list,
+        #: the normals), kept alive with it
+        self._ray_objects: tuple[list[Any], dict[int, Vec2]] = ([], {})
         #: the hit normals World.raycast shares between hits, by the kernel's key
         #: (swept._kernels.world.normal_key), for the described scene
         self._normals: dict[int, Vec2] = dict(_AXIS_NORMALS)
-        #: the dimension of the rays World.raycast answers in one kernel call (2: a 2D world
-        #: without external colliders; 0: none), for the described scene
+        #: the dimension of the rays World.raycast answers in one kernel call (the world's,
+        #: when it has no external colliders; 0: none), for the described scene
         self._plain_dim = 0
         # sensors: out of the kernels' table and trees entirely; only Python paths read them
         self._sensor_set: set[int] = set()
@@ -1522,13 +1512,22 @@ class World:
     def _describe_scene(self) -> None:
         """Bring the scene up to date and describe it for World.raycast's kernel."""
         scene = self._sync()
-        self._ray_desc = _kw.describe(scene, self._stack)
-        self._ray_address = self._ray_desc.ctypes.data
-        self._ray_scene = scene
         # a segment's shared normals belong to its shape, which may have changed
-        self._normals = dict(_AXIS_NORMALS)
-        # World.raycast's one-call path: 2D rays in a 2D world of table colliders only
-        self._plain_dim = 2 if self._dim == 2 and not self._external_set else 0
+        normals = dict(_AXIS_NORMALS)
+        # the data list and the normals go to World.raycast's kernel by address: the
+        # descriptor's objects are kept alive beside it (the very ones described). Made in
+        # locals, then stored together with no allocation between: an allocation may run the
+        # garbage collector, whose finalizers may query the World and describe it in between
+        data = self._data
+        desc = _world_hit.describe_hits(scene, self._stack, data, normals, self._hcap)
+        address = desc.ctypes.data
+        self._normals = normals
+        self._ray_objects = (data, normals)
+        self._ray_desc = desc
+        self._ray_address = address
+        self._ray_scene = scene
+        # World.raycast's one-call path: rays in a world of table colliders only
+        self._plain_dim = (self._dim or 0) if not self._external_set else 0
 
     def _cast_one(self, origin: Any, direction: Any, tmax: float, radius: float, grown: bool,
                   mask: int, ignore: Iterable[int]
@@ -1577,23 +1576,15 @@ class World:
         m = mask if mask == ALL_LAYERS else _mask(mask)
         if ray.dim == self._plain_dim and not ignore and filter is None and \
                 include_sensors is False:
-            # the common case in as few Python steps as possible (World.raycast is called once
-            # a ray, from loops: every step here is a share of the call)
-            h, t, px, py, nx, ny, inside, te, key = _ray_one2(self._ray_address, ray._args, m)
-            if h < 0:
-                return None
-            # a normal that recurs (a box's face, a segment's side) is one shared Vec2: a hit
-            # makes one object fewer (about 0.2 us of a 1.3 us call; no key is -1)
-            normal = self._normals.get(key)
-            if normal is None:
-                normal = _tn(Vec2, (nx, ny))
-                if key >= 0:
-                    self._normals[key] = normal
-            if h >= self._hcap:
-                # a chain's segment: the chain
-                h = int(self._rows[h, _scene.CHAIN_OWNER])
-            hit: WorldRayHit = _rn(WorldRayHit, (t, ray.origin if inside else _tn(Vec2, (px, py)),
-                                                 normal, inside, te, h, self._data[h]))
+            # the common case in one compiled call, which returns the WorldRayHit (or None)
+            # itself (swept._kernels.world_hit: the record built by the call's boxing, the
+            # normal shared when it recurs, the data read by handle); World.raycast is called
+            # once a ray, from loops: every Python step here is a share of the call
+            hit: WorldRayHit | None
+            if self._plain_dim == 2:
+                hit = _ray_hit2(self._ray_address, ray._args, m)
+            else:
+                hit = _ray_hit3(self._ray_address, ray._args, m)
             return hit
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)
@@ -1664,6 +1655,21 @@ class World:
         and polygons go through the compiled kernels (:mod:`swept._kernels.world_sweep` for
         the non-balls); any other mover through :func:`swept.sweep` on the broadphase's
         candidates. ``filter`` and ``include_sensors`` as in :meth:`raycast`."""
+        kind = shape.__class__
+        if (kind is Circle or kind is Sphere) and target_distance.__class__ is float and \
+                not ignore and filter is None and include_sensors is False:
+            # a circle or sphere in a world of table colliders, in one compiled call that
+            # returns the WorldSweepHit itself (as World.raycast's one-call path); the checks
+            # are those of the general path below, inline for the values that pass them
+            if self._scene is not self._ray_scene and self._alive:
+                self._describe_scene()
+            if self._scene is self._ray_scene and 0.0 <= target_distance <= MAX_COORDINATE:
+                ball: Any = shape
+                hit = self._sweep_ball_one_call(ball, displacement, mask,
+                                                ball.radius + target_distance)
+                if hit is not _GENERAL:
+                    found: WorldSweepHit | None = hit
+                    return found
         m = _mask(mask)
         if filter is not None or include_sensors is not False:
             _check_filter(filter, include_sensors)
@@ -1687,6 +1693,31 @@ class World:
             # the sensors (if asked) and the external colliders: the scalar walk, to beat first
             return self._sweep_python(shape, disp, td, m, outside, None, False, True, first)
         return first
+
+    def _sweep_ball_one_call(self, shape: Circle | Sphere, displacement: Any, mask: Any,
+                             r: float) -> Any:
+        """:meth:`sweep` of a ball of grown radius ``r`` in one compiled call (the described
+        scene's), or ``_GENERAL`` when the general path must answer (another dimension, a
+        displacement that is not a Vec2 / Vec3 within MAX_COORDINATE: it checks them)."""
+        dim = self._plain_dim
+        if dim == 2 and displacement.__class__ is Vec2 and shape.__class__ is Circle:
+            dx, dy = displacement
+            if -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dy <= MAX_COORDINATE:
+                m = mask if mask == ALL_LAYERS else _mask(mask)
+                cx, cy = shape.center
+                return _ball_hit2(self._ray_address, (cx, cy, r, dx, dy, math.hypot(dx, dy)),
+                                  m)
+        elif dim == 3 and displacement.__class__ is Vec3 and shape.__class__ is Sphere:
+            dx, dy, dz = displacement
+            if -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dy <= MAX_COORDINATE and \
+                    -MAX_COORDINATE <= dz <= MAX_COORDINATE:
+                m = mask if mask == ALL_LAYERS else _mask(mask)
+                cx, cy, cz = shape.center
+                return _ball_hit3(self._ray_address,
+                                  (cx, cy, cz, r, dx, dy, dz, _length3(dx, dy, dz)), m)
+        return _GENERAL
 
     def _sweep_table(self, shape: Shape, disp: Vec2 | Vec3, m: int, skip: set[int],
                      td: float) -> WorldSweepHit | None:

@@ -104,7 +104,7 @@ from .scene import (
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one", "describe",
-           "cast_at", "ray_one2", "cast_range", "zero_length_row", "contact_range",
+           "cast_at", "cast_range", "zero_length_row", "contact_range",
            "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
 
 
@@ -737,8 +737,9 @@ _int64_at: Any = _int64_pointer
 
 
 def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
-    """The descriptor of ``scene`` and ``stack`` whose address :func:`ray_one2` and
-    :func:`cast_at` take: (DESC_ARRAYS * DESC_STRIDE,) int64, each array's address and shape.
+    """The descriptor of ``scene`` and ``stack`` whose address :func:`cast_at` takes (and
+    :func:`swept._kernels.world_hit.ray_hit2`, from a longer descriptor that begins so):
+    (DESC_ARRAYS * DESC_STRIDE,) int64, each array's address and shape.
     The caller keeps the descriptor, ``scene`` and ``stack`` alive (and unchanged in shape) as
     long as it passes the address: the kernels read their memory by address."""
     desc = np.zeros(DESC_ARRAYS * DESC_STRIDE, np.int64)
@@ -773,14 +774,15 @@ def cast_at(desc: int, ray: tuple[float, float, float, float, float, float], tma
             ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
     """:func:`cast_one` on the scene of the descriptor (:func:`describe`) at address
     ``desc``: the scalar World's
-    3D rays, rays that ignore colliders, and balls. Keeps the GIL, as :func:`ray_one2`."""
+    3D rays, rays that ignore colliders, and balls. Keeps the GIL: the stack is the World's
+    one scratch array."""
     scene, stack = described(desc)
     return cast_one(scene, stack, ray, tmax, radius, mask, flags)
 
 
-#: :func:`ray_one2`'s normal keys: the four axis normals ``-x, +x, -y, +y`` are keys 0 to 3,
-#: a segment's two faces (left, right of ``a -> b``) in row ``h`` keys ``AXIS_NORMALS + 2 h``
-#: and ``AXIS_NORMALS + 2 h + 1``.
+#: :func:`normal_key`'s keys (:func:`swept._kernels.world_hit.ray_hit2`'s shared normals):
+#: the four axis normals ``-x, +x, -y, +y`` are keys 0 to 3, a segment's two faces (left,
+#: right of ``a -> b``) in row ``h`` keys ``AXIS_NORMALS + 2 h`` and ``AXIS_NORMALS + 2 h + 1``.
 AXIS_NORMALS = 4
 
 
@@ -813,28 +815,6 @@ def normal_key(scene: Scene, h: int, nx: float, ny: float) -> int:
         if _same_bits(nx, 0.0 - lx) and _same_bits(ny, 0.0 - ly):
             return AXIS_NORMALS + 2 * h + 1
     return -1
-
-
-@entry
-def ray_one2(desc: int, ray: tuple[float, float, float, float, float],
-             mask: int) -> tuple[int, float, float, float, float, float, bool, float, int]:
-    """One 2D ray for :meth:`swept.world.World.raycast` against the scene of the descriptor
-    (:func:`describe`) at address ``desc``, given as the Ray's ``(ox, oy, dx, dy,
-    max_distance)`` (a unit direction): ``(handle, t, px, py, nx, ny, inside, exit, key)``,
-    ``key`` the normal's :func:`normal_key`; the fewest values in and out (each costs the
-    scalar call time: about 30 ns an array unboxed, 15 ns a float boxed).
-    Keeps the GIL (:func:`swept._kernels.entry`): the stack is the World's one scratch array."""
-    scene, stack = described(desc)
-    ox, oy, dx, dy, tmax = ray
-    # a real call of cast_one, not a second inlined copy of the cast (measured: each copy
-    # costs about 25 s of a cold compile)
-    # (flags computed, not the literal 0: numba would compile cast_one again for a literal
-    # argument, another 20 s of a cold compile)
-    no_flags = mask & 0
-    h, t, px, py, _pz, nx, ny, _nz, inside, te = cast_one(
-        scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, no_flags)
-    key = normal_key(scene, h, nx, ny) if h >= 0 else -1
-    return h, t, px, py, nx, ny, inside, te, key
 
 
 @kernel
