@@ -40,6 +40,31 @@ def test_every_family_runs_once_in_a_pool_of_jobs(monkeypatch: pytest.MonkeyPatc
     assert most[0] == 2
 
 
+def test_a_family_starts_after_those_it_waits_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A family whose kernels another compiles too (the Simulation's, the World's) starts only
+    once that one is done, so that it loads them from the cache instead of compiling them
+    again at the same time; a family not chosen is not waited for."""
+    log: list[tuple[str, str]] = []
+    lock = threading.Lock()
+
+    def child(name: str) -> tuple[str, float, float]:
+        with lock:
+            log.append(("start", name))
+        time.sleep(0.01)
+        with lock:
+            log.append(("end", name))
+        return name, 1.0, 1.0
+
+    monkeypatch.setattr(warmup, "_child", child)
+    warmup.warm_up(3)
+    for name, before in warmup.AFTER.items():
+        for other in before:
+            assert log.index(("end", other)) < log.index(("start", name))
+    log.clear()
+    assert set(warmup.warm_up(2, ["sim3d"])) == {"sim3d"}
+    assert log == [("start", "sim3d"), ("end", "sim3d")]
+
+
 def test_a_failing_family_is_reported_after_the_others_ran(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """One family's failure is a RuntimeError naming it, raised once every family ran."""
