@@ -225,3 +225,48 @@ def test_unowned_views_at_every_scale(scale: float) -> None:
         scaled.add(s)
     origins, directions = _rays_through_ends(shapes, 60, 42)
     _assert_rows_equal_brute(scaled, big, origins * scale, directions)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_contact_many_through_views_equals_the_deepest_scalar_contact(d: int) -> None:
+    """contact_range reads the scene, the balls and the outputs through views without an
+    owner too, its traversal stack and candidate list as views of one scratch array kept to
+    its end: each row is the deepest of the scalar ``contacts`` (ties: the smallest handle),
+    the same on two threads."""
+    rng = np.random.default_rng(50 + d)
+    world = World()
+    ball: type[Circle] | type[Sphere]
+    if d == 2:
+        a = rng.uniform(0.0, 200.0, (400, 2))
+        world.add_segments(np.hstack([a, a + rng.uniform(-15.0, 15.0, (400, 2))]))
+        ball = Circle
+    else:
+        for _ in range(300):
+            c = rng.uniform(0.0, 60.0, 3)
+            world.add(Sphere(c, rng.uniform(0.5, 3.0)))
+        ball = Sphere
+    centers = rng.uniform(0.0, 200.0 if d == 2 else 60.0, (300, d))
+    radii = rng.uniform(0.0, 6.0, 300)
+    radii[:10] = 0.0
+    before = swept.threads()
+    try:
+        swept.set_threads(1)
+        one = world.contact_many(centers, radii)
+        swept.set_threads(2)
+        two = world.contact_many(centers, radii)
+    finally:
+        swept.set_threads(before)
+    assert np.array_equal(one.handle, two.handle) and np.array_equal(one.depth, two.depth)
+    assert np.array_equal(one.normal, two.normal) and np.array_equal(one.point, two.point)
+    assert one.hit.sum() > 30
+    for i in range(300):
+        found = world.contacts(ball(centers[i], radii[i]))
+        if not found:
+            assert one.handle[i] == -1 and not one.hit[i] and one.depth[i] == 0.0
+            continue
+        deepest = max(found, key=lambda x: (x.depth, -x.handle))
+        assert one.handle[i] == deepest.handle
+        assert one.depth[i] == pytest.approx(deepest.depth, rel=1e-12, abs=1e-12)
+        for k in range(d):
+            assert one.normal[i, k] == pytest.approx(deepest.normal[k], abs=1e-12)
+            assert one.point[i, k] == pytest.approx(deepest.point[k], rel=1e-12, abs=1e-9)

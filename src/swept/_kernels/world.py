@@ -950,22 +950,33 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
                   out: Touches) -> None:
     """The deepest contact (ties: smallest handle) of balls ``first .. stop-1`` with the
     visible colliders, as ``contact(ball, collider)`` answers: their rows of ``out``."""
+    # no reference counts in the loop (see unowned_scene): its arrays are views without an
+    # owner, each kept alive by an argument or by ``scratch`` (used after the loop)
+    scene = unowned_scene(scene)
     nodes = scene.nodes
     links = scene.links
     d = balls.centers.shape[1]
-    stack = np.empty(STACK_SIZE, np.int64)
+    scratch = np.empty(STACK_SIZE + scene.rows.shape[0] + 1, np.int64)
+    stack = _unowned(scratch[:STACK_SIZE])
     # every collider a query can list (each row at most once): never too small
-    near = np.empty((1, scene.rows.shape[0] + 1), np.int64)
-    query = np.zeros(6)
-    best = np.zeros(6)
+    near = _unowned(scratch[STACK_SIZE:].reshape((1, scene.rows.shape[0] + 1)))
+    floats = np.zeros(12)
+    query = _unowned(floats[:6])
+    best = _unowned(floats[6:])
+    centers = _unowned(balls.centers)
+    radii = _unowned(balls.radii)
+    out_handle = _unowned(out.handle)
+    out_depth = _unowned(out.depth)
+    out_normal = _unowned(out.normal)
+    out_point = _unowned(out.point)
     for i in range(first, stop):
-        cx = balls.centers[i, 0]
-        cy = balls.centers[i, 1]
-        cz = balls.centers[i, 2] if d == 3 else 0.0
-        r = balls.radii[i]
+        cx = centers[i, 0]
+        cy = centers[i, 1]
+        cz = centers[i, 2] if d == 3 else 0.0
+        r = radii[i]
         for a in range(d):
-            query[a] = balls.centers[i, a] - r
-            query[3 + a] = balls.centers[i, a] + r
+            query[a] = centers[i, a] - r
+            query[3 + a] = centers[i, a] + r
         best_h = -1
         best_depth = -math.inf
         best[:] = 0.0
@@ -986,12 +997,15 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
                 best_depth = depth
                 best[0], best[1], best[2] = nx, ny, nz
                 best[3], best[4], best[5] = px, py, pz
-        out.handle[i] = best_h
-        out.depth[i] = best_depth if best_h >= 0 else 0.0
+        out_handle[i] = best_h
+        out_depth[i] = best_depth if best_h >= 0 else 0.0
         for a in range(d):
             # (+ 0.0 turns a -0.0 normal component into 0.0, as contact() does)
-            out.normal[i, a] = best[a] + 0.0
-            out.point[i, a] = best[3 + a]
+            out_normal[i, a] = best[a] + 0.0
+            out_point[i, a] = best[3 + a]
+    # (uses of the scratch arrays after the loop: they live until here)
+    scratch[0] = 0
+    floats[0] = 0.0
 
 
 # ---------------------------------------------------------------------------------------------
