@@ -2,7 +2,7 @@
 
 :func:`swept._kernels.world.cast_range` takes the scene, the rays and the outputs as arrays
 and, before its loop, rebuilds each as a view with a null meminfo
-(:func:`swept._kernels.world.unowned_scene`), and its traversal stack as such a view of a
+(:func:`swept._kernels.world._unowned_view`), and its traversal stack as such a view of a
 scratch array it keeps alive until the loop ends: numba then reference-counts nothing a ray
 (the atomic counts were about 40% of the kernel's time). The views are only valid while their
 owners live, and they must read and write exactly what the arrays hold. These tests guard

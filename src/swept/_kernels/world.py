@@ -738,37 +738,43 @@ _int64_at: Any = _int64_pointer
 
 
 @intrinsic
-def _unowned_view(typingctx: Any, array: Any) -> Any:
-    """The same array without an owner (its meminfo and parent null): a view whose copies
-    and passes reference-count nothing. Only for an array that something else keeps alive
-    as long as the view is used (a kernel's argument, for that call)."""
-    if not isinstance(array, types.Array):
+def _unowned_view(typingctx: Any, value: Any) -> Any:
+    """An array, or a named tuple of arrays (a :class:`~swept._kernels.scene.Scene`, the
+    casts, the outputs), without an owner: each array's meminfo and parent null, so that its
+    copies and passes reference-count nothing. numba counts an array up and down (two atomic
+    operations) each time an inlined helper takes it, and the ray cast inlines several that
+    take the scene, once a ray: measured (``cast_range`` on 10,000 rays, bench_world_rays'
+    scene, one thread, perf), the counts were about 40% of the kernel's time. Only for arrays
+    that something else keeps alive while the views are used (a kernel's arguments, for that
+    call; a scratch array used again after the loop)."""
+    # (a named tuple's member types: ``types``, on both numba's kinds of named tuple)
+    members: tuple[Any, ...] = ((value,) if isinstance(value, types.Array) else
+                                tuple(getattr(value, "types", ())))
+    if not members or not all(isinstance(t, types.Array) for t in members) or not isinstance(
+            value, (types.Array, types.BaseNamedTuple)):
         return None
-    sig = array(array)
+    sig = value(value)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        view = context.make_array(signature.args[0])(context, builder, value=args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        view.parent = cgutils.get_null_value(view.parent.type)
-        return view._getvalue()
+        def bare(array_type: Any, array: Any) -> Any:
+            view = context.make_array(array_type)(context, builder, value=array)
+            view.meminfo = cgutils.get_null_value(view.meminfo.type)
+            view.parent = cgutils.get_null_value(view.parent.type)
+            return view._getvalue()
+
+        if isinstance(signature.args[0], types.Array):
+            return bare(members[0], args[0])
+        result = args[0]
+        for k, array_type in enumerate(members):
+            result = builder.insert_value(
+                result, bare(array_type, builder.extract_value(args[0], k)), k)
+        return result
 
     return sig, codegen
 
 
 #: :func:`_unowned_view` as compiled code calls it (untyped for mypy, as above).
 _unowned: Any = _unowned_view
-
-
-@inline_kernel
-def unowned_scene(scene: Scene) -> Scene:
-    """``scene`` as arrays without an owner (:func:`_unowned_view`), for a batch kernel's
-    loop: numba reference-counts an array (an atomic add, and one to release it) each time
-    an inlined helper takes it, and the ray cast inlines several that take the scene, once a
-    ray. Measured (``cast_range`` on 10,000 rays, bench_world_rays' scene, one thread, perf):
-    the reference counts were about 40% of the kernel's time. The caller's arguments keep
-    the arrays alive for the call."""
-    return Scene(_unowned(scene.rows), _unowned(scene.tags), _unowned(scene.pool),
-                 _unowned(scene.nodes), _unowned(scene.links))
 
 
 def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
@@ -881,19 +887,14 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, mask: int, fla
     nonzero length)."""
     d = casts.origins.shape[1]
     scratch = np.empty((STACK_SIZE, 2))
-    # no reference counts in the loop (see unowned_scene): every array it passes or reads is
-    # a view without an owner, each kept alive by an argument or by ``scratch``
+    # no reference counts in the loop (_unowned_view): every array it passes or reads is a
+    # view without an owner, each kept alive by an argument or by ``scratch``
     stack = _unowned(scratch)
-    scene = unowned_scene(scene)
-    o = _unowned(casts.origins)
-    v = _unowned(casts.directions)
-    tmax = _unowned(casts.tmax)
-    radii = _unowned(casts.radii)
-    handle = _unowned(out.handle)
-    out_t = _unowned(out.t)
-    out_inside = _unowned(out.inside)
-    point = _unowned(out.point)
-    normal = _unowned(out.normal)
+    scene = _unowned(scene)
+    casts = _unowned(casts)
+    out = _unowned(out)
+    o = casts.origins
+    v = casts.directions
     grown = (flags & CAST_GROWN) != 0
     normalise = (flags & CAST_NORMALISE) != 0
     for i in range(first, stop):
@@ -908,20 +909,20 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, mask: int, fla
             dx /= length
             dy /= length
             dz /= length
-        r = radii[i] if grown else 0.0
+        r = casts.radii[i] if grown else 0.0
         h, t, px, py, pz, nx, ny, nz, inside = _cast(
-            scene, stack, (o[i, 0], o[i, 1], oz, dx, dy, dz), r, tmax[i], mask,
+            scene, stack, (o[i, 0], o[i, 1], oz, dx, dy, dz), r, casts.tmax[i], mask,
             CAST_GROWN if grown else 0)
-        handle[i] = h
-        out_t[i] = t
-        out_inside[i] = inside
-        point[i, 0] = px
-        point[i, 1] = py
-        normal[i, 0] = nx
-        normal[i, 1] = ny
+        out.handle[i] = h
+        out.t[i] = t
+        out.inside[i] = inside
+        out.point[i, 0] = px
+        out.point[i, 1] = py
+        out.normal[i, 0] = nx
+        out.normal[i, 1] = ny
         if d == 3:
-            point[i, 2] = pz
-            normal[i, 2] = nz
+            out.point[i, 2] = pz
+            out.normal[i, 2] = nz
     # (a use of the scratch after the loop: it lives until here, its view used in the loop)
     scratch[0, 0] = 0.0
 
@@ -950,9 +951,11 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
                   out: Touches) -> None:
     """The deepest contact (ties: smallest handle) of balls ``first .. stop-1`` with the
     visible colliders, as ``contact(ball, collider)`` answers: their rows of ``out``."""
-    # no reference counts in the loop (see unowned_scene): its arrays are views without an
-    # owner, each kept alive by an argument or by ``scratch`` (used after the loop)
-    scene = unowned_scene(scene)
+    # no reference counts in the loop (_unowned_view): its arrays are views without an
+    # owner, each kept alive by an argument or by the scratch arrays (used after the loop)
+    scene = _unowned(scene)
+    balls = _unowned(balls)
+    out = _unowned(out)
     nodes = scene.nodes
     links = scene.links
     d = balls.centers.shape[1]
@@ -963,20 +966,14 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
     floats = np.zeros(12)
     query = _unowned(floats[:6])
     best = _unowned(floats[6:])
-    centers = _unowned(balls.centers)
-    radii = _unowned(balls.radii)
-    out_handle = _unowned(out.handle)
-    out_depth = _unowned(out.depth)
-    out_normal = _unowned(out.normal)
-    out_point = _unowned(out.point)
     for i in range(first, stop):
-        cx = centers[i, 0]
-        cy = centers[i, 1]
-        cz = centers[i, 2] if d == 3 else 0.0
-        r = radii[i]
+        cx = balls.centers[i, 0]
+        cy = balls.centers[i, 1]
+        cz = balls.centers[i, 2] if d == 3 else 0.0
+        r = balls.radii[i]
         for a in range(d):
-            query[a] = centers[i, a] - r
-            query[3 + a] = centers[i, a] + r
+            query[a] = balls.centers[i, a] - r
+            query[3 + a] = balls.centers[i, a] + r
         best_h = -1
         best_depth = -math.inf
         best[:] = 0.0
@@ -997,12 +994,12 @@ def contact_range(first: int, stop: int, scene: Scene, balls: Balls, mask: int,
                 best_depth = depth
                 best[0], best[1], best[2] = nx, ny, nz
                 best[3], best[4], best[5] = px, py, pz
-        out_handle[i] = best_h
-        out_depth[i] = best_depth if best_h >= 0 else 0.0
+        out.handle[i] = best_h
+        out.depth[i] = best_depth if best_h >= 0 else 0.0
         for a in range(d):
             # (+ 0.0 turns a -0.0 normal component into 0.0, as contact() does)
-            out_normal[i, a] = best[a] + 0.0
-            out_point[i, a] = best[3 + a]
+            out.normal[i, a] = best[a] + 0.0
+            out.point[i, a] = best[3 + a]
     # (uses of the scratch arrays after the loop: they live until here)
     scratch[0] = 0
     floats[0] = 0.0
