@@ -21,19 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import swept
-from swept import AABB, Capsule, Circle, Plane, Ray, Segment, Sphere, raycast
+from swept import AABB, Capsule, Circle, Plane, Ray, Segment, Sphere
 from swept._kernels import world as kw
 from swept.world import World
-
-
-def _brute(shapes: list[object], ray: Ray) -> tuple[int, object]:
-    """The nearest hit over every collider by the scalar API (ties: the smallest handle)."""
-    best_h, best = -1, None
-    for h, shape in enumerate(shapes):
-        hit = raycast(ray, shape)
-        if hit is not None and (best is None or hit.distance < best.distance):
-            best_h, best = h, hit
-    return best_h, best
+from test_world import brute_raycast
 
 
 def _segments_world(n: int, seed: int) -> tuple[World, list[object]]:
@@ -70,15 +61,17 @@ def _rays_through_ends(shapes: list[object], k: int, seed: int
     return origins, directions
 
 
-def _assert_rows_equal_brute(world: World, shapes: list[object], origins: np.ndarray,
-                             directions: np.ndarray) -> swept.RayBatch:
-    """raycast_many's rows are the brute force's hits (the same collider; distance, point and
+def _assert_rows_equal_brute(world: World, origins: np.ndarray, directions: np.ndarray
+                             ) -> swept.RayBatch:
+    """raycast_many's rows are the brute force's hits (``test_world.brute_raycast``: the
+    scalar API over every collider; the same collider; distance, point and
     normal to 1e-12 relative: the batch normalises its directions in the kernel, the scalar
     ``Ray`` in Python) and the scalar query's collider."""
     batch = world.raycast_many(origins, directions)
     for i in range(origins.shape[0]):
         ray = Ray(origins[i], directions[i])
-        h, want = _brute(shapes, ray)
+        found = brute_raycast(world, ray)
+        want, h = found if found is not None else (None, -1)
         one = world.raycast(ray)
         if want is None:
             assert not batch.hit[i] and batch.handle[i] == -1 and one is None, i
@@ -86,19 +79,19 @@ def _assert_rows_equal_brute(world: World, shapes: list[object], origins: np.nda
             continue
         assert batch.handle[i] == h and one is not None and one.handle == h, (i, h)
         scale = max(1.0, float(np.max(np.abs(origins[i]))))
-        assert batch.distance[i] == pytest.approx(want.distance, rel=1e-12,  # type: ignore[attr-defined]
+        assert batch.distance[i] == pytest.approx(want.distance, rel=1e-12,
                                                   abs=1e-12 * scale)
         for k in range(origins.shape[1]):
-            assert batch.point[i, k] == pytest.approx(want.point[k], rel=1e-12,  # type: ignore[attr-defined]
+            assert batch.point[i, k] == pytest.approx(want.point[k], rel=1e-12,
                                                       abs=1e-12 * scale)
-            assert batch.normal[i, k] == pytest.approx(want.normal[k], abs=1e-12)  # type: ignore[attr-defined]
+            assert batch.normal[i, k] == pytest.approx(want.normal[k], abs=1e-12)
     return batch
 
 
 def test_grid_rows_equal_brute_force_through_segment_ends_and_along_segments() -> None:
     world, shapes = _segments_world(300, 7)
     origins, directions = _rays_through_ends(shapes, 240, 8)
-    _assert_rows_equal_brute(world, shapes, origins, directions)
+    _assert_rows_equal_brute(world, origins, directions)
     assert world._broadphase is not None and world._broadphase.use_grid
 
 
@@ -106,17 +99,14 @@ def test_the_bvh_walk_reads_its_stack_for_every_ray_of_a_batch() -> None:
     """A 3D scene takes the BVH: every ray of the batch pushes and pops the kernel's scratch
     stack (a view of an array the kernel keeps alive to its end)."""
     rng = np.random.default_rng(3)
-    shapes: list[object] = []
     world = World()
     for i in range(400):
         c = rng.uniform(-40.0, 40.0, 3)
-        shape = (Sphere(c, rng.uniform(0.5, 4.0)) if i % 2 else
-                 AABB(c - rng.uniform(0.5, 4.0, 3), c + rng.uniform(0.5, 4.0, 3)))
-        world.add(shape)
-        shapes.append(shape)
+        world.add(Sphere(c, rng.uniform(0.5, 4.0)) if i % 2 else
+                  AABB(c - rng.uniform(0.5, 4.0, 3), c + rng.uniform(0.5, 4.0, 3)))
     origins = rng.uniform(-50.0, 50.0, (300, 3))
     directions = rng.normal(size=(300, 3))
-    batch = _assert_rows_equal_brute(world, shapes, origins, directions)
+    batch = _assert_rows_equal_brute(world, origins, directions)
     assert batch.hit.sum() > 50
     assert world._broadphase is not None and not world._broadphase.use_grid
 
@@ -125,25 +115,22 @@ def test_moving_colliders_and_planes_beside_the_grid() -> None:
     """Static segments in the grid, moving circles and capsules in the moving grid (and, for
     those leaving the frame, its outside list), a plane: every path of the cast reads the
     scene's arrays."""
-    world, shapes = _segments_world(200, 11)
+    world, _shapes = _segments_world(200, 11)
     rng = np.random.default_rng(12)
     for i in range(40):
         c = rng.uniform(0.0, 1000.0, 2)
-        shape: object = (Circle(c, rng.uniform(2.0, 20.0)) if i % 2 else
-                         Capsule(c, c + rng.uniform(-30.0, 30.0, 2), rng.uniform(1.0, 5.0)))
-        world.add(shape, moving=True)  # type: ignore[arg-type]
-        shapes.append(shape)
+        world.add(Circle(c, rng.uniform(2.0, 20.0)) if i % 2 else
+                  Capsule(c, c + rng.uniform(-30.0, 30.0, 2), rng.uniform(1.0, 5.0)),
+                  moving=True)
     # a moving circle that leaves the frame: the outside list
-    shapes.append(Circle((-500.0, 500.0), 30.0))
-    world.add(shapes[-1], moving=True)  # type: ignore[arg-type]
-    shapes.append(Plane((0.0, 1.0), -40.0))
-    world.add(shapes[-1])  # type: ignore[arg-type]
+    world.add(Circle((-500.0, 500.0), 30.0), moving=True)
+    world.add(Plane((0.0, 1.0), -40.0))
     origins = rng.uniform(0.0, 1000.0, (200, 2))
     angle = rng.uniform(0.0, 2.0 * math.pi, 200)
     directions = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     origins[:20, 0] = -400.0
     directions[:20] = (-1.0, 0.0)
-    _assert_rows_equal_brute(world, shapes, origins, directions)
+    _assert_rows_equal_brute(world, origins, directions)
 
 
 @settings(max_examples=25, deadline=None)
@@ -224,7 +211,7 @@ def test_unowned_views_at_every_scale(scale: float) -> None:
     for s in big:
         scaled.add(s)
     origins, directions = _rays_through_ends(shapes, 60, 42)
-    _assert_rows_equal_brute(scaled, big, origins * scale, directions)  # type: ignore[arg-type]
+    _assert_rows_equal_brute(scaled, origins * scale, directions)
 
 
 @pytest.mark.parametrize("d", [2, 3])
