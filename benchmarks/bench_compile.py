@@ -4,10 +4,11 @@ Issue 11 asks that compiling every kernel from a cold cache (a fresh clone) take
 on the project's 2-core machine. numba compiles a kernel on its first call and keeps the
 machine code in ``__pycache__`` beside the sources, so a fresh clone pays once. This script
 copies ``src/swept`` into a temporary directory (an empty cache), runs a *tour* in a fresh
-interpreter that calls every family of kernels once (ray casts on every shape, sweeps,
-contacts, distances, times of impact, manifolds, the World's scalar and batch queries in 2D
-and 3D, the Simulation in every mode, move_and_slide, resolve), then runs the same tour again
-(a warm cache). Cold minus warm is the compile time. Prints both, wall-clock and CPU (the
+interpreter that calls every family of kernels once (``swept.warmup.FAMILIES``: ray casts on
+every shape, sweeps, contacts, distances, times of impact, manifolds, the World's scalar and
+batch queries in 2D and 3D, the Simulation in every mode with ball and shape bodies,
+move_and_slide, resolve, tile maps, triangle meshes and height fields), then runs the same tour
+again (a warm cache). Cold minus warm is the compile time. Prints both, wall-clock and CPU (the
 CPU figure does not grow when other processes share the cores), and writes
 ``benchmarks/results/compile.json``.
 
@@ -18,7 +19,11 @@ signatures (more than one is a duplicate: a literal argument, a read-only array 
 writable one), and the warm tour's compile count, which must be 0 (everything loaded from the
 disk cache).
 
-Run: python benchmarks/bench_compile.py [--breakdown]
+``--warmup`` also times ``swept warmup`` (the same families, one process a family, as many at
+once as there are cores) from another empty cache: the wall-clock time a fresh install waits
+when it compiles ahead on every core.
+
+Run: python benchmarks/bench_compile.py [--breakdown] [--warmup]
 """
 
 from __future__ import annotations
@@ -38,67 +43,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: Every kernel family once: the families of ``swept warmup`` (:data:`swept.warmup.FAMILIES`),
+#: run one after another in one interpreter.
 TOUR = r"""
-import numpy as np
-import swept
-from swept import (AABB, Capsule, Chain, Circle, Plane, Polygon, Ray, Segment, Sphere, World,
-                   Simulation, contact, distance, manifold, move_and_slide, raycast, resolve,
-                   sweep, time_of_impact, closest_point, closest_points, Motion)
-from swept.vec import Vec2, Vec3
-shapes2 = [Circle((5, 0), 1), Segment((5, -1), (5, 1)), AABB((4, -1), (6, 1)),
-           Polygon([(4, -1), (6, -1), (5, 1)]), Capsule((5, -1), (5, 1), 0.5),
-           Plane((-1, 0), -5), Chain([(5, -1), (5, 1), (6, 2)])]
-shapes3 = [Sphere((5, 0, 0), 1), AABB((4, -1, -1), (6, 1, 1)),
-           Capsule((5, -1, 0), (5, 1, 0), 0.5), Plane((-1, 0, 0), -5)]
-for s in shapes2:
-    raycast(Ray((0, 0), (1, 0)), s)
-    for m in (Circle((0, 0), 0.5), AABB((-0.5, -0.5), (0.5, 0.5)),
-              Capsule((0, -0.5), (0, 0.5), 0.2), Polygon([(-0.5, -0.5), (0.5, -0.5), (0, 0.5)])):
-        sweep(m, (10, 0), s)
-        contact(m, s)
-        if not isinstance(s, Plane):
-            distance(m, s)
-            closest_points(m, s)
-            manifold(m, s)
-    closest_point(s, (0, 0))
-for s in shapes3:
-    raycast(Ray((0, 0, 0), (1, 0, 0)), s)
-    for m in (Sphere((0, 0, 0), 0.5), Capsule((0, 0, -0.5), (0, 0, 0.5), 0.2),
-              AABB((-0.5, -0.5, -0.5), (0.5, 0.5, 0.5))):
-        sweep(m, (10, 0, 0), s)
-        contact(m, s)
-time_of_impact(Polygon([(-1, -1), (1, -1), (0, 1)]), Motion((0, 0), 0.0, (10, 0), 3.0),
-               Polygon([(4, -1), (6, -1), (6, 1)]), Motion())
-rng = np.random.default_rng(0)
-for dim in (2, 3):
-    w = World()
-    if dim == 2:
-        a = rng.uniform(0, 100, (200, 2))
-        w.add_segments(np.c_[a, a + rng.uniform(-5, 5, (200, 2))])
-        for s in shapes2[:-1]:
-            w.add(s)
-        w.add(Circle((50, 50), 2), moving=True)
-    else:
-        w.add_circles(rng.uniform(0, 100, (200, 3)), 1.0)
-        for s in shapes3:
-            w.add(s)
-    o = rng.uniform(0, 100, (300, dim)); d = rng.normal(size=(300, dim))
-    w.raycast_many(o, d); w.raycast_many(o[:5], d[:5])
-    w.sweep_many(o, np.ones(300), d); w.contact_many(o, np.ones(300))
-    w.raycast(Ray(tuple(o[0]), tuple(d[0])))
-    w.raycast(Ray(tuple(o[0]), tuple(d[0])), ignore=[0])
-    w.raycast_all(Ray(tuple(o[0]), tuple(d[0])))
-    ball = Circle((1, 1), 1) if dim == 2 else Sphere((1, 1, 1), 1)
-    w.sweep(ball, (5,) * dim); w.contacts(ball)
-    mover = ball if dim == 2 else Capsule((1, 1, 1), (1, 2, 1), 0.5)
-    w.move_and_slide(mover, (30,) * dim, 1 / 60)
-    solids = [s for s in (shapes2 if dim == 2 else shapes3) if not isinstance(s, Chain)]
-    resolve(ball, (0.0,) * dim, solids)
-    for mode in ("discrete", "swept", "speculative"):
-        sim = Simulation(w, gravity=(0, -980) if dim == 2 else (0, -980, 0))
-        sim.add_balls(rng.uniform(10, 90, (300, dim)), 1.0, rng.normal(size=(300, dim)) * 300,
-                      ccd=mode)
-        sim.run(3)
+from swept.warmup import FAMILIES, run_families
+run_families(list(FAMILIES))
 """
 
 
@@ -132,6 +81,23 @@ atexit.register(lambda: open(os.environ["SWEPT_COMPILE_RECORD"], "w").write(
 """
 
 
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (its own and its children's) of the command ``argv``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def run_warmup(pythonpath: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of ``swept warmup`` on every core with ``pythonpath``
+    first."""
+    return _timed([sys.executable, "-m", "swept", "warmup"],
+                  dict(os.environ, PYTHONPATH=pythonpath))
+
+
 def run_tour(pythonpath: str, record: str | None = None) -> tuple[float, float]:
     """Wall-clock and CPU seconds a fresh interpreter takes to run the tour with
     ``pythonpath`` first (recording its compiles to the file ``record`` if given)."""
@@ -140,13 +106,7 @@ def run_tour(pythonpath: str, record: str | None = None) -> tuple[float, float]:
     if record is not None:
         env["SWEPT_COMPILE_RECORD"] = record
         code = RECORDER + TOUR
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return _timed([sys.executable, "-c", code], env)
 
 
 def print_breakdown(cold: list[dict[str, Any]], warm: list[dict[str, Any]],
@@ -185,7 +145,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--breakdown", action="store_true",
                         help="record every compile and print where the time goes")
+    parser.add_argument("--warmup", action="store_true",
+                        help="also time `swept warmup` on every core from an empty cache")
     args = parser.parse_args()
+    ahead = None
+    if args.warmup:
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(ROOT / "src" / "swept", Path(tmp) / "swept",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            ahead = run_warmup(tmp)
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(ROOT / "src" / "swept", Path(tmp) / "swept",
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -200,11 +168,15 @@ def main() -> None:
           f"(goal: at most 60 s)")
     print(f"CPU: cold tour {cold_cpu:.1f} s, warm tour {warm_cpu:.1f} s: compiling took "
           f"{cold_cpu - warm_cpu:.1f} s")
+    result = {"cold_s": cold, "warm_s": warm, "compile_s": cold - warm, "cold_cpu_s": cold_cpu,
+              "warm_cpu_s": warm_cpu, "compile_cpu_s": cold_cpu - warm_cpu}
+    if ahead is not None:
+        print(f"swept warmup on {os.cpu_count()} cores from an empty cache: {ahead[0]:.1f} s "
+              f"wall, {ahead[1]:.1f} s of CPU")
+        result.update(warmup_s=ahead[0], warmup_cpu_s=ahead[1], cores=os.cpu_count())
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
-    (out / "compile.json").write_text(json.dumps({
-        "cold_s": cold, "warm_s": warm, "compile_s": cold - warm, "cold_cpu_s": cold_cpu,
-        "warm_cpu_s": warm_cpu, "compile_cpu_s": cold_cpu - warm_cpu}, indent=2))
+    (out / "compile.json").write_text(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from shared import bench_scenes
 from swept.broadphase import BroadphaseChoice, choose_broadphase, plan_grid
 from swept.constants import (
     BROADPHASE_CLUSTER_COLLIDERS_PER_CELL,
@@ -24,20 +22,7 @@ from swept.constants import (
     BROADPHASE_MAX_OCCUPANCY,
 )
 
-
-def _load_scenes() -> Any:
-    if "swept_bench_scenes" in sys.modules:
-        return sys.modules["swept_bench_scenes"]
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "scenes.py"
-    spec = importlib.util.spec_from_file_location("swept_bench_scenes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["swept_bench_scenes"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-scenes = _load_scenes()
+scenes = bench_scenes()
 
 #: What the benchmark measured to be fastest (within 1.3x) for each scene kind.
 EXPECTED = {"uniform": True, "walls": True, "boxes": True, "clustered": True, "far": True,

@@ -34,7 +34,7 @@ TOLERANCES = {
     "POLYGON_COLLINEAR_TOLERANCE", "POLYGON_TURNING_SLACK", "VEC_CLOSE_TOLERANCE",
     "EVENT_TOUCH_FRACTION", "RELATIVE_MOTION_TOLERANCE",
     "ROTATION_TOLERANCE", "HULL_TOLERANCE", "POLYTOPE_FEATURE_TOLERANCE",
-    "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE",
+    "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "PLANE_CULL_TOLERANCE",
 }
 CAPS = {
     "MAX_DEPTH", "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
@@ -74,6 +74,8 @@ OTHERS = {
     "DRAW_ARC_SEGMENTS",
     # the default polygon resolution of a circle in to_shapely (swept.interop)
     "SHAPELY_QUAD_SEGMENTS",
+    # the order a mesh walks a ray batch in (swept._kernels.mesh.ray_order)
+    "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from shared import golden_min
 from swept import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from swept.contact import contact
 
@@ -209,22 +210,8 @@ def signed_distance_2d(shape: Any, q: Sequence[float]) -> float:
 
 
 def _golden_min(f: Callable[[float], float]) -> float:
-    """The minimum over [0, 1] of a convex function, by golden section search."""
-    lo, hi = 0.0, 1.0
-    g = (math.sqrt(5.0) - 1.0) / 2.0
-    x1 = hi - g * (hi - lo)
-    x2 = lo + g * (hi - lo)
-    f1, f2 = f(x1), f(x2)
-    for _ in range(90):
-        if f1 <= f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - g * (hi - lo)
-            f1 = f(x1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + g * (hi - lo)
-            f2 = f(x2)
-    return min(f(0.0), f(1.0), f1, f2)
+    """shared.golden_min with 90 narrowings."""
+    return golden_min(f, 90)
 
 
 def _box_signed_distance(q: Sequence[float], lo: Sequence[float], hi: Sequence[float]) -> float:

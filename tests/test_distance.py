@@ -16,6 +16,7 @@ import numba
 import numpy as np
 import pytest
 
+from shared import golden_min
 from swept import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere, Vec2, Vec3
 from swept._kernels import distance as K
 from swept.distance import closest_point, closest_points, distance
@@ -646,22 +647,9 @@ def test_polygon_pairs_match_brute_force() -> None:
     assert apart > 100  # the sample has both cases
 
 
-def _golden_min(f: Callable[[float], float], steps: int = 120) -> float:
-    """The least value of a convex function on [0, 1], by golden-section search."""
-    r = (math.sqrt(5.0) - 1.0) / 2.0
-    lo, hi = 0.0, 1.0
-    x1, x2 = hi - r * (hi - lo), lo + r * (hi - lo)
-    f1, f2 = f(x1), f(x2)
-    for _ in range(steps):
-        if f1 <= f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - r * (hi - lo)
-            f1 = f(x1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + r * (hi - lo)
-            f2 = f(x2)
-    return min(f1, f2, f(0.0), f(1.0))
+def _golden_min(f: Callable[[float], float]) -> float:
+    """shared.golden_min with 120 narrowings."""
+    return golden_min(f, 120)
 
 
 def _box_point_dist(p: tuple[float, ...], lo: tuple[float, ...], hi: tuple[float, ...]) -> float:

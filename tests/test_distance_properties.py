@@ -19,6 +19,7 @@ from typing import Any
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 
+from shared import golden_min
 from swept import AABB, Capsule, Circle, Plane, Polygon, Segment, Sphere
 from swept.distance import closest_point, closest_points, distance
 
@@ -239,22 +240,9 @@ def _inside_hull(p: Point, hull: list[Point]) -> bool:
                                   for i in range(len(hull)))
 
 
-def _golden_min(f: Callable[[float], float], steps: int = 100) -> float:
-    """The least value of a convex function on [0, 1], by golden-section search."""
-    r = (math.sqrt(5.0) - 1.0) / 2.0
-    lo, hi = 0.0, 1.0
-    x1, x2 = hi - r * (hi - lo), lo + r * (hi - lo)
-    f1, f2 = f(x1), f(x2)
-    for _ in range(steps):
-        if f1 <= f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - r * (hi - lo)
-            f1 = f(x1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + r * (hi - lo)
-            f2 = f(x2)
-    return min(f1, f2, f(0.0), f(1.0))
+def _golden_min(f: Callable[[float], float]) -> float:
+    """shared.golden_min with 100 narrowings."""
+    return golden_min(f, 100)
 
 
 def reference_distance(a: Any, b: Any) -> float:

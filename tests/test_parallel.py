@@ -24,14 +24,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import swept
+from shared import busy_simulation
 from swept import _parallel
 from swept import sim as sim_module
 from swept._kernels import bvh
 from swept._kernels import sim as sim_kernels
 from swept._kernels.batch_sweep import sweep_circles_segments
 from swept.constants import MAX_THREADS
-from swept.shapes import Capsule, Circle, Segment
-from swept.sim import Body, Simulation
+from swept.shapes import Segment
+from swept.sim import Simulation
 from swept.world import World
 
 #: The runner's own choice of way (threads or one thread) for a kernel's call, kept here before
@@ -614,24 +615,8 @@ class SmallChunks:
 
 
 def _busy_scene() -> Simulation:
-    """300 balls of the three modes, mixed sizes and masses, among walls, with gravity."""
-    rng = np.random.default_rng(5)
-    sim = Simulation(gravity=(0.0, 300.0), step=1.0 / 60.0)
-    for p, q in (((0, 0), (600, 0)), ((600, 0), (600, 600)), ((600, 600), (0, 600)),
-                 ((0, 600), (0, 0))):
-        sim.world.add(Segment(p, q))
-    for _ in range(20):
-        a = rng.uniform(50, 550, 2)
-        sim.world.add(Segment(a, a + rng.uniform(-60, 60, 2)))
-    sim.world.add(Capsule((100.0, 500.0), (300.0, 520.0), 8.0))
-    sim.world.add(Circle((450.0, 450.0), 20.0))
-    modes = ("discrete", "swept", "speculative")
-    for k in range(300):
-        sim.add(Body(Circle(rng.uniform(20, 580, 2), rng.uniform(2, 8)),
-                     rng.uniform(-2000, 2000, 2), mass=rng.uniform(0.5, 3),
-                     restitution=rng.uniform(0, 1), friction=rng.uniform(0, 0.5),
-                     ccd=modes[k % 3]))
-    return sim
+    """shared.busy_simulation's scene (seed 5)."""
+    return busy_simulation(5)
 
 
 def _run(sim: Simulation, steps: int) -> tuple[bytes, ...]:

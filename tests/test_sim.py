@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from shared import busy_simulation
 from swept import AABB, Capsule, Circle, Plane, Ray, Segment, Sphere
 from swept._kernels import sim as kernels
 from swept.contact import contact
@@ -210,22 +211,8 @@ def test_sphere_falls_onto_a_plane_in_3d() -> None:
 
 
 def _busy_scene() -> Simulation:
-    """300 balls of mixed modes, masses and radii among walls, with gravity."""
-    rng = np.random.default_rng(7)
-    sim = Simulation(gravity=(0.0, 300.0), step=STEP)
-    _box_walls(sim, 0.0, 0.0, 600.0, 600.0)
-    for _ in range(20):
-        a = rng.uniform(50, 550, 2)
-        sim.world.add(Segment(a, a + rng.uniform(-60, 60, 2)))
-    sim.world.add(Capsule((100.0, 500.0), (300.0, 520.0), 8.0))
-    sim.world.add(Circle((450.0, 450.0), 20.0))
-    modes = ("discrete", "swept", "speculative")
-    for k in range(300):
-        sim.add(Body(Circle(rng.uniform(20, 580, 2), rng.uniform(2, 8)),
-                     rng.uniform(-2000, 2000, 2), mass=rng.uniform(0.5, 3),
-                     restitution=rng.uniform(0, 1), friction=rng.uniform(0, 0.5),
-                     ccd=modes[k % 3]))
-    return sim
+    """shared.busy_simulation's scene (seed 7)."""
+    return busy_simulation(7)
 
 
 def test_reruns_are_bit_identical() -> None:

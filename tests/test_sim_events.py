@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swept import AABB, Circle, Plane, Segment, Sphere
+from swept import AABB, Capsule, Circle, Plane, Segment, Sphere
+from swept.constants import EVENT_TOUCH_FRACTION
 from swept.events import KIND_BODY, KIND_COLLIDER, KIND_SENSOR, event_dtype
 from swept.sim import Body, Simulation
 
@@ -348,6 +349,59 @@ def test_events_account_for_every_contact(seed: int, ccd: str) -> None:
     keys = {(int(b), int(-1 - o) if o < 0 else int(o), KIND_COLLIDER if o < 0 else KIND_BODY)
             for b, o in zip(bodies, current.other[: current.first[-1]])}
     assert {k for k in live if k[2] != KIND_SENSOR} == keys
+
+
+def _surface_samples() -> list[tuple[Any, list[tuple[tuple[float, float], tuple[float, float]]]]]:
+    """Colliders of four kinds, each with points on its surface and the outward unit normal
+    there: segment ends and sides, a circle all round, a box's sides and corners (normal
+    along the diagonal), a capsule's caps, a diagonal segment's ends (its box's far corners)."""
+    h = math.sqrt(0.5)
+    return [
+        (Segment((0.0, 0.0), (10.0, 0.0)),
+         [((10.0, 0.0), (1.0, 0.0)), ((0.0, 0.0), (-1.0, 0.0)), ((3.0, 0.0), (0.0, 1.0)),
+          ((7.0, 0.0), (0.0, -1.0))]),
+        (Circle((30.0, 0.0), 5.0),
+         [((30.0 + 5.0 * math.cos(a), 5.0 * math.sin(a)), (math.cos(a), math.sin(a)))
+          for a in np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)]),
+        (AABB((50.0, -5.0), (60.0, 5.0)),
+         [((60.0, 0.0), (1.0, 0.0)), ((50.0, 0.0), (-1.0, 0.0)), ((55.0, 5.0), (0.0, 1.0)),
+          ((55.0, -5.0), (0.0, -1.0)), ((60.0, 5.0), (h, h)), ((50.0, -5.0), (-h, -h))]),
+        (Capsule((80.0, 0.0), (90.0, 0.0), 2.0),
+         [((92.0, 0.0), (1.0, 0.0)), ((78.0, 0.0), (-1.0, 0.0)), ((85.0, 2.0), (0.0, 1.0))]),
+        (Segment((100.0, 0.0), (110.0, 10.0)),
+         [((110.0, 10.0), (h, h)), ((100.0, 0.0), (-h, -h)), ((105.0, 5.0), (-h, h))]),
+    ]
+
+
+@pytest.mark.parametrize("share", [0.25, 0.9, 1.1, 3.0])
+def test_the_touch_set_is_every_collider_within_the_touch_reach(share: float) -> None:
+    """A ball touches a collider (for the events) when its gap is at most
+    EVENT_TOUCH_FRACTION of twice its radius. The narrowphase of a candidate is skipped when
+    the ball is farther than that from the collider's box alone, which holds the collider:
+    never one whose surface is within reach. Balls placed at a gap of ``share`` of the reach
+    off segment ends and sides, a circle, a box's sides and corners, a capsule's caps and a
+    diagonal segment's ends (its box's corners) touch exactly when share <= 1."""
+    r = 1.0
+    reach = 2.0 * EVENT_TOUCH_FRACTION * r
+    sim = Simulation(step=1 / 60)
+    expected = set()
+    centres = []
+    for collider, samples in _surface_samples():
+        handle = sim.world.add(collider)
+        for (qx, qy), (nx, ny) in samples:
+            out = r + share * reach
+            centres.append((qx + out * nx, qy + out * ny))
+            if share <= 1.0:
+                expected.add((len(centres) - 1, handle))
+    sim.add_balls(np.array(centres), r)
+    sim.step()
+    # at rest, no gravity: nothing moved
+    assert np.array_equal(sim.positions, np.array(centres))
+    current = sim._events.contacts
+    bodies = np.repeat(np.arange(len(centres)), np.diff(current.first))
+    found = {(int(b), int(-1 - o)) for b, o in zip(bodies, current.other[: current.first[-1]])
+             if o < 0}
+    assert found == expected
 
 
 def _balls_in_a_box(n: int, seed: int) -> Simulation:

@@ -12,14 +12,17 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 FUZZ = textwrap.dedent(r"""
     import math, sys
     import numpy as np
-    from swept import AABB, Circle, Plane, Segment
+    from swept import Plane
     from swept.sim import Simulation
+    sys.path.insert(0, sys.argv[2])
+    from shared import add_random_statics
 
     seed = int(sys.argv[1])
     rng = np.random.default_rng(seed)
@@ -35,18 +38,8 @@ FUZZ = textwrap.dedent(r"""
         if dim == 3:
             # 3D: spheres among a plane
             sim.world.add(Plane((0.0, 0.0, 1.0), magnitude()))
-        for _ in range(int(rng.integers(0, 4)) if dim == 2 else 0):
-            kind = rng.integers(0, 4)
-            a = (magnitude(), magnitude())
-            if kind == 0:
-                sim.world.add(Segment(a, (magnitude(), magnitude())))
-            elif kind == 1:
-                sim.world.add(Circle(a, abs(magnitude())))
-            elif kind == 2:
-                lo = np.minimum(a, (magnitude(), magnitude()))
-                sim.world.add(AABB(lo, lo + np.abs([magnitude(), magnitude()])))
-            else:
-                sim.world.add(Plane((0.0, -1.0), magnitude()))
+        if dim == 2:
+            add_random_statics(sim.world, rng, magnitude)
         n = int(rng.integers(1, 6))
         if rng.random() < 0.3:
             # coincident bodies
@@ -72,7 +65,7 @@ FUZZ = textwrap.dedent(r"""
 def test_random_extreme_scenes_never_crash_nor_give_nan(seed: int) -> None:
     """Random scenes at the edges of the input contract: the process survives, every output
     stays finite."""
-    done = subprocess.run([sys.executable, "-c", FUZZ, str(seed)], capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", FUZZ, str(seed), str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
     assert f"SURVIVED {seed}" in done.stdout

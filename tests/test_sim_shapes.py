@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -421,8 +422,10 @@ def test_mixed_bodies_settle_in_a_pile_without_overlap() -> None:
 FUZZ = textwrap.dedent(r"""
     import sys
     import numpy as np
-    from swept import AABB, Capsule, Circle, Plane, Polygon, Segment
+    from swept import AABB, Capsule, Polygon
     from swept.sim import Body, Simulation
+    sys.path.insert(0, sys.argv[2])
+    from shared import add_random_statics
 
     seed = int(sys.argv[1])
     rng = np.random.default_rng(seed)
@@ -434,18 +437,7 @@ FUZZ = textwrap.dedent(r"""
     for trial in range(10):
         sim = Simulation(gravity=(magnitude() * rng.integers(0, 2),
                                   magnitude() * rng.integers(0, 2)))
-        for _ in range(int(rng.integers(0, 4))):
-            kind = rng.integers(0, 4)
-            a = (magnitude(), magnitude())
-            if kind == 0:
-                sim.world.add(Segment(a, (magnitude(), magnitude())))
-            elif kind == 1:
-                sim.world.add(Circle(a, abs(magnitude())))
-            elif kind == 2:
-                lo = np.minimum(a, (magnitude(), magnitude()))
-                sim.world.add(AABB(lo, lo + np.abs([magnitude(), magnitude()])))
-            else:
-                sim.world.add(Plane((0.0, -1.0), magnitude()))
+        add_random_statics(sim.world, rng, magnitude)
         center = np.array([magnitude(), magnitude()])
         for _ in range(int(rng.integers(1, 5))):
             if rng.random() > 0.3:
@@ -479,8 +471,8 @@ def test_random_extreme_shape_bodies_never_crash_nor_give_nan(seed: int) -> None
     and sizes 1e-30 to 1e50, speeds to 1e50), among random colliders, every ccd mode, run in
     a subprocess (a crash in a kernel would end the process): it survives, every output
     stays finite."""
-    done = subprocess.run([sys.executable, "-c", FUZZ, str(seed)], capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-c", FUZZ, str(seed), str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
     assert f"SURVIVED {seed}" in done.stdout
 

@@ -10,10 +10,7 @@ broadphase rewrite (issue 11): whichever structure the World picks, the answers 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from shared import bench_scenes
 from swept import Ray, raycast
 from swept.world import World
 
@@ -28,19 +26,7 @@ N = 200
 RAYS = 48
 
 
-def _load_scenes() -> Any:
-    if "swept_bench_scenes" in sys.modules:
-        return sys.modules["swept_bench_scenes"]
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "scenes.py"
-    spec = importlib.util.spec_from_file_location("swept_bench_scenes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["swept_bench_scenes"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-scenes = _load_scenes()
+scenes = bench_scenes()
 _CACHE: dict[str, tuple[Any, list[Any], World]] = {}
 
 

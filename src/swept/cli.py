@@ -573,6 +573,24 @@ def _bench(args: argparse.Namespace, out: TextIO) -> int:
     return int(status or 0)
 
 
+def _warmup(args: argparse.Namespace, out: TextIO) -> int:
+    """Compile the kernel families into numba's cache (:mod:`swept.warmup`), a table of each
+    family's wall-clock and CPU seconds."""
+    from .warmup import warm_up
+    start = time.perf_counter()
+    try:
+        spent = warm_up(args.jobs, args.only)
+    except RuntimeError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"{'family':10s} {'wall s':>8s} {'CPU s':>8s}", file=out)
+    for name, (wall, cpu) in spent.items():
+        print(f"{name:10s} {wall:8.1f} {cpu:8.1f}", file=out)
+    print(f"all {len(spent)} in {time.perf_counter() - start:.1f} s on {args.jobs or 'every'} "
+          f"core{'' if args.jobs == 1 else 's'} ({sum(c for _w, c in spent.values()):.1f} s of "
+          "CPU)", file=out)
+    return 0
+
+
 # ----------------------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -721,6 +739,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also save a matplotlib figure (.png, .pdf or .svg)")
     tun.set_defaults(handler=_tunneling)
 
+    from .warmup import FAMILIES
+    warm = commands.add_parser("warmup", help="compile every kernel ahead, on every core",
+                               description="Compile swept's kernels into numba's on-disk "
+                                           "cache before their first use, the kernel "
+                                           "families spread over JOBS processes.")
+    warm.add_argument("--jobs", type=_whole(1, len(FAMILIES)), default=None, metavar="N",
+                      help=f"processes at once, 1 to {len(FAMILIES)} (one a family at most; "
+                           "default: the CPU count)")
+    warm.add_argument("--only", choices=list(FAMILIES), action="append",
+                      help="compile only this family (repeatable)")
+    warm.set_defaults(handler=_warmup)
+
     bench = commands.add_parser("bench", help="run the benchmarks (swept bench --help)",
                                 description="Run the benchmarks; the arguments go to "
                                             "swept.bench.", add_help=False)
@@ -775,8 +805,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
     if getattr(args, "handler", None) is None:
-        print("swept: error: expected a command: demo, scene, tunneling or bench (swept "
-              "--help for more)", file=sys.stderr)
+        print("swept: error: expected a command: demo, scene, tunneling, warmup or bench "
+              "(swept --help for more)", file=sys.stderr)
         return EXIT_USAGE
     if hasattr(args, "headless") and not args.headless and not _display_available():
         # the main job runs anywhere: with no display, the same model runs headless

@@ -329,7 +329,19 @@ def _gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, be
     """Gap and unit normal (out of collider h toward the ball) of a ball of radius r at p, by
     the scene's :func:`contact_row` (negative gap: the depth). A gap over ``beyond`` is
     reported as +inf."""
-    hit, nx, ny, nz, depth, _x, _y, _z = contact_row(scene, h, px, py, pz, r + beyond)
+    rows = scene.rows
+    # apart: the ball's centre is farther than r + beyond from the collider's box (which holds
+    # the collider; a plane's is unbounded). Most candidates of a cache end here: the events'
+    # touches, the solver's contacts and the speculative gaps read every cached collider.
+    # Measured on bench_sim's scene (10,000 balls, one thread, CPU time, two runs each): the
+    # events 3.9-4.2 -> 2.6-2.7 ms a step, the solver's contacts 3.3 -> 1.9 ms
+    ox = max(rows[h, LO] - px, px - rows[h, HI], 0.0)
+    oy = max(rows[h, LO + 1] - py, py - rows[h, HI + 1], 0.0)
+    oz = max(rows[h, LO + 2] - pz, pz - rows[h, HI + 2], 0.0)
+    reach = r + beyond
+    if ox * ox + oy * oy + oz * oz > reach * reach:
+        return math.inf, 0.0, 0.0, 0.0
+    hit, nx, ny, nz, depth, _x, _y, _z = contact_row(scene, h, px, py, pz, reach)
     if not hit:
         return math.inf, 0.0, 0.0, 0.0
     return beyond - depth, nx, ny, nz
@@ -1007,12 +1019,6 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
         if asleep[i]:
             # asleep: not pushed (no inverse mass in its pairs), not pushed out
             continue
-        px = pos[i, 0]
-        py = pos[i, 1]
-        pz = pos[i, 2]
-        r = radius[i]
-        mask = masks[i]
-        ball = kinds[i] == BODY_BALL
         mx = dpos[i, 0]
         my = dpos[i, 1]
         mz = dpos[i, 2]
@@ -1021,6 +1027,12 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             # unmoved since a pass (or a cast) that found it clear of every collider: still
             # clear
             continue
+        px = pos[i, 0]
+        py = pos[i, 1]
+        pz = pos[i, 2]
+        r = radius[i]
+        mask = masks[i]
+        ball = kinds[i] == BODY_BALL
         if push > 0.0 and mode[i] != MODE_DISCRETE:
             # a body with continuous collision is never pushed through a collider by another
             # body: the push is cast, and slides along the first contact it meets (a ball

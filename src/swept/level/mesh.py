@@ -109,10 +109,10 @@ class TriangleMesh(Surface):
 
     def _sphere_cast(self, c: Vec3, rel: Vec3, reach: float, max_fraction: float
                      ) -> tuple[float, int]:
-        # the ball's path walked through the BVH as a fat ray
+        # the ball's path walked through the rays' compact tree as a fat ray
         fraction, k = _k.mesh_sphere_cast(self.vertices, self.triangles, self.normals,
-                                          self._nodes, self._links, self._boxes, c[0], c[1],
-                                          c[2], rel[0], rel[1], rel[2], reach, max_fraction)
+                                          self._tree, self._order, c[0], c[1], c[2], rel[0],
+                                          rel[1], rel[2], reach, max_fraction)
         return fraction, k
 
     def _gather_into(self, query: np.ndarray, out: np.ndarray) -> int:
@@ -122,8 +122,11 @@ class TriangleMesh(Surface):
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
                out: tuple[np.ndarray, ...]) -> None:
+        # walked in the order of the origins' Morton code (nearby rays one after another),
+        # each answer written to its own row
+        walk = _k.ray_order(o)
         run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
-                                                  self.normals, o, d, tmax, out))
+                                                  self.normals, o, d, tmax, walk, out))
 
 
 register(TriangleMesh)

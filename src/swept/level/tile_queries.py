@@ -54,7 +54,7 @@ import numpy as np
 from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
-from .._kernels.tilemap import cast_segments, swept_ids
+from .._kernels.tilemap import sweep_segments, swept_ids
 from ..chain import Chain, closest_points_segment, contact_raw2
 from ..constants import (
     CAST_ROUNDING,
@@ -86,7 +86,7 @@ class _EdgeIndex:
     by one cell each side (cell (r, c) at row ``r + 1``, column ``c + 1``), ``owner`` the
     (chain, segment) of each id."""
 
-    __slots__ = ("start", "ids", "owner", "ends", "width", "height", "scale")
+    __slots__ = ("start", "ids", "owner", "ends", "width", "height", "scale", "view")
 
     def __init__(self, tiles: TileMap) -> None:
         rows, cols = tiles.solid.shape
@@ -108,6 +108,7 @@ class _EdgeIndex:
             self.start = np.zeros(self.width * self.height + 1, np.int64)
             self.ids = np.zeros(0, np.int64)
             self.ends = np.zeros((0, 4), np.float64)
+            self.view = self._view(tiles)
             return
         e = np.array(ends, dtype=np.int64)
         # each segment's ends in world space, as TileMap.corner computes them (bit for bit)
@@ -144,6 +145,15 @@ class _EdgeIndex:
         counts = np.bincount(cells, minlength=self.width * self.height)
         self.start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         self.ids = owners.astype(np.int64)
+        self.view = self._view(tiles)
+
+    def _view(self, tiles: TileMap) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The table as :func:`swept._kernels.tilemap.sweep_segments` reads it: ``start``,
+        ``ids``, ``ends`` and the frame ``ox, oy, w, h, rows, cols``."""
+        (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+        rows, cols = tiles.solid.shape
+        return (self.start, self.ids, self.ends,
+                np.array((ox, oy, w, h, rows, cols), np.float64))
 
 
 def _index(tiles: TileMap) -> _EdgeIndex:
@@ -218,7 +228,7 @@ def cut_ends(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float
              ) -> tuple[float, float, float, float] | None:
     """The ends ``(ax, ay, bx, by)`` of the part of an (axis-aligned) outline segment within
     ``margin`` of the box ``lo``..``hi`` swept by ``motion``, cut along the segment's own axis
-    and kept in its direction (as :func:`swept._kernels.tilemap.cast_segments` cuts it); None
+    and kept in its direction (as :func:`swept._kernels.tilemap.sweep_segments` cuts it); None
     when none is (or only a point)."""
     (ax, ay), (bx, by) = seg.a, seg.b
     axis = 0 if ay == by else 1
@@ -490,32 +500,24 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
     best: _Found | None = None
     started = tiles.contains_closed(ref)
     if not started and isinstance(shape, (Circle, AABB)):
-        # a ball or a box: every candidate cast in one compiled loop, the record built from
-        # the winner alone (the very same cut and cast)
-        index = _index(tiles)
-        ids = _swept_ids(tiles, box.min, box.max, rel, margin)
-        dx, dy, length = _unit(rel)
+        # a ball or a box: the cells on its way, their segments and the casts in one compiled
+        # call, which also works out the winner's point; the record from the winner alone
         if isinstance(shape, Circle):
             r, hx, hy = shape.radius + td, 0.0, 0.0
         else:
             r, hx, hy = td, shape.max[0] - ref[0], shape.max[1] - ref[1]
-        low = [min(box.min[k], box.min[k] + rel[k]) - margin for k in range(2)]
-        high = [max(box.max[k], box.max[k] + rel[k]) + margin for k in range(2)]
-        _t, k, _nx, _ny, _inside = cast_segments(
-            index.ends, ids, ref[0], ref[1], dx, dy, r, hx, hy, length * mf,
-            isinstance(shape, AABB), low[0], low[1], high[0], high[1])
-        if k >= 0:
-            c, i = index.owner[int(ids[k])]
-            chain = chains[c]
-            ends = cut_ends(chain.segments[i], box.min, box.max, rel, margin)
-            assert ends is not None  # the kernel cast it
-            best = _cast_edge(shape, rel, ends, td, mf)
-            assert best is not None  # the same cast hit
-            if best[3]:
+        fraction, i, nx, ny, qx, qy, inside = sweep_segments(
+            *_index(tiles).view, box.min[0], box.min[1], box.max[0], box.max[1], margin,
+            rel[0], rel[1], ref[0], ref[1], r, hx, hy, mf, isinstance(shape, AABB))
+        if i >= 0:
+            normal = Vec2(nx, ny)
+            if inside:
                 started = True
+                best = (0.0, normal, Vec2(qx, qy), True)
             else:
-                n, join = chain.region_normal(i, best[1], ref)  # type: ignore[arg-type]
-                best = (best[0], n if join is not None else best[1], best[2], False)
+                c, k = _index(tiles).owner[i]
+                n, join = chains[c].region_normal(k, normal, ref)  # type: ignore[arg-type]
+                best = (fraction, n if join is not None else normal, Vec2(qx, qy), False)
     elif not started:
         for c, i in segments_swept(tiles, box.min, box.max, rel, margin):
             chain = chains[c]

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels.tilemap import ray_tiles
+from .._kernels.tilemap import closed_contains, ray_tiles
 from ..chain import Chain
 from ..dispatch import CLOSEST_POINT, RAYCAST
 from ..distance import closest_point
@@ -280,18 +280,8 @@ class TileMap:
         """Whether ``p`` lies in the closed solid region (on it or in it: some solid tile's
         closed square holds it), as a ray or a box counts a touch."""
         q = as_vec2(p, "p")
-        gx = (q[0] - self.origin[0]) / self.cell_size[0]
-        gy = (q[1] - self.origin[1]) / self.cell_size[1]
-        rows, cols = self.solid.shape
         (ox, oy), (w, h) = self.origin, self.cell_size
-        for r in range(max(math.floor(gy) - 1, 0), min(math.floor(gy) + 2, rows)):
-            if not oy + r * h <= q[1] <= oy + (r + 1) * h:
-                continue
-            for c in range(max(math.floor(gx) - 1, 0), min(math.floor(gx) + 2, cols)):
-                # tile (r, c)'s closed square, its corners as corner() computes them
-                if self.solid[r, c] and ox + c * w <= q[0] <= ox + (c + 1) * w:
-                    return True
-        return False
+        return bool(closed_contains(self.solid, ox, oy, w, h, q[0], q[1]))
 
     def contains(self, p: Any) -> bool:
         """Whether ``p`` lies in the interior of the solid region: every tile whose closed
@@ -315,35 +305,15 @@ def _raycast_tilemap(ray: Ray, tiles: TileMap) -> RayHit | None:
     inside the closed solid region starts inside (distance 0, the normal against the ray)
     with the distance where it leaves the region. A hit at the corner two flush tiles share
     takes the face normal, never the internal edge's."""
-    inside = tiles.contains_closed(ray.origin)
     (ox, oy), (w, h) = tiles.origin, tiles.cell_size
     (rx, ry), (dx, dy) = ray.origin, ray.direction
-    t, face, exit_distance, r, c = ray_tiles(tiles.solid, ox, oy, w, h, rx, ry, dx, dy,
-                                             ray.max_distance, inside)
+    t, face, exit_distance, inside = ray_tiles(tiles.solid, ox, oy, w, h, rx, ry, dx, dy,
+                                               ray.max_distance)
     if inside:
         return RayHit(0.0, ray.origin, Vec2(-dx + 0.0, -dy + 0.0), True, exit_distance)
     if t < 0.0:
         return None
-    hit = RayHit(t, Vec2(rx + t * dx, ry + t * dy), _AABB2_NORMALS[face], False, exit_distance)
-    return _face_normal(tiles, hit, (r, c), ray)
-
-
-def _face_normal(tiles: TileMap, hit: RayHit, tile: tuple[int, int], ray: Ray) -> RayHit:
-    """``hit`` with an internal edge's normal (one pointing into a solid neighbour, at a
-    corner that two flush tiles share) replaced by the other axis's face normal."""
-    nx, ny = hit.normal
-    r, c = tile
-    rows, cols = tiles.solid.shape
-    rr, cc = r + int(round(ny)), c + int(round(nx))
-    if (abs(nx) + abs(ny) == 1.0 and 0 <= rr < rows and 0 <= cc < cols
-            and tiles.solid[rr, cc]):
-        d = ray.direction
-        if nx != 0.0:
-            normal = Vec2(0.0, -1.0 if d[1] > 0 else 1.0)
-        else:
-            normal = Vec2(-1.0 if d[0] > 0 else 1.0, 0.0)
-        return RayHit(hit.distance, hit.point, normal, hit.started_inside, hit.exit_distance)
-    return hit
+    return RayHit(t, Vec2(rx + t * dx, ry + t * dy), _AABB2_NORMALS[face], False, exit_distance)
 
 
 def _closest_point_tilemap(tiles: TileMap, p: Any) -> Vec2:

@@ -1,0 +1,279 @@
+"""Compile swept's kernels ahead of their first use, the families spread over the cores.
+
+numba compiles each kernel on its first call and keeps the machine code on disk
+(``__pycache__`` beside swept's sources), so a fresh install pays the compile once, in the
+first session that meets each kernel: minutes of CPU in all (README, "Compile time").
+``swept warmup`` pays it up front, in ``jobs`` processes at once (default: every core),
+each running some *families* (:data:`FAMILIES`: a tour of every kernel a family's public calls
+reach) and writing the shared cache; afterwards every call loads its kernel from the disk.
+A kernel two families share is compiled by the first that meets it, or by both when they
+meet it at the same moment (numba writes each cache file whole, so the last write wins).
+
+``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
+two stay one list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FAMILIES", "run_families", "warm_up"]
+
+
+def _scalar2d() -> None:
+    """Every 2D query family: rays, sweeps, contacts, distances, closest points and manifolds
+    of each mover against each shape, closest points to a point, a rotating time of impact."""
+    from swept import (
+        AABB,
+        Capsule,
+        Chain,
+        Circle,
+        Motion,
+        Plane,
+        Polygon,
+        Ray,
+        Segment,
+        closest_point,
+        closest_points,
+        contact,
+        distance,
+        manifold,
+        raycast,
+        sweep,
+        time_of_impact,
+    )
+    shapes: list[Any] = [Circle((5, 0), 1), Segment((5, -1), (5, 1)), AABB((4, -1), (6, 1)),
+                         Polygon([(4, -1), (6, -1), (5, 1)]), Capsule((5, -1), (5, 1), 0.5),
+                         Plane((-1, 0), -5), Chain([(5, -1), (5, 1), (6, 2)])]
+    movers: list[Any] = [Circle((0, 0), 0.5), AABB((-0.5, -0.5), (0.5, 0.5)),
+                         Capsule((0, -0.5), (0, 0.5), 0.2),
+                         Polygon([(-0.5, -0.5), (0.5, -0.5), (0, 0.5)])]
+    for s in shapes:
+        raycast(Ray((0, 0), (1, 0)), s)
+        for m in movers:
+            sweep(m, (10, 0), s)
+            contact(m, s)
+            if not isinstance(s, Plane):
+                distance(m, s)
+                closest_points(m, s)
+                manifold(m, s)
+        closest_point(s, (0, 0))
+    time_of_impact(Polygon([(-1, -1), (1, -1), (0, 1)]), Motion((0, 0), 0.0, (10, 0), 3.0),
+                   Polygon([(4, -1), (6, -1), (6, 1)]), Motion())
+
+
+def _scalar3d() -> None:
+    """Every 3D query family on spheres, boxes, capsules and planes, and oriented boxes and
+    convex hulls."""
+    from swept import (
+        AABB,
+        Capsule,
+        ConvexHull,
+        OrientedBox,
+        Plane,
+        Ray,
+        Sphere,
+        contact,
+        distance,
+        raycast,
+        sweep,
+    )
+    shapes = [Sphere((5, 0, 0), 1), AABB((4, -1, -1), (6, 1, 1)),
+              Capsule((5, -1, 0), (5, 1, 0), 0.5), Plane((-1, 0, 0), -5),
+              OrientedBox((5, 0, 0), (1, 1, 1), (0.9238795, 0.0, 0.0, 0.3826834)),
+              ConvexHull([(4, -1, -1), (6, -1, -1), (5, 1, -1), (5, 0, 1)])]
+    movers = [Sphere((0, 0, 0), 0.5), Capsule((0, 0, -0.5), (0, 0, 0.5), 0.2),
+              AABB((-0.5, -0.5, -0.5), (0.5, 0.5, 0.5))]
+    for s in shapes:
+        raycast(Ray((0, 0, 0), (1, 0, 0)), s)
+        for m in movers:
+            sweep(m, (10, 0, 0), s)
+            contact(m, s)
+            if not isinstance(s, Plane):
+                distance(m, s)
+
+
+def _world(dim: int) -> Any:
+    """A World of every collider kind in ``dim`` D, with a moving one in 2D."""
+    from swept import AABB, Capsule, Chain, Circle, Plane, Polygon, Segment, Sphere, World
+    rng = np.random.default_rng(0)
+    w = World()
+    if dim == 2:
+        a = rng.uniform(0, 100, (200, 2))
+        w.add_segments(np.c_[a, a + rng.uniform(-5, 5, (200, 2))])
+        for s in (Circle((5, 0), 1), Segment((5, -1), (5, 1)), AABB((4, -1), (6, 1)),
+                  Polygon([(4, -1), (6, -1), (5, 1)]), Capsule((5, -1), (5, 1), 0.5),
+                  Plane((-1, 0), -5), Chain([(7, -1), (7, 1), (8, 2)])):
+            w.add(s)
+        w.add(Circle((50, 50), 2), moving=True)
+    else:
+        w.add_circles(rng.uniform(0, 100, (200, 3)), 1.0)
+        for solid in (Sphere((5, 0, 0), 1), AABB((4, -1, -1), (6, 1, 1)),
+                      Capsule((5, -1, 0), (5, 1, 0), 0.5), Plane((-1, 0, 0), -5)):
+            w.add(solid)
+    return w
+
+
+def _world_queries(dim: int) -> None:
+    """The World's batch and scalar queries, move_and_slide and resolve in ``dim`` D."""
+    from swept import AABB, Capsule, Circle, Plane, Ray, Sphere, resolve
+    rng = np.random.default_rng(1)
+    w = _world(dim)
+    o = rng.uniform(0, 100, (300, dim))
+    d = rng.normal(size=(300, dim))
+    w.raycast_many(o, d)
+    w.raycast_many(o[:5], d[:5])
+    w.sweep_many(o, np.ones(300), d)
+    w.contact_many(o, np.ones(300))
+    w.raycast(Ray(tuple(o[0]), tuple(d[0])))
+    w.raycast(Ray(tuple(o[0]), tuple(d[0])), ignore=[0])
+    w.raycast_all(Ray(tuple(o[0]), tuple(d[0])))
+    ball = Circle((1, 1), 1) if dim == 2 else Sphere((1, 1, 1), 1)
+    w.sweep(ball, (5,) * dim)
+    w.contacts(ball)
+    mover = ball if dim == 2 else Capsule((1, 1, 1), (1, 2, 1), 0.5)
+    w.move_and_slide(mover, (30,) * dim, 1 / 60)
+    solids: list[Any] = ([Circle((5, 0), 1), AABB((4, -1), (6, 1)), Plane((-1, 0), -5)] if dim == 2
+                         else [Sphere((5, 0, 0), 1), AABB((4, -1, -1), (6, 1, 1)),
+                               Plane((-1, 0, 0), -5)])
+    resolve(ball, (0.0,) * dim, solids)
+
+
+def _simulation(dim: int) -> None:
+    """The Simulation in every ccd mode in ``dim`` D (2D: with shape bodies too)."""
+    from swept import AABB, Capsule, Polygon, Simulation
+    from swept.sim import Body
+    rng = np.random.default_rng(2)
+    for mode in ("discrete", "swept", "speculative"):
+        sim = Simulation(_world(dim), gravity=(0, -980) if dim == 2 else (0, -980, 0))
+        sim.add_balls(rng.uniform(10, 90, (300, dim)), 1.0, rng.normal(size=(300, dim)) * 300,
+                      ccd=mode)
+        if dim == 2:
+            for shape in (AABB((40, 40), (42, 42)), Capsule((45, 40), (47, 40), 1.0),
+                          Polygon([(50, 40), (52, 40), (51, 42)])):
+                sim.add(Body(shape, (30.0, -20.0), ccd=mode))
+        sim.run(3)
+
+
+def _level() -> None:
+    """Tile maps, triangle meshes and height fields: rays (one and many), sweeps, contacts,
+    distances and characters."""
+    from swept import (
+        AABB,
+        Capsule,
+        Circle,
+        HeightField,
+        Ray,
+        Sphere,
+        TileMap,
+        TriangleMesh,
+        closest_points,
+        contact,
+        distance,
+        move_and_slide,
+        raycast,
+        sweep,
+    )
+    from swept.level import raycast_many
+    tiles: Any = TileMap(np.array([[0, 0, 0], [1, 1, 1]], bool), cell_size=16)
+    raycast(Ray((8, 4), (0, 1)), tiles)
+    for walker in (Circle((8, 4), 3), AABB((4, 2), (10, 6)), Capsule((4, 4), (10, 4), 2)):
+        sweep(walker, (20, 30), tiles)
+        contact(walker, tiles)
+        closest_points(walker, tiles)
+    move_and_slide(AABB((4, 2), (10, 6)), (20, 30), 1.0, [tiles], skin=1e-3)
+    rng = np.random.default_rng(3)
+    field = HeightField(rng.normal(0.0, 0.3, (20, 20)), scale=(0.5, 1.0, 0.5))
+    mesh = TriangleMesh(field.vertices, field.triangles)
+    origins = np.tile([[4.0, 5.0, 4.0]], (100, 1))
+    directions = rng.normal(size=(100, 3))
+    surfaces: list[Any] = [mesh, field]
+    for surface in surfaces:
+        raycast(Ray((4, 5, 4), (0, -1, 0)), surface)
+        raycast_many(surface, origins, directions)
+        for m in (Sphere((4, 2, 4), 0.5), Capsule((4, 2, 4), (4, 3, 4), 0.5),
+                  AABB((3.5, 2, 3.5), (4.5, 3, 4.5))):
+            sweep(m, (0, -5, 0), surface)
+            contact(m, surface)
+            distance(m, surface)
+        move_and_slide(Capsule((4, 2, 4), (4, 3, 4), 0.5), (1, -5, 0), 1.0, [surface],
+                       skin=1e-3)
+
+
+#: The kernel families a warm-up compiles, by name, in order of their measured cold compile
+#: (the costliest first, so that a pool of processes ends close together).
+FAMILIES: dict[str, Callable[[], None]] = {
+    "world2d": lambda: _world_queries(2),
+    "sim2d": lambda: _simulation(2),
+    "scalar2d": _scalar2d,
+    "level": _level,
+    "world3d": lambda: _world_queries(3),
+    "sim3d": lambda: _simulation(3),
+    "scalar3d": _scalar3d,
+}
+
+
+def run_families(names: Sequence[str]) -> dict[str, float]:
+    """Run the families ``names`` in this process (compiling what they meet); returns the CPU
+    seconds each took. KeyError names an unknown family."""
+    spent = {}
+    for name in names:
+        family = FAMILIES[name]
+        start = time.process_time()
+        family()
+        spent[name] = time.process_time() - start
+    return spent
+
+
+def _child(name: str) -> tuple[str, float, float]:
+    """Run family ``name`` in a fresh interpreter: (name, wall seconds, CPU seconds)."""
+    start = time.perf_counter()
+    code = ("import json, sys; from swept.warmup import run_families; "
+            "print(json.dumps(run_families(sys.argv[1:])))")
+    done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True,
+                          timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"warm-up family {name!r} failed (status {done.returncode}): "
+                           f"{done.stderr.strip()[-2000:]}")
+    cpu = json.loads(done.stdout.strip().splitlines()[-1])[name]
+    return name, time.perf_counter() - start, cpu
+
+
+def warm_up(jobs: int | None = None, names: Sequence[str] | None = None
+            ) -> dict[str, tuple[float, float]]:
+    """Compile the families ``names`` (default: all of :data:`FAMILIES`) into numba's cache,
+    each in its own interpreter, ``jobs`` at a time (default: the CPU count); returns each
+    family's (wall, CPU) seconds. ValueError for ``jobs`` under 1 or an unknown family;
+    RuntimeError when a family fails (the others still run)."""
+    chosen = list(FAMILIES) if names is None else list(names)
+    unknown = [n for n in chosen if n not in FAMILIES]
+    if unknown:
+        raise ValueError(f"names: unknown warm-up famil{'y' if len(unknown) == 1 else 'ies'} "
+                         f"{', '.join(map(repr, unknown))}; choose from {', '.join(FAMILIES)}")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+    # the costliest families first (FAMILIES' order), so that the pool ends close together
+    order = [n for n in FAMILIES if n in chosen]
+    results: dict[str, tuple[float, float]] = {}
+    errors: list[str] = []
+    with ThreadPoolExecutor(max_workers=min(jobs, len(order)) or 1) as pool:
+        for future in [pool.submit(_child, n) for n in order]:
+            try:
+                name, wall, cpu = future.result()
+                results[name] = (wall, cpu)
+            except RuntimeError as exc:
+                errors.append(str(exc))
+    if errors:
+        raise RuntimeError("; ".join(errors))
+    return results

@@ -1,0 +1,93 @@
+"""Fixtures that several test modules build the same way (imported as ``shared``: pytest puts
+this folder on ``sys.path``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from swept import AABB, Capsule, Circle, Plane, Segment
+from swept.sim import Body, Simulation
+
+
+def bench_scenes() -> ModuleType:
+    """``benchmarks/scenes.py``, the scene generators the broadphase benchmark and its tests
+    share, loaded once."""
+    name = "swept_bench_scenes"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "scenes.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def busy_simulation(seed: int) -> Simulation:
+    """300 balls of the three ccd modes, mixed sizes, masses, restitutions and frictions,
+    thrown about a closed 600 x 600 box with 20 random walls, a capsule and a circle, under
+    gravity."""
+    rng = np.random.default_rng(seed)
+    sim = Simulation(gravity=(0.0, 300.0), step=1.0 / 60.0)
+    for p, q in (((0, 0), (600, 0)), ((600, 0), (600, 600)), ((600, 600), (0, 600)),
+                 ((0, 600), (0, 0))):
+        sim.world.add(Segment(p, q))
+    for _ in range(20):
+        a = rng.uniform(50, 550, 2)
+        sim.world.add(Segment(a, a + rng.uniform(-60, 60, 2)))
+    sim.world.add(Capsule((100.0, 500.0), (300.0, 520.0), 8.0))
+    sim.world.add(Circle((450.0, 450.0), 20.0))
+    modes = ("discrete", "swept", "speculative")
+    for k in range(300):
+        sim.add(Body(Circle(rng.uniform(20, 580, 2), rng.uniform(2, 8)),
+                     rng.uniform(-2000, 2000, 2), mass=rng.uniform(0.5, 3),
+                     restitution=rng.uniform(0, 1), friction=rng.uniform(0, 0.5),
+                     ccd=modes[k % 3]))
+    return sim
+
+
+def golden_min(f: Callable[[float], float], steps: int = 100) -> float:
+    """The least value of a convex function on [0, 1], by golden-section search (``steps``
+    narrowings, each by the golden ratio), the ends included."""
+    r = (math.sqrt(5.0) - 1.0) / 2.0
+    lo, hi = 0.0, 1.0
+    x1, x2 = hi - r * (hi - lo), lo + r * (hi - lo)
+    f1, f2 = f(x1), f(x2)
+    for _ in range(steps):
+        if f1 <= f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - r * (hi - lo)
+            f1 = f(x1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + r * (hi - lo)
+            f2 = f(x2)
+    return min(f1, f2, f(0.0), f(1.0))
+
+
+def add_random_statics(world: Any, rng: np.random.Generator,
+                       magnitude: Callable[[], float]) -> None:
+    """Up to three random 2D colliders (segments, circles, boxes, half-planes) with every
+    coordinate and size drawn by ``magnitude`` (the fuzz scripts: any size the input contract
+    allows)."""
+    for _ in range(int(rng.integers(0, 4))):
+        kind = rng.integers(0, 4)
+        a = (magnitude(), magnitude())
+        if kind == 0:
+            world.add(Segment(a, (magnitude(), magnitude())))
+        elif kind == 1:
+            world.add(Circle(a, abs(magnitude())))
+        elif kind == 2:
+            lo = np.minimum(a, (magnitude(), magnitude()))
+            world.add(AABB(lo, lo + np.abs([magnitude(), magnitude()])))
+        else:
+            world.add(Plane((0.0, -1.0), magnitude()))

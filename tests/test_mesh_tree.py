@@ -1,0 +1,322 @@
+"""The walks of a TriangleMesh's compact tree (float32 boxes, 64-byte rows).
+
+Sphere sweeps walk it in one traversal that also decides a start in contact: every answer
+equals the cast over every triangle (no tree), fraction and triangle, bit for bit, with 0
+missed impacts. A large ray batch is walked in the order of its origins' Morton code
+(:func:`swept._kernels.mesh.ray_order`), each answer written to the ray's own row: the batch
+equals the rays cast one at a time, whatever the order, on one thread or several."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from swept import Ray, Sphere, TriangleMesh, raycast, sweep
+from swept._kernels import mesh as kmesh
+from swept._parallel import set_threads, threads
+from swept.constants import RAY_ORDER_BITS, RAY_ORDER_MIN_RAYS
+from swept.level import raycast_many
+
+
+def terrain(n: int, seed: int, size: float = 1.0) -> TriangleMesh:
+    """A bumpy terrain of n x n cells of ``size`` (heights up to half a cell)."""
+    rng = np.random.default_rng(seed)
+    xs = np.arange(n + 1) * size
+    # heights on a grid of 1/64 of a cell: sums with them are exact in the tests
+    heights = np.round(rng.uniform(0.0, 0.5, (n + 1, n + 1)) * 64.0) / 64.0 * size
+    verts = np.array([(xs[j], heights[i, j], xs[i]) for i in range(n + 1) for j in range(n + 1)])
+    tris = []
+    for i in range(n):
+        for j in range(n):
+            a = i * (n + 1) + j
+            tris += [(a, a + n + 1, a + n + 2), (a, a + n + 2, a + 1)]
+    return TriangleMesh(verts, tris)
+
+
+def tree_cast(m: TriangleMesh, c: np.ndarray, v: np.ndarray, r: float,
+              max_fraction: float = 1.0) -> tuple[float, int]:
+    """The compact-tree walk the mesh's sweeps call."""
+    fraction, k = kmesh.mesh_sphere_cast(m.vertices, m.triangles, m.normals, m._tree, m._order,
+                                         c[0], c[1], c[2], v[0], v[1], v[2], r, max_fraction)
+    return fraction, k
+
+
+def every_cast(m: TriangleMesh, c: np.ndarray, v: np.ndarray, r: float,
+               max_fraction: float = 1.0) -> tuple[float, int]:
+    """The exact reference: the ball against every triangle, no tree."""
+    every = np.arange(m.triangles.shape[0], dtype=np.int64)
+    fraction, k = kmesh.sphere_cast(m.vertices, m.triangles, m.normals, every, every.shape[0],
+                                    c[0], c[1], c[2], v[0], v[1], v[2], r, max_fraction)
+    return fraction, k
+
+
+def test_tree_sweeps_equal_the_cast_over_every_triangle_on_a_terrain() -> None:
+    m = terrain(12, seed=1)
+    rng = np.random.default_rng(7)
+    hits = starts = 0
+    for _ in range(400):
+        c = rng.uniform((-1, -1, -1), (13, 2, 13))
+        v = rng.normal(size=3) * rng.uniform(0.1, 8.0)
+        r = rng.uniform(0.01, 1.5)
+        f, k = tree_cast(m, c, v, r)
+        assert (f, k) == every_cast(m, c, v, r)
+        hits += k >= 0
+        starts += k >= 0 and f == 0.0
+    assert hits > 150 and starts > 20
+
+
+def test_a_ball_starting_on_the_surface_picks_the_triangle_of_the_full_search() -> None:
+    # a ball resting exactly on a vertex shared by six triangles, and one on an edge: the
+    # start is decided in the walk, with the choice of touching_triangle over all of them
+    m = terrain(4, seed=3)
+    for corner in (m.vertices[12], 0.5 * (m.vertices[6] + m.vertices[7])):
+        for v in ((0.0, -1.0, 0.0), (1.0, 0.0, 0.0), (0.3, 0.2, -0.9), (0.0, 0.0, 0.0)):
+            c = corner + np.array([0.0, 0.25, 0.0])
+            f, k = tree_cast(m, c, np.array(v), 0.25)
+            assert (f, k) == every_cast(m, c, np.array(v), 0.25)
+            assert f == 0.0 and k >= 0
+
+
+def test_zero_motion_finds_the_touching_triangle_or_misses() -> None:
+    m = terrain(6, seed=5)
+    rng = np.random.default_rng(2)
+    zero = np.zeros(3)
+    found = 0
+    for _ in range(200):
+        c = rng.uniform((0, -0.5, 0), (6, 1.0, 6))
+        r = rng.uniform(0.05, 0.6)
+        f, k = tree_cast(m, c, zero, r)
+        assert (f, k) == every_cast(m, c, zero, r)
+        found += k >= 0
+    assert found > 30
+
+
+def test_a_ball_far_larger_than_the_mesh_still_starts_in_contact() -> None:
+    # The walk decides a start in contact only in leaves it enters at exactly t = 0, the
+    # centre inside the leaf's box grown by the radius; that holds in floats because rounding
+    # is monotone (fl(hi + r) >= c whenever hi + r >= c), even where half an ulp of r is far
+    # more than the boxes' margin (relative to the mesh): a ball 1e6 to 3e9 times the mesh
+    # resting on its highest vertex must answer (0, k), and one a hair above must not.
+    m = terrain(3, seed=9)
+    top = m.vertices[:, 1].max()
+    peak = int(np.argmax(m.vertices[:, 1]))
+    for r in (1e6, 1e8, 3e9):
+        # the ball's lowest point exactly on the highest vertex
+        c = m.vertices[peak] + np.array([0.0, r, 0.0])
+        assert c[1] - r == top
+        for v in ((0.0, -1.0, 0.0), (5.0, 0.0, 0.0), (0.0, 0.0, 0.0)):
+            f, k = tree_cast(m, c, np.array(v), r)
+            assert (f, k) == every_cast(m, c, np.array(v), r)
+            assert f == 0.0 and k >= 0
+        # a hair above: clear of the mesh, a sideways move misses and a fall hits just after
+        c[1] = np.nextafter(c[1], np.inf)
+        for v, hits in (((5.0, 0.0, 0.0), False), ((0.0, -1.0, 0.0), True)):
+            f, k = tree_cast(m, c, np.array(v), r)
+            assert (f, k) == every_cast(m, c, np.array(v), r)
+            assert (k >= 0) == hits and (not hits or 0.0 < f < 1e-6)
+
+
+def test_sweeps_that_end_exactly_on_a_face_hit_at_the_end() -> None:
+    # straight down onto a flat floor: the touch at exactly the end of the move counts
+    verts = [(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4)]
+    m = TriangleMesh(verts, [(0, 2, 1), (0, 3, 2)])
+    hit = sweep(Sphere((1.0, 3.0, 1.5), 1.0), (0, -2, 0), m)
+    assert hit is not None and hit.fraction == 1.0 and tuple(hit.normal) == (0, 1, 0)
+    assert sweep(Sphere((1.0, 3.0, 1.5), 1.0), (0, -1.999, 0), m) is None
+    # grazing: moving parallel to the floor at exactly the radius above it, the ball first
+    # touches the floor's edge x = 0 when its centre is over it, a quarter of the way
+    c = np.array([-2.0, 1.0, 1.0])
+    v = np.array([8.0, 0.0, 0.0])
+    f, k = tree_cast(m, c, v, 1.0)
+    assert (f, k) == every_cast(m, c, v, 1.0)
+    assert k >= 0 and f == pytest.approx(0.25, abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1.0, 1e4, 1e7])
+def test_tree_sweeps_scale_with_the_mesh(scale: float) -> None:
+    base = terrain(5, seed=11)
+    m = TriangleMesh(base.vertices * scale, base.triangles)
+    rng = np.random.default_rng(13)
+    for _ in range(60):
+        c = rng.uniform((-1, -1, -1), (6, 2, 6)) * scale
+        v = rng.normal(size=3) * 4.0 * scale
+        r = rng.uniform(0.05, 1.0) * scale
+        assert tree_cast(m, c, v, r) == every_cast(m, c, v, r)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.tuples(*[st.floats(-2.0, 6.0)] * 3), st.tuples(*[st.floats(-6.0, 6.0)] * 3),
+       st.floats(0.0, 2.0), st.floats(0.0, 1.0))
+def test_tree_sweeps_equal_the_reference_property(c: tuple[float, ...], v: tuple[float, ...],
+                                                  r: float, mf: float) -> None:
+    m = _PROPERTY_MESH
+    ca = np.array(c)
+    va = np.array(v)
+    assert tree_cast(m, ca, va, r, mf) == every_cast(m, ca, va, r, mf)
+
+
+_PROPERTY_MESH = terrain(4, seed=17)
+
+
+
+def _cull_agrees(m: TriangleMesh, k: int, c: np.ndarray, u: np.ndarray, r: float,
+                 limit: float) -> bool:
+    """Whether the culled cast of triangle k equals the exact one (for a ball clear of it)."""
+    args = (m.vertices, m.triangles, m.normals, k, c[0], c[1], c[2], u[0], u[1], u[2], r,
+            limit)
+    return bool(kmesh.sphere_triangle_cast(*args) == kmesh.sphere_triangle_hit(*args))
+
+
+@pytest.mark.parametrize("scale, offset", [(1e-6, 0.0), (1.0, 0.0), (1.0, 1e6), (1e7, 0.0)])
+def test_the_plane_cull_never_drops_a_touch_at_the_slab_edge(scale: float, offset: float
+                                                             ) -> None:
+    # A triangle is skipped when the ball's path stays beyond the slab |height| <= radius of
+    # its plane at both ends; a path that ends exactly on the slab's edge (touching the face
+    # at the very end of the reach) or runs along it (grazing) must still be cast: the cull's
+    # slack (PLANE_CULL_TOLERANCE) keeps those, at any scale and far from the origin.
+    verts = np.array([(0.0, 0.0, 0.0), (4.0, 0.0, 0.0), (0.0, 0.0, 4.0)]) * scale + offset
+    m = TriangleMesh(verts, [(0, 2, 1)])
+    r = 0.5 * scale
+    base = np.array([1.0, 0.0, 1.0]) * scale + offset
+    down = np.array([0.0, -1.0, 0.0])
+    # straight down, reaching the face exactly at the end of the reach: a hit at the limit
+    c = base + np.array([0.0, 2.0, 0.0]) * scale
+    limit = 1.5 * scale
+    assert _cull_agrees(m, 0, c, down, r, limit)
+    t = kmesh.sphere_triangle_cast(m.vertices, m.triangles, m.normals, 0, *c, *down, r, limit)
+    assert t == pytest.approx(limit, rel=1e-9)
+    # grazing along the face at exactly the radius, from beside the triangle toward its edge
+    side = np.array([1.0, 0.0, 0.0])
+    c = np.array([-1.0, 0.5, 1.0]) * scale + offset
+    assert _cull_agrees(m, 0, c, side, r, 3.0 * scale)
+    # a hair farther than the radius: both answers miss
+    c = np.array([-1.0, 0.5 + 1e-6, 1.0]) * scale + offset
+    assert _cull_agrees(m, 0, c, side, r, 3.0 * scale)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 31), st.tuples(*[st.floats(-2.0, 6.0)] * 3),
+       st.tuples(*[st.floats(-1.0, 1.0)] * 3), st.floats(0.0, 1.5), st.floats(0.0, 8.0))
+def test_the_plane_cull_equals_the_exact_cast_property(k: int, c: tuple[float, ...],
+                                                        u: tuple[float, ...], r: float,
+                                                        limit: float) -> None:
+    m = _PROPERTY_MESH
+    ca = np.array(c)
+    ua = np.array(u)
+    length = float(np.sqrt(ua @ ua))
+    if length < 1e-3:
+        return
+    ua = ua / length
+    d, _h = kmesh._touch(m.vertices, m.triangles, m.normals, k, *ca, 0.0, 0.0, 0.0)
+    if d <= r:
+        # the cast is for a ball clear of the triangle
+        return
+    assert _cull_agrees(m, k, ca, ua, r, limit)
+
+
+# ---------------------------------------------------------------------------------- ray order
+
+
+def morton(origins: np.ndarray) -> np.ndarray:
+    """The codes ray_order sorts by, computed here in numpy from its definition."""
+    lo = origins.min(axis=0)
+    hi = origins.max(axis=0)
+    span = np.where(hi > lo, hi - lo, 1.0)
+    steps = ((origins - lo) * np.where(hi > lo, (2 ** RAY_ORDER_BITS - 1) / span, 0.0)
+             ).astype(np.int64)
+    codes = np.zeros(origins.shape[0], np.int64)
+    for b in range(RAY_ORDER_BITS - 1, -1, -1):
+        for a in range(3):
+            codes = (codes << 1) | ((steps[:, a] >> b) & 1)
+    return codes
+
+
+def test_the_walk_order_is_the_stable_sort_by_morton_code() -> None:
+    rng = np.random.default_rng(1)
+    o = rng.uniform(-50.0, 50.0, (RAY_ORDER_MIN_RAYS + 123, 3))
+    # duplicates: equal codes keep the batch's order
+    o[100:200] = o[5]
+    walk = kmesh.ray_order(o)
+    assert np.array_equal(walk, np.argsort(morton(o), kind="stable"))
+
+
+def test_small_batches_and_one_origin_keep_the_batch_order() -> None:
+    rng = np.random.default_rng(2)
+    assert kmesh.ray_order(rng.uniform(0, 1, (RAY_ORDER_MIN_RAYS - 1, 3))).shape == (0,)
+    # a lidar: every ray from one point
+    assert kmesh.ray_order(np.full((RAY_ORDER_MIN_RAYS * 2, 3), 7.5)).shape == (0,)
+    # a flat axis is one step on that axis, the others still order
+    o = rng.uniform(0, 1, (RAY_ORDER_MIN_RAYS, 3))
+    o[:, 1] = 3.0
+    assert np.array_equal(kmesh.ray_order(o), np.argsort(morton(o), kind="stable"))
+
+
+def test_origins_at_the_coordinate_limits_order_without_overflow() -> None:
+    # the box's span is 2e7 wide and the far corners land on the last step exactly
+    rng = np.random.default_rng(3)
+    o = rng.uniform(-1e7, 1e7, (RAY_ORDER_MIN_RAYS, 3))
+    o[0] = (-1e7, -1e7, -1e7)
+    o[1] = (1e7, 1e7, 1e7)
+    walk = kmesh.ray_order(o)
+    assert np.array_equal(np.sort(walk), np.arange(o.shape[0]))
+    assert walk[0] == 0 and walk[-1] == 1
+
+
+@pytest.mark.parametrize("thread_count", [1, 2])
+def test_an_ordered_batch_equals_the_rays_one_at_a_time(thread_count: int) -> None:
+    m = terrain(24, seed=4, size=1.0)
+    rng = np.random.default_rng(5)
+    n = RAY_ORDER_MIN_RAYS + 2000
+    o = rng.uniform((-2, -1, -2), (26, 4, 26), (n, 3))
+    d = rng.normal(size=(n, 3))
+    tmax = rng.uniform(0.0, 40.0, n)
+    tmax[::7] = np.inf
+    before = threads()
+    set_threads(thread_count)
+    try:
+        batch = raycast_many(m, o, d, tmax)
+    finally:
+        set_threads(before)
+    assert kmesh.ray_order(o).shape == (n,)
+    u = d / np.sqrt((d * d).sum(axis=1))[:, None]
+    hits = 0
+    for r in range(n):
+        t, k = kmesh.mesh_ray(m._packed, m._tree, m._order, *o[r], *u[r], -1.0, tmax[r])
+        assert batch.handle[r] == k
+        if k < 0:
+            assert batch.distance[r] == np.inf and not batch.hit[r]
+            assert tuple(batch.normal[r]) == (0.0, 0.0, 0.0)
+            continue
+        hits += 1
+        assert batch.distance[r] == t
+        assert np.array_equal(batch.point[r], o[r] + t * u[r])
+        # the face normal turned against the ray
+        n_k = m.normals[k] * (-1.0 if float(m.normals[k] @ u[r]) > 0.0 else 1.0) + 0.0
+        assert np.array_equal(batch.normal[r], n_k)
+        if r % 97 == 0:
+            hit = raycast(Ray(o[r], d[r], tmax[r]), m)
+            assert hit is not None and hit.distance == t
+            assert tuple(hit.normal) == tuple(batch.normal[r])
+    assert hits > n // 4
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_ordered_batches_equal_the_unordered_walk_property(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = RAY_ORDER_MIN_RAYS
+    # origins clustered in a few spots and spread wide: any mix orders the same answers
+    centres = rng.uniform(-5, 30, (4, 3))
+    o = centres[rng.integers(0, 4, n)] + rng.normal(size=(n, 3)) * rng.uniform(0.0, 3.0)
+    d = rng.normal(size=(n, 3))
+    batch = raycast_many(_RAY_MESH, o, d)
+    small = [raycast_many(_RAY_MESH, o[s:s + 4096], d[s:s + 4096])
+             for s in range(0, n, 4096)]
+    assert np.array_equal(batch.distance, np.concatenate([b.distance for b in small]))
+    assert np.array_equal(batch.handle, np.concatenate([b.handle for b in small]))
+    assert np.array_equal(batch.normal, np.concatenate([b.normal for b in small]))
+
+
+_RAY_MESH = terrain(16, seed=6)

@@ -1,0 +1,89 @@
+"""``swept warmup``: the kernel families compiled ahead in a pool of processes (each family
+in its own interpreter, every one run even when another fails), bad arguments named, and
+one family run for real through the command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from swept import warmup
+
+
+def test_every_family_runs_once_in_a_pool_of_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool of two runs every family once, never more than two at a time, and reports each
+    family's figures."""
+    running = [0]
+    most = [0]
+    seen: list[str] = []
+    lock = threading.Lock()
+
+    def child(name: str) -> tuple[str, float, float]:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            seen.append(name)
+        time.sleep(0.02)
+        with lock:
+            running[0] -= 1
+        return name, 1.0, 2.0
+
+    monkeypatch.setattr(warmup, "_child", child)
+    spent = warmup.warm_up(2)
+    assert sorted(seen) == sorted(warmup.FAMILIES)
+    assert spent == {name: (1.0, 2.0) for name in warmup.FAMILIES}
+    assert most[0] == 2
+
+
+def test_a_failing_family_is_reported_after_the_others_ran(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One family's failure is a RuntimeError naming it, raised once every family ran."""
+    seen: list[str] = []
+
+    def child(name: str) -> tuple[str, float, float]:
+        seen.append(name)
+        if name == "level":
+            raise RuntimeError("warm-up family 'level' failed (status 1): boom")
+        return name, 1.0, 1.0
+
+    monkeypatch.setattr(warmup, "_child", child)
+    with pytest.raises(RuntimeError, match="'level' failed"):
+        warmup.warm_up(1)
+    assert sorted(seen) == sorted(warmup.FAMILIES)
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, True, "2"])
+def test_bad_jobs_is_a_value_error_naming_it(jobs: Any) -> None:
+    with pytest.raises(ValueError, match="jobs"):
+        warmup.warm_up(jobs, ["scalar3d"])
+
+
+def test_an_unknown_family_is_a_value_error_naming_it() -> None:
+    with pytest.raises(ValueError, match="names: unknown warm-up family 'nope'"):
+        warmup.warm_up(1, ["scalar3d", "nope"])
+
+
+def test_the_command_compiles_a_family_for_real() -> None:
+    """`swept warmup --only scalar3d --jobs 1` runs the family in a fresh interpreter and
+    prints its row and the total."""
+    done = subprocess.run([sys.executable, "-m", "swept", "warmup", "--only", "scalar3d",
+                           "--jobs", "1"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["family", "wall", "s", "CPU", "s"]
+    assert lines[1].split()[0] == "scalar3d"
+    assert lines[-1].startswith("all 1 in ")
+
+
+@pytest.mark.parametrize("argv", [["warmup", "--jobs", "0"], ["warmup", "--only", "nope"],
+                                  ["warmup", "--jobs", "99"]])
+def test_bad_command_arguments_exit_2(argv: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "swept", *argv], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
