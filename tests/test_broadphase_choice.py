@@ -14,6 +14,7 @@ from shared import bench_scenes
 from swept.broadphase import BroadphaseChoice, choose_broadphase, plan_grid
 from swept.constants import (
     BROADPHASE_CLUSTER_COLLIDERS_PER_CELL,
+    BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS,
     BROADPHASE_COLLIDERS_PER_CELL,
     BROADPHASE_GRID_MIN_COLLIDERS,
     BROADPHASE_MAX_CLUSTER_OCCUPANCY,
@@ -26,6 +27,9 @@ scenes = bench_scenes()
 #: What the benchmark measured to be fastest (within 1.3x) for each scene kind.
 EXPECTED = {"uniform": True, "walls": True, "boxes": True, "clustered": True, "far": True,
             "mixed_sizes": True, "moving": True, "kinds": True}
+#: The exceptions by collider count: a cluster of fewer than
+#: BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS takes the BVH.
+EXPECTED_AT = {("clustered", 1_000): False}
 
 
 def _finite_positive(c: BroadphaseChoice) -> None:
@@ -38,13 +42,13 @@ def _finite_positive(c: BroadphaseChoice) -> None:
 @pytest.mark.parametrize("kind", scenes.KINDS)
 def test_choice_per_scene_kind(kind: str, n: int) -> None:
     """The static colliders of each benchmark scene: a grid everywhere (the cluster's a coarser
-    one)."""
+    one, or the BVH for fewer than BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS)."""
     scene = scenes.make_scene(kind, n)
     static = ~scene.moving
     thin = np.isin(scene.kind, (scenes.KIND_SEGMENT, scenes.KIND_CAPSULE2))[static]
     c = choose_broadphase(scene.lo[static], scene.hi[static], 2, thin=thin)
     _finite_positive(c)
-    assert c.use_grid is EXPECTED[kind], c.reason
+    assert c.use_grid is EXPECTED_AT.get((kind, n), EXPECTED[kind]), c.reason
 
 
 def test_lattice_cell_is_the_closed_form_and_occupancy_one() -> None:
@@ -120,9 +124,24 @@ def test_a_dense_cluster_takes_the_bvh_and_its_occupancy_is_above_the_threshold(
     assert plan_grid(lo, lo + 0.01).occupancy > BROADPHASE_MAX_CLUSTER_OCCUPANCY
 
 
-@pytest.mark.parametrize("n", [1_000, 10_000])
+@pytest.mark.parametrize("n", [1_000, 2_000, 5_000])
+def test_a_small_cluster_takes_the_bvh(n: int) -> None:
+    """The benchmark's cluster of fewer than BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS colliders
+    takes the BVH, whose walk (no reference counts a node since the ray round) beat the coarse
+    grid there by 1.4x to 2x."""
+    scene = scenes.make_scene("clustered", n)
+    thin = np.isin(scene.kind, (scenes.KIND_SEGMENT, scenes.KIND_CAPSULE2))
+    plan = plan_grid(scene.lo, scene.hi, thin=thin)
+    assert BROADPHASE_MAX_OCCUPANCY < plan.occupancy <= BROADPHASE_MAX_CLUSTER_OCCUPANCY
+    c = choose_broadphase(scene.lo, scene.hi, 2, thin=thin)
+    assert not c.use_grid and "clustered" in c.reason, c.reason
+    assert c.cell == plan.cell
+
+
+@pytest.mark.parametrize("n", [BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS, 10_000])
 def test_a_cluster_takes_a_coarser_grid(n: int) -> None:
-    """The benchmark's cluster (99% of the colliders in 1% of the area) takes a grid sized for
+    """The benchmark's cluster (99% of the colliders in 1% of the area) of
+    BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS or more takes a grid sized for
     BROADPHASE_CLUSTER_COLLIDERS_PER_CELL colliders a cell, not the BVH (issue 11: its BVH
     made the World's rays 1.7x the plain structures'; the coarse grid matches the plain
     grid's best)."""

@@ -63,6 +63,7 @@ OTHERS = {
     # the moving colliders in the ray grid (swept._kernels.grid)
     "MOVING_GRID_COLLIDERS_PER_CELL", "MOVING_GRID_OUTSIDE",
     "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
+    "BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS",
     # size thresholds for culling a chain's segments by box (test_world_chain)
     "CHAIN_BOXES_MIN_SEGMENTS", "CHAIN_RAY_BOXES_MIN_SEGMENTS",
     # the candidate margin of a tile map's queries (swept.level.tile_queries)

@@ -13,6 +13,7 @@ import numpy as np
 
 from .constants import (
     BROADPHASE_CLUSTER_COLLIDERS_PER_CELL,
+    BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS,
     BROADPHASE_COLLIDERS_PER_CELL,
     BROADPHASE_GRID_MIN_COLLIDERS,
     BROADPHASE_MAX_CLUSTER_OCCUPANCY,
@@ -177,10 +178,11 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
     2. Take the grid unless the small colliders (at most
        :data:`~swept.constants.BROADPHASE_SMALL_CELLS` probe cells across) crowd into shared
        cells: an occupancy (:class:`GridPlan`) above
-       :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY` (a cluster) takes a coarser grid,
-       sized for :data:`~swept.constants.BROADPHASE_CLUSTER_COLLIDERS_PER_CELL` colliders a
-       cell (rays mostly cross the empty world around a cluster, and stop in the first
-       crowded cell they enter); above
+       :data:`~swept.constants.BROADPHASE_MAX_OCCUPANCY` (a cluster) takes the BVH below
+       :data:`~swept.constants.BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS` colliders, else a
+       coarser grid, sized for :data:`~swept.constants.BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`
+       colliders a cell (rays mostly cross the empty world around a cluster, and stop in the
+       first crowded cell they enter); above
        :data:`~swept.constants.BROADPHASE_MAX_CLUSTER_OCCUPANCY` (nearly everything in one
        spot) the BVH. Identical boxes (nothing separates them) take the BVH too.
 
@@ -203,12 +205,14 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
     there) while a cell crowded with small ones is mostly passed through, and it is read on
     probe cells of a fixed density, so that it does not drift with the collider count or the
     grid's own cell. A cluster of small colliders in 1% of the world (occupancy 55 to 66)
-    then takes the coarser grid: see
+    then took the coarser grid: see
     :data:`~swept.constants.BROADPHASE_CLUSTER_COLLIDERS_PER_CELL` (0.22 / 0.26 against the
-    BVH's 0.30 / 0.43). The World's rays against the plain structures on every scene kind:
-    ``benchmarks/bench_broadphase.py``'s table (the README quotes it). These timings come from
-    a shared 2-core machine and vary by up to 2x between runs; the ratios within one run are
-    what count.
+    BVH's 0.30 / 0.43); since the batch cast reference-counts nothing a ray, the BVH is the
+    faster below about 8,000 colliders (0.16 against 0.31 at 1,000, a tie at 10,000): see
+    :data:`~swept.constants.BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS`. The World's rays against
+    the plain structures on every scene kind: ``benchmarks/bench_broadphase.py``'s table
+    (the README quotes it). These timings come from a shared 2-core machine and vary by up
+    to 2x between runs; the ratios within one run are what count.
 
     ``cell`` is finite and positive whatever the input (for the BVH, the size a grid would
     have had, or a fallback). Bad input (wrong shapes, NaN, ``hi < lo``, ``dim`` not 2 or 3)
@@ -237,6 +241,9 @@ def choose_broadphase(lo: Any, hi: Any, dim: int, *, thin: Any = None) -> Broadp
              f"{plan.cells[0]} x {plan.cells[1]} cells")
     if plan.occupancy > BROADPHASE_MAX_CLUSTER_OCCUPANCY:
         return BroadphaseChoice(False, plan.cell, f"crowded into few cells ({stats}): BVH")
+    if plan.occupancy > BROADPHASE_MAX_OCCUPANCY and k < BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS:
+        return BroadphaseChoice(False, plan.cell, f"clustered ({stats}), {k} colliders: "
+                                f"fewer than {BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS}, the BVH")
     if plan.occupancy > BROADPHASE_MAX_OCCUPANCY:
         coarse = plan_grid(box_lo, box_hi, thin=thin,
                            per_cell=BROADPHASE_CLUSTER_COLLIDERS_PER_CELL)

@@ -115,7 +115,7 @@ __all__ = [
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL", "MOVING_GRID_COLLIDERS_PER_CELL",
     "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
-    "MOVING_GRID_OUTSIDE",
+    "BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS", "MOVING_GRID_OUTSIDE",
     # threads
     "MAX_THREADS",
     # the Simulation's velocity solver
@@ -782,6 +782,16 @@ BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 1.0
 #: wins, see :data:`BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`) and 199 tiny boxes in one spot
 #: (198).
 BROADPHASE_MAX_CLUSTER_OCCUPANCY = 100.0
+#: A clustered scene (occupancy above :data:`BROADPHASE_MAX_OCCUPANCY`) of fewer colliders
+#: than this takes the BVH instead of the coarser grid: once the batch cast stopped
+#: reference-counting the scene's arrays at every node (issue 11, the ray round), the BVH walk
+#: became the faster on clusters, by less as the tree deepens. Measured (``cast_range`` through
+#: ``raycast_many``, one thread, us a ray, medians of 7 alternated runs, loaded machine;
+#: ``benchmarks/scenes.py``'s ``clustered``, occupancy 53 to 63): 1,000 colliders grid 0.306 /
+#: BVH 0.159, 2,000 0.313 / 0.183, 3,000 0.337 / 0.221, 5,000 0.369 / 0.268, 10,000 0.337 /
+#: 0.328 (another run 0.344 / 0.430); clusters of 10,000 in squares of side 200 and 300
+#: (occupancy 14.5, 7.0): 0.636 / 0.480 and 0.353 / 0.412. Chosen between 5,000 and 10,000.
+BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS = 8_000
 # --- the swept command and its scene files (swept.cli, swept.scene)
 
 #: Most fixed steps ``--steps`` takes (``swept demo ... --steps``, ``swept tunneling
