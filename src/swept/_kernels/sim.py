@@ -11,7 +11,7 @@ is tested by the scene's own narrowphase (:func:`~swept._kernels.scene.contact_r
 into stops it).
 
 A moving collider (``FLAG_KINEMATIC``; its row holds its pose at the step's end, its motion
-over the step and its velocity) is met in relative motion: see :func:`cast_moving_row`, and
+over the step and its velocity) is met in relative motion: see :func:`relative_move`, and
 every response answers the collider's velocity (:func:`collider_velocity`).
 
 A step is a few range kernels, ``kernel(first, stop, *args)``, each writing only the rows of
@@ -463,13 +463,12 @@ def collider_velocity(scene: Scene, h: int) -> tuple[float, float, float]:
 
 
 @inline_kernel
-def cast_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, mx: float,
-                    my: float, mz: float, lag: float, r: float
-                    ) -> tuple[float, float, float, float]:
-    """Where a ball of radius r at p, moving by m over the rest of the step, first heads into
-    collider h, which has ``lag`` (in [0, 1]) of its step's motion still to make:
-    ``(fraction of m, nx, ny, nz)``, fraction < 0 for none. Only a contact the ball moves
-    into *relative to the collider* counts (riding on a platform is not stopped)."""
+def relative_move(scene: Scene, h: int, px: float, py: float, pz: float, mx: float, my: float,
+                  mz: float, lag: float
+                  ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """A ball at p moving by m over the rest of the step, in the frame of moving collider h
+    (``lag`` of its step's motion still to make): ``(ok, start, unit direction, length)``,
+    ``ok`` False when it moves with the collider (to rounding) and so never enters it."""
     rows = scene.rows
     ax = lag * rows[h, MOTION]
     ay = lag * rows[h, MOTION + 1]
@@ -482,29 +481,22 @@ def cast_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, mx: f
     scale = (abs(mx) + abs(my) + abs(mz) + abs(ax) + abs(ay) + abs(az) + abs(px) + abs(py)
              + abs(pz))
     if length <= RELATIVE_MOTION_TOLERANCE * scale:
-        # moving with the collider (to rounding): never enters it
-        return MISS, 0.0, 0.0, 0.0
-    t, nx, ny, nz = cast_entering_row(scene, h, px + ax, py + ay, pz + az, rx / length,
-                                      ry / length, rz / length, length, r)
-    if t < 0.0:
-        return MISS, 0.0, 0.0, 0.0
-    return min(t / length, 1.0), nx, ny, nz
+        return False, px, py, pz, 0.0, 0.0, 0.0, 0.0
+    return True, px + ax, py + ay, pz + az, rx / length, ry / length, rz / length, length
 
 
 @inline_kernel
-def _gap_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float,
-                    reach: float) -> tuple[float, float, float, float, float]:
-    """A ball of radius r at p against moving collider h at the step's start: the gap and
-    unit normal (as :func:`_gap_row`, +inf beyond ``reach`` plus the collider's motion),
-    and ``closing``, how much of the gap the collider's motion over the step closes along
-    the normal."""
+def moved_start(scene: Scene, h: int, px: float, py: float, pz: float, reach: float
+                ) -> tuple[float, float, float, float]:
+    """Where a ball at p stands, for its gap (:func:`_gap_row`) to moving collider h at the
+    step's start, in the frame of the collider's row (its pose at the step's end): p moved by
+    the collider's motion over the step, and ``reach`` grown by that motion's length. One
+    copy of the gap then serves still and moving colliders alike."""
     rows = scene.rows
     ax = rows[h, MOTION]
     ay = rows[h, MOTION + 1]
     az = rows[h, MOTION + 2]
-    travel = math.sqrt(ax * ax + ay * ay + az * az)
-    gap, nx, ny, nz = _gap_row(scene, h, px + ax, py + ay, pz + az, r, reach + travel)
-    return gap, nx, ny, nz, ax * nx + ay * ny + az * nz
+    return px + ax, py + ay, pz + az, reach + math.sqrt(ax * ax + ay * ay + az * az)
 
 
 @inline_kernel
@@ -856,18 +848,29 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                                 or rows[k, HI + 1] < y0):
                             # the swept box misses the collider's box (a plane's never does)
                             continue
+                        # one inlined copy of the cast (the row dispatch), for still and
+                        # moving colliders alike: its start, direction and length here
+                        cx = px
+                        cy = py
+                        cz = pz
+                        ux = dx
+                        uy = dy
+                        uz = dz
+                        reach = length
                         if (tags[k, FLAGS] & FLAG_KINEMATIC) != 0:
-                            # a moving collider: the ball's move relative to it
-                            tk, nkx, nky, nkz = cast_moving_row(scene, k, px, py, pz, mx, my, mz,
-                                                                lag, r)
-                        elif length > 0.0:
-                            tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy,
-                                                                  dz, length, r)
-                            if tk >= 0.0:
-                                tk = min(tk / length, 1.0)
-                        else:
+                            # a moving collider: the ball's move relative to it, as
+                            # relative_move makes it
+                            ok, cx, cy, cz, ux, uy, uz, reach = relative_move(
+                                scene, k, px, py, pz, mx, my, mz, lag)
+                            if not ok:
+                                continue
+                        elif length == 0.0:
                             # at rest: a still collider is never entered
                             continue
+                        tk, nkx, nky, nkz = cast_entering_row(scene, k, cx, cy, cz, ux, uy, uz,
+                                                              reach, r)
+                        if tk >= 0.0:
+                            tk = min(tk / reach, 1.0)
                         if tk >= 0.0 and (tk < t or (tk == t and k < h)):
                             t = tk
                             h = k
@@ -916,20 +919,29 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 clamped = False
                 for c in range(count):
                     h = cache[i, c] if cached else spare[0, c]
-                    if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0 and ball:
-                        # a moving collider: the gap at the step's start, and what the
-                        # collider's motion closes of it (the constraint is relative)
-                        gap, nx, ny, nz, closing = _gap_moving_row(scene, h, px, py, pz, r,
-                                                                   reach)
-                        wx, wy, wz = collider_velocity(scene, h)
+                    closing = 0.0
+                    wx = wy = wz = 0.0
+                    if ball:
+                        # one inlined copy of the gap (the row dispatch) for still and moving
+                        # colliders alike, the moving one's from moved_start
+                        cx = px
+                        cy = py
+                        cz = pz
+                        beyond = reach
+                        moving_k = (tags[h, FLAGS] & FLAG_KINEMATIC) != 0
+                        if moving_k:
+                            # a moving collider: the gap at the step's start
+                            cx, cy, cz, beyond = moved_start(scene, h, px, py, pz, reach)
+                        gap, nx, ny, nz = _gap_row(scene, h, cx, cy, cz, r, beyond)
+                        if moving_k:
+                            # what the collider's motion closes of the gap (the constraint
+                            # is relative)
+                            closing = (rows[h, MOTION] * nx + rows[h, MOTION + 1] * ny
+                                       + rows[h, MOTION + 2] * nz)
+                            wx, wy, wz = collider_velocity(scene, h)
                     else:
-                        if ball:
-                            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
-                        else:
-                            gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local,
-                                                                     radius, i, px, py, reach)
-                        closing = 0.0
-                        wx = wy = wz = 0.0
+                        gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local,
+                                                                 radius, i, px, py, reach)
                     if gap - closing > reach:
                         # out of this step's reach
                         continue

@@ -57,11 +57,11 @@ from .sim import (
     Scratch,
     _box_around,
     _cached,
-    _gap_moving_row,
     _gap_row,
     _spare,
     collider_velocity,
     gather_spare,
+    moved_start,
     pair_normal,
 )
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
@@ -223,13 +223,19 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
             wx = wy = wz = 0.0
-            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0 and ball:
-                # a moving collider: the gap at the step's start, where it started; the
-                # contact answers its velocity
-                gap, nx, ny, nz, _closing = _gap_moving_row(scene, h, px, py, pz, ri, reach)
-                wx, wy, wz = collider_velocity(scene, h)
-            elif ball:
-                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            if ball:
+                # one inlined copy of the gap (the row dispatch) for still and moving
+                # colliders alike
+                cx = px
+                cy = py
+                cz = pz
+                beyond = reach
+                if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                    # a moving collider: the gap at the step's start, where it started; the
+                    # contact answers its velocity
+                    cx, cy, cz, beyond = moved_start(scene, h, px, py, pz, reach)
+                    wx, wy, wz = collider_velocity(scene, h)
+                gap, nx, ny, nz = _gap_row(scene, h, cx, cy, cz, ri, beyond)
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, b.kind, b.local, b.radius,
                                                          i, px, py, reach)

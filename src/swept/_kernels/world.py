@@ -103,8 +103,8 @@ from .scene import (
 
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
-           "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_hit", "cast_one", "describe",
-           "cast_at", "ray_one2", "cast_range", "zero_length_row", "contact_range",
+           "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_hit", "cast_one",
+           "describe", "cast_at", "ray_one2", "cast_range", "zero_length_row", "contact_range",
            "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
 
 
@@ -789,6 +789,11 @@ def _unowned(scene: Scene, stack: np.ndarray) -> tuple[Scene, np.ndarray]:
     """``scene`` and ``stack`` (C-contiguous, in :data:`DESC_LAYOUT`) as views without an
     owner, as :func:`described` rebuilds them: a compiled call taking them reference-counts
     nothing. The caller keeps the arrays alive while it uses the views."""
+    if not (scene.rows.flags.c_contiguous and scene.tags.flags.c_contiguous
+            and scene.pool.flags.c_contiguous and scene.nodes.flags.c_contiguous
+            and scene.links.flags.c_contiguous and stack.flags.c_contiguous):
+        # the views read each array's memory as one C-ordered block
+        raise ValueError("scene: every array must be C-contiguous")
     rows = carray(_float64_at(scene.rows.ctypes.data), scene.rows.shape)
     tags = carray(_int64_at(scene.tags.ctypes.data), scene.tags.shape)
     pool = carray(_float64_at(scene.pool.ctypes.data), scene.pool.shape)
