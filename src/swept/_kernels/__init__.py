@@ -22,10 +22,12 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
 - A large helper called from one compiled site only is an :func:`inline_kernel`: a
   :func:`kernel` would be compiled and emitted on its own and then again inside its caller.
 - A large body several kernels need is one :func:`kernel` they call, on owner-less views of
-  their arrays (``world._unowned``, ``world.described``) so that the call reference-counts
-  nothing (``world.cast_hit``: the World's cast, once inlined into ``cast_one`` and
-  ``cast_range``). A row dispatch inlined at two sites of one kernel is one site with its
-  arguments chosen before it (``sim.relative_move``, ``sim.moved_start``).
+  their arrays (``world.unowned_scene``, ``world.described``) so that the call
+  reference-counts nothing: ``world.cast_hit`` (the World's cast, once inlined into
+  ``cast_one`` and ``cast_range``), ``sim.gap_row``, ``sim.entering_row``, ``sim.reaches_row``
+  (row dispatches once inlined at nine sites of the Simulation's kernels). A dispatch needed
+  at two sites of one kernel is one site with its arguments chosen before it
+  (``sim.relative_move``).
 - No literal arguments and no read-only / writable mixes (:func:`kernel` and :func:`reader`
   make every call site share one signature); the breakdown lists any kernel compiled twice.
 """

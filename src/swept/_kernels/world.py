@@ -104,8 +104,8 @@ from .scene import (
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_hit", "cast_one",
-           "describe", "cast_at", "ray_one2", "cast_range", "zero_length_row", "contact_range",
-           "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
+           "describe", "unowned_scene", "cast_at", "ray_one2", "cast_range", "zero_length_row",
+           "contact_range", "box_candidates", "ray_candidates", "refit_moving", "STACK_SIZE"]
 
 
 class Casts(NamedTuple):
@@ -785,13 +785,14 @@ def described(address: int) -> tuple[Scene, np.ndarray]:
 
 
 @inline_kernel
-def _unowned(scene: Scene, stack: np.ndarray) -> tuple[Scene, np.ndarray]:
-    """``scene`` and ``stack`` (C-contiguous, in :data:`DESC_LAYOUT`) as views without an
-    owner, as :func:`described` rebuilds them: a compiled call taking them reference-counts
-    nothing. The caller keeps the arrays alive while it uses the views."""
+def unowned_scene(scene: Scene) -> Scene:
+    """``scene`` (C-contiguous arrays, in :data:`DESC_LAYOUT`) as views without an owner, as
+    :func:`described` rebuilds it: a compiled call taking the views reference-counts nothing
+    (a kernel calls one compiled copy of a large body on them instead of inlining a copy of
+    its own). The caller keeps the arrays alive while it uses the views."""
     if not (scene.rows.flags.c_contiguous and scene.tags.flags.c_contiguous
             and scene.pool.flags.c_contiguous and scene.nodes.flags.c_contiguous
-            and scene.links.flags.c_contiguous and stack.flags.c_contiguous):
+            and scene.links.flags.c_contiguous):
         # the views read each array's memory as one C-ordered block
         raise ValueError("scene: every array must be C-contiguous")
     rows = carray(_float64_at(scene.rows.ctypes.data), scene.rows.shape)
@@ -799,8 +800,15 @@ def _unowned(scene: Scene, stack: np.ndarray) -> tuple[Scene, np.ndarray]:
     pool = carray(_float64_at(scene.pool.ctypes.data), scene.pool.shape)
     nodes = carray(_float64_at(scene.nodes.ctypes.data), scene.nodes.shape)
     links = carray(_int64_at(scene.links.ctypes.data), scene.links.shape)
-    view_stack = carray(_float64_at(stack.ctypes.data), stack.shape)
-    return Scene(rows, tags, pool, nodes, links), view_stack
+    return Scene(rows, tags, pool, nodes, links)
+
+
+@inline_kernel
+def _unowned(scene: Scene, stack: np.ndarray) -> tuple[Scene, np.ndarray]:
+    """:func:`unowned_scene`, and the (C-contiguous) traversal ``stack`` as a view too."""
+    if not stack.flags.c_contiguous:
+        raise ValueError("stack: must be C-contiguous")
+    return unowned_scene(scene), carray(_float64_at(stack.ctypes.data), stack.shape)
 
 
 @entry
