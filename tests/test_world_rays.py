@@ -11,6 +11,7 @@ compiled pass, to the very bits of numpy's ``v / lengths``.
 from __future__ import annotations
 
 import copy
+import inspect
 import math
 import pickle
 from typing import Any
@@ -216,3 +217,50 @@ def test_raycast_many_names_the_zero_direction() -> None:
     world.add(wall(1.0))
     with pytest.raises(ValueError, match=r"directions\[2\] is the zero vector"):
         world.raycast_many(np.zeros((4, 2)), [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
+
+
+def test_the_world_cast_is_compiled_once() -> None:
+    """The World's cast (``_cast``, seconds of a cold compile per inlined copy) is inlined
+    into one compiled kernel, ``cast_hit``, which the batch (``cast_range``) and the scalar
+    queries (``cast_one``, inlined into ``cast_at`` and ``ray_one2``) call: a second inlined
+    copy brings the cold compile's cost back."""
+    sites = [name for name in ("cast_hit", "cast_one", "cast_at", "ray_one2", "cast_range")
+             if "_cast(" in inspect.getsource(getattr(kw, name).py_func)]
+    assert sites == ["cast_hit"]
+    rng = np.random.default_rng(5)
+    world = World()
+    a = rng.uniform(0.0, 100.0, (100, 2))
+    world.add_segments(np.hstack([a, a + rng.uniform(-10.0, 10.0, (100, 2))]))
+    origins = rng.uniform(0.0, 100.0, (50, 2))
+    directions = rng.normal(size=(50, 2))
+    batch = world.raycast_many(origins, directions)
+    balls = world.sweep_many(origins, np.full(50, 0.5), directions)
+    for k in range(50):
+        hit = world.raycast(Ray(tuple(origins[k]), tuple(directions[k])))
+        assert (hit.handle if hit is not None else -1) == batch.handle[k]
+        if hit is not None:
+            assert hit.distance == batch.distance[k]
+    assert (batch.handle >= 0).any() and (balls.handle >= 0).any()
+    assert len(kw.cast_hit.signatures) == 1
+
+
+def test_the_batch_cast_reads_a_strided_scene_as_a_contiguous_one() -> None:
+    """``cast_range`` reads the scene through owner-less views (``world.unowned``) that keep
+    each array's strides: a scene array that is a strided view answers as its contiguous
+    copy does (views assuming one C-ordered block read such an array wrong)."""
+    world = World()
+    world.add(Segment((5.0, -1.0), (5.0, 1.0)))
+    world.add(Circle((9.0, 0.0), 1.0))
+    scene = world._sync()
+    wide = np.zeros((scene.rows.shape[0], 2 * scene.rows.shape[1]))
+    wide[:, ::2] = scene.rows
+    strided = kw.Scene(wide[:, ::2], scene.tags, scene.pool, scene.nodes, scene.links)
+    answers = []
+    for table in (strided, scene):
+        out = kw.Hits(np.empty(2, np.int64), np.empty(2), np.empty((2, 2)), np.empty((2, 2)),
+                      np.empty(2, np.bool_))
+        casts = kw.Casts(np.array([[0.0, 0.0], [12.0, 0.0]]),
+                         np.array([[1.0, 0.0], [-1.0, 0.0]]), np.full(2, np.inf), np.zeros(2))
+        kw.cast_range(0, 2, table, casts, 0xFFFFFFFF, 0, out)
+        answers.append((out.handle.tolist(), out.t.tolist()))
+    assert answers[0] == answers[1] == ([0, 1], [5.0, 2.0])

@@ -37,11 +37,12 @@ KERNELS_PACKAGE = "swept._kernels"
 #: basis of the notice's estimate (a first use compiles only the kernels it calls, so the
 #: figure is an upper bound for a module). Measured by ``benchmarks/bench_compile.py
 #: --breakdown`` (the tour of every family, 2-core machine at a load average of 0.5, 108.3 s
-#: of CPU in all; the 7.5 s of numba's own library kernels spread over the first modules).
+#: of CPU in all; the 7.5 s of numba's own library kernels spread over the first modules;
+#: ``world`` from the run after its cast was compiled once, 105.2 s in all at a load of 2).
 #: Kept here rather than in :mod:`swept.constants`: a figure for a message, and an edit there
 #: recompiles every kernel. ``default`` is for a module that the table does not name.
 COMPILE_SECONDS: dict[str, float] = {
-    "world": 33.4, "sim": 22.5, "bvh": 5.9, "contact": 8.9, "ray": 7.5, "solver": 4.7,
+    "world": 22.0, "sim": 22.5, "bvh": 5.9, "contact": 8.9, "ray": 7.5, "solver": 4.7,
     "distance": 4.0, "sweep": 3.8, "events": 3.0, "grid": 2.7, "manifold": 1.8, "chain": 1.3,
     "geom": 1.3, "response": 0.1, "world_sweep": 2.0, "batch_sweep": 2.0, "default": 2.0,
     # the World's one-call rays and ball sweeps (its four entries, measured in CPU seconds

@@ -21,6 +21,13 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
   ``world._row_cast``).
 - A large helper called from one compiled site only is an :func:`inline_kernel`: a
   :func:`kernel` would be compiled and emitted on its own and then again inside its caller.
+- A large body several kernels need is one :func:`kernel` they call, on owner-less views of
+  their arrays (``world.unowned``, ``world.described``) so that the call
+  reference-counts nothing: ``world.cast_hit`` (the World's cast, once inlined into
+  ``cast_one`` and ``cast_range``), ``sim.gap_row``, ``sim.entering_row``, ``sim.reaches_row``
+  (row dispatches once inlined at nine sites of the Simulation's kernels). A dispatch needed
+  at two sites of one kernel is one site with its arguments chosen before it
+  (``sim.relative_move``).
 - No literal arguments and no read-only / writable mixes (:func:`kernel` and :func:`reader`
   make every call site share one signature); the breakdown lists any kernel compiled twice.
 """
@@ -133,8 +140,10 @@ def inline_kernel(fn: F) -> F:
 
     Each call site gets a copy of its own, typed and lowered again with its caller, so a large
     body costs its compile once per site (measured: the World's ``_cast`` compiles in about
-    8 s of CPU, inlined into two kernels; as a real call instead it saved 3 s of the cold
-    compile and made ``raycast_many`` 1.4x slower). Inline small helpers; call large ones."""
+    10 s of CPU; inlined into ``cast_one`` and ``cast_range`` it cost that twice; now one
+    ``cast_hit`` that both call on owner-less views, at no cost to ``raycast_many``; the
+    same call on reference-counted arrays had made it 1.4x slower). Inline small helpers;
+    call large ones."""
     compiled: F = _typed_unliteral(numba.njit(cache=True, nogil=True, inline="always")(fn))
     return compiled
 

@@ -39,17 +39,18 @@ from .sim import (
     Scratch,
     _box_around,
     _cached,
-    _gap_row,
     _gather_into,
     _spare,
     bodies_meet,
-    cast_entering_row,
     collider_velocity,
+    entering_row,
+    gap_row,
     gather_spare,
     pair_normal,
     touch_row,
 )
 from .sim_shapes import BODY_BALL, body_cast_one, body_gap_row, body_pair_gap
+from .world import unowned
 
 __all__ = ["DATA_WIDTH", "contact_touches", "sensor_touches", "diff_touches", "drop_body"]
 
@@ -114,6 +115,8 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
+    # owner-less: the compiled row calls reference-count nothing
+    view = unowned(scene)
     # (allocated once: with one made per body the kernel took 3.7 ms a step of 10,000
     # balls instead of 1.7, measured)
     row = np.empty(DATA_WIDTH)
@@ -180,11 +183,11 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         for k in range(count):
             h = s.cache[i, k] if cached else spare[0, k]
             if ball:
-                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+                gap, nx, ny, nz = gap_row(view, h, px, py, pz, ri, reach)
                 qx = px - (ri + gap) * nx
                 qy = py - (ri + gap) * ny
             else:
-                gap, nx, ny, nz, qx, qy = body_gap_row(scene, h, b.kind, b.local, radius, i,
+                gap, nx, ny, nz, qx, qy = body_gap_row(view, h, b.kind, b.local, radius, i,
                                                        px, py, reach)
             if gap > reach:
                 # clear of it
@@ -219,6 +222,8 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(sensors)
+    # owner-less: the compiled row calls reference-count nothing
+    view = unowned(sensors)
     row = np.empty(DATA_WIDTH)
     pos = b.pos
     kind = b.kind
@@ -249,26 +254,26 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
         for k in range(count):
             h = spare[0, k]
             if ball:
-                gap, nx, ny, nz = _gap_row(sensors, h, px, py, pz, r, 0.0)
+                gap, nx, ny, nz = gap_row(view, h, px, py, pz, r, 0.0)
                 near = r + gap
                 qx = px - near * nx
                 qy = py - near * ny
             else:
-                gap, nx, ny, nz, qx, qy = body_gap_row(sensors, h, b.kind, b.local, b.radius,
+                gap, nx, ny, nz, qx, qy = body_gap_row(view, h, b.kind, b.local, b.radius,
                                                        i, px, py, 0.0)
             if gap <= 0.0:
                 # overlapping (or touching) at the step's end
                 qz = pz - (r + gap) * nz
             elif length > 0.0 and not ball:
                 # a capsule or polygon: whether its move swept through the sensor
-                t, nx, ny, nz, qx, qy = body_cast_one(sensors, h, b.kind, b.local, b.radius,
+                t, nx, ny, nz, qx, qy = body_cast_one(view, h, b.kind, b.local, b.radius,
                                                       i, sx, sy, mx / length, my / length,
                                                       length)
                 if t < 0.0:
                     continue
                 qz = 0.0
             elif length > 0.0:
-                t, nx, ny, nz = cast_entering_row(sensors, h, sx, sy, sz, mx / length,
+                t, nx, ny, nz = entering_row(view, h, sx, sy, sz, mx / length,
                                                   my / length, mz / length, length, r)
                 if t < 0.0:
                     # the move never entered it

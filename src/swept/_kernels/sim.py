@@ -11,8 +11,8 @@ is tested by the scene's own narrowphase (:func:`~swept._kernels.scene.contact_r
 into stops it).
 
 A moving collider (``FLAG_KINEMATIC``; its row holds its pose at the step's end, its motion
-over the step and its velocity) is met in relative motion: see :func:`cast_moving_row`, and
-every response answers the collider's velocity (:func:`collider_velocity`).
+over the step and its velocity) is met in relative motion: see :func:`relative_move` and
+:func:`start_gap`, and every response answers the collider's velocity (:func:`collider_velocity`).
 
 A step is a few range kernels, ``kernel(first, stop, *args)``, each writing only the rows of
 its bodies ``first .. stop-1`` (so :func:`swept._parallel.parallel_for` may split them over
@@ -94,7 +94,7 @@ from .scene import (
 )
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
-from .world import moving_tree, static_tree
+from .world import moving_tree, static_tree, unowned
 
 __all__ = [
     "MODE_DISCRETE", "MODE_SWEPT", "MODE_SPECULATIVE", "Bodies", "Scratch", "new_scratch",
@@ -475,13 +475,12 @@ def collider_velocity(scene: Scene, h: int) -> tuple[float, float, float]:
 
 
 @inline_kernel
-def cast_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, mx: float,
-                    my: float, mz: float, lag: float, r: float
-                    ) -> tuple[float, float, float, float]:
-    """Where a ball of radius r at p, moving by m over the rest of the step, first heads into
-    collider h, which has ``lag`` (in [0, 1]) of its step's motion still to make:
-    ``(fraction of m, nx, ny, nz)``, fraction < 0 for none. Only a contact the ball moves
-    into *relative to the collider* counts (riding on a platform is not stopped)."""
+def relative_move(scene: Scene, h: int, px: float, py: float, pz: float, mx: float, my: float,
+                  mz: float, lag: float
+                  ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """A ball at p moving by m over the rest of the step, in the frame of moving collider h
+    (``lag`` of its step's motion still to make): ``(ok, start, unit direction, length)``,
+    ``ok`` False when it moves with the collider (to rounding) and so never enters it."""
     rows = scene.rows
     ax = lag * rows[h, MOTION]
     ay = lag * rows[h, MOTION + 1]
@@ -494,29 +493,25 @@ def cast_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, mx: f
     scale = (abs(mx) + abs(my) + abs(mz) + abs(ax) + abs(ay) + abs(az) + abs(px) + abs(py)
              + abs(pz))
     if length <= RELATIVE_MOTION_TOLERANCE * scale:
-        # moving with the collider (to rounding): never enters it
-        return MISS, 0.0, 0.0, 0.0
-    t, nx, ny, nz = cast_entering_row(scene, h, px + ax, py + ay, pz + az, rx / length,
-                                      ry / length, rz / length, length, r)
-    if t < 0.0:
-        return MISS, 0.0, 0.0, 0.0
-    return min(t / length, 1.0), nx, ny, nz
+        return False, px, py, pz, 0.0, 0.0, 0.0, 0.0
+    return True, px + ax, py + ay, pz + az, rx / length, ry / length, rz / length, length
 
 
 @inline_kernel
-def _gap_moving_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float,
-                    reach: float) -> tuple[float, float, float, float, float]:
-    """A ball of radius r at p against moving collider h at the step's start: the gap and
-    unit normal (as :func:`_gap_row`, +inf beyond ``reach`` plus the collider's motion),
-    and ``closing``, how much of the gap the collider's motion over the step closes along
-    the normal."""
+def start_gap(scene: Scene, h: int, px: float, py: float, pz: float, r: float, reach: float
+              ) -> tuple[float, float, float, float]:
+    """:func:`gap_row` of a ball at p against collider h at the step's start: a moving
+    collider's row holds its pose at the step's end, so p is moved by the collider's motion
+    over the step and ``reach`` grown by that motion's length. ``scene`` owner-less
+    (:func:`~swept._kernels.world.unowned`)."""
+    if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) == 0:
+        return gap_row(scene, h, px, py, pz, r, reach)
     rows = scene.rows
     ax = rows[h, MOTION]
     ay = rows[h, MOTION + 1]
     az = rows[h, MOTION + 2]
-    travel = math.sqrt(ax * ax + ay * ay + az * az)
-    gap, nx, ny, nz = _gap_row(scene, h, px + ax, py + ay, pz + az, r, reach + travel)
-    return gap, nx, ny, nz, ax * nx + ay * ny + az * nz
+    return gap_row(scene, h, px + ax, py + ay, pz + az, r,
+                   reach + math.sqrt(ax * ax + ay * ay + az * az))
 
 
 @inline_kernel
@@ -529,7 +524,7 @@ def path_reaches_moving_row(scene: Scene, h: int, px: float, py: float, pz: floa
         px += rows[h, MOTION]
         py += rows[h, MOTION + 1]
         pz += rows[h, MOTION + 2]
-    return path_reaches_row(scene, h, px, py, pz, qx, qy, qz)
+    return reaches_row(scene, h, px, py, pz, qx, qy, qz)
 
 
 @kernel
@@ -656,6 +651,34 @@ def path_reaches_shape_row(scene: Scene, h: int, px: float, py: float, pz: float
 
 
 # ---------------------------------------------------------------------------------------------
+# the row dispatches as compiled calls: each range kernel calls these on owner-less views of
+# its scene (world.unowned), so a call reference-counts nothing, and each dispatch
+# compiles once instead of once inlined at every site (measured: the Simulation's kernels held
+# nine inlined copies, seconds of a cold compile each)
+
+
+@kernel
+def gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, beyond: float
+            ) -> tuple[float, float, float, float]:
+    """:func:`_gap_row` as a compiled call (on an owner-less scene)."""
+    return _gap_row(scene, h, px, py, pz, r, beyond)
+
+
+@kernel
+def entering_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float, dy: float,
+                 dz: float, length: float, r: float) -> tuple[float, float, float, float]:
+    """:func:`cast_entering_row` as a compiled call (on an owner-less scene)."""
+    return cast_entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
+
+
+@kernel
+def reaches_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: float, qy: float,
+                qz: float) -> bool:
+    """:func:`path_reaches_row` as a compiled call (on an owner-less scene)."""
+    return path_reaches_row(scene, h, px, py, pz, qx, qy, qz)
+
+
+# ---------------------------------------------------------------------------------------------
 # the move
 
 
@@ -685,7 +708,7 @@ def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float]
                 or boxes[h, LO + 4] < y0):
             # the swept box misses the collider's box (a plane's unbounded box never does)
             continue
-        t, nx, ny, nz = cast_entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
+        t, nx, ny, nz = entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
         if t < 0.0:
             continue
         if t < best_t or (t == best_t and h < best_h):
@@ -769,6 +792,8 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     masks = b.mask
     query = np.empty(6)
     spare = _spare(scene)
+    # owner-less: the compiled row calls reference-count nothing
+    view = unowned(scene)
     pos = b.pos
     vel = b.vel
     cache = s.cache
@@ -854,7 +879,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     # a capsule or polygon: the World's convex sweep (sim_shapes), a moving
                     # collider in relative motion (a body at rest casts too)
                     t, nx, ny, nz, h, qx, qy = shape_cast_all(
-                        scene, kinds, b.local, radius, i, px, py, dx, dy, length, lag, cache,
+                        view, kinds, b.local, radius, i, px, py, dx, dy, length, lag, cache,
                         spare, cached, count)
                 else:
                     # the box the ball sweeps
@@ -868,18 +893,29 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                                 or rows[k, HI + 1] < y0):
                             # the swept box misses the collider's box (a plane's never does)
                             continue
+                        # one inlined copy of the cast (the row dispatch), for still and
+                        # moving colliders alike: its start, direction and length here
+                        cx = px
+                        cy = py
+                        cz = pz
+                        ux = dx
+                        uy = dy
+                        uz = dz
+                        reach = length
                         if (tags[k, FLAGS] & FLAG_KINEMATIC) != 0:
-                            # a moving collider: the ball's move relative to it
-                            tk, nkx, nky, nkz = cast_moving_row(scene, k, px, py, pz, mx, my, mz,
-                                                                lag, r)
-                        elif length > 0.0:
-                            tk, nkx, nky, nkz = cast_entering_row(scene, k, px, py, pz, dx, dy,
-                                                                  dz, length, r)
-                            if tk >= 0.0:
-                                tk = min(tk / length, 1.0)
-                        else:
+                            # a moving collider: the ball's move relative to it, as
+                            # relative_move makes it
+                            ok, cx, cy, cz, ux, uy, uz, reach = relative_move(
+                                scene, k, px, py, pz, mx, my, mz, lag)
+                            if not ok:
+                                continue
+                        elif length == 0.0:
                             # at rest: a still collider is never entered
                             continue
+                        tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz, reach,
+                                                         r)
+                        if tk >= 0.0:
+                            tk = min(tk / reach, 1.0)
                         if tk >= 0.0 and (tk < t or (tk == t and k < h)):
                             t = tk
                             h = k
@@ -928,20 +964,20 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 clamped = False
                 for c in range(count):
                     h = cache[i, c] if cached else spare[0, c]
-                    if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0 and ball:
-                        # a moving collider: the gap at the step's start, and what the
-                        # collider's motion closes of it (the constraint is relative)
-                        gap, nx, ny, nz, closing = _gap_moving_row(scene, h, px, py, pz, r,
-                                                                   reach)
-                        wx, wy, wz = collider_velocity(scene, h)
+                    closing = 0.0
+                    wx = wy = wz = 0.0
+                    if ball:
+                        # a moving collider: the gap at the step's start
+                        gap, nx, ny, nz = start_gap(view, h, px, py, pz, r, reach)
+                        if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                            # what the collider's motion closes of the gap (the constraint
+                            # is relative)
+                            closing = (rows[h, MOTION] * nx + rows[h, MOTION + 1] * ny
+                                       + rows[h, MOTION + 2] * nz)
+                            wx, wy, wz = collider_velocity(scene, h)
                     else:
-                        if ball:
-                            gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, reach)
-                        else:
-                            gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local,
-                                                                     radius, i, px, py, reach)
-                        closing = 0.0
-                        wx = wy = wz = 0.0
+                        gap, nx, ny, nz, _qx, _qy = body_gap_row(view, h, kinds, b.local,
+                                                                 radius, i, px, py, reach)
                     if gap - closing > reach:
                         # out of this step's reach
                         continue
@@ -1011,6 +1047,8 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
     rows = scene.rows
     query = np.empty(6)
     spare = _spare(scene)
+    # owner-less: the compiled row calls reference-count nothing
+    view = unowned(scene)
     pos = b.pos
     vel = b.vel
     asleep = b.asleep
@@ -1044,7 +1082,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             count = cache_count[i]
             if not cached:
                 count = gather_spare(scene, stack, query, mask, spare)
-            mx, my, mz = _slide_push(scene, b, i, (px, py, pz), (mx, my, mz), cache, spare,
+            mx, my, mz = _slide_push(view, b, i, (px, py, pz), (mx, my, mz), cache, spare,
                                      cached, count)
         if push > 0.0 and not crossed[i]:
             # the bookkeeping follows the real path: does this push cross a collider?
@@ -1067,7 +1105,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
                         or rows[h, LO + 1] > query[4] or rows[h, HI + 1] < query[1]):
                     # the path's box misses the collider's box
                     continue
-                if path_reaches_row(scene, h, px, py, pz, qx, qy, qz):
+                if reaches_row(view, h, px, py, pz, qx, qy, qz):
                     crossed[i] = True
                     break
         px += mx
@@ -1088,9 +1126,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
                 # the ball's box misses the collider's box
                 continue
             if ball:
-                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, r, 0.0)
+                gap, nx, ny, nz = gap_row(view, h, px, py, pz, r, 0.0)
             else:
-                gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, kinds, b.local, radius, i,
+                gap, nx, ny, nz, _qx, _qy = body_gap_row(view, h, kinds, b.local, radius, i,
                                                          px, py, 0.0)
             if gap > 0.0:
                 # clear of it (touching counts as a contact)
@@ -1135,6 +1173,8 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     rows = scene.rows
     query = np.empty(6)
     spare = _spare(scene)
+    # owner-less: the compiled row calls reference-count nothing
+    view = unowned(scene)
     asleep = b.asleep
     for i in range(first, stop):
         if asleep[i]:
@@ -1165,7 +1205,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
                     # the path's box misses the collider's box
                     continue
                 # (relative to a moving collider's motion over the step)
-                reached = path_reaches_moving_row(scene, h, px, py, pz, qx, qy, qz)
+                reached = path_reaches_moving_row(view, h, px, py, pz, qx, qy, qz)
                 if reached:
                     break
         if reached:

@@ -389,7 +389,7 @@ def shape_cast_all(scene: Scene, kind: np.ndarray, local: np.ndarray, radius: np
     ``(fraction of the move, nx, ny, nz, handle, qx, qy)``, handle -1 for none (ties: the
     smallest handle). A moving collider (``FLAG_KINEMATIC``), with ``lag`` of its step's
     motion still ahead, is met in relative motion, as :func:`~swept._kernels.sim.
-    cast_moving_row` meets it for a ball: the body's move less the collider's, from the body's
+    relative_move` makes it for a ball: the body's move less the collider's, from the body's
     place moved by the motion ahead, against the collider's row (where it ends the step); a
     body at rest (``length`` 0) meets only moving colliders."""
     movers = _mover(kind, local, radius, i, px, py)

@@ -57,14 +57,14 @@ from .sim import (
     Scratch,
     _box_around,
     _cached,
-    _gap_moving_row,
-    _gap_row,
     _spare,
     collider_velocity,
     gather_spare,
     pair_normal,
+    start_gap,
 )
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
+from .world import unowned
 
 __all__ = ["Contacts", "new_contacts", "build_contacts", "solve_contacts", "solve_overlaps"]
 
@@ -160,6 +160,8 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
+    # owner-less: the compiled row call reference-counts nothing
+    view = unowned(scene)
     pos = b.pos
     vel = b.vel
     c = 0
@@ -223,15 +225,14 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
             wx = wy = wz = 0.0
-            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0 and ball:
-                # a moving collider: the gap at the step's start, where it started; the
-                # contact answers its velocity
-                gap, nx, ny, nz, _closing = _gap_moving_row(scene, h, px, py, pz, ri, reach)
-                wx, wy, wz = collider_velocity(scene, h)
-            elif ball:
-                gap, nx, ny, nz = _gap_row(scene, h, px, py, pz, ri, reach)
+            if ball:
+                # (a moving collider: the gap at the step's start, where it started)
+                gap, nx, ny, nz = start_gap(view, h, px, py, pz, ri, reach)
+                if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
+                    # the contact answers its velocity
+                    wx, wy, wz = collider_velocity(scene, h)
             else:
-                gap, nx, ny, nz, _qx, _qy = body_gap_row(scene, h, b.kind, b.local, b.radius,
+                gap, nx, ny, nz, _qx, _qy = body_gap_row(view, h, b.kind, b.local, b.radius,
                                                          i, px, py, reach)
                 if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
                     # a moving collider, where it ends the step: the contact answers its

@@ -223,7 +223,7 @@ def _scale_of(verts: np.ndarray) -> float:
     return s
 
 
-@kernel
+@reader
 def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.ndarray:
     """A core moved by t times (dx, dy, dz) (z ignored for a planar core)."""
     out = np.empty_like(verts)
@@ -290,7 +290,7 @@ def _simplex_normal(moved: np.ndarray, verts_b: np.ndarray, cache: np.ndarray, n
     return nx, ny, nz
 
 
-@kernel
+@reader
 def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius_b: float,
                dx: float, dy: float, dz: float, target_distance: float, max_fraction: float
                ) -> tuple[int, float, float, float, float, float, float, float, int]:
