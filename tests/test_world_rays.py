@@ -222,10 +222,12 @@ def test_raycast_many_names_the_zero_direction() -> None:
 def test_the_world_cast_is_compiled_once() -> None:
     """The World's cast (``_cast``, seconds of a cold compile per inlined copy) is inlined
     into one compiled kernel, ``cast_hit``, which the batch (``cast_range``) and the scalar
-    queries (``cast_one``, inlined into ``cast_at`` and ``ray_one2``) call: a second inlined
-    copy brings the cold compile's cost back."""
-    sites = [name for name in ("cast_hit", "cast_one", "cast_at", "ray_one2", "cast_range")
-             if "_cast(" in inspect.getsource(getattr(kw, name).py_func)]
+    queries (``cast_one``, inlined into ``cast_at`` and the one-call entries of
+    ``world_hit``) call: a second inlined copy brings the cold compile's cost back."""
+    from swept._kernels import world_hit as kh
+    kernels = [getattr(kw, name) for name in ("cast_hit", "cast_one", "cast_at", "cast_range")]
+    kernels += [getattr(kh, name) for name in ("ray_hit2", "ray_hit3", "ball_hit2", "ball_hit3")]
+    sites = [k.py_func.__name__ for k in kernels if "_cast(" in inspect.getsource(k.py_func)]
     assert sites == ["cast_hit"]
     rng = np.random.default_rng(5)
     world = World()
@@ -241,7 +243,8 @@ def test_the_world_cast_is_compiled_once() -> None:
         if hit is not None:
             assert hit.distance == batch.distance[k]
     assert (batch.handle >= 0).any() and (balls.handle >= 0).any()
-    assert len(kw.cast_hit.signatures) == 1
+    # one signature at most (none when every caller came from numba's disk cache)
+    assert len(kw.cast_hit.signatures) <= 1
 
 
 def test_the_batch_cast_reads_a_strided_scene_as_a_contiguous_one() -> None:
