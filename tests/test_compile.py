@@ -246,3 +246,21 @@ def test_an_edited_callee_recompiles_its_callers_from_the_disk_cache(tmp_path: A
         f.write("\n# edited\n")
     assert misses() == (1, 1)
     assert misses() == (0, 0)
+
+
+def test_an_unpickled_polygon_keeps_one_compile_of_its_kernels() -> None:
+    """numpy unpickles (and deep-copies) arrays as writable, and a frozen shape's kernels are
+    compiled for its read-only arrays: a pickled or copied polygon (a World pickles and
+    copies its shapes) compiled ``contact_polygon_polygon`` again, for writable arrays. The
+    rebuilt shape's arrays are read-only, as the constructor leaves them."""
+    import pickle
+
+    a = Polygon([(0, 0), (2, 0), (1, 2)])
+    b = Polygon([(1, 1), (3, 1), (2, 3)])
+    for c, d in ((pickle.loads(pickle.dumps(a)), pickle.loads(pickle.dumps(b))),
+                 (copy.deepcopy(a), copy.deepcopy(b))):
+        assert not c._verts.flags.writeable and not d._norms.flags.writeable
+        assert contact(c, d) == contact(a, b)
+    mutable = [sig for sig in kc.contact_polygon_polygon.signatures
+               if any(getattr(t, "mutable", False) for t in sig)]
+    assert mutable == []

@@ -99,9 +99,13 @@ def _set(obj: Any, name: str, value: Any) -> None:
 
 
 def _rebuild(cls: type, state: dict[str, Any]) -> Any:
-    """Unpickle a shape from its stored state, without re-validating it."""
+    """Unpickle a shape from its stored state, without re-validating it. Its arrays come
+    back read-only, as the constructor leaves them (unpickled and deep-copied arrays are
+    writable: a query on them compiled its kernels a second time, for writable arrays)."""
     obj: Any = object.__new__(cls)
     for k, v in state.items():
+        if isinstance(v, np.ndarray):
+            v.setflags(write=False)
         object.__setattr__(obj, k, v)
     return obj
 
