@@ -69,7 +69,7 @@ OTHERS = {
     # the candidate margin of a tile map's queries (swept.level.tile_queries)
     "TILE_QUERY_MARGIN_FACTOR",
     # when a threaded Simulation step runs its passes as parallel calls (swept.sim)
-    "SIM_PARALLEL_PASSES_MIN",
+    "SIM_PARALLEL_MIN",
     # drawn arcs' segments a turn (swept._draw)
     "DRAW_ARC_SEGMENTS",
     # the default polygon resolution of a circle in to_shapely (swept.interop)

@@ -225,9 +225,13 @@ def test_reruns_are_bit_identical() -> None:
     assert runs[0] == runs[1]
 
 
-def test_the_thread_count_does_not_change_a_bit() -> None:
+def test_the_thread_count_does_not_change_a_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One thread and three give the same bits (the threaded step lowered to every size: it
+    runs from SIM_PARALLEL_MIN bodies)."""
     import swept
+    import swept.sim as sim_module
 
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
     every = swept.threads()
     runs = []
     # 3 threads on any machine: more chunks run at once than cores, in any order
@@ -648,9 +652,8 @@ def test_any_split_of_the_range_kernels_gives_the_same_bits(
         monkeypatch: pytest.MonkeyPatch, threaded_passes: bool) -> None:
     """Each range kernel writes only its own bodies' rows, so running it over any chunks of
     the bodies (as the threaded runner does) gives the bits of one call over all of them, and
-    so does the whole step in one compiled call (one thread) or the rest of the step after a
-    threaded move in one call (threaded_passes False: fewer bodies than
-    SIM_PARALLEL_PASSES_MIN)."""
+    so does the whole step in one compiled call (one thread, or threaded_passes False: fewer
+    bodies than SIM_PARALLEL_MIN)."""
     import swept.sim as sim_module
     from swept._kernels import sim as sim_kernels
 
@@ -663,7 +666,7 @@ def test_any_split_of_the_range_kernels_gives_the_same_bits(
         return run
 
     runs = []
-    monkeypatch.setattr(sim_module, "SIM_PARALLEL_PASSES_MIN", 0 if threaded_passes else 10**9)
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0 if threaded_passes else 10**9)
     for size in (None, 10**9, 1, 7, 64):
         # None: one thread, the whole step in one call; else threads, chunks of ``size``
         monkeypatch.setattr(sim_module, "threads", lambda s=size: 1 if s is None else 3)

@@ -421,10 +421,14 @@ def _balls_in_a_box(n: int, seed: int) -> Simulation:
     return sim
 
 
-def test_the_thread_count_does_not_change_an_event() -> None:
-    """The events come from the same bits on one thread and on several (the move runs on the
-    threads from PARALLEL_MIN_BATCH bodies): the same arrays, step by step."""
+def test_the_thread_count_does_not_change_an_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The events come from the same bits on one thread and on several (the step runs on the
+    threads from SIM_PARALLEL_MIN bodies, lowered here to 0): the same arrays, step by
+    step."""
     import swept
+    import swept.sim as sim_module
+
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
 
     runs = []
     for threads in (1, max(swept.threads(), 3)):

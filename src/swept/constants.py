@@ -78,7 +78,7 @@ __all__ = [
     "RELATIVE_MOTION_TOLERANCE",
     "MAX_GRID_KEYS", "PAIR_PUSH_SLOP",
     "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
-    "ACCUMULATOR_TOLERANCE", "SIM_PARALLEL_PASSES_MIN",
+    "ACCUMULATOR_TOLERANCE", "SIM_PARALLEL_MIN",
     # the swept step
     "MAX_CASTS_PER_STEP", "MAX_BODY_POLYGON_POINTS",
     # chains
@@ -704,17 +704,15 @@ TILE_QUERY_MARGIN_FACTOR = 4.0
 
 # --- the Simulation's step on threads (swept.sim, the simspeed helper)
 
-#: Bodies from which a threaded step (more than one thread) also runs the contact passes, the
-#: pair lists and the bookkeeping as parallel calls, one per kernel; below it only the move
-#: (the costliest part: the casts) runs on the threads and the rest of the step is one call
-#: on the calling thread. A parallel call costs 5-25 us more than a serial one and each call
-#: from Python its dispatch (about 4 us), while a contact pass of 1,000 balls is 15-25 us of
-#: work. Measured on the 2-core machine with other processes on both cores (two threads,
-#: the bench_sim scene, medians of alternated steps): 1,000 balls 0.376 ms a step with the
-#: rest in one call against 0.422 ms as parallel calls; 16,000 balls 22.5 ms against 23.2 ms.
-#: Not measured on free cores, where the parallel passes of a large scene should gain: 8,192
-#: keeps them for scenes where a pass is about 0.1 ms of work or more.
-SIM_PARALLEL_PASSES_MIN = 8192
+#: Bodies from which a step runs on threads (more than one thread): the move, the contact
+#: passes and the bookkeeping as parallel calls, one per kernel; below it the whole step is one
+#: compiled call on the calling thread, as on one thread. Each call from Python costs its
+#: dispatch (about 4 us) and a parallel call 5-25 us more than a serial one. Measured on free
+#: cores (the bench_sim scene, swept mode, ms a step, one thread against two, two runs each):
+#: 1,000 balls 1.03 against 1.10 (threads slower), 10,000 balls 11.8 against 11.1, 40,000
+#: balls 56 against 44. Earlier, with other processes on both cores: 1,000 balls 0.376 ms a
+#: step in one call against 0.422 ms as parallel calls.
+SIM_PARALLEL_MIN = 8192
 
 # --- the Simulation's velocity solver (swept._kernels.solver)
 

@@ -10,9 +10,9 @@ as it holds, carrying the rest to the next call (seed 000).
 One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
 (:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
-:func:`swept._parallel.parallel_for`, and the rest of the step too from
-:data:`~swept.constants.SIM_PARALLEL_PASSES_MIN` bodies (below it, one call on the calling
-thread). Every way gives the same bits:
+:func:`swept._parallel.parallel_for`, with the contact passes, the pair lists and the
+bookkeeping, from :data:`~swept.constants.SIM_PARALLEL_MIN` bodies (below it the whole step is
+one call on the calling thread, as on one thread). Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._lazy import kernels
-from ._parallel import PARALLEL_MIN_BATCH, parallel_for, threads
+from ._parallel import parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     CONTACT_MARGIN_FRACTION,
@@ -81,7 +81,7 @@ from .constants import (
     MAX_COORDINATE,
     MAX_STEPS_PER_UPDATE,
     RESTITUTION_THRESHOLD_STEPS,
-    SIM_PARALLEL_PASSES_MIN,
+    SIM_PARALLEL_MIN,
     SLEEP_SPEED_STEPS,
     SLEEP_TIME,
     SOLVER_ITERATIONS,
@@ -986,30 +986,26 @@ class Simulation:
         self._shifted = False
         self._solve_velocities(scene)
         shift = self._shift if self._shifted else _NO_SHIFT
-        if threads() == 1 or n < PARALLEL_MIN_BATCH:
-            # one thread (or a batch parallel_for runs serially): the whole step in one call
+        if threads() == 1 or n < SIM_PARALLEL_MIN:
+            # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN): the whole
+            # step in one call
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
                                          self.max_casts, self.passes, self.dim, shift)
         else:
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts))
-            if n < SIM_PARALLEL_PASSES_MIN:
-                # the rest of the step in one call on this thread (see the constant)
-                self._pairs = _k.after_move_serial(scene, bodies, scratch, self.passes,
-                                                   self.dim, shift)
-            else:
-                first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
-                                                               self.dim)
-                for k in range(self.passes):
-                    if k == 0 and shift.shape[0]:
-                        # the solver's shifts out of deep overlaps, cast like any push
-                        scratch.dpos[:] = shift
-                    else:
-                        scratch.dpos.fill(0.0)
-                    if neighbour.shape[0]:
-                        _k.pair_pass(bodies, first, neighbour, scratch.dpos)
-                    parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
-                parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+            first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
+                                                           self.dim)
+            for k in range(self.passes):
+                if k == 0 and shift.shape[0]:
+                    # the solver's shifts out of deep overlaps, cast like any push
+                    scratch.dpos[:] = shift
+                else:
+                    scratch.dpos.fill(0.0)
+                if neighbour.shape[0]:
+                    _k.pair_pass(bodies, first, neighbour, scratch.dpos)
+                parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
+            parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:
             self._escape()
