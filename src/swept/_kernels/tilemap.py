@@ -132,17 +132,10 @@ def sweep_segments(start: np.ndarray, ids: np.ndarray, ends: np.ndarray, frame: 
     ox, oy, w, h = frame[0], frame[1], frame[2], frame[3]
     rows = int(frame[4])
     cols = int(frame[5])
-    spans, total = _swept_spans(start, rows, cols, ox, oy, w, h, lox - margin, loy - margin,
-                                hix + margin, hiy + margin, mx, my)
     # each candidate once: a segment is filed under every cell along it and on both its sides
     # (about twice as many entries as segments near a ball's path, measured)
-    found = np.empty(total, np.int64)
-    n = 0
-    for k in range(spans.shape[0]):
-        for q in range(spans[k, 0], spans[k, 1]):
-            found[n] = ids[q]
-            n += 1
-    found.sort()
+    found = swept_ids(start, ids, rows, cols, ox, oy, w, h, lox - margin, loy - margin,
+                      hix + margin, hiy + margin, mx, my)
     length = math.hypot(mx, my)
     dx = mx / length if length > 0.0 else 1.0
     dy = my / length if length > 0.0 else 0.0
@@ -156,11 +149,8 @@ def sweep_segments(start: np.ndarray, ids: np.ndarray, ends: np.ndarray, frame: 
     bnx = bny = 0.0
     binside = False
     bax = bay = bbx = bby = 0.0
-    for q in range(total):
+    for q in range(found.shape[0]):
         i = found[q]
-        if q > 0 and i == found[q - 1]:
-            # cast already
-            continue
         ax, ay, bx, by = ends[i, 0], ends[i, 1], ends[i, 2], ends[i, 3]
         if ay == by:
             # horizontal: cut along x
