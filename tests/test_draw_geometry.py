@@ -49,6 +49,16 @@ def test_a_point_grown_is_a_full_circle_and_radius_zero_is_the_hull() -> None:
     assert square.tolist() == [[0, 0], [1, 0], [1, 1], [0, 1]]
 
 
+def test_a_cloud_too_thin_for_a_hull_is_drawn_between_its_farthest_points() -> None:
+    """A cloud the hull takes for a line is drawn as the line between its two points farthest
+    apart: its lexicographic extremes ((-2e-313, 0) and (0, 0) of these three, found by
+    hypothesis) left (0, -1) a whole radius outside the outline."""
+    ring = rounded_hull([(0.0, 0.0), (0.0, -1.0), (-2.2250738585e-313, 0.0)], 1.0)
+    a, b = np.array((0.0, -1.0)), np.array((0.0, 0.0))
+    d = [_segment_distance(p, a, b) for p in ring]
+    assert max(abs(x - 1.0) for x in d) < 1e-12
+
+
 @given(points, st.floats(0.0, 100.0))
 def test_every_rounded_hull_point_is_its_radius_from_the_hull(pts: list, r: float) -> None:
     ring = rounded_hull(pts, r)

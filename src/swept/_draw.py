@@ -166,9 +166,14 @@ def _hull(points: np.ndarray) -> np.ndarray:
     try:
         return _pts(hull2d(points))
     except ValueError:
-        # a point or a line: the lexicographic extremes of a collinear cloud are its ends
-        uniq = sorted({(float(x), float(y)) for x, y in points.tolist()})
-        return _pts(uniq[:1] + uniq[1:][-1:])
+        # a point or a line (to hull2d's tolerance): its ends are the two points farthest
+        # apart, the one farthest from any point and the one farthest from that (the
+        # lexicographic extremes were not: (0, 0), (0, -1), (-2e-313, 0) gave the first and
+        # the last, a line of length 2e-313), kept in lexicographic order
+        a = points[int(np.argmax(((points - points[0]) ** 2).sum(axis=1)))]
+        b = points[int(np.argmax(((points - a) ** 2).sum(axis=1)))]
+        ends = sorted({(float(a[0]), float(a[1])), (float(b[0]), float(b[1]))})
+        return _pts(ends)
 
 
 def _arc(center: np.ndarray, radius: float, start: float, turn: float,
