@@ -53,7 +53,7 @@ import numpy as np
 
 from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
-from .._kernels.sweep import ray_rounded_aabb2, ray_rounded_polygon
+from .._kernels.sweep import ray_rounded_polygon
 from .._kernels.tilemap import sweep_segments, swept_ids
 from ..chain import Chain, closest_points_segment, contact_raw2
 from ..constants import (
@@ -423,46 +423,35 @@ def _unit(rel: Vec2) -> tuple[float, float, float]:
 
 def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float], td: float,
                mf: float) -> _Found | None:
-    """``shape`` moved by ``rel`` against one outline segment (its ``ends``), in closed form:
-    (fraction, normal out of the segment, point on it, started inside) or None."""
+    """``shape`` (a segment, capsule or polygon: balls and boxes are cast by the compiled
+    :func:`swept._kernels.tilemap.sweep_segments`) moved by ``rel`` against one outline
+    segment (its ``ends``), in closed form: (fraction, normal out of the segment, point on it,
+    started inside) or None."""
     ref = reference_point(shape)
     dx, dy, length = _unit(rel)
     reach = length * mf
     ax, ay, bx, by = ends
     ox, oy = ref
-    core: np.ndarray | None = None
-    if isinstance(shape, Circle):
-        # a ball: a ray against the segment grown into a capsule
-        radius = shape.radius + td
-        res = ray_capsule2(ox, oy, dx, dy, ax, ay, bx, by, radius, reach)
-    elif isinstance(shape, AABB):
-        # a box against an axis-aligned segment: their Minkowski difference is a box
-        radius = td
-        hx, hy = shape.max[0] - ox, shape.max[1] - oy
-        res = ray_rounded_aabb2(ox, oy, dx, dy, min(ax, bx) - hx, min(ay, by) - hy,
-                                max(ax, bx) + hx, max(ay, by) + hy, td, reach, False)
+    core, radius = shape_core(shape)
+    radius += td
+    rel_core = core - np.asarray(ref, dtype=np.float64)
+    pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
+    hull: Polygon | None = None
+    try:
+        hull = Polygon.hull(pts)
+    except ValueError:
+        # collinear (to the polygon's own tolerance): the segment case below
+        hull = None
+    if hull is None:
+        # collinear (a core along the segment): a capsule between the two points farthest apart
+        e = pts - pts[0]
+        along = e @ e[int(np.argmax(np.einsum("ij,ij->i", e, e)))]
+        p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
+        res = ray_capsule2(ox, oy, dx, dy, p0[0], p0[1], p1[0], p1[1], radius, reach)
     else:
-        core, radius = shape_core(shape)
-        radius += td
-        rel_core = core - np.asarray(ref, dtype=np.float64)
-        pts = np.vstack((np.array((ax, ay)) - rel_core, np.array((bx, by)) - rel_core))
-        hull: Polygon | None = None
-        try:
-            hull = Polygon.hull(pts)
-        except ValueError:
-            # collinear (to the polygon's own tolerance): the segment case below
-            hull = None
-        if hull is None:
-            # collinear (a core along the segment): a capsule between the two points farthest
-            # apart
-            e = pts - pts[0]
-            along = e @ e[int(np.argmax(np.einsum("ij,ij->i", e, e)))]
-            p0, p1 = pts[int(np.argmin(along))], pts[int(np.argmax(along))]
-            res = ray_capsule2(ox, oy, dx, dy, p0[0], p0[1], p1[0], p1[1], radius, reach)
-        else:
-            v = view(hull)
-            assert v.normals is not None
-            res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
+        v = view(hull)
+        assert v.normals is not None
+        res = ray_rounded_polygon(ox, oy, dx, dy, v.core, v.normals, radius, reach, False)
     t, _px, _py, nx, ny, inside = res
     if t < 0.0:
         return None
@@ -472,15 +461,8 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
         return 0.0, normal, Vec2(x, y), True
     fraction = min(t / length, mf) if length > 0.0 else 0.0
     # the mover's core point deepest toward the segment (least along the normal)
-    if isinstance(shape, Circle):
-        px, py = ox, oy
-    elif isinstance(shape, AABB):
-        px = shape.min[0] if nx > 0.0 else (shape.max[0] if nx < 0.0 else ox)
-        py = shape.min[1] if ny > 0.0 else (shape.max[1] if ny < 0.0 else oy)
-    else:
-        assert core is not None
-        k = int(np.argmin(core @ np.array((nx, ny))))
-        px, py = float(core[k, 0]), float(core[k, 1])
+    k = int(np.argmin(core @ np.array((nx, ny))))
+    px, py = float(core[k, 0]), float(core[k, 1])
     # at the moment of contact, less the rounding: where it touches the segment
     qx = px + rel[0] * fraction - nx * radius
     qy = py + rel[1] * fraction - ny * radius
