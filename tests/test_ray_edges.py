@@ -727,3 +727,35 @@ def test_origin_on_the_core_next_to_an_end_leaves_square_to_the_core(tiny: float
     out = [o + r * c for o, c in zip(ray.origin, n)]
     assert math.hypot(*[c for k, c in enumerate(out) if k != 1]) == r
     assert 0.0 <= out[1] <= 1.0
+
+
+@pytest.mark.parametrize("r", [0.25, 0.5])
+def test_ray_from_outside_a_capsule_whose_end_is_a_tiny_coordinate(r: float) -> None:
+    # The start-inside fix above measures an origin's place along the core again from b; it
+    # must not leak into the cast from outside, which reads the origin's place from a (it
+    # did in 3D: a miss, or a hit 0.1 inside, for this capsule whose b is 1.2e-38 from the
+    # origin's plane; found by hypothesis). The same capsule with b at 0 gives the answer.
+    for b in ((0.0, 1.1754943508222875e-38, 1.0), (0.0, 0.0, 1.0)):
+        shape = Capsule((0.0, -1.0, 1.0), b, r)
+        hit = raycast(Ray((0.0, 0.0, 0.0), (0.0, -0.4472135954999579, 0.8944271909999159)),
+                      shape)
+        assert hit is not None and not hit.started_inside
+        # on the surface: r from the core
+        p = hit.point
+        assert abs(math.hypot(p[0], p[2] - 1.0) - r) <= 1e-12 and -1.0 <= p[1] <= 0.0
+
+
+@pytest.mark.parametrize("core_end", [(0.0, 1.0, 1.0), (1.0, 1.0, 1.0), (0.3, -2.0, 7.0)])
+def test_origin_on_a_diagonal_core_leaves_square_to_it(core_end: tuple[float, ...]) -> None:
+    # An origin on the core of a diagonal 3D capsule: its offset square to the core is only
+    # the rounding of ``w - along u``, which can lie along the axis itself, and was taken as
+    # the way out (found by hypothesis: (0, 0.5, 0.5) on the core (0, 0, 0)-(0, 1, 1) left
+    # along (0, 0.71, 0.71), and the push by the depth stayed inside). Within rounding of
+    # the core the origin counts as on it, and leaves square to the axis by the radius.
+    shape = Capsule((0.0, 0.0, 0.0), core_end, 1.0)
+    mid = tuple(0.5 * c for c in core_end)
+    hit = raycast(Ray(mid, (0.0, 0.0, 1.0)), shape)
+    assert hit is not None and hit.started_inside
+    n = hit.normal
+    axis = Vec3(*core_end).normalized()
+    assert abs(n.dot(axis)) <= 1e-15 and abs(n.length() - 1.0) <= 1e-15

@@ -678,16 +678,17 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
     wy = oy - ay
     along = wx * ux + wy * uy  # the origin's position along the core, from a
     beside = elen > 0.0 and 0.0 < along < elen
+    qx, qy = wx, wy  # the origin's offset from a core point on its line
     if elen > 0.0 and along >= elen and (ox - bx) * ux + (oy - by) * uy < 0.0:
         # past b measured from a, but short of it measured from b: an origin on or beside the
         # core within rounding of b (the offset from b would point along the axis, a way
         # out that stays inside); measured from b
-        wx = ox - bx
-        wy = oy - by
+        qx = ox - bx
+        qy = oy - by
         beside = True
     if beside:
         # beside the core: straight out sideways, square to it (its signed height h)
-        h = ux * wy - uy * wx
+        h = ux * qy - uy * qx
         dist = abs(h)
         side = 1.0 if h >= 0.0 else -1.0
         # on the core itself (h = 0): out to the left of a -> b
@@ -1116,6 +1117,8 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     wy = oy - ay
     wz = oz - az
     along = wx * ux + wy * uy + wz * uz  # the origin's position along the core, from a
+    # the origin's offset from a core point and its position along the core from there
+    qx, qy, qz, qu = wx, wy, wz, along
     beside = elen > 0.0 and 0.0 < along < elen
     if elen > 0.0 and along >= elen:
         back = (ox - bx) * ux + (oy - by) * uy + (oz - bz) * uz
@@ -1123,21 +1126,27 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
             # past b measured from a, but short of it measured from b: an origin on or
             # beside the core within rounding of b (the offset from b would point along the
             # axis, a way out that stays inside); measured from b
-            wx = ox - bx
-            wy = oy - by
-            wz = oz - bz
-            along = back
+            qx, qy, qz, qu = ox - bx, oy - by, oz - bz, back
             beside = True
     if beside:
         # beside the core: the offset square to it (a second pass removes what rounding
         # left along the axis)
-        vx = wx - along * ux
-        vy = wy - along * uy
-        vz = wz - along * uz
-        rest = vx * ux + vy * uy + vz * uz
-        vx -= rest * ux
-        vy -= rest * uy
-        vz -= rest * uz
+        vx = qx - qu * ux
+        vy = qy - qu * uy
+        vz = qz - qu * uz
+        vv = vx * vx + vy * vy + vz * vz
+        if vv <= (COLLINEAR_TOLERANCE * COLLINEAR_TOLERANCE) * (qx * qx + qy * qy + qz * qz):
+            # on the core, to rounding: what is left of the offset is the subtraction's
+            # rounding, of any direction (along the axis, for an origin on a diagonal core),
+            # so the square way out below, as for an origin exactly on it
+            vx = 0.0
+            vy = 0.0
+            vz = 0.0
+        else:
+            rest = vx * ux + vy * uy + vz * uz
+            vx -= rest * ux
+            vy -= rest * uy
+            vz -= rest * uz
     elif elen > 0.0 and along >= elen:
         # beyond b
         vx = ox - bx
