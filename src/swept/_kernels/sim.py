@@ -1036,9 +1036,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
     """One contact pass for bodies ``first .. stop-1`` (a range kernel): apply the pass's
     body-body push ``dpos`` (cast first for swept and speculative bodies: never through a
     collider), then push each body out of the colliders it overlaps, one after the other,
-    answering its velocity. ``touching`` records which bodies met a collider in this pass
-    (before the first, :func:`advance_range` sets it): a body that was clear and has not
-    moved is skipped."""
+    answering its velocity. ``touching`` records which bodies a collider moved or slowed in
+    this pass (before the first, :func:`advance_range` sets it): a body that no collider
+    changed and that no other body pushes is skipped (the pass would repeat itself exactly)."""
     # no reference counts in the loop (world.unowned): the scene's, the bodies' and the
     # scratch's arrays as views without an owner (the arguments keep them alive)
     scene = unowned(scene)
@@ -1146,18 +1146,30 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) ->
             if gap > 0.0:
                 # clear of it (touching counts as a contact)
                 continue
-            px -= gap * nx
-            py -= gap * ny
-            pz -= gap * nz
+            qx = px - gap * nx
+            qy = py - gap * ny
+            qz = pz - gap * nz
             # answered relative to the collider's velocity (zero for a still one)
             wx, wy, wz = collider_velocity(scene, h)
             vx, vy, vz = respond_velocity(vel[i, 0] - wx, vel[i, 1] - wy, vel[i, 2] - wz,
                                           nx, ny, nz, restitution[i], friction[i])
-            vel[i, 0] = vx + wx
-            vel[i, 1] = vy + wy
-            vel[i, 2] = vz + wz
+            vx += wx
+            vy += wy
+            vz += wz
             responded[i] = True
-            touching[i] = True
+            # the next pass must look again only if this contact changed something: a body
+            # left where it was, as it was (resting exactly on its contacts), and not pushed
+            # by another body, would repeat this pass bit for bit. At 10,000 balls 600 to
+            # 700 bodies were still pushed out in the sixth pass, nearly all by nothing
+            if (qx != px or qy != py or qz != pz or vx != vel[i, 0] or vy != vel[i, 1]
+                    or vz != vel[i, 2]):
+                touching[i] = True
+            px = qx
+            py = qy
+            pz = qz
+            vel[i, 0] = vx
+            vel[i, 1] = vy
+            vel[i, 2] = vz
         pos[i, 0] = px
         pos[i, 1] = py
         pos[i, 2] = pz
