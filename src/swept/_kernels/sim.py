@@ -841,12 +841,20 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         speed = math.sqrt(vx * vx + vy * vy + vz * vz)
         moves = mode[i] != MODE_DISCRETE and speed > 0.0
         grow = r * (1.0 + CACHE_MARGIN_FRACTION)
-        if moves:
+        # whether the cache covers every cast of the step (``wide``), or only the first
+        wide = True
+        if moves and not (ball and mode[i] == MODE_SWEPT):
             # every cast stays within speed * dt of the start (a response never speeds up);
             # the box also covers what the passes and the bookkeeping look at afterwards
             _box_around(px, py, pz, speed * dt + grow, query)
         else:
-            # discrete (or at rest): the path to p + v dt and the ball's surroundings there
+            # discrete (or at rest): the path to p + v dt and the ball's surroundings there.
+            # A swept ball too: most moves meet nothing, and then the path's box (grown by
+            # the cache's margin) holds all the step looks at; a ball that responds gathers
+            # the box of every cast (below). Measured on bench_sim's scene (1,000 balls, one
+            # thread): the gather was two thirds of the move (the path's box holds a few
+            # times fewer colliders and tree nodes than the cube round the start)
+            wide = not moves
             query[0] = min(px, px + vx * dt) - grow
             query[1] = min(py, py + vy * dt) - grow
             query[2] = min(pz, pz + vz * dt) - grow
@@ -957,6 +965,21 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 vz += wz
                 remaining -= remaining * fraction
                 responded[i] = True
+                if not wide:
+                    # a swept ball that responds: its next casts go elsewhere, within speed *
+                    # dt of the start. Gather the cube round the start (it holds the path's
+                    # box, and a smaller query lists a subsequence of a larger one's, in the
+                    # same order: the candidates of every later loop are as before)
+                    wide = True
+                    _box_around(start[i, 0], start[i, 1], start[i, 2], speed * dt + grow,
+                                query)
+                    count = _gather_into(scene, stack, query, mask, cache, i)
+                    for a in range(6):
+                        cache_box[i, a] = query[a]
+                    cached = count <= cache.shape[1]
+                    cache_count[i] = count if cached else -1
+                    if not cached:
+                        count = gather_spare(scene, stack, query, mask, spare)
             # past the cap of casts the body stays at its last contact
             if moves:
                 # a clear first cast proves the whole move clear of every collider: the first
