@@ -996,14 +996,15 @@ class Simulation:
                                                self.time_step, self.max_casts))
             first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
                                                            self.dim)
+            pairs = _k.meeting_pairs(bodies, first, neighbour)
             for k in range(self.passes):
                 if k == 0 and shift.shape[0]:
                     # the solver's shifts out of deep overlaps, cast like any push
                     scratch.dpos[:] = shift
                 else:
                     scratch.dpos.fill(0.0)
-                if neighbour.shape[0]:
-                    _k.pair_pass(bodies, first, neighbour, scratch.dpos)
+                if pairs.shape[0]:
+                    _k.pairs_pass(bodies, pairs, scratch.dpos)
                 parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
             parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
         self._shifted = False
