@@ -119,7 +119,8 @@ def test_a_pass_skips_only_bodies_it_would_leave_unchanged(seed: int) -> None:
     scene = sim._scene()
     b, s = sim._arrays, sim._scratch
     n = b.pos.shape[0]
-    kernels.advance_range(0, n, scene, b, s, np.zeros(3), STEP, sim.max_casts)
+    kernels.advance_range(0, n, scene, b, s, np.zeros(3), STEP, sim.max_casts,
+                          sim._gather_grid)
     first, neighbour = kernels.find_pairs(b.pos, b.radius, 2)
     pairs = kernels.meeting_pairs(b, first, neighbour)
     for _ in range(sim.passes):
@@ -225,3 +226,97 @@ def test_a_ball_bouncing_back_past_its_start_meets_the_wall_behind_it() -> None:
     assert ball.caught == 1
     began = sim.contacts_began
     assert sorted(began["other"].tolist()) == [0, 1]
+
+
+# ------------------------------------------------------------------- the gather grid
+
+
+def _gathers(world: World, queries: np.ndarray, mask: int, width: int = 32
+             ) -> tuple[list[list[int]], list[list[int]], object]:
+    """Each query's gather through the static tree and through the gather grid (lists of
+    handles, or the overflow count), and the grid."""
+    from swept._kernels import sim_grid
+
+    scene = world._sync()
+    grid = sim_grid.build_gather_grid(scene)
+    stack = np.zeros(64, np.int64)
+    tree, cells = [], []
+    for q in queries:
+        for g, into in ((sim_grid.no_grid(), tree), (grid, cells)):
+            out = np.zeros((1, width), np.int64)
+            count = kernels.gather_row(scene, g, stack, np.ascontiguousarray(q), mask, out, 0)
+            into.append(out[0, :count].tolist() if count <= width else [count])
+    return tree, cells, grid
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """A 2D query box as the gathers take it."""
+    return np.array([x0, y0, -1.0, x1, y1, 1.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_gather_grid_lists_what_the_tree_lists_in_its_order(seed: int) -> None:
+    # The move's gather looks the static colliders up in a grid of their boxes, and must
+    # list exactly the tree walk's colliders in the tree's order (the body's cache, and so
+    # every later loop, depends on both). Boxes on the cell lines and queries sharing only a
+    # face, edge or corner with a box, or reaching past the grid, are where a cell lookup
+    # could differ.
+    rng = np.random.default_rng(seed)
+    world = World()
+    for _ in range(int(rng.integers(1, 80))):
+        p = rng.integers(0, 40, 2).astype(float) * 2.5
+        q = p + rng.integers(-6, 7, 2).astype(float) * 2.5
+        if (p == q).all():
+            q = q + 2.5
+        kind = rng.integers(0, 3)
+        layer = int(rng.choice([1, 2, 4]))
+        if kind == 0:
+            world.add(Segment(p, q), layer=layer)
+        elif kind == 1:
+            world.add(Circle(p, float(rng.integers(0, 4)) * 2.5), layer=layer)
+        else:
+            from swept import AABB
+            world.add(AABB(np.minimum(p, q), np.maximum(p, q)), layer=layer)
+    handles = list(range(len(world._shapes)))
+    for h in rng.choice(handles, len(handles) // 5, replace=False).tolist():
+        world.remove(h)
+    corners = rng.integers(-4, 44, (60, 2)).astype(float) * 2.5
+    sizes = rng.integers(0, 12, (60, 2)).astype(float) * 2.5
+    queries = np.array([_box(x, y, x + w, y + h) for (x, y), (w, h) in zip(corners, sizes)]
+                       + [_box(-1e9, -1e9, 1e9, 1e9), _box(5.0, 5.0, 4.0, 6.0)])
+    for mask in (0xFFFFFFFF, 2, 5):
+        tree, cells, _grid = _gathers(world, queries, mask)
+        assert cells == tree
+
+
+def test_the_gather_grid_overflows_as_the_tree_does() -> None:
+    # past the row's room both report how many touch, in any layer
+    world = World()
+    for k in range(50):
+        world.add(Segment((k, 0.0), (k, 10.0)), layer=1 + k % 2)
+    tree, cells, grid = _gathers(world, np.array([_box(-1, -1, 60, 11), _box(10, 2, 14, 3)]),
+                                 1, width=8)
+    assert grid.dims[0] > 0
+    assert cells == tree
+    assert tree[0] == [50]
+    assert sorted(tree[1]) == [10, 12, 14]
+
+
+def test_scenes_the_gather_grid_cannot_hold_walk_the_tree() -> None:
+    from swept import AABB, Plane, Sphere
+    from swept._kernels import sim_grid
+
+    # 3D; colliders all far larger than the cells; no static collider (a plane only)
+    solid = World()
+    solid.add(Sphere((0.0, 0.0, 0.0), 1.0))
+    huge = World()
+    huge.add(Segment((0.0, 0.0), (1.0, 0.0)))
+    for k in range(40):
+        huge.add(AABB((-1e4, -1e4 + k), (1e4, 1e4 + k)))
+    half = World()
+    half.add(Plane((0.0, 1.0), 0.0))
+    for world in (solid, huge, half):
+        assert sim_grid.build_gather_grid(world._sync()).dims[0] == 0
+    tree, cells, _grid = _gathers(huge, np.array([_box(-1, -1, 2, 2)]), 0xFFFFFFFF, width=64)
+    assert cells == tree and len(tree[0]) == 41

@@ -92,6 +92,7 @@ from .scene import (
     contact_row,
     one_way_stands,
 )
+from .sim_grid import GatherGrid, grid_gather_into
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree, unowned
@@ -278,6 +279,18 @@ def gather_spare(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
     lowered again with its caller (measured on the compile tour's Simulation: see
     ``benchmarks/README.md``, compile time)."""
     return _gather_into(scene, stack, query, mask, spare, 0)
+
+
+@kernel
+def gather_row(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.ndarray, mask: int,
+               out: np.ndarray, row: int) -> int:
+    """:func:`_gather_into` row ``row`` of ``out``, the static colliders looked up in the
+    gather grid when it has cells (:func:`~swept._kernels.sim_grid.grid_gather_into`: the same
+    list), else found by the static tree's walk. A compiled call: the move's gathers, one or
+    two a body, take no inlined copy of either walk."""
+    if grid.dims[0] > 0:
+        return grid_gather_into(scene, grid, stack, query, mask, out, row)
+    return _gather_into(scene, stack, query, mask, out, row)
 
 
 @kernel
@@ -771,13 +784,14 @@ def _slide_push(scene: Scene, b: Bodies, i: int, p: tuple[float, float, float],
 
 @kernel
 def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
-                  gravity: np.ndarray, dt: float, max_casts: int) -> None:
+                  gravity: np.ndarray, dt: float, max_casts: int, grid: GatherGrid) -> None:
     """Gravity and the move of bodies ``first .. stop-1`` for one step, in place (a range
     kernel): ``start`` gets the positions before it, ``responded`` whether the move met a
     collider (``crossed`` is cleared), ``touching`` whether the first contact pass must
     look for its overlaps (False only for a swept body whose first cast was clear: it ends
     clear of every collider). Each body's colliders near its path and its new place are
-    cached for the passes and the bookkeeping (``cache``)."""
+    cached for the passes and the bookkeeping (``cache``), gathered through ``grid``
+    (:mod:`swept._kernels.sim_grid`) when it has cells."""
     # no reference counts in the loop (world.unowned): the scene's, the bodies' and the
     # scratch's arrays as views without an owner (the arguments keep them alive). Measured
     # on bench_sim's scene (10,000 balls, one thread, CPU, alternated runs): advance_range
@@ -786,7 +800,11 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     scene = unowned(scene)
     b = unowned(b)
     s = unowned(s)
+    grid = unowned(grid)
+    use_grid = grid.dims[0] > 0
     stack = np.empty(STACK_SIZE, np.int64)
+    # (the gather's call takes these without reference counts; the locals keep them alive)
+    stack_view = unowned(stack)
     start = s.start
     moved = s.moved
     responded = s.responded
@@ -800,6 +818,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     mode = b.mode
     masks = b.mask
     query = np.empty(6)
+    query_view = unowned(query)
     spare = _spare(scene)
     # owner-less: the compiled row calls reference-count nothing
     view = unowned(scene)
@@ -863,8 +882,11 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             query[4] = max(py, py + vy * dt) + grow
             query[5] = max(pz, pz + vz * dt) + grow
         # cache the colliders in the box (written out here: an inlined helper taking the
-        # arrays cost a third of the step, measured)
-        count = _gather_into(scene, stack, query, mask, cache, i)
+        # arrays cost a third of the step, measured; a compiled call, 50 ns a body)
+        if use_grid:
+            count = grid_gather_into(scene, grid, stack, query, mask, cache, i)
+        else:
+            count = _gather_into(scene, stack, query, mask, cache, i)
         for a in range(6):
             cache_box[i, a] = query[a]
         cached = count <= cache.shape[1]
@@ -974,7 +996,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     wide = True
                     _box_around(start[i, 0], start[i, 1], start[i, 2], speed * dt + grow,
                                 query)
-                    count = _gather_into(scene, stack, query, mask, cache, i)
+                    count = gather_row(view, grid, stack_view, query_view, mask, cache, i)
                     for a in range(6):
                         cache_box[i, a] = query[a]
                     cached = count <= cache.shape[1]
@@ -1643,7 +1665,7 @@ def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int
 
 @kernel
 def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: float,
-                max_casts: int, passes: int, dim: int, shift: np.ndarray
+                max_casts: int, passes: int, dim: int, shift: np.ndarray, grid: GatherGrid
                 ) -> tuple[np.ndarray, np.ndarray]:
     """One whole step of every body on the calling thread, in one call from Python:
     :func:`advance_range` over all the bodies, then :func:`after_move_serial`.
@@ -1655,7 +1677,7 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
     unbox the 25 arrays of the scene, bodies and scratch) and finds the caches cold. The step
     took 0.42 ms through the thirteen calls, 0.37 ms through this one (medians of 300
     steps)."""
-    advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts)
+    advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts, grid)
     return after_move_serial(scene, b, s, passes, dim, shift)
 
 
