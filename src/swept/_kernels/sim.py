@@ -68,8 +68,6 @@ from .scene import (
     FLAG_KINEMATIC,
     FLAG_ONE_WAY,
     FLAGS,
-    H_PLANE_COUNT,
-    H_PLANES,
     HI,
     KIND,
     KIND_AABB2,
@@ -83,7 +81,6 @@ from .scene import (
     KIND_POLYGON,
     KIND_SEGMENT,
     KIND_SPHERE,
-    LAYER,
     LO,
     MOTION,
     VELOCITY,
@@ -92,7 +89,7 @@ from .scene import (
     contact_row,
     one_way_stands,
 )
-from .sim_grid import GatherGrid, grid_gather_into
+from .sim_grid import GatherGrid, grid_gather_into, planes_and_layers
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree, unowned
@@ -240,22 +237,7 @@ def _gather_into(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
     tags = scene.tags
     found = box_gather(nodes, links, static_tree(links), moving_tree(links), stack, query,
                        scene.rows, LO, out, row, 0)
-    cap = out.shape[1]
-    first_plane = links[H_PLANES]
-    for j in range(first_plane, first_plane + links[H_PLANE_COUNT]):
-        if found < cap:
-            out[row, found] = links[j]
-        found += 1
-    if found > cap:
-        return found
-    # keep the colliders in a layer of the mask, in order
-    kept = 0
-    for c in range(found):
-        h = out[row, c]
-        if (tags[h, LAYER] & mask) != 0:
-            out[row, kept] = h
-            kept += 1
-    return kept
+    return planes_and_layers(links, tags, mask, out, row, found)
 
 
 @inline_kernel
@@ -321,6 +303,19 @@ def _box_around(px: float, py: float, pz: float, reach: float, query: np.ndarray
 # 1,000 balls on one thread: 11 us written out, 23 us with its loop over the cache in an
 # inlined helper (66 us when the helper also called the path test); the swept move's cast
 # loop, advance_range: 106 us written out, 169 us through an inlined helper.
+
+
+@inline_kernel
+def _keep_cache(i: int, query: np.ndarray, count: int, cache_box: np.ndarray,
+                cache_count: np.ndarray, cap: int) -> bool:
+    """Body i's cache was just gathered for the box ``query``, ``count`` colliders: record
+    the box and the count (-1 when more than the cache's ``cap`` held them); returns whether
+    the cache holds them."""
+    for a in range(6):
+        cache_box[i, a] = query[a]
+    cached = count <= cap
+    cache_count[i] = count if cached else -1
+    return cached
 
 
 @inline_kernel
@@ -887,10 +882,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             count = grid_gather_into(scene, grid, stack, query, mask, cache, i)
         else:
             count = _gather_into(scene, stack, query, mask, cache, i)
-        for a in range(6):
-            cache_box[i, a] = query[a]
-        cached = count <= cache.shape[1]
-        cache_count[i] = count if cached else -1
+        cached = _keep_cache(i, query, count, cache_box, cache_count, cache.shape[1])
         if not cached:
             # too many for the cache: gathered again for this move only
             count = gather_spare(scene, stack, query, mask, spare)
@@ -997,10 +989,8 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     _box_around(start[i, 0], start[i, 1], start[i, 2], speed * dt + grow,
                                 query)
                     count = gather_row(view, grid, stack_view, query_view, mask, cache, i)
-                    for a in range(6):
-                        cache_box[i, a] = query[a]
-                    cached = count <= cache.shape[1]
-                    cache_count[i] = count if cached else -1
+                    cached = _keep_cache(i, query, count, cache_box, cache_count,
+                                         cache.shape[1])
                     if not cached:
                         count = gather_spare(scene, stack, query, mask, spare)
             # past the cap of casts the body stays at its last contact

@@ -46,7 +46,8 @@ from .scene import (
 )
 from .world import moving_tree
 
-__all__ = ["GatherGrid", "NO_GRID", "no_grid", "build_gather_grid", "grid_gather_into"]
+__all__ = ["GatherGrid", "NO_GRID", "no_grid", "build_gather_grid", "grid_gather_into",
+           "planes_and_layers"]
 
 class GatherGrid(NamedTuple):
     """The gather grid as the kernels take it (module docstring): ``frame`` (3,) float64,
@@ -76,6 +77,17 @@ def _cell(v: float, lo: float, inv: float, n: int) -> int:
     v; an infinite v clamps too)."""
     c = math.floor((v - lo) * inv)
     return int(min(max(c, 0.0), n - 1.0))
+
+
+@inline_kernel
+def _binned(rows: np.ndarray, h: int, x0: float, y0: float, inv: float, nx: int, ny: int
+            ) -> tuple[bool, int, int, int, int]:
+    """Whether collider h's box is binned (not empty), and the cells ``ax bx ay by``
+    (inclusive) it covers."""
+    if rows[h, LO] > rows[h, HI] or rows[h, LO + 1] > rows[h, HI + 1]:
+        return False, 0, -1, 0, -1
+    return (True, _cell(rows[h, LO], x0, inv, nx), _cell(rows[h, HI], x0, inv, nx),
+            _cell(rows[h, LO + 1], y0, inv, ny), _cell(rows[h, HI + 1], y0, inv, ny))
 
 
 @kernel
@@ -125,13 +137,9 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
     starts = np.zeros(nx * ny + 1, np.int64)
     total = 0
     for k in range(count):
-        h = links[items + k]
-        if rows[h, LO] > rows[h, HI] or rows[h, LO + 1] > rows[h, HI + 1]:
+        binned, ax, bx, ay, by = _binned(rows, links[items + k], x0, y0, inv, nx, ny)
+        if not binned:
             continue
-        ax = _cell(rows[h, LO], x0, inv, nx)
-        bx = _cell(rows[h, HI], x0, inv, nx)
-        ay = _cell(rows[h, LO + 1], y0, inv, ny)
-        by = _cell(rows[h, HI + 1], y0, inv, ny)
         total += (bx - ax + 1) * (by - ay + 1)
         if total > SIM_GRID_MAX_ENTRIES_PER_COLLIDER * boxes:
             return none
@@ -144,13 +152,9 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
     fill = starts[:-1].copy()
     # items in rank order: each cell's run is increasing
     for k in range(count):
-        h = links[items + k]
-        if rows[h, LO] > rows[h, HI] or rows[h, LO + 1] > rows[h, HI + 1]:
+        binned, ax, bx, ay, by = _binned(rows, links[items + k], x0, y0, inv, nx, ny)
+        if not binned:
             continue
-        ax = _cell(rows[h, LO], x0, inv, nx)
-        bx = _cell(rows[h, HI], x0, inv, nx)
-        ay = _cell(rows[h, LO + 1], y0, inv, ny)
-        by = _cell(rows[h, HI + 1], y0, inv, ny)
         for cy in range(ay, by + 1):
             for cx in range(ax, bx + 1):
                 c = cx + nx * cy
@@ -225,6 +229,16 @@ def grid_gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: n
             out[row, j] = links[items + out[row, j]]
         found = box_gather(scene.nodes, links, moving_tree(links), NO_TREE, stack, query,
                            rows, LO, out, row, found)
+    return planes_and_layers(links, tags, mask, out, row, found)
+
+
+@inline_kernel
+def planes_and_layers(links: np.ndarray, tags: np.ndarray, mask: int, out: np.ndarray,
+                      row: int, found: int) -> int:
+    """The end of a gather whose tree walks wrote ``found`` colliders to ``out[row]``: the
+    planes after them, then, when all fit in the row, only the colliders in a layer of
+    ``mask``, in order (returns how many); when they do not fit, how many in any layer."""
+    cap = out.shape[1]
     first_plane = links[H_PLANES]
     for j in range(first_plane, first_plane + links[H_PLANE_COUNT]):
         if found < cap:
