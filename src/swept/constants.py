@@ -296,9 +296,9 @@ RELATIVE_MOTION_TOLERANCE = 1e-12
 #: passes and the bookkeeping reuse the cache while the body stays within it. Not measured:
 #: one radius, a round number that covers the passes' pushes.
 CACHE_MARGIN_FRACTION = 1.0
-#: Cells a static collider the Simulation's gather grid has (:mod:`swept._kernels.sim_grid`):
-#: square cells over the static colliders' extent, about this many a collider. Not tuned: one
-#: a collider, as the World's own grid aims for.
+#: Cells per static collider in the Simulation's gather grid (:mod:`swept._kernels.sim_grid`):
+#: square cells over the static colliders' extent, about this many a collider. Not measured:
+#: one a collider, a round number (the grid lists the same colliders at any cell size).
 SIM_GRID_CELLS_PER_COLLIDER = 1.0
 #: Most cell entries a static collider of the gather grid may need on average; past it (the
 #: colliders much larger than the cells) the Simulation walks the static tree instead. A limit
