@@ -284,7 +284,9 @@ def test_the_gather_grid_lists_what_the_tree_lists_in_its_order(seed: int) -> No
     corners = rng.integers(-4, 44, (60, 2)).astype(float) * 2.5
     sizes = rng.integers(0, 12, (60, 2)).astype(float) * 2.5
     queries = np.array([_box(x, y, x + w, y + h) for (x, y), (w, h) in zip(corners, sizes)]
-                       + [_box(-1e9, -1e9, 1e9, 1e9), _box(5.0, 5.0, 4.0, 6.0)])
+                       + [_box(-1e9, -1e9, 1e9, 1e9), _box(5.0, 5.0, 4.0, 6.0),
+                          _box(-1e30, -1e30, 1e30, 1e30), _box(-1e50, 40.0, 1e50, 41.0),
+                          _box(1e40, 1e40, 1e41, 1e41), _box(-1e41, 0.0, -1e40, 100.0)])
     for mask in (0xFFFFFFFF, 2, 5):
         tree, cells, _grid = _gathers(world, queries, mask)
         assert cells == tree
@@ -320,3 +322,22 @@ def test_scenes_the_gather_grid_cannot_hold_walk_the_tree() -> None:
         assert sim_grid.build_gather_grid(world._sync()).dims[0] == 0
     tree, cells, _grid = _gathers(huge, np.array([_box(-1, -1, 2, 2)]), 0xFFFFFFFF, width=64)
     assert cells == tree and len(tree[0]) == 41
+
+
+def test_a_ball_whose_path_spans_the_whole_grid_still_meets_its_walls() -> None:
+    # A path box far wider than the gather grid clamps to its edge cells as a float before
+    # it becomes a cell index: converted first, 1e21 overflowed an int64 and the lookup
+    # missed every column but the first, and the ball went through the wall.
+    sim = Simulation(step=STEP)
+    sim.world.add(Segment((1000.0, 0.0), (1000.0, 100.0)))
+    sim.world.add(Segment((-1000.0, 0.0), (-1000.0, 100.0)))
+    for k in range(30):
+        sim.world.add(Segment((-900.0 + 60.0 * k, 0.0), (-890.0 + 60.0 * k, 10.0)))
+    ball = sim.add(Body(Circle((0.0, 50.0), 1.0), velocity=(6e22, 0.0), restitution=1.0,
+                        friction=0.0, ccd="swept"))
+    sim.step()
+    assert sim._gather_grid.dims[0] > 1
+    assert ball.missed == 0
+    assert ball.caught == 1
+    assert abs(ball.position.x) == pytest.approx(999.0, rel=1e-9)
+    assert ball.position.y == 50.0

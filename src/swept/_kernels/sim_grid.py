@@ -74,9 +74,14 @@ NO_GRID = no_grid()
 @inline_kernel
 def _cell(v: float, lo: float, inv: float, n: int) -> int:
     """The cell index along one axis of coordinate v, clamped to ``0 .. n-1`` (monotone in
-    v; an infinite v clamps too)."""
-    c = math.floor((v - lo) * inv)
-    return int(min(max(c, 0.0), n - 1.0))
+    v). Clamped as a float, before it becomes an integer: a coordinate far beyond the grid
+    (a query box 1e30 wide) would overflow the conversion."""
+    c = (v - lo) * inv
+    if c < 0.0:
+        return 0
+    if c >= n:
+        return n - 1
+    return int(c)
 
 
 @inline_kernel
