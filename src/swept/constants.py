@@ -75,6 +75,7 @@ __all__ = [
     # the Simulation
     "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
     "SPECULATIVE_MARGIN_FRACTION", "PAIR_MARGIN_FRACTION", "CACHE_MARGIN_FRACTION",
+    "SIM_GRID_CELLS_PER_COLLIDER", "SIM_GRID_MAX_ENTRIES_PER_COLLIDER",
     "RELATIVE_MOTION_TOLERANCE",
     "MAX_GRID_KEYS", "PAIR_PUSH_SLOP",
     "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
@@ -295,6 +296,14 @@ RELATIVE_MOTION_TOLERANCE = 1e-12
 #: passes and the bookkeeping reuse the cache while the body stays within it. Not measured:
 #: one radius, a round number that covers the passes' pushes.
 CACHE_MARGIN_FRACTION = 1.0
+#: Cells per static collider in the Simulation's gather grid (:mod:`swept._kernels.sim_grid`):
+#: square cells over the static colliders' extent, about this many a collider. Not measured:
+#: one a collider, a round number (the grid lists the same colliders at any cell size).
+SIM_GRID_CELLS_PER_COLLIDER = 1.0
+#: Most cell entries a static collider of the gather grid may need on average; past it (the
+#: colliders much larger than the cells) the Simulation walks the static tree instead. A limit
+#: on memory and on the build, not measured.
+SIM_GRID_MAX_ENTRIES_PER_COLLIDER = 16
 #: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
 #: A limit, not a tolerance: keys below 2^60 leave an int64 room for a neighbour's offset.
 #: Not measured.

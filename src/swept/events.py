@@ -127,6 +127,23 @@ def _fill(fill: Callable[[Touches], int], n: int, old: Touches) -> Touches:
     return out
 
 
+#: The four event arrays of a step, by attribute name.
+EVENT_ARRAYS = ("contacts_began", "contacts_ended", "sensor_began", "sensor_ended")
+
+
+class _Pending(NamedTuple):
+    """Events not yet made into records: the touches ``which`` ((k,) bool) selects in
+    ``table``, of sensors or contacts, began or ended (:meth:`ContactEvents._records`'s
+    arguments). A step keeps these and builds the structured array only when it is read (a
+    property, or a callback registered for it): building it each step cost a tenth of a
+    1,000-ball step (bench_sim, one thread)."""
+
+    table: Touches
+    which: np.ndarray
+    sensor: bool
+    began: bool
+
+
 class ContactEvents:
     """The last step's contact and sensor events of a ``dim``-dimensional simulation, the
     touches they were found from, and the callbacks (module docstring)."""
@@ -136,11 +153,9 @@ class ContactEvents:
         self.dim = dim
         self.contacts = _no_touches(0)
         self.sensors = _no_touches(0)
-        empty = np.zeros(0, self.dtype)
-        self.contacts_began = empty
-        self.contacts_ended = empty
-        self.sensor_began = empty
-        self.sensor_ended = empty
+        #: each of the four event arrays, or what builds it on first read (:class:`_Pending`)
+        self._events: dict[str, np.ndarray | _Pending] = {}
+        self.quiet()
         self.callbacks: dict[str, list[EventCallback]] = {
             "contacts_began": [], "contacts_ended": [], "sensor_began": [],
             "sensor_ended": []}
@@ -153,8 +168,36 @@ class ContactEvents:
     def quiet(self) -> None:
         """A step in which nothing moved: no events, the touches kept."""
         empty = np.zeros(0, self.dtype)
-        self.contacts_began = self.contacts_ended = empty
-        self.sensor_began = self.sensor_ended = empty
+        for which in EVENT_ARRAYS:
+            self._events[which] = empty
+
+    def _get(self, which: str) -> np.ndarray:
+        """The event array ``which``, its records built now if they are still pending (and
+        kept: every later read gives the same array)."""
+        got = self._events[which]
+        if isinstance(got, _Pending):
+            got = self._events[which] = self._records(*got)
+        return got
+
+    @property
+    def contacts_began(self) -> np.ndarray:
+        """The contacts that began in the last step (module docstring)."""
+        return self._get("contacts_began")
+
+    @property
+    def contacts_ended(self) -> np.ndarray:
+        """The contacts that ended in the last step or at a removal."""
+        return self._get("contacts_ended")
+
+    @property
+    def sensor_began(self) -> np.ndarray:
+        """The sensor overlaps that began in the last step."""
+        return self._get("sensor_began")
+
+    @property
+    def sensor_ended(self) -> np.ndarray:
+        """The sensor overlaps that ended in the last step or at a removal."""
+        return self._get("sensor_ended")
 
     def forget(self) -> None:
         """A step taken with the events off: no events, and no touches remembered (when they
@@ -173,7 +216,8 @@ class ContactEvents:
         new = _fill(lambda t: _k.contact_touches(scene, bodies, scratch, first, neighbour,
                                                  vel_start, t.first, t.other, t.data),
                     n, self.contacts)
-        self.contacts_began, self.contacts_ended = self._diff(self.contacts, new, False)
+        began, ended = self._diff(self.contacts, new, False)
+        self._events["contacts_began"], self._events["contacts_ended"] = began, ended
         self.contacts = new
         if sensors is not None or self.sensors.first[-1] > 0:
             if sensors is None:
@@ -184,23 +228,30 @@ class ContactEvents:
                                                           scratch.start, vel_start, t.first,
                                                           t.other, t.data),
                               n, self.sensors)
-            self.sensor_began, self.sensor_ended = self._diff(self.sensors, found, True)
+            began, ended = self._diff(self.sensors, found, True)
+            self._events["sensor_began"], self._events["sensor_ended"] = began, ended
             self.sensors = found
         else:
-            self.sensor_began = self.sensor_ended = np.zeros(0, self.dtype)
+            empty = np.zeros(0, self.dtype)
+            self._events["sensor_began"] = self._events["sensor_ended"] = empty
         self.call()
 
-    def _diff(self, old: Touches, new: Touches, sensor: bool) -> tuple[np.ndarray, np.ndarray]:
-        """The began and ended events between two tables."""
+    def _diff(self, old: Touches, new: Touches, sensor: bool
+              ) -> tuple[np.ndarray | _Pending, np.ndarray | _Pending]:
+        """The began and ended events between two tables: empty arrays, or the touches that
+        make them, as records built when first read (:meth:`_get`)."""
         k_old = int(old.first[-1])
         k_new = int(new.first[-1])
+        empty = np.zeros(0, self.dtype)
         if k_old == 0 and k_new == 0:
-            empty = np.zeros(0, self.dtype)
             return empty, empty
         began = np.zeros(k_new, np.bool_)
         ended = np.zeros(k_old, np.bool_)
-        _k.diff_touches(old.first, old.other, new.first, new.other, began, ended)
-        return self._records(new, began, sensor, True), self._records(old, ended, sensor, False)
+        n_began, n_ended = _k.diff_touches(old.first, old.other, new.first, new.other, began,
+                                           ended)
+        # (the tables are never written again: each step fills new ones, so they can wait)
+        return (_Pending(new, began, sensor, True) if n_began else empty,
+                _Pending(old, ended, sensor, False) if n_ended else empty)
 
     def _records(self, table: Touches, which: np.ndarray, sensor: bool, began: bool
                  ) -> np.ndarray:
@@ -231,9 +282,10 @@ class ContactEvents:
         """Body ``index`` of ``n`` is removed: its touches end now (events set and the end
         callbacks called), and the tables' rows and keys move down past it."""
         empty = np.zeros(0, self.dtype)
-        self.contacts_began = self.sensor_began = empty
-        self.contacts, self.contacts_ended = self._drop(self.contacts, index, n, False)
-        self.sensors, self.sensor_ended = self._drop(self.sensors, index, n, True)
+        self._events["contacts_began"] = self._events["sensor_began"] = empty
+        self.contacts, self._events["contacts_ended"] = self._drop(self.contacts, index, n,
+                                                                   False)
+        self.sensors, self._events["sensor_ended"] = self._drop(self.sensors, index, n, True)
         self.call()
 
     def _drop(self, table: Touches, index: int, n: int, sensor: bool
@@ -268,7 +320,7 @@ class ContactEvents:
         for which, fns in self.callbacks.items():
             if not fns:
                 continue
-            events = getattr(self, which)
+            events = self._get(which)
             if events.shape[0]:
                 for fn in fns:
                     fn(events)

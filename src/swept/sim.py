@@ -97,11 +97,13 @@ from .world import _mask as _check_bits
 if TYPE_CHECKING:
     from ._kernels import scene as _kscene
     from ._kernels import sim as _k
+    from ._kernels import sim_grid as _grid
     from ._kernels import sim_shapes as _shapes
     from ._kernels import solver as _solver
 else:
     _kscene = kernels("scene")
     _k = kernels("sim")
+    _grid = kernels("sim_grid")
     _shapes = kernels("sim_shapes")
     _solver = kernels("solver")
 
@@ -545,6 +547,11 @@ class Simulation:
         self._local = np.zeros((0, 0))
         self._sleepers = False
         self._last_scene: _kscene.Scene | None = None
+        # the gather grid of the static colliders (sim_grid), and the packed static tree
+        # (the scene's ``links``) it was built for: a World repacks them on every change
+        # of its static colliders
+        self._gather_grid: Any = None
+        self._grid_links: np.ndarray | None = None
         self._arrays = self._pack()
         self._scratch = _k.new_scratch(0)
         # the velocity solver's contacts: this step's, and last step's for warm starting
@@ -967,6 +974,9 @@ class Simulation:
         if changed:
             # colliders moved (or came or went): every body's cache of them is stale
             self._scratch.cache_count.fill(-1)
+            if scene.links is not self._grid_links or self._gather_grid is None:
+                self._gather_grid = _grid.build_gather_grid(scene)
+                self._grid_links = scene.links
         if self._sleepers and not self._wake_for(changed):
             # every body asleep and nothing woke one: the step costs nothing (and its
             # contacts are the last step's: no events)
@@ -990,20 +1000,23 @@ class Simulation:
             # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN): the whole
             # step in one call
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
-                                         self.max_casts, self.passes, self.dim, shift)
+                                         self.max_casts, self.passes, self.dim, shift,
+                                         self._gather_grid)
         else:
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
-                                               self.time_step, self.max_casts))
+                                               self.time_step, self.max_casts,
+                                               self._gather_grid))
             first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
                                                            self.dim)
+            pairs = _k.meeting_pairs(bodies, first, neighbour)
             for k in range(self.passes):
                 if k == 0 and shift.shape[0]:
                     # the solver's shifts out of deep overlaps, cast like any push
                     scratch.dpos[:] = shift
                 else:
                     scratch.dpos.fill(0.0)
-                if neighbour.shape[0]:
-                    _k.pair_pass(bodies, first, neighbour, scratch.dpos)
+                if pairs.shape[0]:
+                    _k.pairs_pass(bodies, pairs, scratch.dpos)
                 parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
             parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
         self._shifted = False

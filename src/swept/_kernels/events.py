@@ -33,7 +33,7 @@ import numpy as np
 from ..constants import EVENT_TOUCH_FRACTION
 from . import inline_kernel, kernel
 from .bvh import STACK_SIZE
-from .scene import Scene
+from .scene import HI, LO, Scene
 from .sim import (
     Bodies,
     Scratch,
@@ -180,8 +180,15 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         count = s.cache_count[i]
         if not cached:
             count = gather_spare(scene, stack, query, mask[i], spare)
+        rows = scene.rows
+        far = ri + reach
         for k in range(count):
             h = s.cache[i, k] if cached else spare[0, k]
+            if (rows[h, LO] > px + far or rows[h, HI] < px - far or rows[h, LO + 1] > py + far
+                    or rows[h, HI + 1] < py - far):
+                # the ball's reach misses the collider's box (a cache holds colliders of a
+                # step's travel around it: most end here, without a call)
+                continue
             if ball:
                 gap, nx, ny, nz = gap_row(view, h, px, py, pz, ri, reach)
                 qx = px - (ri + gap) * nx

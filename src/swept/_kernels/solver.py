@@ -51,7 +51,7 @@ from ..constants import (
 )
 from . import inline_kernel, kernel
 from .bvh import STACK_SIZE
-from .scene import FLAG_KINEMATIC, FLAGS, Scene
+from .scene import FLAG_KINEMATIC, FLAGS, HI, LO, Scene
 from .sim import (
     Bodies,
     Scratch,
@@ -221,9 +221,17 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         count = s.cache_count[i]
         if not cached:
             count = gather_spare(scene, stack, query, b.mask[i], spare)
+        rows = scene.rows
+        far = ri + reach
         for k in range(count):
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
+            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) == 0 and (
+                    rows[h, LO] > px + far or rows[h, HI] < px - far
+                    or rows[h, LO + 1] > py + far or rows[h, HI + 1] < py - far):
+                # a still collider whose box the ball's reach misses (a cache holds colliders
+                # of a step's travel around it: most end here, without a call)
+                continue
             wx = wy = wz = 0.0
             if ball:
                 # (a moving collider: the gap at the step's start, where it started)

@@ -1,0 +1,343 @@
+"""The Simulation step's cost cuts, each against what it replaced: event records built when
+first read, contact passes that skip a body they would leave unchanged, a swept ball's cache
+gathered round its path, the meeting pairs listed once a step. Each must give the same bits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from swept import Circle, Segment
+from swept._kernels import sim as kernels
+from swept.events import event_dtype
+from swept.sim import Body, Simulation
+from swept.world import World
+
+STEP = 1.0 / 60.0
+
+
+def _busy(seed: int, balls: int = 120, side: float = 300.0) -> Simulation:
+    """Fast elastic balls among thin walls in a closed box: casts, bounces, body pairs that
+    overlap after the move, walls touched exactly."""
+    rng = np.random.default_rng(seed)
+    sim = Simulation(step=STEP)
+    corners = [(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)]
+    for i in range(4):
+        sim.world.add(Segment(corners[i], corners[(i + 1) % 4]))
+    for _ in range(12):
+        mid = rng.uniform(0.2 * side, 0.8 * side, 2)
+        ang = rng.uniform(0.0, np.pi)
+        half = 0.5 * rng.uniform(20.0, 60.0) * np.array([np.cos(ang), np.sin(ang)])
+        sim.world.add(Segment(mid - half, mid + half))
+    centers = rng.uniform(15.0, side - 15.0, (balls, 2))
+    radii = rng.uniform(2.0, 6.0, balls)
+    heading = rng.uniform(0.0, 2.0 * np.pi, balls)
+    speed = rng.uniform(0.0, 3000.0, balls)
+    vel = np.stack([np.cos(heading), np.sin(heading)], axis=1) * speed[:, None]
+    sim.add_balls(centers, radii, vel, restitution=1.0, friction=0.0, ccd="swept")
+    return sim
+
+
+def _events(sim: Simulation) -> tuple[np.ndarray, ...]:
+    """The last step's four event arrays."""
+    return (sim.contacts_began, sim.contacts_ended, sim.sensor_began, sim.sensor_ended)
+
+
+def _same_events(a: np.ndarray, b: np.ndarray) -> None:
+    """Two event arrays hold the same records, bit for bit."""
+    assert a.dtype == b.dtype
+    assert a.shape == b.shape
+    assert a.tobytes() == b.tobytes()
+
+
+# ---------------------------------------------------------------------- events read late
+
+
+def test_events_read_late_equal_the_events_a_callback_gets_each_step() -> None:
+    # A step keeps its events as the touches that make them and builds the records on the
+    # first read: a simulation read through a callback (built at once), one read after each
+    # step and one read only every third step must see the same records.
+    eager = _busy(1)
+    got: dict[str, np.ndarray] = {}
+    eager.on_contact_begin(lambda e: got.__setitem__("began", e))
+    eager.on_contact_end(lambda e: got.__setitem__("ended", e))
+    each = _busy(1)
+    sometimes = _busy(1)
+    seen = 0
+    for k in range(45):
+        got.clear()
+        for sim in (eager, each, sometimes):
+            sim.step()
+        began, ended = each.contacts_began, each.contacts_ended
+        _same_events(got.get("began", np.zeros(0, event_dtype(2))), began)
+        _same_events(got.get("ended", np.zeros(0, event_dtype(2))), ended)
+        seen += began.shape[0] + ended.shape[0]
+        if k % 3 == 2:
+            _same_events(sometimes.contacts_began, began)
+            _same_events(sometimes.contacts_ended, ended)
+    # the scene makes and breaks contacts: the comparison was not of empty arrays
+    assert seen > 50
+
+
+def test_an_event_array_read_twice_is_the_same_array() -> None:
+    sim = _busy(2)
+    for _ in range(5):
+        sim.step()
+    assert sim.contacts_began is sim.contacts_began
+    assert sim.contacts_ended is sim.contacts_ended
+
+
+def test_a_removal_after_an_unread_step_ends_the_contacts_it_had() -> None:
+    # the removal's ended events come from the step's touches, read or not
+    sim = Simulation(step=STEP, gravity=(0.0, 0.0))
+    sim.world.add(Segment((0.0, 0.0), (10.0, 0.0)))
+    ball = sim.add(Body(Circle((5.0, 1.0), 1.0), velocity=(0.0, 0.0)))
+    sim.step()
+    sim.remove(ball)
+    ended = sim.contacts_ended
+    assert ended.shape == (1,)
+    assert ended["body"][0] == 0
+    assert ended["other"][0] == 0
+    assert tuple(ended["normal"][0]) == (0.0, 1.0)
+    assert sim.contacts_began.shape == (0,)
+
+
+# ------------------------------------------------------------------ passes that skip
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_pass_skips_only_bodies_it_would_leave_unchanged(seed: int) -> None:
+    # A contact pass marks a body for the next pass only when a collider moved or slowed
+    # it; one it skips (not pushed, not marked) would repeat the last pass bit for bit. Run
+    # the step's passes, then one more over every body with no push: the bodies left
+    # unmarked must not change at all.
+    sim = _busy(seed)
+    for _ in range(8):
+        sim.step()
+    scene = sim._scene()
+    b, s = sim._arrays, sim._scratch
+    n = b.pos.shape[0]
+    kernels.advance_range(0, n, scene, b, s, np.zeros(3), STEP, sim.max_casts,
+                          sim._gather_grid)
+    first, neighbour = kernels.find_pairs(b.pos, b.radius, 2)
+    pairs = kernels.meeting_pairs(b, first, neighbour)
+    for _ in range(sim.passes):
+        s.dpos.fill(0.0)
+        kernels.pairs_pass(b, pairs, s.dpos)
+        kernels.resolve_range(0, n, scene, b, s)
+    skipped = ~s.touching
+    pos, vel = b.pos.copy(), b.vel.copy()
+    s.dpos.fill(0.0)
+    s.touching[:] = True
+    kernels.resolve_range(0, n, scene, b, s)
+    assert skipped.sum() > 0.9 * n
+    assert b.pos[skipped].tobytes() == pos[skipped].tobytes()
+    assert b.vel[skipped].tobytes() == vel[skipped].tobytes()
+
+
+# --------------------------------------------------------------- caches and candidates
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 1.0), st.floats(0.0, 1.0),
+       st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_a_smaller_query_lists_a_subsequence_of_a_larger_ones(seed: int, a: float, b: float,
+                                                             c: float, d: float) -> None:
+    # Every loop over a body's cache filters it by its own box: exact only if a gather of a
+    # smaller box lists, in order, the larger box's colliders that touch it. The swept
+    # ball's cache (its path's box, or the cube round its start once it responds) leans on
+    # it. Boxes that share faces with the colliders' count as touching.
+    rng = np.random.default_rng(seed)
+    world = World()
+    for _ in range(60):
+        p = rng.integers(0, 20, 2).astype(float) * 5.0
+        q = p + rng.integers(-4, 5, 2).astype(float) * 5.0
+        if (p == q).all():
+            q = q + 5.0
+        world.add(Segment(p, q))
+    scene = world._sync()
+    big = np.array([10.0, 10.0, -1.0, 90.0, 90.0, 1.0])
+    lo = big[:3] + np.array([a, b, 0.0]) * 40.0
+    hi = lo + np.array([c, d, 0.0]) * 40.0
+    small = np.array([*lo[:2], -1.0, *hi[:2], 1.0])
+    mask = 0xFFFFFFFF
+    large = kernels.candidates(scene, big, mask)
+    rows = scene.rows
+    from swept._kernels.scene import HI, LO
+    touching = [h for h in large
+                if not (rows[h, LO] > small[3] or rows[h, HI] < small[0]
+                        or rows[h, LO + 1] > small[4] or rows[h, HI + 1] < small[1])]
+    assert kernels.candidates(scene, small, mask).tolist() == touching
+
+
+def test_meeting_pairs_are_the_lists_pairs_each_once_in_order() -> None:
+    # the passes read the pairs from this list instead of the CSR lists: the same pairs, in
+    # the same order (by lower index, then higher), masked pairs left out
+    rng = np.random.default_rng(6)
+    n = 60
+    pos = np.zeros((n, 3))
+    pos[:, :2] = rng.uniform(0.0, 30.0, (n, 2))
+    radii = rng.uniform(1.0, 3.0, n)
+    first, neighbour = kernels.find_pairs(pos, radii, 2)
+    layer = rng.choice([1, 2, 4], n).astype(np.int64)
+    mask = rng.choice([1, 3, 7, 6], n).astype(np.int64)
+    b = kernels.Bodies(pos, np.zeros((n, 3)), radii, np.ones(n), np.ones(n), np.zeros(n),
+                       np.zeros(n, np.int64), layer, mask, np.zeros(n, np.int64),
+                       np.zeros(n, np.int64), np.zeros(n, np.bool_), np.zeros(n, np.int64),
+                       np.zeros((n, 0)))
+    want = [(i, int(j)) for i in range(n) for j in neighbour[first[i]:first[i + 1]]
+            if j > i and layer[i] & mask[j] and layer[j] & mask[i]]
+    got = kernels.meeting_pairs(b, first, neighbour)
+    assert got.shape == (len(want), 2)
+    assert [tuple(r) for r in got.tolist()] == want
+    assert 10 < len(want) < len([j for i in range(n)
+                                 for j in neighbour[first[i]:first[i + 1]] if j > i])
+
+
+def test_a_pair_pass_over_no_pairs_changes_nothing() -> None:
+    n = 3
+    b = kernels.Bodies(np.zeros((n, 3)), np.ones((n, 3)), np.ones(n), np.ones(n), np.ones(n),
+                       np.zeros(n), np.zeros(n, np.int64), np.ones(n, np.int64),
+                       np.ones(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+                       np.zeros(n, np.bool_), np.zeros(n, np.int64), np.zeros((n, 0)))
+    dpos = np.zeros((n, 3))
+    kernels.pairs_pass(b, np.zeros((0, 2), np.int64), dpos)
+    assert not dpos.any()
+    assert (b.vel == 1.0).all()
+
+
+def test_a_ball_bouncing_back_past_its_start_meets_the_wall_behind_it() -> None:
+    # A swept ball caches the colliders round its path's box; the wall behind it is outside
+    # that box. When the ball responds, its cache grows to the cube round its start, so the
+    # cast back finds that wall: right 2 to the wall at x = 3, left 4 to x = -2 against the
+    # wall at x = -3, then right 3 to x = 1 (9 units at 540 units/s).
+    sim = Simulation(step=STEP)
+    sim.world.add(Segment((3.0, -5.0), (3.0, 5.0)))
+    sim.world.add(Segment((-3.0, -5.0), (-3.0, 5.0)))
+    ball = sim.add(Body(Circle((0.0, 0.0), 1.0), velocity=(540.0, 0.0), restitution=1.0,
+                        friction=0.0, ccd="swept"))
+    sim.step()
+    assert ball.position.x == pytest.approx(1.0, abs=1e-12)
+    assert ball.position.y == 0.0
+    assert ball.velocity.x == pytest.approx(540.0, abs=1e-9)
+    assert ball.missed == 0
+    assert ball.caught == 1
+    began = sim.contacts_began
+    assert sorted(began["other"].tolist()) == [0, 1]
+
+
+# ------------------------------------------------------------------- the gather grid
+
+
+def _gathers(world: World, queries: np.ndarray, mask: int, width: int = 32
+             ) -> tuple[list[list[int]], list[list[int]], object]:
+    """Each query's gather through the static tree and through the gather grid (lists of
+    handles, or the overflow count), and the grid."""
+    from swept._kernels import sim_grid
+
+    scene = world._sync()
+    grid = sim_grid.build_gather_grid(scene)
+    stack = np.zeros(64, np.int64)
+    tree, cells = [], []
+    for q in queries:
+        for g, into in ((sim_grid.no_grid(), tree), (grid, cells)):
+            out = np.zeros((1, width), np.int64)
+            count = kernels.gather_row(scene, g, stack, np.ascontiguousarray(q), mask, out, 0)
+            into.append(out[0, :count].tolist() if count <= width else [count])
+    return tree, cells, grid
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """A 2D query box as the gathers take it."""
+    return np.array([x0, y0, -1.0, x1, y1, 1.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_gather_grid_lists_what_the_tree_lists_in_its_order(seed: int) -> None:
+    # The move's gather looks the static colliders up in a grid of their boxes, and must
+    # list exactly the tree walk's colliders in the tree's order (the body's cache, and so
+    # every later loop, depends on both). Boxes on the cell lines and queries sharing only a
+    # face, edge or corner with a box, or reaching past the grid, are where a cell lookup
+    # could differ.
+    rng = np.random.default_rng(seed)
+    world = World()
+    for _ in range(int(rng.integers(1, 80))):
+        p = rng.integers(0, 40, 2).astype(float) * 2.5
+        q = p + rng.integers(-6, 7, 2).astype(float) * 2.5
+        if (p == q).all():
+            q = q + 2.5
+        kind = rng.integers(0, 3)
+        layer = int(rng.choice([1, 2, 4]))
+        if kind == 0:
+            world.add(Segment(p, q), layer=layer)
+        elif kind == 1:
+            world.add(Circle(p, float(rng.integers(0, 4)) * 2.5), layer=layer)
+        else:
+            from swept import AABB
+            world.add(AABB(np.minimum(p, q), np.maximum(p, q)), layer=layer)
+    handles = list(range(len(world._shapes)))
+    for h in rng.choice(handles, len(handles) // 5, replace=False).tolist():
+        world.remove(h)
+    corners = rng.integers(-4, 44, (60, 2)).astype(float) * 2.5
+    sizes = rng.integers(0, 12, (60, 2)).astype(float) * 2.5
+    queries = np.array([_box(x, y, x + w, y + h) for (x, y), (w, h) in zip(corners, sizes)]
+                       + [_box(-1e9, -1e9, 1e9, 1e9), _box(5.0, 5.0, 4.0, 6.0),
+                          _box(-1e30, -1e30, 1e30, 1e30), _box(-1e50, 40.0, 1e50, 41.0),
+                          _box(1e40, 1e40, 1e41, 1e41), _box(-1e41, 0.0, -1e40, 100.0)])
+    for mask in (0xFFFFFFFF, 2, 5):
+        tree, cells, _grid = _gathers(world, queries, mask)
+        assert cells == tree
+
+
+def test_the_gather_grid_overflows_as_the_tree_does() -> None:
+    # past the row's room both report how many touch, in any layer
+    world = World()
+    for k in range(50):
+        world.add(Segment((k, 0.0), (k, 10.0)), layer=1 + k % 2)
+    tree, cells, grid = _gathers(world, np.array([_box(-1, -1, 60, 11), _box(10, 2, 14, 3)]),
+                                 1, width=8)
+    assert grid.dims[0] > 0
+    assert cells == tree
+    assert tree[0] == [50]
+    assert sorted(tree[1]) == [10, 12, 14]
+
+
+def test_scenes_the_gather_grid_cannot_hold_walk_the_tree() -> None:
+    from swept import AABB, Plane, Sphere
+    from swept._kernels import sim_grid
+
+    # 3D; colliders all far larger than the cells; no static collider (a plane only)
+    solid = World()
+    solid.add(Sphere((0.0, 0.0, 0.0), 1.0))
+    huge = World()
+    huge.add(Segment((0.0, 0.0), (1.0, 0.0)))
+    for k in range(40):
+        huge.add(AABB((-1e4, -1e4 + k), (1e4, 1e4 + k)))
+    half = World()
+    half.add(Plane((0.0, 1.0), 0.0))
+    for world in (solid, huge, half):
+        assert sim_grid.build_gather_grid(world._sync()).dims[0] == 0
+    tree, cells, _grid = _gathers(huge, np.array([_box(-1, -1, 2, 2)]), 0xFFFFFFFF, width=64)
+    assert cells == tree and len(tree[0]) == 41
+
+
+def test_a_ball_whose_path_spans_the_whole_grid_still_meets_its_walls() -> None:
+    # A path box far wider than the gather grid clamps to its edge cells as a float before
+    # it becomes a cell index: converted first, 1e21 overflowed an int64 and the lookup
+    # missed every column but the first, and the ball went through the wall.
+    sim = Simulation(step=STEP)
+    sim.world.add(Segment((1000.0, 0.0), (1000.0, 100.0)))
+    sim.world.add(Segment((-1000.0, 0.0), (-1000.0, 100.0)))
+    for k in range(30):
+        sim.world.add(Segment((-900.0 + 60.0 * k, 0.0), (-890.0 + 60.0 * k, 10.0)))
+    ball = sim.add(Body(Circle((0.0, 50.0), 1.0), velocity=(6e22, 0.0), restitution=1.0,
+                        friction=0.0, ccd="swept"))
+    sim.step()
+    assert sim._gather_grid.dims[0] > 1
+    assert ball.missed == 0
+    assert ball.caught == 1
+    assert abs(ball.position.x) == pytest.approx(999.0, rel=1e-9)
+    assert ball.position.y == 50.0
