@@ -275,6 +275,102 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
     return tree
 
 
+#: Columns of a :func:`flatten_tree4` row: its four children's boxes stored coordinate by
+#: coordinate (columns 0-3 the four lo x, then lo y, lo z, hi x, hi y, hi z), then the four
+#: children's references (columns 24-27, int32 bits), then four unused: 128 bytes a row.
+TREE4_COLUMNS = 32
+#: Column of a :func:`flatten_tree4` row's first child reference.
+TREE4_REFS = 24
+#: Entries the wide walk's stack needs: each row visited leaves at most three of its children
+#: waiting, and rows nest at most ``MAX_DEPTH`` deep (collapsing the binary tree never deepens
+#: it).
+TREE4_STACK_SIZE = 3 * bvh.STACK_SIZE + 1
+
+
+@inline_kernel
+def _half_area(nodes: np.ndarray, k: int) -> float:
+    """Half the surface area of BVH node k's box."""
+    dx = nodes[k, 3] - nodes[k, 0]
+    dy = nodes[k, 4] - nodes[k, 1]
+    dz = nodes[k, 5] - nodes[k, 2]
+    return dx * dy + dy * dz + dz * dx
+
+
+@kernel
+def flatten_tree4(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
+    """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) collapsed into a
+    four-wide tree for the ray walk, ``(r, TREE4_COLUMNS)`` float32: each row holds up to
+    four children's boxes (rounded outward to float32, stored coordinate by coordinate so the
+    four slab tests read four neighbouring floats) and references (:func:`flatten_tree`'s
+    encoding: a row, or a leaf's packed rows). A row starts from a binary node's two children
+    and opens the child of largest surface area that is internal, twice (fewer where only
+    leaves remain); each internal child left becomes a row of its own, depth first. Unused
+    slots hold an empty box (no ray enters it). Row 0 is a head whose only child is the root."""
+    m = nodes.shape[0]
+    internal = 0
+    for node in range(m):
+        if links[3 * node] >= 0:
+            internal += 1
+    kids = np.full((internal + 1, 4), -1, np.int64)
+    row_of = np.full(max(m, 1), -1, np.int64)
+    pending = np.empty(max(m, 1), np.int64)
+    sp = 0
+    if m > 0:
+        kids[0, 0] = 0
+        if links[0] >= 0:
+            pending[0] = 0
+            sp = 1
+    row = 1
+    # each pass makes one row; every binary node is pushed at most once
+    for _ in range(m):
+        if sp == 0:
+            break
+        sp -= 1
+        node = pending[sp]
+        row_of[node] = row
+        child = links[3 * node]
+        kids[row, 0] = child
+        kids[row, 1] = child + 1
+        count = 2
+        for _ in range(2):
+            # open the internal child of largest area (the first of equals)
+            best = -1
+            best_area = -1.0
+            for s in range(count):
+                k = kids[row, s]
+                if links[3 * k] >= 0 and _half_area(nodes, k) > best_area:
+                    best_area = _half_area(nodes, k)
+                    best = s
+            if best < 0:
+                break
+            grand = links[3 * kids[row, best]]
+            kids[row, best] = grand
+            kids[row, count] = grand + 1
+            count += 1
+        # the first internal child in the row after this one
+        for s in range(count - 1, -1, -1):
+            if links[3 * kids[row, s]] >= 0:
+                pending[sp] = kids[row, s]
+                sp += 1
+        row += 1
+    tree = np.zeros((row, TREE4_COLUMNS), np.float32)
+    refs = tree_refs(tree)
+    for r in range(row):
+        for s in range(4):
+            k = kids[r, s]
+            if k < 0:
+                for a in range(3):
+                    tree[r, 4 * a + s] = np.float32(math.inf)
+                    tree[r, 12 + 4 * a + s] = np.float32(-math.inf)
+                refs[r, TREE4_REFS + s] = -1
+                continue
+            for a in range(3):
+                tree[r, 4 * a + s] = _outward32(nodes[k, a], False)
+                tree[r, 12 + 4 * a + s] = _outward32(nodes[k, 3 + a], True)
+            refs[r, TREE4_REFS + s] = _tree_ref(links, row_of, k)
+    return tree
+
+
 @inline_kernel
 def tree_refs(tree: np.ndarray) -> np.ndarray:
     """The int32 view of a :func:`flatten_tree` array (its columns 12 and 13 are references)."""
@@ -380,45 +476,75 @@ def _leaf_rows(ref: int) -> tuple[int, int]:
 
 
 @inline_kernel
+def _entry4(tree: np.ndarray, row: int, s: int, ox: float, oy: float, oz: float, ix: float,
+            iy: float, iz: float, nx: int, ny: int, nz: int, limit: float) -> float:
+    """:func:`_tree_entry` of child s of a :func:`flatten_tree4` row: ``nx, ny, nz`` are the
+    column offsets (0 or 12) of the planes the ray enters by. The same products."""
+    tn, tf = _slab(tree[row, nx + s], tree[row, 12 - nx + s], ox, ix, 0.0, limit)
+    tn, tf = _slab(tree[row, 4 + ny + s], tree[row, 16 - ny + s], oy, iy, tn, tf)
+    tn, tf = _slab(tree[row, 8 + nz + s], tree[row, 20 - nz + s], oz, iz, tn, tf)
+    if tn > tf:
+        return math.inf
+    return tn
+
+
+@inline_kernel
+def _push_sorted(stack_ref: np.ndarray, stack_t: np.ndarray, base: int, sp: int, ref: int,
+                 t: float) -> int:
+    """Push the child ``ref`` entered at t (inf: missed, not pushed) among the entries
+    ``base .. sp-1``, which stay sorted by decreasing t (the nearest on top); the new sp."""
+    if t == math.inf:
+        return sp
+    pos = sp
+    for _ in range(sp - base):
+        if stack_t[pos - 1] >= t:
+            break
+        stack_t[pos] = stack_t[pos - 1]
+        stack_ref[pos] = stack_ref[pos - 1]
+        pos -= 1
+    stack_t[pos] = t
+    stack_ref[pos] = ref
+    return sp + 1
+
+
+@inline_kernel
 def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.ndarray,
                    stack_ref: np.ndarray, stack_t: np.ndarray, ox: float, oy: float,
                    oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
                    ) -> tuple[float, int]:
-    """:func:`mesh_ray` with its stacks given ((:data:`bvh.STACK_SIZE`,) int64 and float64)."""
+    """:func:`mesh_ray` with its stacks given ((:data:`TREE4_STACK_SIZE`,) int64 and
+    float64)."""
     kx, ky, kz, sx, sy, sz = ray_frame(dx, dy, dz)
     o = (ox, oy, oz)
     okx = o[kx]
     oky = o[ky]
     okz = o[kz]
     ix, iy, iz, nx, ny, nz = _slab_frame(dx, dy, dz)
+    nx *= 4
+    ny *= 4
+    nz *= 4
     best_t = math.inf
     best_k = -1
     limit = tmax
     ref = 0
     sp = 0
-    # each pass visits a row or a leaf, each at most once
-    for _ in range(2 * tree.shape[0] + 2):
+    # each pass visits a row or a leaf, each at most once (a row has at most four children)
+    for _ in range(4 * tree.shape[0] + 2):
         if ref >= 0:
-            # an internal row: the child entered first is next, the other waits
-            t_left = _tree_entry(tree, ref, 0, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            t_right = _tree_entry(tree, ref, 6, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            # the two mirrored branches written out, and the pop below: the same steps as
-            # _descend and _pop, which the sphere walk calls, but called here they made the
-            # ray walk 1.3-2x slower (measured on bench_mesh's meshes)
-            if t_left <= t_right:
-                if t_left != math.inf:
-                    if t_right != math.inf:
-                        stack_ref[sp] = refs[ref, 13]
-                        stack_t[sp] = t_right
-                        sp += 1
-                    ref = refs[ref, 12]
-                    continue
-            else:
-                if t_left != math.inf:
-                    stack_ref[sp] = refs[ref, 12]
-                    stack_t[sp] = t_left
-                    sp += 1
-                ref = refs[ref, 13]
+            # an internal row: its children entered within the limit go on the stack, sorted,
+            # and the nearest is next
+            t0 = _entry4(tree, ref, 0, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            t1 = _entry4(tree, ref, 1, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            t2 = _entry4(tree, ref, 2, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            t3 = _entry4(tree, ref, 3, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            base = sp
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS], t0)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 1], t1)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 2], t2)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 3], t3)
+            if sp > base:
+                sp -= 1
+                ref = stack_ref[sp]
                 continue
         else:
             # a leaf: its triangles, consecutive rows of packed
@@ -458,8 +584,8 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
     nearer child first, shrinking the reach to the best hit and dropping what is entered
     beyond it; ``packed`` is :func:`pack_triangles` of the mesh and ``order`` the BVH's items
     (packed row j is triangle ``order[j]``)."""
-    stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
-    stack_t = np.empty(bvh.STACK_SIZE)
+    stack_ref = np.empty(TREE4_STACK_SIZE, np.int64)
+    stack_t = np.empty(TREE4_STACK_SIZE)
     return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz,
                           dx, dy, dz, tmin, tmax)
 
@@ -640,8 +766,8 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
     (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`), each
     ray's answer in its own row."""
-    stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
-    stack_t = np.empty(bvh.STACK_SIZE)
+    stack_ref = np.empty(TREE4_STACK_SIZE, np.int64)
+    stack_t = np.empty(TREE4_STACK_SIZE)
     refs = tree_refs(tree)
     for i in range(start, stop):
         r = _ray_at(walk, i)
