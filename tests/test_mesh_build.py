@@ -220,11 +220,15 @@ def test_rays_parallel_to_box_planes_from_origins_on_them_find_every_hit() -> No
     rng = np.random.default_rng(7)
     hf = HeightField(rng.normal(0.0, 0.5, (9, 9)), scale=(1.0, 1.0, 1.0))
     m = TriangleMesh(hf.vertices, hf.triangles)
-    planes = m._tree[1:, :12].astype(np.float64)
+    # the lo x and the hi z of each binary row's left box, of each wide row's children
+    wide = m._tree4[1:, :24].astype(np.float64)
+    planes = np.concatenate([m._tree[1:41, [0, 8]], wide[:40, [0, 20]], wide[:40, [1, 21]]])
+    # (a wide row's unused slot is an empty box of infinite planes)
+    planes = planes[np.isfinite(planes).all(axis=1)]
     origins = []
     directions = []
-    for row in range(min(planes.shape[0], 40)):
-        x, z = planes[row, 0], planes[row, 8]
+    for row in range(planes.shape[0]):
+        x, z = planes[row, 0], planes[row, 1]
         for d in ((0.0, -1.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 0.0, 0.0)):
             origins.append((x, 5.0 if d[1] < 0 else -5.0 if d[1] > 0 else 0.0, z))
             directions.append(d)

@@ -91,7 +91,8 @@ __all__ = [
     "MAX_COORDINATE",
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
-    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "PLANE_CULL_TOLERANCE",
+    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
+    "RAY_BLOCK", "PLANE_CULL_TOLERANCE",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -457,6 +458,9 @@ RAY_ORDER_BITS = 10
 #: Ray batches on a mesh smaller than this keep their own order (the Morton sort's two passes
 #: over 2^15 buckets cost about as much as 300 rays). Not measured beyond that estimate.
 RAY_ORDER_MIN_RAYS = 8192
+#: A mesh's ray batch is walked in blocks of this many rays: each block's rows are first copied
+#: in walk order into a small buffer, walked, then its answers written to their rows.
+RAY_BLOCK = 256
 #: A ball's cast against a triangle (:func:`swept._kernels.mesh.sphere_triangle_cast`) is
 #: skipped when its centre's whole path stays farther than the radius from the triangle's
 #: plane, on one side, by more than this times the size of the numbers involved (the centre's

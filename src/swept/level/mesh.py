@@ -126,7 +126,7 @@ class TriangleMesh(Surface):
                out: tuple[np.ndarray, ...]) -> None:
         # walked in the order of the origins' Morton code (nearby rays one after another),
         # each answer written to its own row
-        walk = _k.ray_order(o)
+        walk = _k.ray_order(o, d)
         run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree4, self._order,
                                                   self.normals, o, d, tmax, walk, out))
 
