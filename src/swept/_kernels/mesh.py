@@ -50,8 +50,13 @@ flat floor does not depend on how it is cut into triangles.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from llvmlite import ir as llvm_ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..constants import (
     FLAT_EDGE_TOLERANCE,
@@ -70,6 +75,31 @@ from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
 
 #: ``t`` of a miss.
 MISS = -1.0
+
+
+@intrinsic
+def _prefetch(typingctx: Any, rows: Any, row: Any) -> Any:
+    """Ask the CPU to start loading row ``row`` of the 2D array ``rows`` (its first 128 bytes)
+    into cache, without waiting for it: LLVM's prefetch hint, which changes no result."""
+    sig = types.void(rows, row)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
+                                       wraparound=False)
+        i32 = llvm_ir.IntType(32)
+        byte = llvm_ir.IntType(8).as_pointer()
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        first = builder.bitcast(ptr, byte)
+        # a read, kept in every cache level, of data: the row's first two 64-byte lines
+        for at in (first, builder.gep(first, [llvm_ir.IntType(64)(64)])):
+            builder.call(fn, [at, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -546,6 +576,12 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
             if sp > base:
                 sp -= 1
                 ref = stack_ref[sp]
+                # the children waiting start loading while the nearest is walked
+                for q in range(base, sp):
+                    if stack_ref[q] >= 0:
+                        _prefetch(tree, stack_ref[q])
+                    else:
+                        _prefetch(packed, _leaf_rows(stack_ref[q])[0])
                 continue
         else:
             # a leaf: its triangles, consecutive rows of packed
