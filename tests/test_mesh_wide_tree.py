@@ -65,7 +65,7 @@ def blob(seed: int, scale: float) -> TriangleMesh:
     for _ in range(3):
         middle: dict[tuple[int, int], int] = {}
 
-        def mid(a: int, b: int) -> int:
+        def mid(a: int, b: int, middle: dict[tuple[int, int], int] = middle) -> int:
             key = (min(a, b), max(a, b))
             if key not in middle:
                 points.append((points[a] + points[b]) / 2.0)

@@ -77,8 +77,7 @@ from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
 MISS = -1.0
 
 
-@intrinsic
-def _prefetch(typingctx: Any, rows: Any, row: Any) -> Any:
+def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
     """Ask the CPU to start loading row ``row`` of the 2D array ``rows`` (its first 128 bytes)
     into cache, without waiting for it: LLVM's prefetch hint, which changes no result."""
     sig = types.void(rows, row)
@@ -100,6 +99,10 @@ def _prefetch(typingctx: Any, rows: Any, row: Any) -> Any:
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+#: ``_prefetch(rows, row)`` in compiled code: :func:`_prefetch_typer`'s hint.
+_prefetch: Any = intrinsic(_prefetch_typer)
 
 
 # ---------------------------------------------------------------------------------------------
