@@ -249,3 +249,51 @@ def test_wide_tree_rays_equal_every_triangle_property(seed: int, scale: float) -
 
 
 _BLOBS = {scale: blob(6, scale) for scale in (1e-3, 1.0, 1e4)}
+
+
+@numba.njit(cache=True)
+def entries_both(tree: np.ndarray, rays: np.ndarray, limit: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's four entry t for each ray (origin, direction): the vector intrinsic's, and
+    :func:`kmesh._slab` lane by lane."""
+    n = rays.shape[0] * tree.shape[0]
+    wide = np.empty((n, 4))
+    scalar = np.empty((n, 4))
+    i = 0
+    for r in range(rays.shape[0]):
+        ox, oy, oz = rays[r, 0], rays[r, 1], rays[r, 2]
+        ix, iy, iz, nx, ny, nz = kmesh._slab_frame(rays[r, 3], rays[r, 4], rays[r, 5])
+        for row in range(tree.shape[0]):
+            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._entry4_wide(
+                tree, row, ox, oy, oz, ix, iy, iz, 4 * nx, 4 * ny, 4 * nz, limit)
+            for s in range(4):
+                tn, tf = kmesh._slab(tree[row, 4 * nx + s], tree[row, 12 - 4 * nx + s], ox, ix,
+                                     0.0, limit)
+                tn, tf = kmesh._slab(tree[row, 4 + 4 * ny + s], tree[row, 16 - 4 * ny + s],
+                                     oy, iy, tn, tf)
+                tn, tf = kmesh._slab(tree[row, 8 + 4 * nz + s], tree[row, 20 - 4 * nz + s],
+                                     oz, iz, tn, tf)
+                scalar[i, s] = tn if tn <= tf else np.inf
+            i += 1
+    return wide, scalar
+
+
+def test_the_vector_slab_test_equals_the_scalar_one_lane_by_lane() -> None:
+    # four slab tests in vector instructions must be the scalar test exactly, a NaN from an
+    # origin on a plane of a parallel ray included (it constrains nothing) and the empty
+    # slots' infinite planes (never entered)
+    m = blob(7, 3.0)
+    tree = m._tree4
+    rng = np.random.default_rng(13)
+    rays = np.concatenate([rng.uniform(-4, 4, (40, 3)), rng.normal(size=(40, 3))], axis=1)
+    # axis-parallel rays from points on the rows' planes
+    for row in range(1, 21):
+        x, y, z = tree[row, 0], tree[row, 4], tree[row, 20]
+        rays = np.concatenate([rays, [[x, y, z, 0, 0, 1], [x, y, z, 1, 0, 0],
+                                      [x, y, z, 0, -1, 0], [x, y, 0.0, 0, 0, -1]]])
+    rays = rays[np.isfinite(rays).all(axis=1)]
+    for limit in (math.inf, 2.5, 0.0):
+        wide, scalar = entries_both(tree, rays, limit)
+        np.testing.assert_array_equal(wide, scalar)
+        assert not np.isnan(wide).any()
+    assert (wide == 0.0).any() and (wide == math.inf).any()

@@ -105,6 +105,61 @@ def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
 _prefetch: Any = intrinsic(_prefetch_typer)
 
 
+def _entry4_typer(typingctx: Any, tree: Any, row: Any, ox: Any, oy: Any, oz: Any, ix: Any,
+                  iy: Any, iz: Any, nx: Any, ny: Any, nz: Any, limit: Any) -> Any:
+    """:func:`_tree_entry` of the four children of a :func:`flatten_tree4` row at once, in
+    vector instructions (``nx, ny, nz``: the column offsets, 0 or 12, of the planes the ray
+    enters by; ``flatten_tree4``'s coordinate-by-coordinate columns): each axis reads
+    the four entering and the four leaving planes of a row as one load each (widened to
+    float64, exactly), and every lane does :func:`_slab`'s very operations (a subtraction, a
+    product, the ordered comparisons that ignore a NaN), so each t equals the scalar one."""
+    sig = types.UniTuple(types.float64, 4)(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz,
+                                           limit)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        start = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
+                                         wraparound=False)
+        f64 = llvm_ir.DoubleType()
+        quad = llvm_ir.VectorType(f64, 4)
+        quad32 = llvm_ir.VectorType(llvm_ir.FloatType(), 4)
+        i64 = llvm_ir.IntType(64)
+
+        def splat(x: Any) -> Any:
+            one = builder.insert_element(llvm_ir.Constant(quad, llvm_ir.Undefined), x,
+                                         llvm_ir.IntType(32)(0))
+            return builder.shuffle_vector(one, one, llvm_ir.Constant(
+                llvm_ir.VectorType(llvm_ir.IntType(32), 4), [0, 0, 0, 0]))
+
+        def planes(col: Any) -> Any:
+            at = builder.bitcast(builder.gep(start, [col]), quad32.as_pointer())
+            return builder.fpext(builder.load(at, align=4), quad)
+
+        tn = splat(f64(0.0))
+        tf = splat(args[11])
+        for axis in range(3):
+            o = splat(args[2 + axis])
+            inv = splat(args[5 + axis])
+            enter = builder.add(i64(4 * axis), args[8 + axis])
+            leave = builder.sub(i64(4 * axis + 12), args[8 + axis])
+            near = builder.fmul(builder.fsub(planes(enter), o), inv)
+            far = builder.fmul(builder.fsub(planes(leave), o), inv)
+            tn = builder.select(builder.fcmp_ordered(">", near, tn), near, tn)
+            tf = builder.select(builder.fcmp_ordered("<", far, tf), far, tf)
+        entry = builder.select(builder.fcmp_ordered(">", tn, tf), splat(f64(math.inf)), tn)
+        lanes = [builder.extract_element(entry, llvm_ir.IntType(32)(s)) for s in range(4)]
+        return context.make_tuple(builder, signature.return_type, lanes)
+
+    return sig, codegen
+
+
+#: ``_entry4_wide(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)`` in compiled code:
+#: :func:`_entry4_typer`'s four entries.
+_entry4_wide: Any = intrinsic(_entry4_typer)
+
+
 # ---------------------------------------------------------------------------------------------
 # the watertight ray-triangle test
 
@@ -510,19 +565,6 @@ def _leaf_rows(ref: int) -> tuple[int, int]:
 
 
 @inline_kernel
-def _entry4(tree: np.ndarray, row: int, s: int, ox: float, oy: float, oz: float, ix: float,
-            iy: float, iz: float, nx: int, ny: int, nz: int, limit: float) -> float:
-    """:func:`_tree_entry` of child s of a :func:`flatten_tree4` row: ``nx, ny, nz`` are the
-    column offsets (0 or 12) of the planes the ray enters by. The same products."""
-    tn, tf = _slab(tree[row, nx + s], tree[row, 12 - nx + s], ox, ix, 0.0, limit)
-    tn, tf = _slab(tree[row, 4 + ny + s], tree[row, 16 - ny + s], oy, iy, tn, tf)
-    tn, tf = _slab(tree[row, 8 + nz + s], tree[row, 20 - nz + s], oz, iz, tn, tf)
-    if tn > tf:
-        return math.inf
-    return tn
-
-
-@inline_kernel
 def _push_sorted(stack_ref: np.ndarray, stack_t: np.ndarray, base: int, sp: int, ref: int,
                  t: float) -> int:
     """Push the child ``ref`` entered at t (inf: missed, not pushed) among the entries
@@ -567,10 +609,7 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
         if ref >= 0:
             # an internal row: its children entered within the limit go on the stack, sorted,
             # and the nearest is next
-            t0 = _entry4(tree, ref, 0, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            t1 = _entry4(tree, ref, 1, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            t2 = _entry4(tree, ref, 2, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            t3 = _entry4(tree, ref, 3, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            t0, t1, t2, t3 = _entry4_wide(tree, ref, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
             base = sp
             sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS], t0)
             sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 1], t1)
