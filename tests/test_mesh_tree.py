@@ -302,7 +302,7 @@ def test_an_ordered_batch_equals_the_rays_one_at_a_time(thread_count: int) -> No
     u = d / np.sqrt((d * d).sum(axis=1))[:, None]
     hits = 0
     for r in range(n):
-        t, k = kmesh.mesh_ray(m._packed, m._tree4, m._order, *o[r], *u[r], -1.0, tmax[r])
+        t, k = kmesh.mesh_ray(m._packed, m._tree, m._order, *o[r], *u[r], -1.0, tmax[r])
         assert batch.handle[r] == k
         if k < 0:
             assert batch.distance[r] == np.inf and not batch.hit[r]

@@ -1,4 +1,4 @@
-"""The four-wide tree a TriangleMesh's rays walk (:func:`swept._kernels.mesh.flatten_tree4`).
+"""The four-wide tree a TriangleMesh's rays walk (:func:`swept._kernels.mesh.flatten_tree`).
 
 Its layout: every triangle in one leaf, each child box holding its triangles' grown boxes,
 unused slots empty. Its walk: every ray's answer (distance and triangle, ties to the smallest
@@ -107,7 +107,7 @@ def walk_each(m: TriangleMesh, o: np.ndarray, u: np.ndarray, tmax: np.ndarray
     t = np.empty(o.shape[0])
     k = np.empty(o.shape[0], np.int64)
     for r in range(o.shape[0]):
-        t[r], k[r] = kmesh.mesh_ray(m._packed, m._tree4, m._order, *o[r], *u[r], -1.0, tmax[r])
+        t[r], k[r] = kmesh.mesh_ray(m._packed, m._tree, m._order, *o[r], *u[r], -1.0, tmax[r])
     return np.where(k < 0, np.inf, t), k
 
 
@@ -119,9 +119,9 @@ def test_the_wide_tree_holds_every_triangle_once_in_boxes_that_hold_their_triang
     rng = np.random.default_rng(seed)
     verts = rng.normal(size=(3 * count, 3)) * scale
     m = TriangleMesh(verts, np.arange(3 * count).reshape(count, 3))
-    tree = m._tree4
-    assert tree.dtype == np.float32 and tree.shape[1] == kmesh.TREE4_COLUMNS
-    refs = tree.view(np.int32)[:, kmesh.TREE4_REFS:kmesh.TREE4_REFS + 4]
+    tree = m._tree
+    assert tree.dtype == np.float32 and tree.shape[1] == kmesh.TREE_COLUMNS
+    refs = tree.view(np.int32)[:, kmesh.TREE_REFS:kmesh.TREE_REFS + 4]
     corners = m.vertices[m.triangles]
     lo = corners.min(axis=1) - m._margin
     hi = corners.max(axis=1) + m._margin
@@ -264,14 +264,14 @@ def entries_both(tree: np.ndarray, rays: np.ndarray, limit: float
         ox, oy, oz = rays[r, 0], rays[r, 1], rays[r, 2]
         ix, iy, iz, nx, ny, nz = kmesh._slab_frame(rays[r, 3], rays[r, 4], rays[r, 5])
         for row in range(tree.shape[0]):
-            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._entry4_wide(
-                tree, row, ox, oy, oz, ix, iy, iz, 4 * nx, 4 * ny, 4 * nz, limit)
+            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._entry4(
+                tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
             for s in range(4):
-                tn, tf = kmesh._slab(tree[row, 4 * nx + s], tree[row, 12 - 4 * nx + s], ox, ix,
+                tn, tf = kmesh._slab(tree[row, nx + s], tree[row, 12 - nx + s], ox, ix,
                                      0.0, limit)
-                tn, tf = kmesh._slab(tree[row, 4 + 4 * ny + s], tree[row, 16 - 4 * ny + s],
+                tn, tf = kmesh._slab(tree[row, 4 + ny + s], tree[row, 16 - ny + s],
                                      oy, iy, tn, tf)
-                tn, tf = kmesh._slab(tree[row, 8 + 4 * nz + s], tree[row, 20 - 4 * nz + s],
+                tn, tf = kmesh._slab(tree[row, 8 + nz + s], tree[row, 20 - nz + s],
                                      oz, iz, tn, tf)
                 scalar[i, s] = tn if tn <= tf else np.inf
             i += 1
@@ -283,7 +283,7 @@ def test_the_vector_slab_test_equals_the_scalar_one_lane_by_lane() -> None:
     # origin on a plane of a parallel ray included (it constrains nothing) and the empty
     # slots' infinite planes (never entered)
     m = blob(7, 3.0)
-    tree = m._tree4
+    tree = m._tree
     rng = np.random.default_rng(13)
     rays = np.concatenate([rng.uniform(-4, 4, (40, 3)), rng.normal(size=(40, 3))], axis=1)
     # axis-parallel rays from points on the rows' planes

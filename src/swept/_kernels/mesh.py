@@ -105,59 +105,91 @@ def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
 _prefetch: Any = intrinsic(_prefetch_typer)
 
 
+def _entries4(context: Any, builder: Any, signature: Any, args: Any, fat: bool) -> Any:
+    """The code of :func:`_entry4_typer` (``fat``: of :func:`_fat_entry4_typer`, the planes
+    moved by the radius first)."""
+    aryty = signature.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    zero = context.get_constant(types.intp, 0)
+    start = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
+                                     wraparound=False)
+    f64 = llvm_ir.DoubleType()
+    quad = llvm_ir.VectorType(f64, 4)
+    quad32 = llvm_ir.VectorType(llvm_ir.FloatType(), 4)
+    i64 = llvm_ir.IntType(64)
+
+    def splat(x: Any) -> Any:
+        one = builder.insert_element(llvm_ir.Constant(quad, llvm_ir.Undefined), x,
+                                     llvm_ir.IntType(32)(0))
+        return builder.shuffle_vector(one, one, llvm_ir.Constant(
+            llvm_ir.VectorType(llvm_ir.IntType(32), 4), [0, 0, 0, 0]))
+
+    def planes(col: Any) -> Any:
+        at = builder.bitcast(builder.gep(start, [col]), quad32.as_pointer())
+        return builder.fpext(builder.load(at, align=4), quad)
+
+    tn = splat(f64(0.0))
+    tf = splat(args[-1])
+    for axis in range(3):
+        o = splat(args[2 + axis])
+        inv = splat(args[5 + axis])
+        enter = planes(builder.add(i64(4 * axis), args[8 + axis]))
+        leave = planes(builder.sub(i64(4 * axis + 12), args[8 + axis]))
+        if fat:
+            r = splat(args[11 + axis])
+            enter = builder.fadd(enter, r)
+            leave = builder.fsub(leave, r)
+        near = builder.fmul(builder.fsub(enter, o), inv)
+        far = builder.fmul(builder.fsub(leave, o), inv)
+        tn = builder.select(builder.fcmp_ordered(">", near, tn), near, tn)
+        tf = builder.select(builder.fcmp_ordered("<", far, tf), far, tf)
+    entry = builder.select(builder.fcmp_ordered(">", tn, tf), splat(f64(math.inf)), tn)
+    lanes = [builder.extract_element(entry, llvm_ir.IntType(32)(s)) for s in range(4)]
+    return context.make_tuple(builder, signature.return_type, lanes)
+
+
 def _entry4_typer(typingctx: Any, tree: Any, row: Any, ox: Any, oy: Any, oz: Any, ix: Any,
                   iy: Any, iz: Any, nx: Any, ny: Any, nz: Any, limit: Any) -> Any:
-    """:func:`_tree_entry` of the four children of a :func:`flatten_tree4` row at once, in
-    vector instructions (``nx, ny, nz``: the column offsets, 0 or 12, of the planes the ray
-    enters by; ``flatten_tree4``'s coordinate-by-coordinate columns): each axis reads
-    the four entering and the four leaving planes of a row as one load each (widened to
-    float64, exactly), and every lane does :func:`_slab`'s very operations (a subtraction, a
-    product, the ordered comparisons that ignore a NaN), so each t equals the scalar one."""
+    """Entry t of the segment ``o + t d``, t in [0, limit], into each of the four boxes of a
+    :func:`flatten_tree` row (inf: a miss), in vector instructions. ``ix, iy, iz`` are the
+    direction's inverses (:func:`swept._kernels.bvh.inverse_direction`), ``nx, ny, nz`` the
+    column offsets (0 or 12) of the planes the ray enters by. Each axis reads the four
+    entering and the four leaving planes as one load each (widened to float64, exactly) and
+    every lane does :func:`_slab`'s very operations (a subtraction, a product, the ordered
+    comparisons: a parallel axis gives +-inf, or NaN for an origin exactly on the plane, and
+    a comparison with NaN is false, so the axis constrains nothing then, as a touching origin
+    should not), so each t equals the scalar test's."""
     sig = types.UniTuple(types.float64, 4)(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz,
                                            limit)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        start = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
-                                         wraparound=False)
-        f64 = llvm_ir.DoubleType()
-        quad = llvm_ir.VectorType(f64, 4)
-        quad32 = llvm_ir.VectorType(llvm_ir.FloatType(), 4)
-        i64 = llvm_ir.IntType(64)
-
-        def splat(x: Any) -> Any:
-            one = builder.insert_element(llvm_ir.Constant(quad, llvm_ir.Undefined), x,
-                                         llvm_ir.IntType(32)(0))
-            return builder.shuffle_vector(one, one, llvm_ir.Constant(
-                llvm_ir.VectorType(llvm_ir.IntType(32), 4), [0, 0, 0, 0]))
-
-        def planes(col: Any) -> Any:
-            at = builder.bitcast(builder.gep(start, [col]), quad32.as_pointer())
-            return builder.fpext(builder.load(at, align=4), quad)
-
-        tn = splat(f64(0.0))
-        tf = splat(args[11])
-        for axis in range(3):
-            o = splat(args[2 + axis])
-            inv = splat(args[5 + axis])
-            enter = builder.add(i64(4 * axis), args[8 + axis])
-            leave = builder.sub(i64(4 * axis + 12), args[8 + axis])
-            near = builder.fmul(builder.fsub(planes(enter), o), inv)
-            far = builder.fmul(builder.fsub(planes(leave), o), inv)
-            tn = builder.select(builder.fcmp_ordered(">", near, tn), near, tn)
-            tf = builder.select(builder.fcmp_ordered("<", far, tf), far, tf)
-        entry = builder.select(builder.fcmp_ordered(">", tn, tf), splat(f64(math.inf)), tn)
-        lanes = [builder.extract_element(entry, llvm_ir.IntType(32)(s)) for s in range(4)]
-        return context.make_tuple(builder, signature.return_type, lanes)
+        return _entries4(context, builder, signature, args, False)
 
     return sig, codegen
 
 
-#: ``_entry4_wide(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)`` in compiled code:
-#: :func:`_entry4_typer`'s four entries.
-_entry4_wide: Any = intrinsic(_entry4_typer)
+def _fat_entry4_typer(typingctx: Any, tree: Any, row: Any, ox: Any, oy: Any, oz: Any,
+                      ix: Any, iy: Any, iz: Any, nx: Any, ny: Any, nz: Any, rx: Any, ry: Any,
+                      rz: Any, limit: Any) -> Any:
+    """:func:`_entry4_typer` of the boxes grown by a ball's radius: ``rx, ry, rz`` are the
+    radius signed to move each entering plane outward (``-r`` where the ray enters by the lo
+    plane, ``+r`` by the hi plane), the leaving plane moving the other way. Kept apart:
+    adding a zero radius costs the rays six additions a row."""
+    sig = types.UniTuple(types.float64, 4)(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, rx,
+                                           ry, rz, limit)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _entries4(context, builder, signature, args, True)
+
+    return sig, codegen
+
+
+#: ``_entry4(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)`` in compiled code: the
+#: four entries of :func:`_entry4_typer`.
+_entry4: Any = intrinsic(_entry4_typer)
+#: ``_fat_entry4(tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, rx, ry, rz, limit)`` in
+#: compiled code: the four entries of :func:`_fat_entry4_typer`.
+_fat_entry4: Any = intrinsic(_fat_entry4_typer)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,9 +309,6 @@ def pack_triangles(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, items
 # ---------------------------------------------------------------------------------------------
 # the mesh's ray walk: a compact copy of its BVH
 
-#: Columns of a :func:`flatten_tree` row: the left child's box, the right child's box (each
-#: ``lo xyz hi xyz``), then the two children's references.
-TREE_COLUMNS = 16
 #: Bits of a leaf reference that hold its triangle count (the rest: its first packed row; a
 #: leaf holds at most :data:`swept._kernels.bvh.LEAF_SIZE` triangles, below 2^4).
 LEAF_COUNT_BITS = 4
@@ -297,83 +326,16 @@ def _outward32(x: float, up: bool) -> np.float32:
     return f
 
 
-@kernel
-def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
-    """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) as the rows the
-    ray walk reads, ``(r, TREE_COLUMNS)`` float32: one row per internal node holding both
-    children's boxes (columns 0-11, each rounded outward to float32) and references (columns
-    12 and 13, int32 bits: :func:`tree_refs`), 64 bytes. Row 0 is a head whose left child
-    is the root and whose right box is empty (no ray enters it); the internal nodes follow
-    depth first, a left child that is internal in the row after its parent.
-
-    A reference ``ref >= 1`` is a row; a leaf is ``-1 - (first << LEAF_COUNT_BITS | count)``,
-    ``first`` its first row of :func:`pack_triangles` (the leaf order) and ``count`` its
-    triangles: an int32 for up to :data:`~swept.constants.MAX_MESH_TRIANGLES` triangles,
-    which the mesh checks."""
-    m = nodes.shape[0]
-    internal = 0
-    for node in range(m):
-        if links[3 * node] >= 0:
-            internal += 1
-    tree = np.zeros((internal + 1, TREE_COLUMNS), np.float32)
-    refs = tree_refs(tree)
-    row_of = np.full(max(m, 1), -1, np.int64)
-    # internal nodes numbered depth first (left before right) from row 1
-    pending = np.empty(max(m, 1), np.int64)
-    sp = 0
-    if m > 0:
-        pending[0] = 0
-        sp = 1
-    row = 1
-    for _ in range(m):
-        if sp == 0:
-            break
-        sp -= 1
-        node = pending[sp]
-        child = links[3 * node]
-        if child < 0:
-            continue
-        row_of[node] = row
-        row += 1
-        pending[sp] = child + 1
-        pending[sp + 1] = child
-        sp += 2
-    # the head: the root on the left, an empty box on the right
-    for a in range(3):
-        tree[0, 6 + a] = np.float32(math.inf)
-        tree[0, 9 + a] = np.float32(-math.inf)
-    if m == 0:
-        for a in range(3):
-            tree[0, a] = np.float32(math.inf)
-            tree[0, 3 + a] = np.float32(-math.inf)
-        refs[0, 12] = -1
-        return tree
-    for a in range(6):
-        tree[0, a] = _outward32(nodes[0, a], a >= 3)
-    refs[0, 12] = _tree_ref(links, row_of, 0)
-    for node in range(m):
-        r = row_of[node]
-        if r < 0:
-            continue
-        child = links[3 * node]
-        for a in range(6):
-            tree[r, a] = _outward32(nodes[child, a], a >= 3)
-            tree[r, 6 + a] = _outward32(nodes[child + 1, a], a >= 3)
-        refs[r, 12] = _tree_ref(links, row_of, child)
-        refs[r, 13] = _tree_ref(links, row_of, child + 1)
-    return tree
-
-
-#: Columns of a :func:`flatten_tree4` row: its four children's boxes stored coordinate by
+#: Columns of a :func:`flatten_tree` row: its four children's boxes stored coordinate by
 #: coordinate (columns 0-3 the four lo x, then lo y, lo z, hi x, hi y, hi z), then the four
 #: children's references (columns 24-27, int32 bits), then four unused: 128 bytes a row.
-TREE4_COLUMNS = 32
-#: Column of a :func:`flatten_tree4` row's first child reference.
-TREE4_REFS = 24
+TREE_COLUMNS = 32
+#: Column of a :func:`flatten_tree` row's first child reference.
+TREE_REFS = 24
 #: Entries the wide walk's stack needs: each row visited leaves at most three of its children
 #: waiting, and rows nest at most ``MAX_DEPTH`` deep (collapsing the binary tree never deepens
 #: it).
-TREE4_STACK_SIZE = 3 * bvh.STACK_SIZE + 1
+TREE_STACK_SIZE = 3 * bvh.STACK_SIZE + 1
 
 
 @inline_kernel
@@ -386,15 +348,21 @@ def _half_area(nodes: np.ndarray, k: int) -> float:
 
 
 @kernel
-def flatten_tree4(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
-    """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) collapsed into a
-    four-wide tree for the ray walk, ``(r, TREE4_COLUMNS)`` float32: each row holds up to
-    four children's boxes (rounded outward to float32, stored coordinate by coordinate so the
-    four slab tests read four neighbouring floats) and references (:func:`flatten_tree`'s
-    encoding: a row, or a leaf's packed rows). A row starts from a binary node's two children
-    and opens the child of largest surface area that is internal, twice (fewer where only
-    leaves remain); each internal child left becomes a row of its own, depth first. Unused
-    slots hold an empty box (no ray enters it). Row 0 is a head whose only child is the root."""
+def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
+    """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) collapsed into the
+    four-wide tree its rays and sweeps walk, ``(r, TREE_COLUMNS)`` float32: each row holds up
+    to four children's boxes (each bound rounded outward to float32, so a box never shrinks;
+    stored coordinate by coordinate so that one axis' four planes are one vector load) and
+    references (int32 bits: :func:`tree_refs`), 128 bytes. A row starts from a binary node's
+    two children and opens the child of largest surface area that is internal, twice (fewer
+    where only leaves remain); each internal child left becomes a row of its own, depth first
+    (the first internal child in the next row). Unused slots hold an empty box (no ray enters
+    it). Row 0 is a head whose only child is the root.
+
+    A reference ``ref >= 1`` is a row; a leaf is ``-1 - (first << LEAF_COUNT_BITS | count)``,
+    ``first`` its first row of :func:`pack_triangles` (the leaf order) and ``count`` its
+    triangles: an int32 for up to :data:`~swept.constants.MAX_MESH_TRIANGLES` triangles,
+    which the mesh checks."""
     m = nodes.shape[0]
     internal = 0
     for node in range(m):
@@ -442,7 +410,7 @@ def flatten_tree4(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
                 pending[sp] = kids[row, s]
                 sp += 1
         row += 1
-    tree = np.zeros((row, TREE4_COLUMNS), np.float32)
+    tree = np.zeros((row, TREE_COLUMNS), np.float32)
     refs = tree_refs(tree)
     for r in range(row):
         for s in range(4):
@@ -451,18 +419,19 @@ def flatten_tree4(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
                 for a in range(3):
                     tree[r, 4 * a + s] = np.float32(math.inf)
                     tree[r, 12 + 4 * a + s] = np.float32(-math.inf)
-                refs[r, TREE4_REFS + s] = -1
+                refs[r, TREE_REFS + s] = -1
                 continue
             for a in range(3):
                 tree[r, 4 * a + s] = _outward32(nodes[k, a], False)
                 tree[r, 12 + 4 * a + s] = _outward32(nodes[k, 3 + a], True)
-            refs[r, TREE4_REFS + s] = _tree_ref(links, row_of, k)
+            refs[r, TREE_REFS + s] = _tree_ref(links, row_of, k)
     return tree
 
 
 @inline_kernel
 def tree_refs(tree: np.ndarray) -> np.ndarray:
-    """The int32 view of a :func:`flatten_tree` array (its columns 12 and 13 are references)."""
+    """The int32 view of a :func:`flatten_tree` array (its columns ``TREE_REFS ..
+    TREE_REFS+3`` are references)."""
     return tree.view(np.int32)
 
 
@@ -492,56 +461,14 @@ def _slab(enter: float, leave: float, o: float, inv: float, tn: float, tf: float
 
 @inline_kernel
 def _slab_frame(dx: float, dy: float, dz: float) -> tuple[float, float, float, int, int, int]:
-    """What :func:`_tree_entry` needs of a direction: its inverses
+    """What :func:`_entry4` needs of a direction: its inverses
     (:func:`swept._kernels.bvh.inverse_direction`) and, per axis, the column offset of the
-    plane it enters a box by: 0 (the lo plane) moving up the axis, else 3 (the hi plane)."""
+    planes it enters a row's boxes by: 0 (the lo planes) moving up the axis, else 12 (the hi
+    planes)."""
     ix = bvh.inverse_direction(dx)
     iy = bvh.inverse_direction(dy)
     iz = bvh.inverse_direction(dz)
-    return ix, iy, iz, 0 if ix >= 0.0 else 3, 0 if iy >= 0.0 else 3, 0 if iz >= 0.0 else 3
-
-
-@inline_kernel
-def _tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: float,
-                ix: float, iy: float, iz: float, nx: int, ny: int, nz: int, limit: float
-                ) -> float:
-    """Entry t of the segment ``o + t d``, t in [0, limit], into the box in columns ``col ..
-    col+5`` of a tree row (inf: a miss). ``ix, iy, iz`` are the direction's inverses
-    (:func:`swept._kernels.bvh.inverse_direction`), ``nx, ny, nz`` the column offsets (0 or 3)
-    of the slab planes the ray enters by. The slab test of :mod:`swept._kernels.bvh`, the
-    same products; a parallel axis (inverse inf) gives +-inf, or NaN for an origin exactly on
-    the plane, and a comparison with NaN is false: the axis constrains nothing then, as a
-    touching origin should not."""
-    tn, tf = _slab(tree[row, col + nx], tree[row, col + 3 - nx], ox, ix, 0.0, limit)
-    tn, tf = _slab(tree[row, col + 1 + ny], tree[row, col + 4 - ny], oy, iy, tn, tf)
-    tn, tf = _slab(tree[row, col + 2 + nz], tree[row, col + 5 - nz], oz, iz, tn, tf)
-    if tn > tf:
-        return math.inf
-    return tn
-
-
-@inline_kernel
-def _descend(refs: np.ndarray, ref: int, t_left: float, t_right: float,
-             stack_ref: np.ndarray, stack_t: np.ndarray, sp: int) -> tuple[int, float, int]:
-    """One step down from internal row ``ref`` whose children are entered at ``t_left``,
-    ``t_right`` (inf: missed): ``(next, its entry t, sp)``, the child entered first next and
-    the other pushed, or ``next = 0`` when both are missed (row 0, the head, is no child).
-    The two mirrored branches are written out: choosing the near and far columns by a tuple
-    made the ray walk 1.1-1.25x slower (measured on bench_mesh's meshes)."""
-    if t_left <= t_right:
-        if t_left == math.inf:
-            # both missed
-            return 0, math.inf, sp
-        if t_right != math.inf:
-            stack_ref[sp] = refs[ref, 13]
-            stack_t[sp] = t_right
-            sp += 1
-        return refs[ref, 12], t_left, sp
-    if t_left != math.inf:
-        stack_ref[sp] = refs[ref, 12]
-        stack_t[sp] = t_left
-        sp += 1
-    return refs[ref, 13], t_right, sp
+    return ix, iy, iz, 0 if ix >= 0.0 else 12, 0 if iy >= 0.0 else 12, 0 if iz >= 0.0 else 12
 
 
 @inline_kernel
@@ -588,7 +515,7 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
                    stack_ref: np.ndarray, stack_t: np.ndarray, ox: float, oy: float,
                    oz: float, dx: float, dy: float, dz: float, tmin: float, tmax: float
                    ) -> tuple[float, int]:
-    """:func:`mesh_ray` with its stacks given ((:data:`TREE4_STACK_SIZE`,) int64 and
+    """:func:`mesh_ray` with its stacks given ((:data:`TREE_STACK_SIZE`,) int64 and
     float64)."""
     kx, ky, kz, sx, sy, sz = ray_frame(dx, dy, dz)
     o = (ox, oy, oz)
@@ -596,9 +523,6 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
     oky = o[ky]
     okz = o[kz]
     ix, iy, iz, nx, ny, nz = _slab_frame(dx, dy, dz)
-    nx *= 4
-    ny *= 4
-    nz *= 4
     best_t = math.inf
     best_k = -1
     limit = tmax
@@ -609,12 +533,12 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
         if ref >= 0:
             # an internal row: its children entered within the limit go on the stack, sorted,
             # and the nearest is next
-            t0, t1, t2, t3 = _entry4_wide(tree, ref, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
+            t0, t1, t2, t3 = _entry4(tree, ref, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
             base = sp
-            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS], t0)
-            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 1], t1)
-            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 2], t2)
-            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE4_REFS + 3], t3)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS], t0)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 1], t1)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 2], t2)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 3], t3)
             if sp > base:
                 sp -= 1
                 ref = stack_ref[sp]
@@ -663,8 +587,8 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
     nearer child first, shrinking the reach to the best hit and dropping what is entered
     beyond it; ``packed`` is :func:`pack_triangles` of the mesh and ``order`` the BVH's items
     (packed row j is triangle ``order[j]``)."""
-    stack_ref = np.empty(TREE4_STACK_SIZE, np.int64)
-    stack_t = np.empty(TREE4_STACK_SIZE)
+    stack_ref = np.empty(TREE_STACK_SIZE, np.int64)
+    stack_t = np.empty(TREE_STACK_SIZE)
     return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz,
                           dx, dy, dz, tmin, tmax)
 
@@ -852,8 +776,8 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
     (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`), each
     ray's answer in its own row."""
-    stack_ref = np.empty(TREE4_STACK_SIZE, np.int64)
-    stack_t = np.empty(TREE4_STACK_SIZE)
+    stack_ref = np.empty(TREE_STACK_SIZE, np.int64)
+    stack_t = np.empty(TREE_STACK_SIZE)
     refs = tree_refs(tree)
     size = min(RAY_BLOCK, max(stop - start, 0))
     rays = np.empty((size, 7))
@@ -1294,22 +1218,6 @@ def sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, cand: 
     return min(best_t / length, max_fraction), best_k
 
 
-@inline_kernel
-def _fat_tree_entry(tree: np.ndarray, row: int, col: int, ox: float, oy: float, oz: float,
-                    ix: float, iy: float, iz: float, nx: int, ny: int, nz: int, rx: float,
-                    ry: float, rz: float, limit: float) -> float:
-    """:func:`_tree_entry` of the box grown by a ball's radius: ``rx, ry, rz`` are the
-    radius signed to move each entering plane outward (``-r`` where the ray enters by the lo
-    plane, ``+r`` by the hi plane), the leaving plane moving the other way. Kept apart from
-    :func:`_tree_entry`: adding a zero radius there costs the rays six additions a box."""
-    tn, tf = _slab(tree[row, col + nx] + rx, tree[row, col + 3 - nx] - rx, ox, ix, 0.0, limit)
-    tn, tf = _slab(tree[row, col + 1 + ny] + ry, tree[row, col + 4 - ny] - ry, oy, iy, tn, tf)
-    tn, tf = _slab(tree[row, col + 2 + nz] + rz, tree[row, col + 5 - nz] - rz, oz, iz, tn, tf)
-    if tn > tf:
-        return math.inf
-    return tn
-
-
 @kernel
 def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
                      tree: np.ndarray, order: np.ndarray, cx: float, cy: float, cz: float,
@@ -1342,8 +1250,8 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     ry = -radius if ny == 0 else radius
     rz = -radius if nz == 0 else radius
     refs = tree_refs(tree)
-    stack_ref = np.empty(bvh.STACK_SIZE, np.int64)
-    stack_t = np.empty(bvh.STACK_SIZE)
+    stack_ref = np.empty(TREE_STACK_SIZE, np.int64)
+    stack_t = np.empty(TREE_STACK_SIZE)
     best_t = math.inf
     best_k = -1
     touch_h = math.inf
@@ -1353,15 +1261,21 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     ref = 0
     t_ref = 0.0
     sp = 0
-    # each pass visits a row or a leaf, each at most once
-    for _ in range(2 * tree.shape[0] + 2):
+    # each pass visits a row or a leaf, each at most once (a row has at most four children)
+    for _ in range(4 * tree.shape[0] + 2):
         if ref >= 0:
-            t_left = _fat_tree_entry(tree, ref, 0, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx, ry,
-                                     rz, limit)
-            t_right = _fat_tree_entry(tree, ref, 6, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx,
-                                      ry, rz, limit)
-            ref, t_ref, sp = _descend(refs, ref, t_left, t_right, stack_ref, stack_t, sp)
-            if ref != 0:
+            t0, t1, t2, t3 = _fat_entry4(tree, ref, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx, ry,
+                                         rz, limit)
+            base = sp
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS], t0)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 1], t1)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 2], t2)
+            sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 3], t3)
+            if sp > base:
+                # the nearest child next
+                sp -= 1
+                ref = stack_ref[sp]
+                t_ref = stack_t[sp]
                 continue
         else:
             first, stop = _leaf_rows(ref)

@@ -34,13 +34,12 @@ class TriangleMesh(Surface):
     across each edge), ``aabb``; :meth:`closed`.
     """
 
-    __slots__ = ("_nodes", "_links", "_boxes", "_packed", "_tree", "_tree4", "_order")
+    __slots__ = ("_nodes", "_links", "_boxes", "_packed", "_tree", "_order")
     _nodes: np.ndarray
     _links: np.ndarray
     _boxes: np.ndarray
     _packed: np.ndarray
     _tree: np.ndarray
-    _tree4: np.ndarray
     _order: np.ndarray
 
     def __init__(self, vertices: Any, triangles: Any) -> None:
@@ -61,7 +60,6 @@ class TriangleMesh(Surface):
                                                               3 * nodes.shape[0]))
         # the rays' compact copy of the tree, and the triangle of each packed row
         object.__setattr__(self, "_tree", _k.flatten_tree(nodes, links))
-        object.__setattr__(self, "_tree4", _k.flatten_tree4(nodes, links))
         object.__setattr__(self, "_order", links[3 * nodes.shape[0]:])
 
     @classmethod
@@ -105,7 +103,7 @@ class TriangleMesh(Surface):
         return (TriangleMesh, (self.vertices, self.triangles))
 
     def _ray(self, o: Any, d: Any, tmin: float, tmax: float) -> tuple[float, int]:
-        t, k = _k.mesh_ray(self._packed, self._tree4, self._order, o[0], o[1], o[2], d[0],
+        t, k = _k.mesh_ray(self._packed, self._tree, self._order, o[0], o[1], o[2], d[0],
                            d[1], d[2], tmin, tmax)
         return t, k
 
@@ -127,7 +125,7 @@ class TriangleMesh(Surface):
         # walked in the order of the origins' Morton code (nearby rays one after another),
         # each answer written to its own row
         walk = _k.ray_order(o, d)
-        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree4, self._order,
+        run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
                                                   self.normals, o, d, tmax, walk, out))
 
 
