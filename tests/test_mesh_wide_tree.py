@@ -130,14 +130,26 @@ def test_the_wide_tree_holds_every_triangle_once_in_boxes_that_hold_their_triang
         if ref >= 1:
             return [r for s in range(4) if tree[ref, s] <= tree[ref, 12 + s]
                     for r in rows_below(int(refs[ref, s]))]
+        # a leaf: its block's lanes that hold a triangle
         code = -1 - ref
-        first = code >> kmesh.LEAF_COUNT_BITS
-        return list(range(first, first + (code & ((1 << kmesh.LEAF_COUNT_BITS) - 1))))
+        first = kmesh.LEAF_LANES * (code >> kmesh.LEAF_COUNT_BITS)
+        lanes = list(range(first, first + (code & ((1 << kmesh.LEAF_COUNT_BITS) - 1))))
+        assert (m._order[lanes] >= 0).all()
+        return lanes
 
     # the head: the root in slot 0, three empty slots
     assert (tree[0, [1, 2, 3, 13, 14, 15]] == [np.inf] * 3 + [-np.inf] * 3).all()
-    assert sorted(rows_below(int(refs[0, 0]))) == list(range(count))
-    assert sorted(m._order.tolist()) == list(range(count))
+    below_root = rows_below(int(refs[0, 0]))
+    assert sorted(m._order[below_root].tolist()) == list(range(count))
+    assert sorted(m._order[m._order >= 0].tolist()) == list(range(count))
+    # each lane's corners are its triangle's, a lane past the leaf's count all zeros
+    lanes = kmesh.LEAF_LANES
+    for block in range(m._packed.shape[0]):
+        for lane in range(lanes):
+            k = m._order[lanes * block + lane]
+            corners = m._packed[block, lane::lanes].reshape(3, 3)
+            expect = m.vertices[m.triangles[k]] if k >= 0 else np.zeros((3, 3))
+            assert np.array_equal(corners, expect)
     seen = set()
     for row in range(tree.shape[0]):
         used = 0
@@ -297,3 +309,57 @@ def test_the_vector_slab_test_equals_the_scalar_one_lane_by_lane() -> None:
         np.testing.assert_array_equal(wide, scalar)
         assert not np.isnan(wide).any()
     assert (wide == 0.0).any() and (wide == math.inf).any()
+
+
+@numba.njit(cache=True)
+def lanes_both(packed: np.ndarray, rays: np.ndarray, tmin: float, tmax: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Each block's four lane t for each ray: the vector intrinsic's, and
+    :func:`kmesh._watertight` lane by lane."""
+    lanes = kmesh.LEAF_LANES
+    n = rays.shape[0] * packed.shape[0]
+    wide = np.empty((n, 4))
+    scalar = np.empty((n, 4))
+    i = 0
+    for r in range(rays.shape[0]):
+        kx, ky, kz, sx, sy, sz = kmesh.ray_frame(rays[r, 3], rays[r, 4], rays[r, 5])
+        o = (rays[r, 0], rays[r, 1], rays[r, 2])
+        for b in range(packed.shape[0]):
+            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._leaf4(
+                packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy, sz, tmin, tmax)
+            for s in range(lanes):
+                scalar[i, s] = kmesh._watertight(
+                    packed[b, lanes * kx + s], packed[b, lanes * ky + s],
+                    packed[b, lanes * kz + s], packed[b, lanes * (3 + kx) + s],
+                    packed[b, lanes * (3 + ky) + s], packed[b, lanes * (3 + kz) + s],
+                    packed[b, lanes * (6 + kx) + s], packed[b, lanes * (6 + ky) + s],
+                    packed[b, lanes * (6 + kz) + s], o[kx], o[ky], o[kz], sx, sy, sz, tmin,
+                    tmax)
+            i += 1
+    return wide, scalar
+
+
+def test_the_vector_triangle_test_equals_the_watertight_test_lane_by_lane() -> None:
+    # four triangles tested in vector instructions must be the scalar watertight test
+    # exactly: rays through vertices and edges (edge functions exactly 0), rays in a
+    # triangle's plane, a reach ending exactly at a hit, and the zero triangles that pad a
+    # leaf (never hit)
+    m = bumpy(6, 14, 1.0)
+    rng = np.random.default_rng(15)
+    o, d = aimed_rays(m, 30, rng)
+    u = units(d)
+    # a ray along a flat stretch's plane: y = const over a grid line
+    flat = np.array([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.5, 0.0, -1.0, 0.0, 0.0, 1.0]])
+    rays = np.concatenate([np.concatenate([o, u], axis=1), flat])
+    for tmin, tmax in ((-1.0, math.inf), (-1.0, 1.5), (0.5, math.inf)):
+        wide, scalar = lanes_both(m._packed, rays, tmin, tmax)
+        np.testing.assert_array_equal(wide, scalar)
+        assert (wide >= 0.0).any() and (wide == kmesh.MISS).any()
+    # the exact reach of a hit keeps it, a reach just short drops it, in both tests
+    first, _ = lanes_both(m._packed, rays, -1.0, math.inf)
+    at = np.argwhere(first > 0.0)[0]
+    t = float(first[at[0], at[1]])
+    for reach, kept in ((t, True), (float(np.nextafter(t, 0.0)), False)):
+        wide, scalar = lanes_both(m._packed, rays, -1.0, reach)
+        np.testing.assert_array_equal(wide, scalar)
+        assert (wide[at[0], at[1]] == t) == kept

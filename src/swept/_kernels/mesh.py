@@ -290,26 +290,128 @@ def ray_triangle(verts: np.ndarray, tris: np.ndarray, k: int, ox: float, oy: flo
                            frame, tmin, tmax)
 
 
+#: Triangles a leaf block holds: the BVH's leaves hold at most this many
+#: (:data:`swept._kernels.bvh.LEAF_SIZE`), tested four abreast.
+LEAF_LANES = 4
+assert bvh.LEAF_SIZE <= LEAF_LANES
+
+
 @kernel
-def pack_triangles(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, items: int
-                   ) -> np.ndarray:
-    """The triangles' corners in the BVH's leaf order, ``(m, 9)``: row j holds the corners of
-    triangle ``links[items + j]``, so a leaf's triangles are read from consecutive rows (one
-    copy of the coordinates: the watertight test sees the very same numbers)."""
-    m = tris.shape[0]
-    out = np.empty((m, 9))
-    for j in range(m):
-        k = links[items + j]
-        for c in range(3):
-            for a in range(3):
-                out[j, 3 * c + a] = verts[tris[k, c], a]
-    return out
+def pack_leaves(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, nodes: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The triangles' corners a leaf at a time, for the four-lane test (:func:`_leaf4`):
+    ``(packed (blocks, 36) float64, order (4 blocks,) int64, block_of (nodes,) int64)``.
+    Block b holds leaf b's triangles corner by corner and axis by axis, four lanes each
+    (column ``4 (3 c + a) + lane``: axis a of corner c), lanes past the leaf's count a
+    zero triangle (all its corners 0, whose determinant is exactly 0: never hit); triangle
+    ``order[4 b + lane]`` is lane ``lane`` (-1 past the count); ``block_of`` gives each leaf
+    node's block (-1 for an internal node). One copy of the coordinates: the watertight test
+    sees the very same numbers. ``links`` is :func:`swept._kernels.bvh.build`'s, over
+    ``nodes`` nodes."""
+    block_of = np.full(nodes, -1, np.int64)
+    blocks = 0
+    for node in range(nodes):
+        if links[3 * node] < 0:
+            block_of[node] = blocks
+            blocks += 1
+    packed = np.zeros((blocks, 9 * LEAF_LANES))
+    order = np.full(LEAF_LANES * blocks, -1, np.int64)
+    items = 3 * nodes
+    for node in range(nodes):
+        b = block_of[node]
+        if b < 0:
+            continue
+        start = links[3 * node + 1]
+        for lane in range(links[3 * node + 2]):
+            k = links[items + start + lane]
+            order[LEAF_LANES * b + lane] = k
+            for c in range(3):
+                for a in range(3):
+                    packed[b, LEAF_LANES * (3 * c + a) + lane] = verts[tris[k, c], a]
+    return packed, order, block_of
+
+
+def _leaf4_typer(typingctx: Any, packed: Any, block: Any, kx: Any, ky: Any, kz: Any,
+                 okx: Any, oky: Any, okz: Any, sx: Any, sy: Any, sz: Any, tmin: Any,
+                 tmax: Any) -> Any:
+    """:func:`_watertight` on the four lanes of leaf block ``block`` of :func:`pack_leaves`
+    at once, in vector instructions: ``kx, ky, kz`` and the shear are the ray's frame
+    (:func:`ray_frame`), ``okx, oky, okz`` its permuted origin. Every lane does the scalar
+    test's very operations in the same order (the products and differences, the sums, the
+    product and quotient of t), and its early returns become one mask (the first one's case
+    is part of the second's), so each lane's t equals the scalar test's, :data:`MISS` where
+    that misses."""
+    sig = types.UniTuple(types.float64, 4)(packed, block, kx, ky, kz, okx, oky, okz, sx, sy,
+                                           sz, tmin, tmax)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        start = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
+                                         wraparound=False)
+        f64 = llvm_ir.DoubleType()
+        quad = llvm_ir.VectorType(f64, 4)
+        i64 = llvm_ir.IntType(64)
+
+        def splat(x: Any) -> Any:
+            one = builder.insert_element(llvm_ir.Constant(quad, llvm_ir.Undefined), x,
+                                         llvm_ir.IntType(32)(0))
+            return builder.shuffle_vector(one, one, llvm_ir.Constant(
+                llvm_ir.VectorType(llvm_ir.IntType(32), 4), [0, 0, 0, 0]))
+
+        def coordinate(corner: int, axis: Any) -> Any:
+            col = builder.mul(builder.add(i64(3 * corner), axis), i64(LEAF_LANES))
+            at = builder.bitcast(builder.gep(start, [col]), quad.as_pointer())
+            return builder.load(at, align=8)
+
+        kx, ky, kz = args[2], args[3], args[4]
+        okx, oky, okz = splat(args[5]), splat(args[6]), splat(args[7])
+        sx, sy, sz = splat(args[8]), splat(args[9]), splat(args[10])
+        sheared = []
+        for corner in range(3):
+            z = builder.fsub(coordinate(corner, kz), okz)
+            x = builder.fsub(builder.fsub(coordinate(corner, kx), okx), builder.fmul(sx, z))
+            y = builder.fsub(builder.fsub(coordinate(corner, ky), oky), builder.fmul(sy, z))
+            sheared.append((x, y, z))
+        (ax, ay, az), (bx, by, bz), (cx, cy, cz) = sheared
+        u = builder.fsub(builder.fmul(cx, by), builder.fmul(cy, bx))
+        v = builder.fsub(builder.fmul(ax, cy), builder.fmul(ay, cx))
+        w = builder.fsub(builder.fmul(bx, ay), builder.fmul(by, ax))
+        nought = splat(f64(0.0))
+
+        def lt(p: Any, q: Any) -> Any:
+            return builder.fcmp_ordered("<", p, q)
+
+        def gt(p: Any, q: Any) -> Any:
+            return builder.fcmp_ordered(">", p, q)
+
+        negative = builder.or_(builder.or_(lt(u, nought), lt(v, nought)), lt(w, nought))
+        positive = builder.or_(builder.or_(gt(u, nought), gt(v, nought)), gt(w, nought))
+        det = builder.fadd(builder.fadd(u, v), w)
+        t = builder.fdiv(builder.fmul(sz, builder.fadd(builder.fadd(
+            builder.fmul(u, az), builder.fmul(v, bz)), builder.fmul(w, cz))), det)
+        miss = builder.or_(builder.and_(negative, positive),
+                           builder.fcmp_ordered("==", det, nought))
+        miss = builder.or_(miss, builder.or_(lt(t, nought), builder.fcmp_ordered(
+            "<=", t, splat(args[11]))))
+        miss = builder.or_(miss, gt(t, splat(args[12])))
+        t = builder.select(miss, splat(f64(MISS)), t)
+        lanes = [builder.extract_element(t, llvm_ir.IntType(32)(s)) for s in range(4)]
+        return context.make_tuple(builder, signature.return_type, lanes)
+
+    return sig, codegen
+
+
+#: ``_leaf4(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz, tmin, tmax)`` in compiled
+#: code: the four lanes' t of :func:`_leaf4_typer`.
+_leaf4: Any = intrinsic(_leaf4_typer)
 
 
 # ---------------------------------------------------------------------------------------------
 # the mesh's ray walk: a compact copy of its BVH
 
-#: Bits of a leaf reference that hold its triangle count (the rest: its first packed row; a
+#: Bits of a leaf reference that hold its triangle count (the rest: its block of packed rows; a
 #: leaf holds at most :data:`swept._kernels.bvh.LEAF_SIZE` triangles, below 2^4).
 LEAF_COUNT_BITS = 4
 
@@ -348,7 +450,7 @@ def _half_area(nodes: np.ndarray, k: int) -> float:
 
 
 @kernel
-def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
+def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> np.ndarray:
     """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) collapsed into the
     four-wide tree its rays and sweeps walk, ``(r, TREE_COLUMNS)`` float32: each row holds up
     to four children's boxes (each bound rounded outward to float32, so a box never shrinks;
@@ -359,9 +461,9 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
     (the first internal child in the next row). Unused slots hold an empty box (no ray enters
     it). Row 0 is a head whose only child is the root.
 
-    A reference ``ref >= 1`` is a row; a leaf is ``-1 - (first << LEAF_COUNT_BITS | count)``,
-    ``first`` its first row of :func:`pack_triangles` (the leaf order) and ``count`` its
-    triangles: an int32 for up to :data:`~swept.constants.MAX_MESH_TRIANGLES` triangles,
+    A reference ``ref >= 1`` is a row; a leaf is ``-1 - (block << LEAF_COUNT_BITS | count)``,
+    ``block`` its block of :func:`pack_leaves` (``block_of``, each leaf node's) and ``count``
+    its triangles: an int32 for up to :data:`~swept.constants.MAX_MESH_TRIANGLES` triangles,
     which the mesh checks."""
     m = nodes.shape[0]
     internal = 0
@@ -424,7 +526,7 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray) -> np.ndarray:
             for a in range(3):
                 tree[r, 4 * a + s] = _outward32(nodes[k, a], False)
                 tree[r, 12 + 4 * a + s] = _outward32(nodes[k, 3 + a], True)
-            refs[r, TREE_REFS + s] = _tree_ref(links, row_of, k)
+            refs[r, TREE_REFS + s] = _tree_ref(links, row_of, block_of, k)
     return tree
 
 
@@ -436,13 +538,11 @@ def tree_refs(tree: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def _tree_ref(links: np.ndarray, row_of: np.ndarray, node: int) -> int:
+def _tree_ref(links: np.ndarray, row_of: np.ndarray, block_of: np.ndarray, node: int) -> int:
     """The :func:`flatten_tree` reference of BVH node ``node``."""
     if links[3 * node] >= 0:
         return row_of[node]
-    first = links[3 * node + 1]
-    count = links[3 * node + 2]
-    return -1 - ((first << LEAF_COUNT_BITS) | count)
+    return -1 - ((block_of[node] << LEAF_COUNT_BITS) | links[3 * node + 2])
 
 
 @inline_kernel
@@ -485,9 +585,10 @@ def _pop(stack_ref: np.ndarray, stack_t: np.ndarray, sp: int, limit: float
 
 @inline_kernel
 def _leaf_rows(ref: int) -> tuple[int, int]:
-    """The packed rows ``first .. stop-1`` of the leaf reference ``ref < 0``."""
+    """The rows ``first .. stop-1`` of ``order`` (:func:`pack_leaves`) of the leaf reference
+    ``ref < 0``: its block's lanes that hold a triangle."""
     code = -1 - ref
-    first = code >> LEAF_COUNT_BITS
+    first = LEAF_LANES * (code >> LEAF_COUNT_BITS)
     return first, first + (code & ((1 << LEAF_COUNT_BITS) - 1))
 
 
@@ -508,6 +609,15 @@ def _push_sorted(stack_ref: np.ndarray, stack_t: np.ndarray, base: int, sp: int,
     stack_t[pos] = t
     stack_ref[pos] = ref
     return sp + 1
+
+
+@inline_kernel
+def _nearer(t: float, k: int, best_t: float, best_k: int) -> tuple[float, int]:
+    """The nearer of a lane's hit (t, k) (t < 0: a miss, k unread) and the best so far
+    (ties: the smaller k)."""
+    if t >= 0.0 and (t < best_t or (t == best_t and k < best_k)):
+        return t, k
+    return best_t, best_k
 
 
 @inline_kernel
@@ -547,22 +657,20 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
                     if stack_ref[q] >= 0:
                         _prefetch(tree, stack_ref[q])
                     else:
-                        _prefetch(packed, _leaf_rows(stack_ref[q])[0])
+                        _prefetch(packed, (-1 - stack_ref[q]) >> LEAF_COUNT_BITS)
                 continue
         else:
-            # a leaf: its triangles, consecutive rows of packed
-            first, stop = _leaf_rows(ref)
-            for row in range(first, stop):
-                t = _watertight(packed[row, kx], packed[row, ky], packed[row, kz],
-                                packed[row, 3 + kx], packed[row, 3 + ky], packed[row, 3 + kz],
-                                packed[row, 6 + kx], packed[row, 6 + ky], packed[row, 6 + kz],
-                                okx, oky, okz, sx, sy, sz, tmin, limit)
-                if t >= 0.0:
-                    k = order[row]
-                    if t < best_t or (t == best_t and k < best_k):
-                        best_t = t
-                        best_k = k
-                        limit = t
+            # a leaf: its block's four lanes at once, then the nearest (ties: smallest k)
+            block = (-1 - ref) >> LEAF_COUNT_BITS
+            t0, t1, t2, t3 = _leaf4(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz,
+                                    tmin, limit)
+            row = LEAF_LANES * block
+            best_t, best_k = _nearer(t0, order[row], best_t, best_k)
+            best_t, best_k = _nearer(t1, order[row + 1], best_t, best_k)
+            best_t, best_k = _nearer(t2, order[row + 2], best_t, best_k)
+            best_t, best_k = _nearer(t3, order[row + 3], best_t, best_k)
+            if best_k >= 0:
+                limit = best_t
         # the last child put aside that is entered within the limit, if any
         ref = 0
         for _ in range(sp):
@@ -583,10 +691,11 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
              ) -> tuple[float, int]:
     """The nearest triangle of a mesh the ray ``o + t d`` (unit ``d``) meets with
     ``tmin < t <= tmax``: ``(t, k)`` (ties: smallest k), or ``(MISS, -1)``. Walks the mesh's
-    BVH (:func:`flatten_tree`; boxes stored grown by the mesh's margin) front to back, the
-    nearer child first, shrinking the reach to the best hit and dropping what is entered
-    beyond it; ``packed`` is :func:`pack_triangles` of the mesh and ``order`` the BVH's items
-    (packed row j is triangle ``order[j]``)."""
+    four-wide tree (:func:`flatten_tree`; boxes stored grown by the mesh's margin) front to
+    back: a row's four boxes tested at once (:func:`_entry4`), the children entered put on
+    the stack sorted by entry t and the nearest walked, the others prefetched; the reach
+    shrinks to the best hit and what is entered beyond it is dropped. A leaf's triangles are
+    tested four at once (:func:`_leaf4`); ``packed, order`` are :func:`pack_leaves`'."""
     stack_ref = np.empty(TREE_STACK_SIZE, np.int64)
     stack_t = np.empty(TREE_STACK_SIZE)
     return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz,
