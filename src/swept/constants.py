@@ -442,8 +442,8 @@ FLAT_EDGE_TOLERANCE = 1e-9
 #: 40 at 1e-6 .. 1e7) never run.
 SURFACE_SEARCH_DOUBLINGS = 128
 #: Most triangles a ``TriangleMesh`` holds: its rays' compact tree
-#: (:func:`swept._kernels.mesh.flatten_tree`) keeps a leaf's first triangle row and, in the
-#: low 4 bits, its count in one int32 (rows below 2^27). A cap. Not measured: such a mesh
+#: (:func:`swept._kernels.mesh.flatten_tree`) keeps a leaf's block of triangles and, in the
+#: low 4 bits, its count in one int32 (blocks below 2^27). A cap. Not measured: such a mesh
 #: already takes about 10 GB for its corners alone.
 MAX_MESH_TRIANGLES = 2**27
 #: A ray batch on a mesh (:func:`swept._kernels.mesh.ray_order`) is walked in the order of its

@@ -1375,6 +1375,8 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
         if ref >= 0:
             t0, t1, t2, t3 = _fat_entry4(tree, ref, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx, ry,
                                          rz, limit)
+            # the ray walk's four pushes, written out in both walks: one inline helper for
+            # them made the ray walk 1.8x slower (measured on bench_mesh's meshes)
             base = sp
             sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS], t0)
             sp = _push_sorted(stack_ref, stack_t, base, sp, refs[ref, TREE_REFS + 1], t1)
