@@ -75,8 +75,8 @@ OTHERS = {
     "DRAW_ARC_SEGMENTS",
     # the default polygon resolution of a circle in to_shapely (swept.interop)
     "SHAPELY_QUAD_SEGMENTS",
-    # the order a mesh walks a ray batch in (swept._kernels.mesh.ray_order)
-    "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
+    # the order a mesh walks a ray batch in (swept._kernels.mesh.ray_order), and its blocks
+    "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "RAY_BLOCK",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

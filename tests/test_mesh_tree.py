@@ -226,42 +226,61 @@ def morton(origins: np.ndarray) -> np.ndarray:
     span = np.where(hi > lo, hi - lo, 1.0)
     steps = ((origins - lo) * np.where(hi > lo, (2 ** RAY_ORDER_BITS - 1) / span, 0.0)
              ).astype(np.int64)
-    codes = np.zeros(origins.shape[0], np.int64)
+    return interleave(steps)
+
+
+def interleave(steps: np.ndarray) -> np.ndarray:
+    """The Morton codes of integer steps (n, 3): their bits interleaved, x first."""
+    codes = np.zeros(steps.shape[0], np.int64)
     for b in range(RAY_ORDER_BITS - 1, -1, -1):
         for a in range(3):
             codes = (codes << 1) | ((steps[:, a] >> b) & 1)
     return codes
 
 
+def direction_morton(d: np.ndarray) -> np.ndarray:
+    """The codes ray_order sorts a one-origin batch by: the unit directions' steps over
+    [-1, 1], from the definition."""
+    u = d / np.sqrt((d * d).sum(axis=1))[:, None]
+    return interleave(((u + 1.0) * ((2 ** RAY_ORDER_BITS - 1) / 2.0)).astype(np.int64))
+
+
 def test_the_walk_order_is_the_stable_sort_by_morton_code() -> None:
     rng = np.random.default_rng(1)
     o = rng.uniform(-50.0, 50.0, (RAY_ORDER_MIN_RAYS + 123, 3))
+    d = rng.normal(size=o.shape)
     # duplicates: equal codes keep the batch's order
     o[100:200] = o[5]
-    walk = kmesh.ray_order(o)
+    walk = kmesh.ray_order(o, d)
     assert np.array_equal(walk, np.argsort(morton(o), kind="stable"))
 
 
-def test_small_batches_and_one_origin_keep_the_batch_order() -> None:
+def test_small_batches_and_one_ray_keep_the_batch_order() -> None:
     rng = np.random.default_rng(2)
-    assert kmesh.ray_order(rng.uniform(0, 1, (RAY_ORDER_MIN_RAYS - 1, 3))).shape == (0,)
-    # a lidar: every ray from one point
-    assert kmesh.ray_order(np.full((RAY_ORDER_MIN_RAYS * 2, 3), 7.5)).shape == (0,)
+    o = rng.uniform(0, 1, (RAY_ORDER_MIN_RAYS - 1, 3))
+    assert kmesh.ray_order(o, rng.normal(size=o.shape)).shape == (0,)
+    # every ray from one point along one direction: nothing to order
+    o = np.full((RAY_ORDER_MIN_RAYS * 2, 3), 7.5)
+    assert kmesh.ray_order(o, np.full(o.shape, -2.0)).shape == (0,)
     # a flat axis is one step on that axis, the others still order
     o = rng.uniform(0, 1, (RAY_ORDER_MIN_RAYS, 3))
     o[:, 1] = 3.0
-    assert np.array_equal(kmesh.ray_order(o), np.argsort(morton(o), kind="stable"))
+    assert np.array_equal(kmesh.ray_order(o, rng.normal(size=o.shape)),
+                          np.argsort(morton(o), kind="stable"))
 
 
-def test_origins_at_the_coordinate_limits_order_without_overflow() -> None:
-    # the box's span is 2e7 wide and the far corners land on the last step exactly
-    rng = np.random.default_rng(3)
-    o = rng.uniform(-1e7, 1e7, (RAY_ORDER_MIN_RAYS, 3))
-    o[0] = (-1e7, -1e7, -1e7)
-    o[1] = (1e7, 1e7, 1e7)
-    walk = kmesh.ray_order(o)
-    assert np.array_equal(np.sort(walk), np.arange(o.shape[0]))
-    assert walk[0] == 0 and walk[-1] == 1
+def test_a_lidar_is_walked_in_the_order_of_its_directions() -> None:
+    # every ray from one point: sorted by the Morton code of the unit directions, the
+    # axis-aligned ones (components exactly -1, 0, 1) on the first and last steps
+    rng = np.random.default_rng(8)
+    n = RAY_ORDER_MIN_RAYS + 77
+    o = np.full((n, 3), -3.25)
+    d = rng.normal(size=(n, 3)) * rng.uniform(1e-3, 1e4, (n, 1))
+    d[:6] = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 5), (0, 0, -1e-3)]
+    walk = kmesh.ray_order(o, d)
+    assert np.array_equal(walk, np.argsort(direction_morton(d), kind="stable"))
+    # -x, -y, -z is code 0's corner: (-1, 0, 0) sorts before (1, 0, 0)
+    assert list(walk).index(1) < list(walk).index(0)
 
 
 @pytest.mark.parametrize("thread_count", [1, 2])
@@ -279,7 +298,7 @@ def test_an_ordered_batch_equals_the_rays_one_at_a_time(thread_count: int) -> No
         batch = raycast_many(m, o, d, tmax)
     finally:
         set_threads(before)
-    assert kmesh.ray_order(o).shape == (n,)
+    assert kmesh.ray_order(o, d).shape == (n,)
     u = d / np.sqrt((d * d).sum(axis=1))[:, None]
     hits = 0
     for r in range(n):

@@ -92,7 +92,8 @@ __all__ = [
     "MAX_COORDINATE",
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
-    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "PLANE_CULL_TOLERANCE",
+    "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
+    "RAY_BLOCK", "PLANE_CULL_TOLERANCE",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -450,22 +451,30 @@ FLAT_EDGE_TOLERANCE = 1e-9
 #: 40 at 1e-6 .. 1e7) never run.
 SURFACE_SEARCH_DOUBLINGS = 128
 #: Most triangles a ``TriangleMesh`` holds: its rays' compact tree
-#: (:func:`swept._kernels.mesh.flatten_tree`) keeps a leaf's first triangle row and, in the
-#: low 4 bits, its count in one int32 (rows below 2^27). A cap. Not measured: such a mesh
+#: (:func:`swept._kernels.mesh.flatten_tree`) keeps a leaf's block of triangles and, in the
+#: low 4 bits, its count in one int32 (blocks below 2^27). A cap. Not measured: such a mesh
 #: already takes about 10 GB for its corners alone.
 MAX_MESH_TRIANGLES = 2**27
 #: A ray batch on a mesh (:func:`swept._kernels.mesh.ray_order`) is walked in the order of its
-#: origins' Morton code, each axis cut into 2^this steps over the origins' box: rays from
-#: nearby points then follow one another through the same nodes, which stay in cache.
-#: Measured (bench_mesh's incoherent rays, 1-1.3 million triangles, CPU time, medians of 5 in
-#: one process, load 8): the walk alone gains 1.3x on the terrain when the rays' rows are
-#: copied in that order first, but the copy costs what it gains, so the rows are read and
-#: written where they are: 1.284 -> 1.200 us a ray on the terrain (1.07x), 1.544 -> 1.516 on
-#: the icosphere (1.02x), sort included. 10 bits: 30-bit codes, two counting-sort passes.
+#: origins' Morton code (of its unit directions when every ray starts at one point), each axis
+#: cut into 2^this steps: nearby rays then follow one another through the same nodes, which
+#: stay in cache. Measured (bench_mesh, 1-1.3 million triangles, one thread, CPU time), with
+#: the rows copied in that order a block at a time (:data:`RAY_BLOCK`): incoherent rays
+#: 1.186 -> 0.909 us a ray on the terrain, 1.525 -> 1.139 on the icosphere against reading the
+#: rows where they lie (the earlier walk, which gained only 1.02-1.07x from the order); a
+#: lidar sorted by direction 1.41 -> 1.04 us on the icosphere, 0.61 -> 0.50 on the terrain.
+#: 10 bits: 30-bit codes, two counting-sort passes.
 RAY_ORDER_BITS = 10
 #: Ray batches on a mesh smaller than this keep their own order (the Morton sort's two passes
 #: over 2^15 buckets cost about as much as 300 rays). Not measured beyond that estimate.
 RAY_ORDER_MIN_RAYS = 8192
+#: A mesh's ray batch is walked in blocks of this many rays: each block's rows are first copied
+#: in walk order into a small buffer, walked, then its answers written to their rows.
+#: Measured (bench_mesh's 100,000 rays on 1-1.3 million triangles, one thread, CPU time): the
+#: blocks against reading and writing each ray's rows where they lie, 1.19 -> 0.91 us a ray on
+#: the terrain's incoherent rays, 1.53 -> 1.14 on the icosphere's; blocks of 64, 256 and 1024
+#: within the noise of one another (load 5-10).
+RAY_BLOCK = 256
 #: A ball's cast against a triangle (:func:`swept._kernels.mesh.sphere_triangle_cast`) is
 #: skipped when its centre's whole path stays farther than the radius from the triangle's
 #: plane, on one side, by more than this times the size of the numbers involved (the centre's

@@ -56,11 +56,12 @@ class TriangleMesh(Surface):
         object.__setattr__(self, "_nodes", nodes)
         object.__setattr__(self, "_links", links)
         object.__setattr__(self, "_boxes", _bvh.box_rows(lo, hi))
-        object.__setattr__(self, "_packed", _k.pack_triangles(verts, tris, links,
-                                                              3 * nodes.shape[0]))
-        # the rays' compact copy of the tree, and the triangle of each packed row
-        object.__setattr__(self, "_tree", _k.flatten_tree(nodes, links))
-        object.__setattr__(self, "_order", links[3 * nodes.shape[0]:])
+        # the leaves' triangles packed a block a leaf, the triangle of each lane, and the
+        # four-wide tree the rays and sweeps walk
+        packed, order, block_of = _k.pack_leaves(verts, tris, links, nodes.shape[0])
+        object.__setattr__(self, "_packed", packed)
+        object.__setattr__(self, "_order", order)
+        object.__setattr__(self, "_tree", _k.flatten_tree(nodes, links, block_of))
 
     @classmethod
     def from_trimesh(cls, mesh: Any) -> TriangleMesh:
@@ -124,7 +125,7 @@ class TriangleMesh(Surface):
                out: tuple[np.ndarray, ...]) -> None:
         # walked in the order of the origins' Morton code (nearby rays one after another),
         # each answer written to its own row
-        walk = _k.ray_order(o)
+        walk = _k.ray_order(o, d)
         run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
                                                   self.normals, o, d, tmax, walk, out))
 
