@@ -2182,7 +2182,11 @@ class World:
         # the kernel writes every field of every row
         out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
-        args = (scene, casts, mask, flags, out)
+        # cast in the order of the origins' places (rays that start close together read the
+        # same cells from the cache), each row still written to its own place
+        order = np.empty(n, np.int64)
+        _kw.spatial_order(casts.origins, order)
+        args = (scene, casts, order, mask, flags, out)
         # the kernel's entry point for these argument types (the dispatcher's own resolution
         # costs about 20 us a chunk): every array here is a C-ordered float64 or int64 array of
         # fixed dimensions (the scene's by construction, the casts' by _array, the outputs
