@@ -191,6 +191,19 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     return a
 
 
+def _batch_rows(value: Any, name: str, d: int | None) -> np.ndarray:
+    """:func:`_array` ``(value, name, 2, d)`` for a batch's rows, the usual case (a C-ordered
+    float64 (n, 2 or 3) array, every value within MAX_COORDINATE) checked in one compiled
+    pass instead of numpy's three (about 50 us saved at 10,000 rows); any other value, or a
+    bad one, goes through :func:`_array` (its conversions and its messages)."""
+    if (isinstance(value, np.ndarray) and value.dtype == np.float64 and value.ndim == 2
+            and value.flags.c_contiguous and value.shape[1] in (2, 3)
+            and (d is None or value.shape[1] == d)
+            and _kw.within(value, MAX_COORDINATE)):
+        return value
+    return _array(value, name, 2, d)
+
+
 def _sweep_form(centers: Any, radii: Any, displacements: Any, shapes: Any, lead: str = ""
                ) -> tuple[Any, Any, Any, Any]:
     """Which form a ``sweep_many`` call takes: shapes (``shapes=``, or a shape or a sequence
@@ -1953,9 +1966,9 @@ class World:
         argument (and the row).
         """
         m = _mask(mask)
-        o = _array(origins, "origins", 2, self._dim)
+        o = _batch_rows(origins, "origins", self._dim)
         d = o.shape[1]
-        v = _array(directions, "directions", 2, d)
+        v = _batch_rows(directions, "directions", d)
         if v.shape[0] != o.shape[0]:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
