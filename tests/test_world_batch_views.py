@@ -319,3 +319,18 @@ def test_contact_many_through_views_equals_the_deepest_scalar_contact(d: int) ->
         for k in range(d):
             assert one.normal[i, k] == pytest.approx(deepest.normal[k], abs=1e-12)
             assert one.point[i, k] == pytest.approx(deepest.point[k], rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 2e300])
+@pytest.mark.parametrize("which", ["origins", "directions"])
+def test_a_float64_batch_with_a_bad_value_is_named(bad: float, which: str) -> None:
+    """raycast_many checks a C-ordered float64 batch in one compiled pass (``within``) and
+    hands anything it does not pass to the general checks: a NaN, an infinity or a value
+    beyond MAX_COORDINATE in either array still raises the ValueError naming it."""
+    origins = np.zeros((300, 2))
+    directions = np.ones((300, 2))
+    (origins if which == "origins" else directions)[137, 1] = bad
+    with pytest.raises(ValueError, match=which):
+        WORLD.raycast_many(origins, directions)
+    assert not kw.within(origins if which == "origins" else directions, 1e300)
+    assert kw.within(np.full((4, 3), -1e300), 1e300)
