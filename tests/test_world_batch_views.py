@@ -136,28 +136,6 @@ def test_moving_colliders_and_planes_beside_the_grid() -> None:
     _assert_rows_equal_brute(world, origins, directions)
 
 
-@settings(max_examples=25, deadline=None)
-@given(cuts=st.lists(st.integers(0, 500), max_size=6))
-def test_any_split_into_ranges_writes_the_rows_of_one_call(cuts: list[int]) -> None:
-    """The range kernel called on consecutive ranges (as the threads call it) writes the very
-    rows one call writes, and nothing outside its range."""
-    scene = WORLD._sync()
-    n = ORIGINS.shape[0]
-    casts = kw.Casts(ORIGINS, DIRECTIONS, np.full(n, math.inf), np.zeros(n))
-    bounds = sorted({0, n, *(min(c, n) for c in cuts)})
-    out = kw.Hits(np.full(n, -7, np.int64), np.full(n, -7.0), np.full((n, 2), -7.0),
-                  np.full((n, 2), -7.0), np.zeros(n, np.bool_))
-    for first, stop in zip(bounds, bounds[1:]):
-        kw.cast_range(first, stop, scene, casts, NO_ORDER, kw.ALL_LAYERS_MASK, 0, out)
-        # rows past this range are untouched
-        assert (out.handle[stop:] == -7).all() and (out.t[stop:] == -7.0).all()
-    assert np.array_equal(out.handle, WHOLE.handle)
-    assert np.array_equal(out.t, WHOLE.t)
-    assert np.array_equal(out.point, WHOLE.point)
-    assert np.array_equal(out.normal, WHOLE.normal)
-    assert np.array_equal(out.inside, WHOLE.inside)
-
-
 def _whole() -> kw.Hits:
     """One call of the range kernel over every ray of the module's batch."""
     scene = WORLD._sync()
@@ -176,22 +154,25 @@ WHOLE = _whole()
 
 
 @settings(max_examples=25, deadline=None)
-@given(cuts=st.lists(st.integers(0, 500), max_size=6))
-def test_any_split_of_the_spatial_order_writes_the_rows_of_one_call(cuts: list[int]) -> None:
-    """The batch casts its rays in the order of their origins' places (``spatial_order``),
-    each range of that order writing the rows it names: any split gives the rows of one
-    call in the given order, and a range writes no row outside it."""
+@given(cuts=st.lists(st.integers(0, 500), max_size=6), spatial=st.booleans())
+def test_any_split_into_ranges_writes_the_rows_of_one_call(cuts: list[int],
+                                                           spatial: bool) -> None:
+    """The range kernel called on consecutive ranges (as the threads call it) writes the very
+    rows one call writes, and nothing outside its range; in the order of the origins' places
+    (``spatial_order``, the batch's own) each range writes the rows it names."""
     scene = WORLD._sync()
     n = ORIGINS.shape[0]
-    order = np.empty(n, np.int64)
-    kw.spatial_order(ORIGINS, order)
-    assert not np.array_equal(order, np.arange(n))
+    order = np.arange(n)
+    if spatial:
+        kw.spatial_order(ORIGINS, order)
+        assert not np.array_equal(order, np.arange(n))
     casts = kw.Casts(ORIGINS, DIRECTIONS, np.full(n, math.inf), np.zeros(n))
     bounds = sorted({0, n, *(min(c, n) for c in cuts)})
     out = kw.Hits(np.full(n, -7, np.int64), np.full(n, -7.0), np.full((n, 2), -7.0),
                   np.full((n, 2), -7.0), np.zeros(n, np.bool_))
     for first, stop in zip(bounds, bounds[1:]):
-        kw.cast_range(first, stop, scene, casts, order, kw.ALL_LAYERS_MASK, 0, out)
+        kw.cast_range(first, stop, scene, casts, order if spatial else NO_ORDER,
+                      kw.ALL_LAYERS_MASK, 0, out)
         # the rows later ranges name are untouched
         assert (out.handle[order[stop:]] == -7).all() and (out.t[order[stop:]] == -7.0).all()
     assert np.array_equal(out.handle, WHOLE.handle)

@@ -936,6 +936,15 @@ def spatial_order(origins: np.ndarray, order: np.ndarray) -> None:
         count[b] += 1
 
 
+@inline_kernel
+def _ray_at(o: np.ndarray, v: np.ndarray, radii: np.ndarray, tmax: np.ndarray, i: int, d: int,
+            grown: bool) -> tuple[int, float, float, float, float, float, float, float, float]:
+    """Row ``i`` of a batch as :func:`cast_range` reads it: ``(i, ox, oy, oz, dx, dy, dz, r,
+    tmax)`` (z 0 in 2D, r 0 for rays). Inlined on views without an owner: no counts."""
+    return (i, o[i, 0], o[i, 1], o[i, 2] if d == 3 else 0.0, v[i, 0], v[i, 1],
+            v[i, 2] if d == 3 else 0.0, radii[i] if grown else 0.0, tmax[i])
+
+
 @kernel
 def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndarray,
                mask: int, flags: int, out: Hits) -> None:
@@ -966,28 +975,11 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     # each ray's inputs are read one ray ahead, before the cast of the one before: in the
     # spatial order they lie anywhere in the arrays, and read so their loads overlap a cast
     # instead of stalling the next (measured: see RAY_ORDER_PER_BUCKET)
-    j = order[first] if ordered else first
-    ax = o[j, 0]
-    ay = o[j, 1]
-    az = o[j, 2] if d == 3 else 0.0
-    vx = v[j, 0]
-    vy = v[j, 1]
-    vz = v[j, 2] if d == 3 else 0.0
-    rj = radii[j] if grown else 0.0
-    lj = tmax[j]
+    ahead = _ray_at(o, v, radii, tmax, order[first] if ordered else first, d, grown)
     for k in range(first, stop):
-        i = j
-        ox, oy, oz, dx, dy, dz, r, limit = ax, ay, az, vx, vy, vz, rj, lj
+        i, ox, oy, oz, dx, dy, dz, r, limit = ahead
         if k + 1 < stop:
-            j = order[k + 1] if ordered else k + 1
-            ax = o[j, 0]
-            ay = o[j, 1]
-            az = o[j, 2] if d == 3 else 0.0
-            vx = v[j, 0]
-            vy = v[j, 1]
-            vz = v[j, 2] if d == 3 else 0.0
-            rj = radii[j] if grown else 0.0
-            lj = tmax[j]
+            ahead = _ray_at(o, v, radii, tmax, order[k + 1] if ordered else k + 1, d, grown)
         if normalise:
             # the bits of numpy's v / lengths (swept.world._lengths' formulas), here where
             # the threads share the work
