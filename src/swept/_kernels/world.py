@@ -1005,12 +1005,13 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
 
 @kernel
 def within(a: np.ndarray, limit: float) -> bool:
-    """Whether every value of ``a`` (n, d) has magnitude at most ``limit`` (a NaN has not)."""
-    for i in range(a.shape[0]):
-        for k in range(a.shape[1]):
-            if not abs(a[i, k]) <= limit:
-                return False
-    return True
+    """Whether every value of ``a`` (n, d), C-ordered, has magnitude at most ``limit`` (a
+    NaN has not). One pass without an early exit, so that it vectorises."""
+    flat = a.reshape(a.size)
+    inside = 0
+    for i in range(flat.shape[0]):
+        inside += abs(flat[i]) <= limit
+    return inside == flat.shape[0]
 
 
 @kernel
