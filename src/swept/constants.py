@@ -684,9 +684,11 @@ MAX_THREADS = 256
 #: A batch of rays (or balls) is cast bucket by bucket of a square grid over its origins,
 #: sized for about this many origins a bucket, so that rays cast one after another read the
 #: same cells and colliders (from the cache) instead of random ones. Measured (10,000 rays at
-#: 10,000 segments, bench_world_rays' scene, one thread, CPU time, min of 25): 0.224-0.236 us
-#: a ray in the given (random) order, 0.195-0.207 with 2 to 4000 origins a bucket alike
-#: (buckets 16 to 1024 a side); 4 keeps the counting sort's buckets few.
+#: 10,000 segments, bench_world_rays' scene, the kernel on one thread, CPU time, min of 25 to
+#: 30, load 4 to 8): 0.224-0.236 us a ray in the given (random) order, 0.195-0.207 with the
+#: rays copied into bucket order, alike from 0.01 to 39 origins a bucket (16 to 1024 buckets
+#: a side); cast in place in that order, 0.206-0.223 against 0.232-0.250 in the given order
+#: (alternated in one process). 4 keeps the counting sort's counters a quarter of the rays.
 RAY_ORDER_PER_BUCKET = 4.0
 #: The most buckets along a side of :data:`RAY_ORDER_PER_BUCKET`'s grid (a cap on its
 #: counters: at most this squared, 8 bytes each, 8 MB). Not measured: reached at 4 million
