@@ -59,6 +59,11 @@ SEED = 12345
 #: swept._parallel.PARALLEL_MIN_BATCH, so that a step on several threads warms up the same
 #: calls as the timed scene's (below it the whole step is one serial call).
 WARM_UP_BALLS = 200
+#: Untimed steps of a throwaway copy of the timed scene before each runner's clock starts: the
+#: first runner's first steps of a fresh large scene ran 10-30% slower than the same steps
+#: later (measured: 1,000 balls, first of six alternated runs 777 steps/s, the rest 827-895),
+#: which read as "two threads slower than one" when the two-thread row came first.
+WARM_UP_STEPS = 5
 #: pymunk collision type of the balls.
 BALL_TYPE = 1
 #: pymunk collision type of the walls.
@@ -137,6 +142,7 @@ def run_swept(scene: dict[str, Any], steps: int, ccd: str,
 def _run_swept(scene: dict[str, Any], steps: int, ccd: str) -> dict[str, Any]:
     """:func:`run_swept` on the current threads."""
     _swept_sim(make_scene(WARM_UP_BALLS), ccd).run(1)  # compile outside the clock
+    _swept_sim(scene, ccd).run(WARM_UP_STEPS)  # and touch the scene's memory
     sim = _swept_sim(scene, ccd)
     check = PathCrossings(_walls(scene))
     tunneled = np.zeros(len(scene["radii"]), bool)

@@ -701,3 +701,29 @@ def test_world_hits_carry_the_scalar_exit_in_3d() -> None:
             assert (got is None) == (want is None)
             if got is not None and want is not None:
                 assert got.exit_distance == want.exit_distance, shape
+
+
+@pytest.mark.parametrize("tiny", [1.1754943508222875e-38, 5e-324, 1e-17, 0.0])
+@pytest.mark.parametrize("dim", [2, 3])
+def test_origin_on_the_core_next_to_an_end_leaves_square_to_the_core(tiny: float,
+                                                                     dim: int) -> None:
+    # An origin on the core a hair short of end b, with b at the origin and a one unit away:
+    # measured from a, rounding puts it at b (``along`` rounds to the core's length), and the
+    # offset from b then points along the axis, a "shortest way out" that stays inside. The
+    # origin's position is measured again from b itself, which sees it short of b: out square
+    # to the core, by exactly the radius (found by hypothesis at 1.2e-38).
+    r = 1.9107026099082591
+    if dim == 2:
+        shape = Capsule((0.0, 1.0), (0.0, 0.0), r)
+        ray = Ray((0.0, tiny), (0.0, 1.0))
+    else:
+        shape = Capsule((0.0, 1.0, 0.0), (0.0, 0.0, 0.0), r)
+        ray = Ray((0.0, tiny, 0.0), (0.0, 1.0, 0.0))
+    hit = raycast(ray, shape)
+    assert hit is not None and hit.started_inside and hit.distance == 0.0
+    n = tuple(hit.normal)
+    assert n[1] == 0.0 and math.hypot(*n) == 1.0
+    # out by the radius, square to the core: the exit point is on the surface
+    out = [o + r * c for o, c in zip(ray.origin, n)]
+    assert math.hypot(*[c for k, c in enumerate(out) if k != 1]) == r
+    assert 0.0 <= out[1] <= 1.0

@@ -337,6 +337,28 @@ def test_a_buried_shape_leaves_by_the_nearest_face() -> None:
     assert r is not None and r.normal == (0.0, -1.0) and r.depth == c.depth
 
 
+@pytest.mark.parametrize("centre, normal", [
+    ((-1.0, 0.0), (-1.0, 0.0)),  # left of the bottom-left corner, on the bottom face's line
+    ((0.0, -1.0), (0.0, -1.0)),  # below it, on the left face's line
+    ((2.0, 1.0), (1.0, 0.0)),  # right of the top-right corner, on the top face's line
+    ((1.0, 2.0), (0.0, 1.0)),  # above it, on the right face's line
+])
+def test_touching_a_corner_on_a_face_line_pushes_out_the_open_side(
+        centre: tuple[float, float], normal: tuple[float, float]) -> None:
+    # A ball touching a lone tile's corner exactly, its centre on the line of a face: that
+    # face reports the corner's normal straight along itself (edge-on), and the side of the
+    # face it then took came from the centre, which lies on the line: the tie went to the
+    # face's left, the solid side, and the map answered (0, 1), out through the tile. The tie
+    # now goes to the outline's open side (found by hypothesis).
+    solid = np.zeros((5, 5), bool)
+    solid[0, 0] = True
+    tiles = TileMap(solid, 1.0)
+    c = contact(Circle(centre, 1.0), tiles)
+    assert c is not None and c.depth == 0.0
+    assert tuple(c.normal) == normal
+    assert tuple(c.normal) == tuple(contact(Circle(centre, 1.0), AABB((0, 0), (1, 1))).normal)
+
+
 def test_apart_is_none() -> None:
     tiles = TileMap(FLOOR, 1.0)
     assert contact(Circle((3.0, 1.0), 0.5), tiles) is None

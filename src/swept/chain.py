@@ -216,22 +216,26 @@ class Chain:
             return j % n
         return j if 0 <= j < n else None
 
-    def region_normal(self, i: int, normal: Vec2, toward: Vec2 | None = None
-                      ) -> tuple[Vec2, Vec2 | None]:
+    def region_normal(self, i: int, normal: Vec2, toward: Vec2 | None = None,
+                      outward: Vec2 | None = None) -> tuple[Vec2, Vec2 | None]:
         """``normal`` (reported by segment ``i``) moved into the segment's Voronoi region:
         (the admissible normal, the join it was turned at, or None when it was kept).
 
         The side of the segment is the one ``normal`` leans to; a normal straight along the
-        segment (edge-on) takes the side of ``toward`` (the other shape's reference point),
-        else the left (``perp``) side.
+        segment (edge-on) takes the side of ``outward`` when given (the open side of an outline
+        with solid behind it, a tile map's), else of ``toward`` (the other shape's reference
+        point), else the left (``perp``) side.
         """
         left = self._lefts[i]
         d = self._dirs[i]
         side = normal.dot(left)
         if abs(side) <= EDGE_ON_TOLERANCE:
-            # a normal straight along the segment, from its end: the other shape's side
+            # a normal straight along the segment, from its end: the open side, else the
+            # other shape's side
             side = 1.0
-            if toward is not None and (toward - self.segments[i].a).dot(left) < 0.0:
+            if outward is not None:
+                side = 1.0 if outward.dot(left) > 0.0 else -1.0
+            elif toward is not None and (toward - self.segments[i].a).dot(left) < 0.0:
                 side = -1.0
         face = left if side > 0.0 else -left
         if normal.dot(face) >= 1.0 - FACE_NORMAL_TOLERANCE:

@@ -596,48 +596,57 @@ def _warmup(args: argparse.Namespace, out: TextIO) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The ``swept`` command's argument parser (a :class:`Parser`: errors raise
     :class:`UsageError`)."""
-    from .demos.bullet_time import FIGURE_STEPS as BT_FIGURE_STEPS
-    from .demos.bullet_time import MAX_SPEED, MIN_SPEED, START_SPEED
-    from .demos.slide import SLIDE_AIM, SLIDE_TILT
-    from .demos.tunnel import OFFSET_MAX, SPEED_DEFAULT, SPEED_MAX, SPEED_MIN
-    from .demos.walls_and_slides import FIGURE_MOUSE, FIGURE_PLACE, START
-    from .demos.walls_and_slides import FIGURE_STEPS as WS_FIGURE_STEPS
-
     parser = Parser(
         prog="swept", description="Collision demos, scenes and tunneling tables.",
         epilog="Bad input exits with status 2 and one line on stderr. The demos reproduce "
                "the worked examples swept was built from, with their numbers.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
     demo = commands.add_parser("demo", help="run a demo", description="Run a demo: a window, "
                                "or --headless to run its model and print its readout.")
     demo.set_defaults(handler=_demo_list)
     demos = demo.add_subparsers(dest="demo", metavar="NAME")
+    for add in (_bullet_time_parser, _walls_parser, _tunnel_parsers, _slide_3d_parser,
+                _mesh_walk_parser, _text_demo_parsers):
+        add(demos)
+    for add_command in (_scene_parser, _tunneling_parser, _warmup_parser, _bench_parser):
+        add_command(commands)
+    return parser
 
-    def window_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--headless", action="store_true",
-                       help="run the model with no window and print the readout")
-        p.add_argument("--screenshot", metavar="FILE.png",
-                       type=_output(SCREENSHOT_SUFFIXES),
-                       help="save a PNG of the view (headless: of the final state; window: of "
-                            "the last frame)")
-        p.add_argument("--frames", type=_whole(1, CLI_MAX_FRAMES), metavar="N",
-                       help=f"close the window after N frames (1 to {CLI_MAX_FRAMES:,})")
 
-    steps_bound = f"0 to {CLI_MAX_STEPS:,}"
+def _window_options(p: argparse.ArgumentParser) -> None:
+    """A windowed demo's options: --headless, --screenshot, --frames."""
+    p.add_argument("--headless", action="store_true",
+                   help="run the model with no window and print the readout")
+    p.add_argument("--screenshot", metavar="FILE.png",
+                   type=_output(SCREENSHOT_SUFFIXES),
+                   help="save a PNG of the view (headless: of the final state; window: of "
+                        "the last frame)")
+    p.add_argument("--frames", type=_whole(1, CLI_MAX_FRAMES), metavar="N",
+                   help=f"close the window after N frames (1 to {CLI_MAX_FRAMES:,})")
+
+
+def _bullet_time_parser(demos: argparse._SubParsersAction[Any]) -> None:
+    """``swept demo bullet-time``."""
+    from .demos.bullet_time import FIGURE_STEPS, MAX_SPEED, MIN_SPEED, START_SPEED
+
     bt = demos.add_parser("bullet-time", help="a fast ball and a thin wall: naive vs swept test",
                           description="A fast ball and a thin wall: the naive test misses, "
                                       "the swept test never does. Keys: Space naive/swept, "
                                       "Up/Down speed, P pause, Esc quit.")
-    window_options(bt)
+    _window_options(bt)
     bt.add_argument("--steps", type=_whole(0, CLI_MAX_STEPS), default=None, metavar="N",
-                    help=f"fixed steps of 1/60 s to take first, {steps_bound} (headless "
-                         f"default: {BT_FIGURE_STEPS}, the worked example's figure)")
+                    help=f"fixed steps of 1/60 s to take first, 0 to {CLI_MAX_STEPS:,} (headless "
+                         f"default: {FIGURE_STEPS}, the worked example's figure)")
     bt.add_argument("--speed", type=_within(MIN_SPEED, MAX_SPEED), default=START_SPEED,
                     metavar="S", help=f"the ball's speed, px/s ({MIN_SPEED:g} to "
                                       f"{MAX_SPEED:g}; default {START_SPEED:g})")
     bt.add_argument("--swept", action="store_true", help="use the swept test")
-    bt.set_defaults(handler=_demo_bullet_time, default_steps=BT_FIGURE_STEPS)
+    bt.set_defaults(handler=_demo_bullet_time, default_steps=FIGURE_STEPS)
+
+
+def _walls_parser(demos: argparse._SubParsersAction[Any]) -> None:
+    """``swept demo walls-and-slides``."""
+    from .demos.walls_and_slides import FIGURE_MOUSE, FIGURE_PLACE, FIGURE_STEPS, START
 
     ws = demos.add_parser("walls-and-slides",
                           help="a ball among walls: push out, slide, bounce, passes",
@@ -645,7 +654,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "click to place, V velocity fix, P passes, Esc quit. "
                                       "Headless, the defaults reproduce the worked example's "
                                       "first figure (speed 626 px/s).")
-    window_options(ws)
+    _window_options(ws)
     ws.add_argument("--place", type=_point, default=None, metavar="X,Y",
                     help="where the ball starts, at rest (headless default "
                          f"{FIGURE_PLACE[0]:g},{FIGURE_PLACE[1]:g}; window default "
@@ -654,12 +663,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="where the mouse is (headless default "
                          f"{FIGURE_MOUSE[0]:g},{FIGURE_MOUSE[1]:g})")
     ws.add_argument("--steps", type=_whole(0, CLI_MAX_STEPS), default=None, metavar="N",
-                    help=f"fixed steps of 1/60 s to take first, {steps_bound} (headless "
-                         f"default: {WS_FIGURE_STEPS})")
+                    help=f"fixed steps of 1/60 s to take first, 0 to {CLI_MAX_STEPS:,} (headless "
+                         f"default: {FIGURE_STEPS})")
     ws.add_argument("--passes", type=int, choices=(1, 8), default=8,
                     help="passes over the contacts each step (default 8)")
     ws.add_argument("--no-fix", action="store_true", help="turn the velocity fix off")
-    ws.set_defaults(handler=_demo_walls_and_slides, default_steps=WS_FIGURE_STEPS)
+    ws.set_defaults(handler=_demo_walls_and_slides, default_steps=FIGURE_STEPS)
+
+
+def _tunnel_parsers(demos: argparse._SubParsersAction[Any]) -> None:
+    """``swept demo tunnel`` and ``tunnel-3d``."""
+    from .demos.tunnel import OFFSET_MAX, SPEED_DEFAULT, SPEED_MAX, SPEED_MIN
 
     for name, view, where in (("tunnel", "view_tunnel", ""),
                               ("tunnel-3d", "view_tunnel3d", " In 3D, in perspective.")):
@@ -669,7 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
                                           "a sweep catches it." + where + " Keys: Up/Down "
                                           "speed, Left/Right where the frames land, Space "
                                           "sweep, Esc quit.")
-        window_options(tu)
+        _window_options(tu)
         tu.add_argument("--speed", type=_within(SPEED_MIN, SPEED_MAX), default=SPEED_DEFAULT,
                         metavar="S", help=f"m/s, {SPEED_MIN:g} to {SPEED_MAX:g} (default "
                                           f"{SPEED_DEFAULT:g})")
@@ -678,12 +692,17 @@ def build_parser() -> argparse.ArgumentParser:
         tu.add_argument("--swept", action="store_true", help="sweep between frames")
         tu.set_defaults(handler=_demo_tunnel, view=view)
 
+
+def _slide_3d_parser(demos: argparse._SubParsersAction[Any]) -> None:
+    """``swept demo slide-3d``."""
+    from .demos.slide import SLIDE_AIM, SLIDE_TILT
+
     sl = demos.add_parser("slide-3d", help="the velocity split on a tilted surface (3D)",
                           description="A velocity meets a tilted surface, in 3D: the part it "
                                       "blocks, the part that slides, and the 46 degree limit "
                                       "between a floor and a wall. Keys: Up/Down tilt, "
                                       "Left/Right aim, Esc quit.")
-    window_options(sl)
+    _window_options(sl)
     sl.add_argument("--tilt", type=_within(0.0, 90.0), default=SLIDE_TILT, metavar="DEG",
                     help=f"the surface's slope, 0 to 90 degrees (default {SLIDE_TILT:g})")
     sl.add_argument("--aim", type=_within(-180.0, 180.0), default=SLIDE_AIM, metavar="DEG",
@@ -691,15 +710,21 @@ def build_parser() -> argparse.ArgumentParser:
                          f"{SLIDE_AIM:g})")
     sl.set_defaults(handler=_demo_slide_3d)
 
+
+def _mesh_walk_parser(demos: argparse._SubParsersAction[Any]) -> None:
+    """``swept demo mesh-walk``."""
     mw = demos.add_parser("mesh-walk", help="a ball character walks a triangle-mesh level (3D)",
                           description="A ball character walks a small level that is one "
                                       "triangle mesh (a floor, a ramp, a platform, a wall) "
                                       "through move_and_slide. Headless, it walks a scripted "
                                       "path up the ramp and along the wall and prints where it "
                                       "ends. Keys: arrows walk, Esc quit.")
-    window_options(mw)
+    _window_options(mw)
     mw.set_defaults(handler=_demo_mesh_walk)
 
+
+def _text_demo_parsers(demos: argparse._SubParsersAction[Any]) -> None:
+    """The demos that print their log lines: ``mtv``, ``bouncing``, ``slide``."""
     for name, about in (("mtv", "the minimum translation vector"),
                         ("bouncing", "restitution, apexes and friction"),
                         ("slide", "the velocity split and the 46 degree limit")):
@@ -707,6 +732,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 "log lines (" + about + ").")
         text.set_defaults(handler=_demo_text)
 
+
+def _scene_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    """``swept scene``."""
     scene = commands.add_parser("scene", help="run a scene file",
                                 description="Read a scene (TOML or JSON: circles with radius, "
                                             "position and displacement; planes; restitution) "
@@ -718,6 +746,11 @@ def build_parser() -> argparse.ArgumentParser:
                                             f"{SCENE_MAX_FILE_BYTES // 2**20} MiB.")
     scene.add_argument("file", nargs="?", metavar="FILE", help="a .toml or .json scene")
     scene.set_defaults(handler=_scene)
+
+
+def _tunneling_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    """``swept tunneling``."""
+    from .demos.bullet_time import MAX_SPEED, MIN_SPEED
 
     tun = commands.add_parser("tunneling", help="catch rate against speed, naive vs swept",
                               description="Run Bullet Time headless at each speed with each "
@@ -739,6 +772,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also save a matplotlib figure (.png, .pdf or .svg)")
     tun.set_defaults(handler=_tunneling)
 
+
+def _warmup_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    """``swept warmup``."""
     from .warmup import FAMILIES
     warm = commands.add_parser("warmup", help="compile every kernel ahead, on every core",
                                description="Compile swept's kernels into numba's on-disk "
@@ -751,12 +787,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="compile only this family (repeatable)")
     warm.set_defaults(handler=_warmup)
 
+
+def _bench_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    """``swept bench``: the arguments go to swept.bench."""
     bench = commands.add_parser("bench", help="run the benchmarks (swept bench --help)",
                                 description="Run the benchmarks; the arguments go to "
                                             "swept.bench.", add_help=False)
     bench.add_argument("bench_args", nargs=argparse.REMAINDER)
     bench.set_defaults(handler=_bench)
-    return parser
 
 
 def _value_flags(parser: argparse.ArgumentParser) -> set[str]:

@@ -506,6 +506,203 @@ def _platform(found: _Found, platform_velocity: Callable[[Any], Any] | None, coe
     return None if value is None else coerce(value, "platform velocity")
 
 
+class _Rules:
+    """A call's validated settings: which way is up, how floors are told from walls, and the
+    skin, snap, step and smallest-motion lengths."""
+
+    __slots__ = ("up", "cos_floor", "skin", "snap", "climb", "tiny", "stop_on_slope",
+                 "constant_speed")
+
+    def __init__(self, shape: Shape, up: Any, floor_max_angle: float, skin: float,
+                 floor_snap_length: float, step_height: float, stop_on_slope: bool,
+                 constant_speed_on_slopes: bool) -> None:
+        coerce = as_vec2 if shape.dim == 2 else as_vec3
+        if up is None:
+            u: Vec2 | Vec3 = UP_2D if shape.dim == 2 else UP_3D
+        else:
+            u = coerce(up, "up")
+            if u.length() == 0.0:
+                raise ValueError("up must not be the zero vector")
+            u = u / u.length()
+        limit = as_finite(floor_max_angle, "floor_max_angle", minimum=0.0)
+        if limit > 180.0:
+            raise ValueError(
+                f"floor_max_angle must be in [0, 180] degrees, got {floor_max_angle!r}")
+        self.up = u
+        self.skin = as_finite(skin, "skin", minimum=0.0)
+        self.snap = as_finite(floor_snap_length, "floor_snap_length", minimum=0.0)
+        self.climb = as_finite(step_height, "step_height", minimum=0.0)
+        self.cos_floor = math.cos(math.radians(min(limit + FLOOR_ANGLE_TOLERANCE, 180.0)))
+        box = shape.aabb
+        size = max(hi - lo for lo, hi in zip(box.min, box.max))
+        self.tiny = max(size, self.skin) * MIN_MOTION_FRACTION
+        self.stop_on_slope = bool(stop_on_slope)
+        self.constant_speed = bool(constant_speed_on_slopes)
+
+    def rising(self, vec: Vec2 | Vec3) -> bool:
+        """Moving up (a jump): no snapping, no stepping."""
+        return vec.dot(self.up) > RISING_TOLERANCE * vec.length()
+
+    def kind(self, n: Vec2 | Vec3) -> int:
+        """A surface normal's kind against up: floor, ceiling or wall."""
+        c = n.dot(self.up)
+        if c >= self.cos_floor:
+            return _FLOOR
+        if -c >= self.cos_floor:
+            return _CEILING
+        return _WALL
+
+
+def _recover(obs: _Obstacles, shape: Shape, skin: float) -> Shape:
+    """Step 1: a start that overlaps is pushed out to the skin, deepest overlap first."""
+    moved = shape
+    for _ in range(RECOVERY_PASSES):
+        deepest = _deepest(obs, moved)
+        if deepest is None:
+            break
+        c = deepest[1]
+        moved = moved.translated(c.normal * (c.depth + skin))  # type: ignore[attr-defined]
+    return moved
+
+
+def _ride(obs: _Obstacles, moved: Shape, start_floor: tuple[_Found, SweepHit],
+          carried: Vec2 | Vec3, step: float, skin: float) -> Shape:
+    """Step 2's platform: it moves by ``carried * step`` this step (after the call), so the
+    character rides along (cast, stopped by anything but the platform), and the rest of the
+    call sees the platform where it will be."""
+    ride = carried * step
+    platform = start_floor[0]
+    obs.hide(platform[0])
+    blocked = _first_hit(obs, moved, ride, skin)
+    moved = moved.translated(  # type: ignore[attr-defined]
+        ride * (blocked[1].fraction if blocked is not None else 1.0))
+    ahead: Any = platform[1]
+    obs.extra.append((platform[0], ahead.translated(ride), platform[2]))
+    return moved
+
+
+class _Slides:
+    """Steps 3 and 4 of a call: the slides and the snap, and what they met."""
+
+    def __init__(self, obs: _Obstacles, rules: _Rules, moved: Shape, velocity: Vec2 | Vec3,
+                 start_floor: tuple[_Found, SweepHit] | None) -> None:
+        self.obs = obs
+        self.rules = rules
+        self.moved = moved
+        self.v = velocity
+        self.start_floor = start_floor
+        self.grounded = start_floor is not None
+        self.planes: list[Vec2 | Vec3] = []
+        self.collisions: list[Collision] = []
+        self.on_floor = self.on_wall = self.on_ceiling = False
+        self.floor_normal: Vec2 | Vec3 | None = None
+        self.floor_collider: Any = None
+
+    def run(self, motion: Vec2 | Vec3, max_slides: int) -> None:
+        """Up to ``max_slides`` slides of ``motion``."""
+        left: Vec2 | Vec3 | None = motion
+        for _ in range(max_slides):
+            left = self._slide(left)  # type: ignore[arg-type]
+            if left is None:
+                break
+
+    def _slide(self, motion: Vec2 | Vec3) -> Vec2 | Vec3 | None:
+        """One slide: cast ``motion``, stop at the first surface it heads into; the motion
+        left after clipping it by every plane met, or None when the slides are over."""
+        r = self.rules
+        if motion.length() <= r.tiny:
+            return None
+        first = _first_hit(self.obs, self.moved, motion, r.skin)
+        if first is None:
+            self.moved = self.moved.translated(motion)  # type: ignore[attr-defined]
+            return None
+        found, hit = first
+        travel = motion * hit.fraction
+        if travel.length() <= r.skin * TRAVEL_SLOP:
+            # already at the skin: a cast's tolerance would only creep it closer each call
+            travel = motion * 0.0
+        self.moved = self.moved.translated(travel)  # type: ignore[attr-defined]
+        remainder = motion - travel
+        n = hit.normal
+        k = r.kind(n)
+        if k == _WALL and r.climb > 0.0 and self.grounded and not r.rising(self.v):
+            stepped = _step_up(self.obs, self.moved, remainder, r.up, r.climb, r.skin, r.kind)
+            if stepped is not None:
+                self.moved, left, landing = stepped
+                self.on_floor = True
+                self.floor_normal = landing[1].normal
+                self.floor_collider = landing[0][0]
+                return left
+        self.collisions.append(
+            make_collision(found[0], hit.point, n, travel, remainder, found[2]))
+        if k == _FLOOR:
+            self.on_floor = self.grounded = True
+            self.floor_normal = n
+            self.floor_collider = found[0]
+            across = self.v - r.up * self.v.dot(r.up)
+            if r.stop_on_slope and across.length() <= STOP_ON_SLOPE_TOLERANCE * self.v.length():
+                # standing still on a walkable slope: no creeping down it
+                self.v = self.v * 0.0
+                return None
+        elif k == _WALL:
+            self.on_wall = True
+        else:
+            self.on_ceiling = True
+        return self._clipped(remainder, n, k)
+
+    def _clipped(self, remainder: Vec2 | Vec3, n: Vec2 | Vec3, k: int) -> Vec2 | Vec3:
+        """The motion left after a surface of normal ``n`` and kind ``k``: ``remainder``
+        clipped by every plane met so far (the velocity too)."""
+        r = self.rules
+        blocking = n
+        standing: Vec2 | Vec3 | None = None
+        if k == _WALL and self.grounded:
+            # a wall met on a floor blocks as if it were upright (Godot's floor_block_on_wall):
+            # the character does not climb a slope too steep to walk by pushing into it
+            upright = n - r.up * n.dot(r.up)
+            if upright.length() > CLIP_TOLERANCE:
+                blocking = upright / upright.length()
+            # the floor met in this call, else the one under the start
+            standing = self.floor_normal
+            if standing is None and self.start_floor is not None:
+                standing = self.start_floor[1].normal
+        _add_plane(self.planes, blocking)
+        slid = _clip(remainder, self.planes)
+        if standing is not None and slid.dot(standing) > CLIP_TOLERANCE * remainder.length():
+            # the slide along a sloped floor, clipped by the upright wall, kept a part rising
+            # off the floor (straight up at the foot of a steep face over a ramp): keep the
+            # character on its floor, along the crease of the floor and the upright wall
+            slid = _crease(slid, standing, blocking)
+        if k == _FLOOR and r.constant_speed:
+            # keep the speed across up: rescale the slide along the slope
+            flat = remainder - r.up * remainder.dot(r.up)
+            length = slid.length()
+            if length > r.tiny and flat.length() > r.tiny:
+                slid = slid * (flat.length() / length)
+        self.v = _clip(self.v, self.planes)
+        return slid
+
+    def snap(self) -> None:
+        """Step 4: snap down onto a floor within ``floor_snap_length`` (when the character
+        stood on one and is not rising), or else note a floor within the skin."""
+        r = self.rules
+        if self.on_floor or r.rising(self.v):
+            return
+        reach = r.snap if (r.snap > 0.0 and self.grounded) else 0.0
+        down = -r.up * max(reach + r.skin * FLOOR_PROBE_SKINS, r.tiny)
+        below = _first_hit(self.obs, self.moved, down, r.skin)
+        if below is None or r.kind(below[1].normal) != _FLOOR:
+            return
+        if reach > 0.0:
+            self.moved = self.moved.translated(  # type: ignore[attr-defined]
+                down * below[1].fraction)
+            # snapped: the velocity no longer heads into the floor
+            self.v = _clip(self.v, [below[1].normal])
+        self.on_floor = True
+        self.floor_normal = below[1].normal
+        self.floor_collider = below[0][0]
+
+
 def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
                    up: Any = None, max_slides: int = DEFAULT_MAX_SLIDES,
                    floor_max_angle: float = DEFAULT_FLOOR_MAX_ANGLE,
@@ -541,168 +738,38 @@ def move_and_slide(shape: Shape, velocity: Any, dt: float, obstacles: Any, *,
         allowed = _CHARACTERS_3D
     if not isinstance(shape, allowed):
         raise TypeError(f"move_and_slide does not support a {type(shape).__name__} character")
-    dim = shape.dim
-    coerce = as_vec2 if dim == 2 else as_vec3
+    coerce = as_vec2 if shape.dim == 2 else as_vec3
     v = coerce(velocity, "velocity")
     step = as_finite(dt, "dt", minimum=0.0)
-    if up is None:
-        u: Vec2 | Vec3 = UP_2D if dim == 2 else UP_3D
-    else:
-        u = coerce(up, "up")
-        if u.length() == 0.0:
-            raise ValueError("up must not be the zero vector")
-        u = u / u.length()
+    rules = _Rules(shape, up, floor_max_angle, skin, floor_snap_length, step_height,
+                   stop_on_slope, constant_speed_on_slopes)
     if not isinstance(max_slides, int) or max_slides < 0:
         raise ValueError(f"max_slides must be a whole number >= 0, got {max_slides!r}")
-    limit = as_finite(floor_max_angle, "floor_max_angle", minimum=0.0)
-    if limit > 180.0:
-        raise ValueError(f"floor_max_angle must be in [0, 180] degrees, got {floor_max_angle!r}")
-    s = as_finite(skin, "skin", minimum=0.0)
-    snap = as_finite(floor_snap_length, "floor_snap_length", minimum=0.0)
-    climb = as_finite(step_height, "step_height", minimum=0.0)
-    cos_floor = math.cos(math.radians(min(limit + FLOOR_ANGLE_TOLERANCE, 180.0)))
     obs = _Obstacles(obstacles, mask, ignore)
-    box = shape.aabb
-    size = max(hi - lo for lo, hi in zip(box.min, box.max))
-    tiny = max(size, s) * MIN_MOTION_FRACTION
-
-    def rising(vec: Vec2 | Vec3) -> bool:
-        # moving up (a jump): no snapping, no stepping
-        return vec.dot(u) > RISING_TOLERANCE * vec.length()
-
-    def kind(n: Vec2 | Vec3) -> int:
-        c = n.dot(u)
-        if c >= cos_floor:
-            return _FLOOR
-        if -c >= cos_floor:
-            return _CEILING
-        return _WALL
-
-    moved = shape
+    u, s = rules.up, rules.skin
     # 1. recovery: deepest overlap first, pushed to the skin
-    for _ in range(RECOVERY_PASSES):
-        deepest = _deepest(obs, moved)
-        if deepest is None:
-            break
-        c = deepest[1]
-        moved = moved.translated(c.normal * (c.depth + s))  # type: ignore[attr-defined]
-
+    moved = _recover(obs, shape, s)
     # 2. the floor under the start: for platforms, snapping and steps
     start_floor: tuple[_Found, SweepHit] | None = None
-    probe = _first_hit(obs, moved, -u * max(s * FLOOR_PROBE_SKINS, tiny), s)
-    if probe is not None and kind(probe[1].normal) == _FLOOR:
+    probe = _first_hit(obs, moved, -u * max(s * FLOOR_PROBE_SKINS, rules.tiny), s)
+    if probe is not None and rules.kind(probe[1].normal) == _FLOOR:
         start_floor = probe
     carried = None
     if start_floor is not None:
         carried = _platform(start_floor[0], platform_velocity, coerce)
-    if carried is not None and carried.length() > 0.0:
-        # carried by the platform: it moves by carried * dt this step (after this call), so
-        # the character rides along (cast, stopped by anything but the platform) and the
-        # rest of the call sees the platform where it will be
-        ride = carried * step
-        platform = start_floor[0]  # type: ignore[index]
-        obs.hide(platform[0])
-        blocked = _first_hit(obs, moved, ride, s)
-        moved = moved.translated(  # type: ignore[attr-defined]
-            ride * (blocked[1].fraction if blocked is not None else 1.0))
-        ahead: Any = platform[1]
-        obs.extra.append((platform[0], ahead.translated(ride), platform[2]))
-
-    # 3. the slides
+        if carried is not None and carried.length() > 0.0:
+            moved = _ride(obs, moved, start_floor, carried, step, s)
+    # 3. the slides, then 4. snapping, or a floor within the skin
     anchor = moved
-    motion = v * step
-    planes: list[Vec2 | Vec3] = []
-    collisions: list[Collision] = []
-    on_floor = on_wall = on_ceiling = False
-    floor_normal: Vec2 | Vec3 | None = None
-    floor_collider: Any = None
-    grounded = start_floor is not None
-    for _ in range(max_slides):
-        if motion.length() <= tiny:
-            break
-        first = _first_hit(obs, moved, motion, s)
-        if first is None:
-            moved = moved.translated(motion)  # type: ignore[attr-defined]
-            motion = motion * 0.0
-            break
-        found, hit = first
-        travel = motion * hit.fraction
-        if travel.length() <= s * TRAVEL_SLOP:
-            # already at the skin: a cast's tolerance would only creep it closer each call
-            travel = motion * 0.0
-        moved = moved.translated(travel)  # type: ignore[attr-defined]
-        remainder = motion - travel
-        n = hit.normal
-        k = kind(n)
-        if k == _WALL and climb > 0.0 and grounded and not rising(v):
-            stepped = _step_up(obs, moved, remainder, u, climb, s, kind)
-            if stepped is not None:
-                moved, motion, landing = stepped
-                on_floor = True
-                floor_normal = landing[1].normal
-                floor_collider = landing[0][0]
-                continue
-        collisions.append(make_collision(found[0], hit.point, n, travel, remainder, found[2]))
-        if k == _FLOOR:
-            on_floor = grounded = True
-            floor_normal = n
-            floor_collider = found[0]
-            across = v - u * v.dot(u)
-            if stop_on_slope and across.length() <= STOP_ON_SLOPE_TOLERANCE * v.length():
-                # standing still on a walkable slope: no creeping down it
-                v = v * 0.0
-                motion = motion * 0.0
-                break
-        elif k == _WALL:
-            on_wall = True
-        else:
-            on_ceiling = True
-        blocking = n
-        standing: Vec2 | Vec3 | None = None
-        if k == _WALL and grounded:
-            # a wall met on a floor blocks as if it were upright (Godot's floor_block_on_wall):
-            # the character does not climb a slope too steep to walk by pushing into it
-            upright = n - u * n.dot(u)
-            if upright.length() > CLIP_TOLERANCE:
-                blocking = upright / upright.length()
-            # the floor met in this call, else the one under the start
-            standing = floor_normal
-            if standing is None and start_floor is not None:
-                standing = start_floor[1].normal
-        _add_plane(planes, blocking)
-        clipped = _clip(remainder, planes)
-        if standing is not None and clipped.dot(standing) > CLIP_TOLERANCE * remainder.length():
-            # the slide along a sloped floor, clipped by the upright wall, kept a part rising
-            # off the floor (straight up at the foot of a steep face over a ramp): keep the
-            # character on its floor, along the crease of the floor and the upright wall
-            clipped = _crease(clipped, standing, blocking)
-        if k == _FLOOR and constant_speed_on_slopes:
-            # keep the speed across up: rescale the slide along the slope
-            flat = remainder - u * remainder.dot(u)
-            length = clipped.length()
-            if length > tiny and flat.length() > tiny:
-                clipped = clipped * (flat.length() / length)
-        motion = clipped
-        v = _clip(v, planes)
-
-    # 4. snapping, or a floor within the skin
-    if not on_floor and not rising(v):
-        reach = snap if (snap > 0.0 and grounded) else 0.0
-        down = -u * max(reach + s * FLOOR_PROBE_SKINS, tiny)
-        below = _first_hit(obs, moved, down, s)
-        if below is not None and kind(below[1].normal) == _FLOOR:
-            if reach > 0.0:
-                moved = moved.translated(down * below[1].fraction)  # type: ignore[attr-defined]
-                # snapped: the velocity no longer heads into the floor
-                v = _clip(v, [below[1].normal])
-            on_floor = True
-            floor_normal = below[1].normal
-            floor_collider = below[0][0]
+    slides = _Slides(obs, rules, moved, v, start_floor)
+    slides.run(v * step, max_slides)
+    slides.snap()
     # 5. the safety net: a leg that still ended inside something (a cast's rounding) is
     # pushed out, and the end is never inside an obstacle it began outside of
-    moved = _settle(obs, moved, s, anchor)
-    return make_move_result(moved, reference_point(moved), v, on_floor, on_wall, on_ceiling,
-                            floor_normal, tuple(collisions), floor_collider,
+    moved = _settle(obs, slides.moved, s, anchor)
+    return make_move_result(moved, reference_point(moved), slides.v, slides.on_floor,
+                            slides.on_wall, slides.on_ceiling, slides.floor_normal,
+                            tuple(slides.collisions), slides.floor_collider,
                             carried if carried is not None else v * 0.0)
 
 

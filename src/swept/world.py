@@ -1389,12 +1389,18 @@ class World:
         for _ in range(MAX_DEPTH):
             nx = int(math.floor(width / cell)) + 1
             ny = int(math.floor(height / cell)) + 1
-            if nx * ny <= GRID_MAX_ENTRIES and _grid.entry_count(
-                    self._rows, self._tags, handles, x0, y0, cell, nx, ny) <= GRID_MAX_ENTRIES:
-                break
+            if nx * ny <= GRID_MAX_ENTRIES:
+                start, items, entries = _grid.bin_colliders(
+                    self._rows, self._tags, handles, x0, y0, cell, nx, ny, GRID_MAX_ENTRIES)
+                if entries <= GRID_MAX_ENTRIES:
+                    break
             cell *= 2.0
-        start, items = _grid.bin_colliders(self._rows, self._tags, handles, x0, y0, cell, nx,
-                                           ny)
+        else:
+            # more colliders than a grid may hold entries (one cell would hold them all)
+            self._broadphase = choice._replace(
+                use_grid=False, reason=f"BVH (a grid would hold over {GRID_MAX_ENTRIES:,} "
+                                       "entries at any cell size)")
+            return None
         rows = _grid.collider_rows(self._rows, self._tags, handles, GRID_MARGIN * cell)
         frame = np.array([x0, y0, cell])
         return frame, np.array([nx, ny], dtype=np.int64), start, items, rows, handles

@@ -139,41 +139,51 @@ def collider_cells(rows: np.ndarray, tags: np.ndarray, h: int, x0: float, y0: fl
 
 
 @kernel
-def entry_count(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: float, y0: float,
-                cell: float, nx: int, ny: int) -> int:
-    """How many entries binning ``handles`` would make (:func:`collider_cells`)."""
+def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: float,
+                  y0: float, cell: float, nx: int, ny: int, limit: int
+                  ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Bin ``handles`` into the grid (:func:`collider_cells`): ``(start, items, entries)``,
+    the CSR arrays ``start`` (nx * ny + 1,) and ``items`` (E,) int64, each entry the
+    collider's index ``k`` in ``handles`` (its row of :func:`collider_rows`), in increasing
+    order within a cell, and E.
+
+    Binning that would make more than ``limit`` entries stops as soon as the count passes it
+    and returns empty arrays and that count (the caller coarsens the cells and tries again).
+    One pass finds each collider's cells, keeping them in the order of ``handles``; the fill
+    reads them back instead of finding them again (measured, 1,000,000 segments in a
+    708 x 708 grid, 7.9 million entries: the count of the old separate ``entry_count`` and
+    the two passes of the fill, each finding the cells, took 2.0 s of CPU under load)."""
+    start = np.zeros(nx * ny + 1, np.int64)
     out = np.empty(64, np.int64)
+    cells = np.empty(max(min(limit, 2 * handles.shape[0]), 64), np.int64)
+    per = np.empty(handles.shape[0], np.int64)
     total = 0
     for k in range(handles.shape[0]):
         n, out = collider_cells(rows, tags, handles[k], x0, y0, cell, nx, ny, out)
-        total += n
-    return total
-
-
-@kernel
-def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: float,
-                  y0: float, cell: float, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
-    """Bin ``handles`` into the grid (:func:`collider_cells`): the CSR arrays ``start``
-    (nx * ny + 1,) and ``items`` (E,) int64, each entry the collider's index ``k`` in
-    ``handles`` (its row of :func:`collider_rows`), in increasing order within a cell."""
-    start = np.zeros(nx * ny + 1, np.int64)
-    out = np.empty(64, np.int64)
-    for k in range(handles.shape[0]):
-        n, out = collider_cells(rows, tags, handles[k], x0, y0, cell, nx, ny, out)
+        if total + n > limit:
+            return np.zeros(1, np.int64), np.empty(0, np.int64), total + n
+        if total + n > cells.shape[0]:
+            # grown by doubling, never past the limit
+            grown = np.empty(min(max(2 * cells.shape[0], total + n), limit), np.int64)
+            grown[:total] = cells[:total]
+            cells = grown
         for i in range(n):
+            cells[total + i] = out[i]
             start[out[i] + 1] += 1
+        per[k] = n
+        total += n
     for c in range(nx * ny):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
-    items = np.empty(start[nx * ny], np.int64)
+    items = np.empty(total, np.int64)
+    q = 0
     for k in range(handles.shape[0]):
-        h = handles[k]
-        n, out = collider_cells(rows, tags, h, x0, y0, cell, nx, ny, out)
-        for i in range(n):
-            c = out[i]
+        for _ in range(per[k]):
+            c = cells[q]
             items[fill[c]] = k
             fill[c] += 1
-    return start, items
+            q += 1
+    return start, items, total
 
 
 #: Column 2 of a grid collider row (:func:`collider_rows`): what the row holds and so how

@@ -677,7 +677,15 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
     wx = ox - ax
     wy = oy - ay
     along = wx * ux + wy * uy  # the origin's position along the core, from a
-    if elen > 0.0 and 0.0 < along < elen:
+    beside = elen > 0.0 and 0.0 < along < elen
+    if elen > 0.0 and along >= elen and (ox - bx) * ux + (oy - by) * uy < 0.0:
+        # past b measured from a, but short of it measured from b: an origin on or beside the
+        # core within rounding of b (the offset from b would point along the axis, a way
+        # out that stays inside); measured from b
+        wx = ox - bx
+        wy = oy - by
+        beside = True
+    if beside:
         # beside the core: straight out sideways, square to it (its signed height h)
         h = ux * wy - uy * wx
         dist = abs(h)
@@ -1108,7 +1116,19 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     wy = oy - ay
     wz = oz - az
     along = wx * ux + wy * uy + wz * uz  # the origin's position along the core, from a
-    if elen > 0.0 and 0.0 < along < elen:
+    beside = elen > 0.0 and 0.0 < along < elen
+    if elen > 0.0 and along >= elen:
+        back = (ox - bx) * ux + (oy - by) * uy + (oz - bz) * uz
+        if back < 0.0:
+            # past b measured from a, but short of it measured from b: an origin on or
+            # beside the core within rounding of b (the offset from b would point along the
+            # axis, a way out that stays inside); measured from b
+            wx = ox - bx
+            wy = oy - by
+            wz = oz - bz
+            along = back
+            beside = True
+    if beside:
         # beside the core: the offset square to it (a second pass removes what rounding
         # left along the axis)
         vx = wx - along * ux

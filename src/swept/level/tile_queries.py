@@ -320,7 +320,7 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
             # sunk through the face: out along the face's normal, past its line
             n, depth = out, max(0.0, _support_depth(shape, out, seg.a))
         else:
-            n, join = chain.region_normal(i, n, ref)  # type: ignore[arg-type]
+            n, join = chain.region_normal(i, n, ref, out)  # type: ignore[arg-type]
             if join is not None:
                 # the depth against the answering face's line (through the join), never more
                 depth = min(depth, max(0.0, _support_depth(shape, n, join)))
@@ -498,7 +498,8 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
                 best = (0.0, normal, Vec2(qx, qy), True)
             else:
                 c, k = _index(tiles).owner[i]
-                n, join = chains[c].region_normal(k, normal, ref)  # type: ignore[arg-type]
+                n, join = chains[c].region_normal(
+                    k, normal, ref, _outward(chains[c], k))  # type: ignore[arg-type]
                 best = (fraction, n if join is not None else normal, Vec2(qx, qy), False)
     elif not started:
         for c, i in segments_swept(tiles, box.min, box.max, rel, margin):
@@ -514,7 +515,8 @@ def sweep_tilemap(shape: Shape, rel: Vec2, tiles: TileMap, td: float, mf: float
                 best = found
                 break
             fraction, normal, point, _inside = found
-            n, join = chain.region_normal(i, normal, ref)  # type: ignore[arg-type]
+            n, join = chain.region_normal(
+                i, normal, ref, _outward(chain, i))  # type: ignore[arg-type]
             best = (fraction, n if join is not None else normal, point, False)
     if started:
         # touching, overlapping or within td at the start: the shortest way out
