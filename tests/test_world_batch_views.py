@@ -26,6 +26,9 @@ from swept._kernels import world as kw
 from swept.world import World
 from test_world import brute_raycast
 
+#: ``cast_range``'s order for the rows in turn (an empty permutation).
+NO_ORDER = np.empty(0, np.int64)
+
 
 def _segments_world(n: int, seed: int) -> tuple[World, list[object]]:
     """n random segments 5 to 50 long in a 1000 x 1000 square, in a World (its grid)."""
@@ -133,28 +136,6 @@ def test_moving_colliders_and_planes_beside_the_grid() -> None:
     _assert_rows_equal_brute(world, origins, directions)
 
 
-@settings(max_examples=25, deadline=None)
-@given(cuts=st.lists(st.integers(0, 500), max_size=6))
-def test_any_split_into_ranges_writes_the_rows_of_one_call(cuts: list[int]) -> None:
-    """The range kernel called on consecutive ranges (as the threads call it) writes the very
-    rows one call writes, and nothing outside its range."""
-    scene = WORLD._sync()
-    n = ORIGINS.shape[0]
-    casts = kw.Casts(ORIGINS, DIRECTIONS, np.full(n, math.inf), np.zeros(n))
-    bounds = sorted({0, n, *(min(c, n) for c in cuts)})
-    out = kw.Hits(np.full(n, -7, np.int64), np.full(n, -7.0), np.full((n, 2), -7.0),
-                  np.full((n, 2), -7.0), np.zeros(n, np.bool_))
-    for first, stop in zip(bounds, bounds[1:]):
-        kw.cast_range(first, stop, scene, casts, kw.ALL_LAYERS_MASK, 0, out)
-        # rows past this range are untouched
-        assert (out.handle[stop:] == -7).all() and (out.t[stop:] == -7.0).all()
-    assert np.array_equal(out.handle, WHOLE.handle)
-    assert np.array_equal(out.t, WHOLE.t)
-    assert np.array_equal(out.point, WHOLE.point)
-    assert np.array_equal(out.normal, WHOLE.normal)
-    assert np.array_equal(out.inside, WHOLE.inside)
-
-
 def _whole() -> kw.Hits:
     """One call of the range kernel over every ray of the module's batch."""
     scene = WORLD._sync()
@@ -162,7 +143,7 @@ def _whole() -> kw.Hits:
     out = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, 2)), np.empty((n, 2)),
                   np.empty(n, np.bool_))
     kw.cast_range(0, n, scene, kw.Casts(ORIGINS, DIRECTIONS, np.full(n, math.inf),
-                                         np.zeros(n)), kw.ALL_LAYERS_MASK, 0, out)
+                                         np.zeros(n)), NO_ORDER, kw.ALL_LAYERS_MASK, 0, out)
     return out
 
 
@@ -170,6 +151,68 @@ WORLD, _SHAPES = _segments_world(500, 21)
 ORIGINS, DIRECTIONS = _rays_through_ends(_SHAPES, 500, 22)
 WORLD.raycast_many(ORIGINS[:1], DIRECTIONS[:1])
 WHOLE = _whole()
+
+
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(0, 500), max_size=6), spatial=st.booleans())
+def test_any_split_into_ranges_writes_the_rows_of_one_call(cuts: list[int],
+                                                           spatial: bool) -> None:
+    """The range kernel called on consecutive ranges (as the threads call it) writes the very
+    rows one call writes, and nothing outside its range; in the order of the origins' places
+    (``spatial_order``, the batch's own) each range writes the rows it names."""
+    scene = WORLD._sync()
+    n = ORIGINS.shape[0]
+    order = np.arange(n)
+    if spatial:
+        kw.spatial_order(ORIGINS, order)
+        assert not np.array_equal(order, np.arange(n))
+    casts = kw.Casts(ORIGINS, DIRECTIONS, np.full(n, math.inf), np.zeros(n))
+    bounds = sorted({0, n, *(min(c, n) for c in cuts)})
+    out = kw.Hits(np.full(n, -7, np.int64), np.full(n, -7.0), np.full((n, 2), -7.0),
+                  np.full((n, 2), -7.0), np.zeros(n, np.bool_))
+    for first, stop in zip(bounds, bounds[1:]):
+        kw.cast_range(first, stop, scene, casts, order if spatial else NO_ORDER,
+                      kw.ALL_LAYERS_MASK, 0, out)
+        # the rows later ranges name are untouched
+        assert (out.handle[order[stop:]] == -7).all() and (out.t[order[stop:]] == -7.0).all()
+    assert np.array_equal(out.handle, WHOLE.handle)
+    assert np.array_equal(out.t, WHOLE.t)
+    assert np.array_equal(out.point, WHOLE.point)
+    assert np.array_equal(out.normal, WHOLE.normal)
+    assert np.array_equal(out.inside, WHOLE.inside)
+
+
+_COORDINATE = st.one_of(st.floats(-1e308, 1e308), st.sampled_from([0.0, -0.0, 1e-300, 5.0]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.tuples(_COORDINATE, _COORDINATE, _COORDINATE), max_size=200),
+       d=st.sampled_from([2, 3]))
+def test_the_spatial_order_is_a_permutation_at_any_coordinates(
+        rows: list[tuple[float, float, float]], d: int) -> None:
+    """Whatever the origins (equal, huge, spanning the whole float range), the order names
+    each row once (its buckets are clamped; a range that overflows puts all in one)."""
+    origins = np.array(rows, dtype=np.float64).reshape(len(rows), 3)[:, :d].copy()
+    order = np.full(len(rows), -1, np.int64)
+    kw.spatial_order(origins, order)
+    assert np.array_equal(np.sort(order), np.arange(len(rows)))
+
+
+def test_the_spatial_order_keeps_small_batches_in_turn_and_puts_neighbours_together() -> None:
+    """Fewer than four rays a bucket of a 2 x 2 grid: the rows in turn. Many random origins:
+    consecutive rays start about a bucket apart, not half the square apart."""
+    rng = np.random.default_rng(71)
+    few = rng.uniform(0.0, 1000.0, (15, 2))
+    order = np.empty(15, np.int64)
+    kw.spatial_order(few, order)
+    assert order.tolist() == list(range(15))
+    many = rng.uniform(0.0, 1000.0, (10_000, 2))
+    order = np.empty(10_000, np.int64)
+    kw.spatial_order(many, order)
+    given_gap = np.median(np.linalg.norm(np.diff(many, axis=0), axis=1))
+    ordered_gap = np.median(np.linalg.norm(np.diff(many[order], axis=0), axis=1))
+    # 50 x 50 buckets of 20 x 20: neighbours in a bucket or the next one
+    assert given_gap > 400.0 and ordered_gap < 25.0
 
 
 def test_two_threads_give_the_rows_of_one_thread() -> None:
@@ -257,3 +300,18 @@ def test_contact_many_through_views_equals_the_deepest_scalar_contact(d: int) ->
         for k in range(d):
             assert one.normal[i, k] == pytest.approx(deepest.normal[k], abs=1e-12)
             assert one.point[i, k] == pytest.approx(deepest.point[k], rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 2e300])
+@pytest.mark.parametrize("which", ["origins", "directions"])
+def test_a_float64_batch_with_a_bad_value_is_named(bad: float, which: str) -> None:
+    """raycast_many checks a C-ordered float64 batch in one compiled pass (``within``) and
+    hands anything it does not pass to the general checks: a NaN, an infinity or a value
+    beyond MAX_COORDINATE in either array still raises the ValueError naming it."""
+    origins = np.zeros((300, 2))
+    directions = np.ones((300, 2))
+    (origins if which == "origins" else directions)[137, 1] = bad
+    with pytest.raises(ValueError, match=which):
+        WORLD.raycast_many(origins, directions)
+    assert not kw.within(origins if which == "origins" else directions, 1e300)
+    assert kw.within(np.full((4, 3), -1e300), 1e300)

@@ -171,8 +171,8 @@ def test_the_batch_normalises_to_the_bits_of_numpy_division(d: int) -> None:
     def cast(directions: np.ndarray, flags: int) -> kw.Hits:
         out = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                       np.empty(n, np.bool_))
-        kw.cast_range(0, n, scene, kw.Casts(origins, directions, tmax, tmax), 0xFFFFFFFF,
-                      flags, out)
+        kw.cast_range(0, n, scene, kw.Casts(origins, directions, tmax, tmax),
+                      np.empty(0, np.int64), 0xFFFFFFFF, flags, out)
         return out
 
     inside = cast(v, kw.CAST_NORMALISE)
@@ -265,6 +265,6 @@ def test_the_batch_cast_reads_a_strided_scene_as_a_contiguous_one() -> None:
                       np.empty(2, np.bool_))
         casts = kw.Casts(np.array([[0.0, 0.0], [12.0, 0.0]]),
                          np.array([[1.0, 0.0], [-1.0, 0.0]]), np.full(2, np.inf), np.zeros(2))
-        kw.cast_range(0, 2, table, casts, 0xFFFFFFFF, 0, out)
+        kw.cast_range(0, 2, table, casts, np.empty(0, np.int64), 0xFFFFFFFF, 0, out)
         answers.append((out.handle.tolist(), out.t.tolist()))
     assert answers[0] == answers[1] == ([0, 1], [5.0, 2.0])

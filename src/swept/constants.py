@@ -120,6 +120,8 @@ __all__ = [
     "BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS", "MOVING_GRID_OUTSIDE",
     # threads
     "MAX_THREADS",
+    # the order a batch casts its rays in (swept._kernels.world.spatial_order)
+    "RAY_ORDER_PER_BUCKET", "RAY_ORDER_MAX_SIDE",
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
@@ -694,6 +696,22 @@ BROADPHASE_MAX_OCCUPANCY = 5.0
 #: not a machine brought down. Not measured: chosen well above the cores of any one machine
 #: that swept targets (a batch cut for more threads than cores only adds chunks).
 MAX_THREADS = 256
+
+# --- the order a batch casts its rays in (swept._kernels.world.spatial_order)
+
+#: A batch of rays (or balls) is cast bucket by bucket of a square grid over its origins,
+#: sized for about this many origins a bucket, so that rays cast one after another read the
+#: same cells and colliders (from the cache) instead of random ones. Measured (10,000 rays at
+#: 10,000 segments, bench_world_rays' scene, the kernel on one thread, CPU time, min of 25 to
+#: 30, load 4 to 8): 0.224-0.236 us a ray in the given (random) order, 0.195-0.207 with the
+#: rays copied into bucket order, alike from 0.01 to 39 origins a bucket (16 to 1024 buckets
+#: a side); cast in place in that order, 0.206-0.223 against 0.232-0.250 in the given order
+#: (alternated in one process). 4 keeps the counting sort's counters a quarter of the rays.
+RAY_ORDER_PER_BUCKET = 4.0
+#: The most buckets along a side of :data:`RAY_ORDER_PER_BUCKET`'s grid (a cap on its
+#: counters: at most this squared, 8 bytes each, 8 MB). Not measured: reached at 4 million
+#: rays a batch, where 1024 buckets a side were as fast as 64 at 10,000 rays.
+RAY_ORDER_MAX_SIDE = 1024
 
 # --- a Chain in the World (swept.world, swept.chain)
 

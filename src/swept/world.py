@@ -191,6 +191,19 @@ def _array(value: Any, name: str, ndim: int, d: int | None = None, *,
     return a
 
 
+def _batch_rows(value: Any, name: str, d: int | None) -> np.ndarray:
+    """:func:`_array` ``(value, name, 2, d)`` for a batch's rows, the usual case (a C-ordered
+    float64 (n, 2 or 3) array, every value within MAX_COORDINATE) checked in one compiled
+    pass instead of numpy's three (measured, a (10,000, 2) array: 3.8 against 15.4 us); any
+    other value, or a bad one, goes through :func:`_array` (its conversions and messages)."""
+    if (isinstance(value, np.ndarray) and value.dtype == np.float64 and value.ndim == 2
+            and value.flags.c_contiguous and value.shape[1] in (2, 3)
+            and (d is None or value.shape[1] == d)
+            and _kw.within(value, MAX_COORDINATE)):
+        return value
+    return _array(value, name, 2, d)
+
+
 def _sweep_form(centers: Any, radii: Any, displacements: Any, shapes: Any, lead: str = ""
                ) -> tuple[Any, Any, Any, Any]:
     """Which form a ``sweep_many`` call takes: shapes (``shapes=``, or a shape or a sequence
@@ -1959,9 +1972,9 @@ class World:
         argument (and the row).
         """
         m = _mask(mask)
-        o = _array(origins, "origins", 2, self._dim)
+        o = _batch_rows(origins, "origins", self._dim)
         d = o.shape[1]
-        v = _array(directions, "directions", 2, d)
+        v = _batch_rows(directions, "directions", d)
         if v.shape[0] != o.shape[0]:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
@@ -2188,7 +2201,11 @@ class World:
         # the kernel writes every field of every row
         out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
-        args = (scene, casts, mask, flags, out)
+        # cast in the order of the origins' places (rays that start close together read the
+        # same cells from the cache), each row still written to its own place
+        order = np.empty(n, np.int64)
+        _kw.spatial_order(casts.origins, order)
+        args = (scene, casts, order, mask, flags, out)
         # the kernel's entry point for these argument types (the dispatcher's own resolution
         # costs about 20 us a chunk): every array here is a C-ordered float64 or int64 array of
         # fixed dimensions (the scene's by construction, the casts' by _array, the outputs
