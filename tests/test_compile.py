@@ -17,7 +17,7 @@ from typing import Any
 import numba
 import numpy as np
 import pytest
-from numba.core import compiler, errors, event
+from numba.core import caching, compiler, errors, event
 
 from swept import Polygon, contact
 from swept._kernels import (
@@ -395,6 +395,9 @@ def test_a_library_function_compiles_once_for_kernels_whose_wrappers_differ() ->
     by_kernel = kernel(filled)
     by_entry = entry(filled_too)
     by_callee = callee(lambda n: np.empty(n, np.int16).shape[0] + max(n, n))
+    for dispatcher in (by_kernel, by_entry, by_callee):
+        # compiled here, not loaded from a disk cache an earlier run left
+        dispatcher._cache = caching.NullCache()  # type: ignore[attr-defined]
 
     @numba.njit
     def caller(n: Any) -> float:
