@@ -258,8 +258,9 @@ _share_block_copies()
 
 
 #: The compile flags that only shape a kernel's own wrappers (releasing the GIL, the Python
-#: and C wrappers), never the code of a numba library function it calls.
-_WRAPPER_FLAGS = {"release_gil": False, "no_cpython_wrapper": False, "no_cfunc_wrapper": False}
+#: and C wrappers), never the code of a numba library function it calls; the values a
+#: :func:`kernel` compiles with, which the library lookups of every kernel see.
+_WRAPPER_FLAGS = {"release_gil": True, "no_cpython_wrapper": False, "no_cfunc_wrapper": True}
 
 
 def _share_overload_impls() -> None:
@@ -273,8 +274,9 @@ def _share_overload_impls() -> None:
     ``error_model`` and ``forceinline`` from them: each mix of the wrapper flags compiled
     ``np.empty``, ``np.zeros``, ``max``, ``min``, ``int`` ... once more (measured on the
     compile tour: 19 more compiles, 2.1 s of CPU, when the callees came). Here the lookup sees
-    the caller's flags with the wrapper flags set to one value each, so the compiled
-    implementation, the same code whatever they are, is shared. Nothing if numba changed."""
+    the caller's flags with the wrapper flags set as a :func:`kernel` sets them, so the
+    compiled implementation, the same code whatever they are, is shared. Nothing if numba
+    changed."""
     template = getattr(templates, "_OverloadFunctionTemplate", None)
     stack = getattr(targetconfig, "ConfigStack", None)
     get_impl = getattr(template, "_get_impl", None)
@@ -283,15 +285,19 @@ def _share_overload_impls() -> None:
         return
     if not all(name in getattr(compiler.Flags, "options", {}) for name in _WRAPPER_FLAGS):
         return
+    # the last caller's flags and their canonical copy (a compile looks up many functions)
+    last: list[Any] = [None, None]
 
     def shared_get_impl(self: Any, args: Any, kws: Any) -> Any:
         top = stack.top_or_none()
         if top is None or all(getattr(top, k) == v for k, v in _WRAPPER_FLAGS.items()):
             return get_impl(self, args, kws)
-        canonical = top.copy()
-        for name, value in _WRAPPER_FLAGS.items():
-            setattr(canonical, name, value)
-        with stack().enter(canonical):
+        if last[0] is not top:
+            canonical = top.copy()
+            for name, value in _WRAPPER_FLAGS.items():
+                setattr(canonical, name, value)
+            last[:] = [top, canonical]
+        with stack().enter(last[1]):
             return get_impl(self, args, kws)
 
     shared_get_impl._swept_shared = True  # type: ignore[attr-defined]
