@@ -23,7 +23,7 @@ disk cache).
 once as there are cores) from another empty cache: the wall-clock time a fresh install waits
 when it compiles ahead on every core.
 
-Run: python benchmarks/bench_compile.py [--breakdown] [--warmup]
+Run: python benchmarks/bench_compile.py [--breakdown [--save PATH]] [--warmup]
 """
 
 from __future__ import annotations
@@ -52,30 +52,77 @@ run_families(list(FAMILIES))
 
 
 #: Run before the tour with ``--breakdown``: records each compile (its CPU seconds inclusive and
-#: exclusive of the compiles nested in it) and writes them as JSON to $SWEPT_COMPILE_RECORD.
+#: exclusive of the compiles nested in it, and the exclusive seconds by phase: each numba
+#: compiler pass, and LLVM's function passes, module passes and machine-code emission timed
+#: inside the lowering pass) and writes them as JSON to $SWEPT_COMPILE_RECORD.
 RECORDER = r"""
 import atexit, json, os, time
-from numba.core import event
+from numba.core import codegen, event
 
 _stack, _records = [], []
 
 
+def _enter(label):
+    _stack.append([label, time.process_time(), 0.0, {}])
+
+
+def _leave():
+    label, start, nested, phases = _stack.pop()
+    spent = time.process_time() - start
+    if _stack:
+        _stack[-1][2] += spent
+    return label, spent, spent - nested, phases
+
+
+def _charge(label, seconds):
+    # a phase's exclusive seconds go to the innermost compile on the stack
+    for frame in reversed(_stack):
+        if frame[0] is None:
+            frame[3][label] = frame[3].get(label, 0.0) + seconds
+            return
+
+
 class _Compiles(event.Listener):
     def on_start(self, ev):
-        _stack.append([time.process_time(), 0.0])
+        _enter(None)
 
     def on_end(self, ev):
-        start, nested = _stack.pop()
-        spent = time.process_time() - start
-        if _stack:
-            _stack[-1][1] += spent
+        _label, spent, exclusive, phases = _leave()
         fn = ev.data["dispatcher"].py_func
+        phases["other"] = phases.get("other", 0.0) + exclusive  # outside any pass
         _records.append({"kernel": fn.__module__ + "." + fn.__qualname__,
                          "signature": ", ".join(str(a) for a in ev.data["args"]),
-                         "inclusive": spent, "exclusive": spent - nested})
+                         "inclusive": spent, "exclusive": sum(phases.values()),
+                         "phases": phases})
 
 
+class _Passes(event.Listener):
+    def on_start(self, ev):
+        _enter(ev.data["name"])
+
+    def on_end(self, ev):
+        label, _spent, exclusive, _phases = _leave()
+        _charge(label, exclusive)
+
+
+def _timing(cls, name, label):
+    original = getattr(cls, name)
+
+    def timed(self, *args, **kwargs):
+        _enter(label)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            _charge(*_leave()[0:3:2])
+
+    setattr(cls, name, timed)
+
+
+_timing(codegen.CPUCodeLibrary, "add_llvm_module", "llvm: function passes")
+_timing(codegen.CPUCodeLibrary, "_optimize_final_module", "llvm: module passes")
+_timing(codegen.JITCodeLibrary, "_finalize_specific", "llvm: machine code")
 event.register("numba:compile", _Compiles())
+event.register("numba:run_pass", _Passes())
 atexit.register(lambda: open(os.environ["SWEPT_COMPILE_RECORD"], "w").write(
     json.dumps(_records)))
 """
@@ -126,6 +173,14 @@ def print_breakdown(cold: list[dict[str, Any]], warm: list[dict[str, Any]],
     for key, (sec, n) in sorted(by_module.items(), key=lambda kv: -kv[1][0]):
         if sec >= 0.05:
             print(f"  {sec:6.1f} s {int(n):4d}  {key}")
+    by_phase: dict[str, float] = collections.defaultdict(float)
+    for r in cold:
+        for phase, sec in dict(r.get("phases", {})).items():
+            by_phase[phase.split(" [", 1)[0]] += float(sec)
+    print("per phase (CPU s): numba's passes, and LLVM's work inside native_lowering:")
+    for key, sec in sorted(by_phase.items(), key=lambda kv: -kv[1]):
+        if sec >= 0.05:
+            print(f"  {sec:6.1f} s  {key}")
     print(f"the {top} costliest kernels (CPU s, signatures compiled):")
     for key, (sec, n) in sorted(by_kernel.items(), key=lambda kv: -kv[1][0])[:top]:
         print(f"  {sec:6.2f} s x{int(n)}  {key}")
@@ -145,6 +200,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--breakdown", action="store_true",
                         help="record every compile and print where the time goes")
+    parser.add_argument("--save", metavar="PATH",
+                        help="with --breakdown: also write the cold tour's compiles as JSON")
     parser.add_argument("--warmup", action="store_true",
                         help="also time `swept warmup` on every core from an empty cache")
     args = parser.parse_args()
@@ -164,6 +221,8 @@ def main() -> None:
         if cold_rec is not None and warm_rec is not None:
             print_breakdown(json.loads(Path(cold_rec).read_text()),
                             json.loads(Path(warm_rec).read_text()))
+            if args.save:
+                shutil.copyfile(cold_rec, args.save)
     print(f"cold tour {cold:.1f} s, warm tour {warm:.1f} s: compiling took {cold - warm:.1f} s "
           f"(goal: at most 60 s)")
     print(f"CPU: cold tour {cold_cpu:.1f} s, warm tour {warm_cpu:.1f} s: compiling took "

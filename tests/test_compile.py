@@ -5,8 +5,10 @@ measured by ``benchmarks/bench_compile.py``."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -15,13 +17,16 @@ from typing import Any
 import numba
 import numpy as np
 import pytest
-from numba.core import compiler, errors
+from numba.core import caching, compiler, errors, event
 
 from swept import Polygon, contact
 from swept._kernels import (
     _BlockCopier,
     _read_only_arrays,
     _typed_unliteral,
+    callee,
+    callee_reader,
+    entry,
     inline_kernel,
     kernel,
     reader,
@@ -264,3 +269,144 @@ def test_an_unpickled_polygon_keeps_one_compile_of_its_kernels() -> None:
     mutable = [sig for sig in kc.contact_polygon_polygon.signatures
                if any(getattr(t, "mutable", False) for t in sig)]
     assert mutable == []
+
+
+def test_a_callee_compiles_without_a_python_wrapper_and_refuses_python() -> None:
+    """A callee is compiled without numba's Python wrapper (two thirds of a small kernel's
+    compile), so a call from Python would jump to a null address: its compiles stay out of
+    the table Python calls look up, and the call raises TypeError, before and after a
+    compiled caller compiled it."""
+
+    def doubled(a: np.ndarray, k: int) -> float:
+        return float(a[k]) * 2.0
+
+    twice = callee(doubled)
+
+    @numba.njit
+    def caller(a: np.ndarray) -> float:
+        return twice(a, 1) + twice(a, 0)
+
+    with pytest.raises(TypeError, match="doubled is a callee kernel"):
+        twice(np.ones(3), 1)
+    assert caller(np.array([1.5, 4.0])) == 8.0 + 3.0
+    assert len(twice.signatures) == 1
+    with pytest.raises(TypeError, match="only compiled code calls it"):
+        twice(np.array([1.5, 4.0]), 1)
+
+
+def test_a_callee_reader_shares_one_compile_between_read_only_and_writable_arrays() -> None:
+    """A callee reader keeps the reader's mark: compiled callers passing a writable array and
+    a read-only one share one compile, typed read-only."""
+
+    def total(verts: np.ndarray) -> float:
+        return float(verts.sum())
+
+    summed = callee_reader(total)
+    frozen = np.ones((3, 2))
+    frozen.setflags(write=False)
+
+    @numba.njit
+    def caller(n: int, fixed: np.ndarray) -> float:
+        return summed(np.ones((n, 2))) + summed(fixed)
+
+    assert caller(4, frozen) == 8.0 + 6.0
+    assert len(summed.signatures) == 1
+    assert not summed.signatures[0][0].mutable
+
+
+def test_a_shipped_callee_refuses_python() -> None:
+    """The World's row cast (``world._row_cast``) is a callee: a Python call is a TypeError,
+    not a crash."""
+    from swept._kernels import world
+
+    row_cast = vars(world)["_row_cast"]  # (by string: no Python code names a callee)
+    with pytest.raises(TypeError, match="_row_cast is a callee kernel"):
+        row_cast(None, 0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, False)
+
+
+_ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _python_names_and_kernels() -> tuple[set[str], dict[str, set[str]]]:
+    """The names Python code reads (outside compiled kernels' bodies) in swept, its tests and
+    benchmarks, and each kernel decorator's function names."""
+    files = [*(_ROOT / "src" / "swept").rglob("*.py"), *(_ROOT / "tests").rglob("*.py"),
+             *(_ROOT / "benchmarks").rglob("*.py")]
+    decorators = {"kernel", "reader", "entry", "inline_kernel", "callee", "callee_reader"}
+    by_decorator: dict[str, set[str]] = {d: set() for d in decorators}
+    names: set[str] = set()
+
+    def visit(node: ast.AST, compiled: bool) -> None:
+        if isinstance(node, ast.FunctionDef):
+            marks = {d.id for d in node.decorator_list if isinstance(d, ast.Name)} & decorators
+            for mark in marks:
+                by_decorator[mark].add(node.name)
+            for child in node.body:
+                visit(child, compiled or bool(marks))
+            return
+        if not compiled:
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+        for child in ast.iter_child_nodes(node):
+            visit(child, compiled)
+
+    for f in files:
+        visit(ast.parse(f.read_text()), False)
+    return names, by_decorator
+
+
+def test_kernels_only_compiled_code_calls_are_callees() -> None:
+    """Each kernel decorated ``kernel`` or ``reader`` is named by some Python code (a
+    plain-Python function, a module table, a test or a benchmark); one that only compiled
+    code calls is a ``callee``, compiled without the Python wrapper it would never use, and
+    no Python code names a callee."""
+    names, by_decorator = _python_names_and_kernels()
+    plain = by_decorator["kernel"] | by_decorator["reader"]
+    callees = by_decorator["callee"] | by_decorator["callee_reader"]
+    assert len(callees) > 100
+    assert sorted(plain - names) == []
+    # (a name two files share counts for both: a test names a callee only by a twin's name)
+    assert sorted((callees & names) - plain) == []
+
+
+def test_a_library_function_compiles_once_for_kernels_whose_wrappers_differ() -> None:
+    """numba keeps a compile of a library function (``np.empty``, ``max``) per argument types
+    and per flags of the calling kernel, though only four flags reach its code: a kernel
+    (releases the GIL), an entry (keeps it) and a callee (no Python wrapper) each compiled
+    ``np.empty`` once more. The lookup sees one value of the wrapper flags, so the three
+    share one compile (argument types no other test uses: uint16)."""
+    compiled: list[str] = []
+
+    class Compiles(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            pass
+
+        def on_end(self, ev: Any) -> None:
+            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def filled(n: Any) -> float:
+        return float(np.empty(n, np.int16).shape[0]) + max(n, n)
+
+    def filled_too(n: Any) -> float:
+        return float(np.empty(n, np.int16).shape[0]) + max(n, n)
+
+    by_kernel = kernel(filled)
+    by_entry = entry(filled_too)
+    by_callee = callee(lambda n: np.empty(n, np.int16).shape[0] + max(n, n))
+    for dispatcher in (by_kernel, by_entry, by_callee):
+        # compiled here, not loaded from a disk cache an earlier run left
+        dispatcher._cache = caching.NullCache()  # type: ignore[attr-defined]
+
+    @numba.njit
+    def caller(n: Any) -> float:
+        return float(by_callee(n))
+
+    n = np.uint16(3)
+    with event.install_listener("numba:compile", Compiles()):
+        assert by_kernel(n) == 6.0
+        assert by_entry(n) == 6.0
+        assert caller(n) == 6.0
+    library = [name for name in compiled if "ol_np_empty" in name or "ol_max" in name]
+    assert sorted(library) == ["ol_max.<locals>.impl", "ol_np_empty.<locals>.impl"]

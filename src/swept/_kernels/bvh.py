@@ -67,7 +67,7 @@ import math
 import numpy as np
 
 from ..constants import AREA_EXTENT_CAP, CENTROID_CLAMP, MAX_DEPTH, MIN_DIRECTION_COMPONENT
-from . import inline_kernel, kernel
+from . import callee, inline_kernel, kernel
 
 #: Where a tree lies in a pair of ``nodes`` / ``links`` arrays: ``(root, count, node_links,
 #: items, dim)`` (module docstring).
@@ -110,7 +110,7 @@ def inverse_direction(component: float) -> float:
     return 1.0 / component
 
 
-@kernel
+@callee
 def _clip_slab(o: float, inv: float, lo: float, hi: float, t0: float, t1: float
                ) -> tuple[float, float]:
     """The ray interval [t0, t1] clipped to one axis' slab ``lo <= o + t d <= hi``.
@@ -224,7 +224,7 @@ def box_touches_at(boxes: np.ndarray, k: int, col: int, query: np.ndarray, dim: 
 # build
 
 
-@kernel
+@callee
 def _median_levels(count: int) -> int:
     """Levels of median splits (each child at most half, rounded up) until leaves fit."""
     levels = 0
@@ -236,7 +236,7 @@ def _median_levels(count: int) -> int:
     return levels
 
 
-@kernel
+@callee
 def _half_area(blo: np.ndarray, bhi: np.ndarray, d: int) -> float:
     """The SAH cost measure of a box: half its perimeter in 2D, half its surface area in 3D
     (proportional to the chance a random line crosses it). Extents clamped to
@@ -253,7 +253,7 @@ def _half_area(blo: np.ndarray, bhi: np.ndarray, d: int) -> float:
     return ex * ey + ey * ez + ez * ex
 
 
-@kernel
+@callee
 def _centroid_bin(c: float, cmin: float, extent: float) -> int:
     """The SAH bin (0 .. SAH_BINS-1) of a centroid coordinate within [cmin, cmin + extent]."""
     # divide first: (c - cmin) / extent is in [0, 1] and cannot overflow
@@ -349,7 +349,7 @@ def _sah_plane(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, start: int, coun
     return best_axis, best_split
 
 
-@kernel
+@callee
 def _swap_rows(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np.ndarray, i: int,
                j: int) -> None:
     """Exchange rows i and j of the build's permuted arrays."""

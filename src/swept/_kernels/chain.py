@@ -18,19 +18,19 @@ import math
 import numpy as np
 
 from ..constants import EDGE_ON_TOLERANCE, FACE_NORMAL_TOLERANCE, JOIN_FLAT_TOLERANCE
-from . import kernel
+from . import callee, kernel
 from .contact import contact_circle_capsule
 from .geom import closest_on_segment2
 from .ray import MISS, ray_capsule2, ray_segment
 
 
-@kernel
+@callee
 def segment_count(count: int, loop: bool) -> int:
     """How many segments a chain of ``count`` points has."""
     return count if loop else count - 1
 
 
-@kernel
+@callee
 def segment_ends(pool: np.ndarray, first: int, count: int, i: int
                  ) -> tuple[float, float, float, float]:
     """Segment ``i``'s ends ``(ax, ay, bx, by)`` (the last of a loop runs back to point 0)."""
@@ -38,7 +38,7 @@ def segment_ends(pool: np.ndarray, first: int, count: int, i: int
     return pool[first + i, 0], pool[first + i, 1], pool[first + j, 0], pool[first + j, 1]
 
 
-@kernel
+@callee
 def _left(ax: float, ay: float, bx: float, by: float) -> tuple[float, float]:
     """The segment's left unit normal: ``(b - a).normalized().perp()`` as Vec2 computes it."""
     ex = bx - ax
@@ -104,7 +104,7 @@ def region_normal(pool: np.ndarray, first: int, count: int, loop: bool, i: int, 
     return fx, fy, True, vx, vy
 
 
-@kernel
+@callee
 def cast_segment(pool: np.ndarray, first: int, count: int, loop: bool, i: int, ox: float,
                  oy: float, dx: float, dy: float, r: float, tmax: float, grown: bool
                  ) -> tuple[float, float, float, float, float, bool]:
@@ -135,7 +135,7 @@ def cast_segment(pool: np.ndarray, first: int, count: int, loop: bool, i: int, o
     return t, px, py, rx, ry, inside
 
 
-@kernel
+@callee
 def contact_segment(pool: np.ndarray, first: int, count: int, loop: bool, i: int, cx: float,
                     cy: float, r: float) -> tuple[bool, float, float, float, float, float]:
     """How to move a ball out of segment ``i``: ``(hit, nx, ny, depth, px, py)`` as
@@ -153,7 +153,7 @@ def contact_segment(pool: np.ndarray, first: int, count: int, loop: bool, i: int
     return hit, rx, ry, depth, px, py
 
 
-@kernel
+@callee
 def cast_chain(pool: np.ndarray, first: int, count: int, loop: bool, ox: float, oy: float,
                dx: float, dy: float, r: float, tmax: float, grown: bool
                ) -> tuple[float, float, float, float, float, bool]:
@@ -185,7 +185,7 @@ def contact_chain(pool: np.ndarray, first: int, count: int, loop: bool, cx: floa
     return found, bnx, bny, bdepth, bpx, bpy
 
 
-@kernel
+@callee
 def closest_chain(pool: np.ndarray, first: int, count: int, loop: bool, qx: float, qy: float
                   ) -> tuple[float, float]:
     """The point of the chain nearest ``q`` (ties: the first segment)."""

@@ -69,6 +69,8 @@ from . import (
     COINCIDENT_3X,
     COINCIDENT_3Y,
     COINCIDENT_3Z,
+    callee,
+    callee_reader,
     kernel,
     reader,
 )
@@ -108,7 +110,7 @@ def flip_contact3(hit: bool, nx: float, ny: float, nz: float, depth: float, px: 
     return True, -nx, -ny, -nz, depth, px - nx * depth, py - ny * depth, pz - nz * depth
 
 
-@kernel
+@callee
 def fallback_perp2(ex: float, ey: float) -> tuple[float, float]:
     """The unit perpendicular to direction e (nonzero) nearest ``COINCIDENT_NORMAL_2D``; for e
     along that normal, the one nearest +y: the way out for a centre on a capsule's core."""
@@ -124,7 +126,7 @@ def fallback_perp2(ex: float, ey: float) -> tuple[float, float]:
     return px + 0.0, py + 0.0
 
 
-@kernel
+@callee
 def fallback_perp3(ex: float, ey: float, ez: float) -> tuple[float, float, float]:
     """The unit perpendicular to direction e (nonzero) nearest ``COINCIDENT_NORMAL_3D``; for e
     (within :data:`AXIS_PARALLEL_SINE`) along that normal, the one nearest +y."""
@@ -153,7 +155,7 @@ def fallback_perp3(ex: float, ey: float, ez: float) -> tuple[float, float, float
     return 0.0, 1.0, 0.0  # pragma: no cover - the loop always returns
 
 
-@kernel
+@callee
 def _wins2(s: float, nx: float, ny: float, best_s: float, bx: float, by: float) -> bool:
     """Whether candidate axis n with separation s beats the best so far: larger separation
     wins; an exact tie goes to the greater sign-free direction (x, then y), then to the
@@ -174,7 +176,7 @@ def _wins2(s: float, nx: float, ny: float, best_s: float, bx: float, by: float) 
     return (nx > 0.0 or (nx == 0.0 and ny > 0.0)) and not (bx > 0.0 or (bx == 0.0 and by > 0.0))
 
 
-@kernel
+@callee
 def _wins3(s: float, nx: float, ny: float, nz: float, best_s: float, bx: float, by: float,
            bz: float) -> bool:
     """The 3D counterpart of :func:`_wins2` (sign-free direction compared x, y, then z)."""
@@ -197,7 +199,7 @@ def _wins3(s: float, nx: float, ny: float, nz: float, best_s: float, bx: float, 
     return pos_n and not pos_b
 
 
-@kernel
+@callee
 def _middle_over2(p1x: float, p1y: float, p2x: float, p2y: float, r1x: float, r1y: float,
                   r2x: float, r2y: float, nx: float, ny: float) -> tuple[float, float]:
     """The middle of the part of edge p1p2 that lies over edge r1r2, both square to n: the
@@ -214,7 +216,7 @@ def _middle_over2(p1x: float, p1y: float, p2x: float, p2y: float, r1x: float, r1
     return p1x + tx * (m - a), p1y + ty * (m - a)
 
 
-@kernel
+@callee
 def closest_between_segments(a0x: float, a0y: float, a0z: float, a1x: float, a1y: float,
                              a1z: float, b0x: float, b0y: float, b0z: float, b1x: float,
                              b1y: float, b1z: float
@@ -280,7 +282,7 @@ def closest_between_segments(a0x: float, a0y: float, a0z: float, a1x: float, a1y
     return pax, pay, paz, pbx, pby, pbz, best
 
 
-@reader
+@callee_reader
 def _polygon_face_separation(verts: np.ndarray, norms: np.ndarray, px: float, py: float
                              ) -> tuple[int, float]:
     """The polygon edge that point p is least inside (or most outside), and p's signed
@@ -295,7 +297,7 @@ def _polygon_face_separation(verts: np.ndarray, norms: np.ndarray, px: float, py
     return best_i, best_s
 
 
-@reader
+@callee_reader
 def _abs_max(verts: np.ndarray) -> float:
     """The largest coordinate magnitude among the rows of ``verts``: the scale of rounding."""
     m = 0.0
@@ -305,7 +307,7 @@ def _abs_max(verts: np.ndarray) -> float:
     return m
 
 
-@reader
+@callee_reader
 def _polygon_nearest(verts: np.ndarray, px: float, py: float) -> tuple[float, float, float]:
     """The point of a polygon's edges nearest p, and its distance (no direction, so nothing
     divides by a distance that may be 0)."""
@@ -324,7 +326,7 @@ def _polygon_nearest(verts: np.ndarray, px: float, py: float) -> tuple[float, fl
     return bx, by, best
 
 
-@kernel
+@callee
 def box_arrays(minx: float, miny: float, maxx: float, maxy: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """A 2D box as polygon arrays: its corners counter-clockwise (y up) from min, and the
@@ -729,7 +731,7 @@ def contact_capsule_plane(a0x: float, a0y: float, a1x: float, a1y: float, r: flo
 
 # ----------------------------------------------------------------------------- 2D: polygons, boxes
 
-@reader
+@callee_reader
 def _face_separation(vo: np.ndarray, no: np.ndarray, i: int, vx: np.ndarray
                      ) -> tuple[float, int]:
     """How far the other polygon's corners ``vx`` stay outside the owner's edge i (negative:
@@ -748,7 +750,7 @@ def _face_separation(vo: np.ndarray, no: np.ndarray, i: int, vx: np.ndarray
     return best, best_j
 
 
-@reader
+@callee_reader
 def polygon_reference_face(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: np.ndarray
                            ) -> tuple[bool, float, float, float, int, int, bool]:
     """The separating axis test of convex polygon a against b over both polygons' edge
@@ -872,7 +874,7 @@ def aabb_axis_overlaps3(aminx: float, aminy: float, aminz: float, amaxx: float, 
             min(amaxz - bminz, bmaxz - aminz))
 
 
-@kernel
+@callee
 def _box_push(amin: float, amax: float, bmin: float, bmax: float) -> float:
     """Which way box a leaves box b along one axis: +1 or -1, the shorter push; +1 when the
     two pushes tie (a centred on b along the axis, like coincident centres)."""
@@ -925,7 +927,7 @@ def contact_polygon_plane(verts: np.ndarray, nx: float, ny: float, offset: float
     return True, nx, ny, 0.0 - s, fx - nx * s, fy - ny * s
 
 
-@kernel
+@callee
 def _deepest_coord(lo: float, hi: float, n: float) -> float:
     """A box's coordinate deepest against normal component n: lo for n > 0, hi for n < 0, the
     middle when the face is square to the boundary (n = 0)."""
@@ -1145,7 +1147,7 @@ def contact_capsule_capsule3(a0x: float, a0y: float, a0z: float, a1x: float, a1y
     return (True, nx, ny, nz, reach - d, pbx + nx * br, pby + ny * br, pbz + nz * br)
 
 
-@kernel
+@callee
 def _box_support_offset(nx: float, ny: float, nz: float, hx: float, hy: float, hz: float
                         ) -> float:
     """How far a box with half-extents h reaches from its centre along n."""

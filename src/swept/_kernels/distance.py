@@ -41,6 +41,8 @@ from . import (
     COINCIDENT_3X,
     COINCIDENT_3Y,
     COINCIDENT_3Z,
+    callee,
+    callee_reader,
     kernel,
     reader,
 )
@@ -145,7 +147,7 @@ def closest_on_capsule2(px: float, py: float, ax: float, ay: float, bx: float, b
     return closest_on_circle(px, py, cx, cy, radius)
 
 
-@kernel
+@callee
 def _unit_perp3(x: float, y: float, z: float) -> tuple[float, float, float]:
     """A unit vector perpendicular to (x, y, z): its cross product with the least aligned
     world axis (the rule of ``Vec3.perp``)."""
@@ -216,13 +218,13 @@ def closest_on_plane(px: float, py: float, pz: float, nx: float, ny: float, nz: 
 # pair results
 
 
-@kernel
+@callee
 def _magnitude(ax: float, ay: float, az: float, bx: float, by: float, bz: float) -> float:
     """The largest coordinate magnitude of two points: the scale of their rounding error."""
     return max(abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz))
 
 
-@kernel
+@callee
 def finish_pair(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
                 radius_a: float, radius_b: float, cores_touch: bool
                 ) -> tuple[float, float, float, float, float, float, float]:
@@ -309,7 +311,7 @@ def closest_points_ball_aabb(cx: float, cy: float, cz: float, radius: float, min
     return finish_pair(cx, cy, cz, qx, qy, qz, radius, 0.0, False)
 
 
-@kernel
+@callee
 def _interval_witness(lo_a: float, hi_a: float, lo_b: float, hi_b: float
                       ) -> tuple[float, float]:
     """Nearest coordinates of two intervals on one axis: the facing ends when apart, else
@@ -336,7 +338,7 @@ def closest_points_aabb_aabb(minax: float, minay: float, minaz: float, maxax: fl
     return finish_pair(ax, ay, az, bx, by, bz, 0.0, 0.0, False)
 
 
-@reader
+@callee_reader
 def _row3(verts: np.ndarray, i: int) -> tuple[float, float, float]:
     """Row i of a core array as a 3D point (z = 0 for a 2-column array)."""
     if verts.shape[1] >= 3:
@@ -344,7 +346,7 @@ def _row3(verts: np.ndarray, i: int) -> tuple[float, float, float]:
     return verts[i, 0], verts[i, 1], 0.0
 
 
-@reader
+@callee_reader
 def core_support(verts: np.ndarray, dx: float, dy: float, dz: float) -> int:
     """The index of the core point farthest along d (the first, on a tie)."""
     if verts.shape[1] == 2:
@@ -429,14 +431,14 @@ def closest_points_plane_plane(n1x: float, n1y: float, n1z: float, offset1: floa
 # GJK
 
 
-@kernel
+@callee
 def _det3(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float,
           cy: float, cz: float) -> float:
     """The determinant of the rows a, b, c: dot(a, cross(b, c))."""
     return ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
 
 
-@kernel
+@callee
 def _solve_simplex(sw: np.ndarray, count: int, full: int
                    ) -> tuple[int, float, float, float, float, float, float, float, float]:
     """The point nearest the origin of the hull of the first ``count`` rows of ``sw``.

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
-from . import kernel, reader
+from . import callee, callee_reader, kernel, reader
 
 
 @kernel
@@ -33,7 +33,7 @@ def closest_on_segment2(px: float, py: float, ax: float, ay: float, bx: float,
     return ax + t * ex, ay + t * ey, t
 
 
-@kernel
+@callee
 def closest_on_segment3(px: float, py: float, pz: float, ax: float, ay: float, az: float,
                         bx: float, by: float, bz: float
                         ) -> tuple[float, float, float, float]:
@@ -52,7 +52,7 @@ def closest_on_segment3(px: float, py: float, pz: float, ax: float, ay: float, a
     return ax + t * ex, ay + t * ey, az + t * ez, t
 
 
-@kernel
+@callee
 def _clamp01(x: float) -> float:
     """x clamped to [0, 1]."""
     if x < 0.0:
@@ -62,7 +62,7 @@ def _clamp01(x: float) -> float:
     return x
 
 
-@kernel
+@callee
 def segment_segment_params(d1x: float, d1y: float, d1z: float, d2x: float, d2y: float,
                            d2z: float, rx: float, ry: float, rz: float
                            ) -> tuple[float, float]:
@@ -225,7 +225,7 @@ def closest_on_polygon(verts: np.ndarray, norms: np.ndarray, px: float, py: floa
     return qx, qy, (px - qx) / d, (py - qy) / d, False
 
 
-@reader
+@callee_reader
 def polygon_support(verts: np.ndarray, dx: float, dy: float) -> int:
     """The index of the polygon corner farthest along (dx, dy) (the first, on a tie)."""
     best = 0

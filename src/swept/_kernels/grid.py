@@ -39,7 +39,7 @@ import math
 import numpy as np
 
 from ..constants import GRID_MARGIN
-from . import inline_kernel, kernel
+from . import callee, inline_kernel, kernel
 from .bvh import _clip_slab
 from .ray import RAY_PARALLEL_SINE, _unit2
 from .scene import (
@@ -62,7 +62,7 @@ MG_HEAD = 7
 Walk = tuple[int, int, int, int, float, float, float, float]
 
 
-@kernel
+@callee
 def _box_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, nx: int, ny: int
                ) -> tuple[int, int, int, int]:
     """The cells ``(ax, bx, ay, by)`` (inclusive) that collider h's box, grown by
@@ -75,7 +75,7 @@ def _box_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, nx: 
     return ax, bx, ay, by
 
 
-@kernel
+@callee
 def collider_cells(rows: np.ndarray, tags: np.ndarray, h: int, x0: float, y0: float,
                    cell: float, nx: int, ny: int, out: np.ndarray) -> tuple[int, np.ndarray]:
     """The cells (indices ``cx + nx * cy``) collider h is binned into, written to ``out``
@@ -330,7 +330,7 @@ def coarse_of(c: int, inv_k: float) -> int:
     return int(c * inv_k)
 
 
-@kernel
+@callee
 def _coarse_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, nx: int,
                   ny: int, inv_k: float) -> tuple[int, int, int, int]:
     """The coarse cells ``(ax, bx, ay, by)`` (inclusive) collider h's box touches: its grid
@@ -341,7 +341,7 @@ def _coarse_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, n
             coarse_of(by, inv_k))
 
 
-@kernel
+@callee
 def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndarray,
                frame: tuple[float, float, float, int, int]) -> None:
     """Rebin the moving colliders ``handles`` into the moving grid's block at

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import MANIFOLD_TOUCH_TOLERANCE
-from . import kernel, reader
+from . import callee, kernel, reader
 from .contact import (
     TOUCH_TOLERANCE,
     _abs_max,
@@ -48,7 +48,7 @@ _INF = float("inf")
 _MISS = (False, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
-@kernel
+@callee
 def _clip_end(c1x: float, c1y: float, c2x: float, c2y: float, u1: float, u2: float,
               bound: float, ex: float, ey: float, nx: float, ny: float
               ) -> tuple[float, float]:
@@ -62,7 +62,7 @@ def _clip_end(c1x: float, c1y: float, c2x: float, c2y: float, u1: float, u2: flo
     return ex + nx * h, ey + ny * h
 
 
-@kernel
+@callee
 def clip_incident(c1x: float, c1y: float, c2x: float, c2y: float, r1x: float, r1y: float,
                   r2x: float, r2y: float, nx: float, ny: float, inset: float, slack: float
                   ) -> tuple[int, float, float, float, float, float, float, float, float,

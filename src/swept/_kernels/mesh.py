@@ -66,7 +66,7 @@ from ..constants import (
     RAY_ORDER_MIN_RAYS,
     TOUCH_TOLERANCE,
 )
-from . import bvh, inline_kernel, kernel
+from . import bvh, callee, inline_kernel, kernel
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import segment_segment_params
 from .polytope import deepest_middle
@@ -537,7 +537,7 @@ def tree_refs(tree: np.ndarray) -> np.ndarray:
     return tree.view(np.int32)
 
 
-@kernel
+@callee
 def _tree_ref(links: np.ndarray, row_of: np.ndarray, block_of: np.ndarray, node: int) -> int:
     """The :func:`flatten_tree` reference of BVH node ``node``."""
     if links[3 * node] >= 0:
@@ -1056,7 +1056,7 @@ def heightfield_gather(cols: int, grid: np.ndarray, block: np.ndarray, query: np
 # closest points and the ball cast
 
 
-@kernel
+@callee
 def closest_on_triangle(verts: np.ndarray, tris: np.ndarray, k: int, px: float, py: float,
                         pz: float) -> tuple[float, float, float, int]:
     """The point of triangle k nearest ``p`` and its feature: 0 the face, ``1 + i`` vertex i,
@@ -1165,7 +1165,7 @@ def _heads_into_more(h: float, d: float, k: int, best_h: float, best_d: float, b
     return h < best_h or (h == best_h and (d < best_d or (d == best_d and k < best_k)))
 
 
-@kernel
+@callee
 def touching_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
                       cand: np.ndarray, count: int, px: float, py: float, pz: float,
                       radius: float, vx: float, vy: float, vz: float) -> int:
@@ -1472,7 +1472,7 @@ def core_cast(core: np.ndarray, radius: float, verts: np.ndarray, tris: np.ndarr
 # convex cores against triangles: closest points and contact (capsules, boxes, hulls)
 
 
-@kernel
+@callee
 def segment_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int,
                      p0x: float, p0y: float, p0z: float, p1x: float, p1y: float, p1z: float
                      ) -> tuple[float, float, float, float, float, float, float]:
@@ -1517,7 +1517,7 @@ def segment_triangle(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k
     return best, ax, ay, az, bx, by, bz
 
 
-@kernel
+@callee
 def core_triangle(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
                   k: int, tri: np.ndarray, cache: np.ndarray
                   ) -> tuple[float, float, float, float, float, float, float]:
@@ -1546,7 +1546,7 @@ def core_triangle(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals
     return d, ax, ay, az, bx, by, bz
 
 
-@kernel
+@callee
 def coplanar(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int, j: int) -> bool:
     """Whether triangle j lies in triangle k's plane: every corner of j within an angle of
     ``FLAT_EDGE_TOLERANCE`` (as a sine) of the plane, seen from k's first corner (the test of
@@ -1564,7 +1564,7 @@ def coplanar(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray, k: int, j
     return True
 
 
-@kernel
+@callee
 def plane_push(core: np.ndarray, verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
                edge_flat: np.ndarray, group: np.ndarray, size: int
                ) -> tuple[float, float, float, float]:

@@ -39,7 +39,7 @@ import math
 import numpy as np
 
 from ..constants import AXIS_PARALLEL_SINE, POLYTOPE_FEATURE_TOLERANCE
-from . import reader
+from . import callee_reader, reader
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .ray import MISS, ray_capsule3
 
@@ -206,7 +206,7 @@ def closest_on_hull(px: float, py: float, pz: float, verts: np.ndarray, normals:
     return bx, by, bz, False
 
 
-@reader
+@callee_reader
 def _project(core: np.ndarray, nx: float, ny: float, nz: float) -> tuple[float, float]:
     """The interval a core covers along a direction."""
     lo = _INF
@@ -218,7 +218,7 @@ def _project(core: np.ndarray, nx: float, ny: float, nz: float) -> tuple[float, 
     return lo, hi
 
 
-@reader
+@callee_reader
 def deepest_middle(core: np.ndarray, nx: float, ny: float, nz: float
                     ) -> tuple[float, float, float]:
     """The middle of a core's deepest feature against n (its points lowest along n, within
@@ -247,7 +247,7 @@ def deepest_middle(core: np.ndarray, nx: float, ny: float, nz: float
     return mx - off * nx, my - off * ny, mz - off * nz
 
 
-@reader
+@callee_reader
 def _try_axis(core_a: np.ndarray, core_b: np.ndarray, nx: float, ny: float, nz: float,
               best: float) -> tuple[float, float]:
     """The least push of core a out of core b along +n or -n as a signed amount (negative:

@@ -71,7 +71,7 @@ from ..constants import (
     RAY_PARALLEL_SINE,
     RIM_TOLERANCE,
 )
-from . import entry, kernel, reader
+from . import callee, callee_reader, entry, kernel
 
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
@@ -85,7 +85,7 @@ COINCIDENT_NX2, COINCIDENT_NY2 = COINCIDENT_NORMAL_2D
 COINCIDENT_NX3, COINCIDENT_NY3, COINCIDENT_NZ3 = COINCIDENT_NORMAL_3D
 
 
-@kernel
+@callee
 def _unit2(x: float, y: float) -> tuple[float, float, float]:
     """``(x, y)`` scaled to unit length, and its length; ``(0, 0, 0)`` for the zero vector.
 
@@ -118,7 +118,7 @@ def _unit3(x: float, y: float, z: float) -> tuple[float, float, float, float]:
 # 2D
 # --------------------------------------------------------------------------------------
 
-@kernel
+@callee
 def _far_root(b: float, c: float, disc: float) -> float:
     """The larger root of ``t^2 + 2 b t + c = 0`` given ``disc = b^2 - c`` (clamped at 0),
     written without cancellation: ``sqrt(disc) - b`` when ``b <= 0``, else ``c`` over the
@@ -132,7 +132,7 @@ def _far_root(b: float, c: float, disc: float) -> float:
     return c / den
 
 
-@kernel
+@callee
 def _point2(ox: float, oy: float, dx: float, dy: float, mx: float, my: float,
             max_distance: float) -> tuple[float, float, float, float, float, bool, float]:
     """Ray vs a point at ``o - m`` (a zero-radius circle, or a zero-radius capsule with
@@ -150,7 +150,7 @@ def _point2(ox: float, oy: float, dx: float, dy: float, mx: float, my: float,
     return t, ox + t * dx, oy + t * dy, 0.0 - dx, 0.0 - dy, False, t
 
 
-@kernel
+@callee
 def ray_circle_x(ox: float, oy: float, dx: float, dy: float, cx: float, cy: float, r: float,
                  max_distance: float
                  ) -> tuple[float, float, float, float, float, bool, float]:
@@ -295,7 +295,7 @@ def _slab(o: float, d: float, lo: float, hi: float, t_enter: float, t_exit: floa
 FACE_MIN_X, FACE_MAX_X, FACE_MIN_Y, FACE_MAX_Y, FACE_MIN_Z, FACE_MAX_Z = 0, 1, 2, 3, 4, 5
 
 
-@kernel
+@callee
 def _face_normal(face: int) -> tuple[float, float, float]:
     """The outward unit normal of a box face code."""
     sign = 1.0 if face % 2 == 1 else -1.0
@@ -304,7 +304,7 @@ def _face_normal(face: int) -> tuple[float, float, float]:
             sign if axis == 2 else 0.0)
 
 
-@kernel
+@callee
 def ray_aabb2_face_x(ox: float, oy: float, dx: float, dy: float, minx: float, miny: float,
                      maxx: float, maxy: float, max_distance: float
                      ) -> tuple[float, int, bool, float]:
@@ -366,7 +366,7 @@ def ray_aabb2(ox: float, oy: float, dx: float, dy: float, minx: float, miny: flo
     return t, ox + t * dx, oy + t * dy, nx, ny, inside
 
 
-@reader
+@callee_reader
 def ray_polygon_edge_x(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                        norms: np.ndarray, max_distance: float
                        ) -> tuple[float, int, bool, float]:
@@ -439,7 +439,7 @@ def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
     return t, ox + t * dx, oy + t * dy, norms[edge, 0], norms[edge, 1], inside
 
 
-@kernel
+@callee
 def _on_or_inside(px: float, py: float, verts: np.ndarray, tol: float) -> bool:
     """Whether ``p`` is in the simple polygon ``verts`` or within ``tol`` of its boundary:
     the boundary by distance to each edge, the inside by the crossing parity of a ray along
@@ -470,7 +470,7 @@ def _on_or_inside(px: float, py: float, verts: np.ndarray, tol: float) -> bool:
     return inside
 
 
-@kernel
+@callee
 def ray_simple_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                        max_distance: float
                        ) -> tuple[float, float, float, float, float, bool, float]:
@@ -590,7 +590,7 @@ def ray_simple_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.nda
     return t0, ox + t0 * dx, oy + t0 * dy, uy + 0.0, 0.0 - ux, False, max(te, t0)
 
 
-@kernel
+@callee
 def ray_plane2_x(ox: float, oy: float, dx: float, dy: float, nx: float, ny: float,
                  offset: float, max_distance: float
                  ) -> tuple[float, float, float, float, float, bool, float]:
@@ -625,7 +625,7 @@ def ray_plane2(ox: float, oy: float, dx: float, dy: float, nx: float, ny: float,
     return t, px, py, hx, hy, inside
 
 
-@kernel
+@callee
 def _disc_exit(mx: float, my: float, mz: float, dx: float, dy: float, dz: float, r: float
                ) -> float:
     """Where a ray (origin ``c + m``, unit ``d``) leaves the ball of radius ``r`` at ``c``;
@@ -640,7 +640,7 @@ def _disc_exit(mx: float, my: float, mz: float, dx: float, dy: float, dz: float,
     return _far_root(b, mx * mx + my * my + mz * mz - r * r, disc)
 
 
-@kernel
+@callee
 def _capsule2_exit(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float,
                    bx: float, by: float, ux: float, uy: float, elen: float, r: float,
                    t: float) -> float:
@@ -660,7 +660,7 @@ def _capsule2_exit(ox: float, oy: float, dx: float, dy: float, ax: float, ay: fl
     return max(te, t)
 
 
-@kernel
+@callee
 def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
               by: float, r: float, max_distance: float, entering_only: bool
               ) -> tuple[float, float, float, float, float, bool, float]:
@@ -812,7 +812,7 @@ def ray_capsule2_entering(ox: float, oy: float, dx: float, dy: float, ax: float,
 # 3D
 # --------------------------------------------------------------------------------------
 
-@kernel
+@callee
 def _point3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, mx: float,
             my: float, mz: float, max_distance: float
             ) -> tuple[float, float, float, float, float, float, float, bool, float]:
@@ -830,7 +830,7 @@ def _point3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, mx
     return t, ox + t * dx, oy + t * dy, oz + t * dz, 0.0 - dx, 0.0 - dy, 0.0 - dz, False, t
 
 
-@kernel
+@callee
 def ray_sphere_x(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, cx: float,
                  cy: float, cz: float, r: float, max_distance: float
                  ) -> tuple[float, float, float, float, float, float, float, bool, float]:
@@ -950,7 +950,7 @@ def ray_aabb3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     return t, ox + t * dx, oy + t * dy, oz + t * dz, nx, ny, nz, inside
 
 
-@kernel
+@callee
 def ray_plane3_x(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, nx: float,
                  ny: float, nz: float, offset: float, max_distance: float
                  ) -> tuple[float, float, float, float, float, float, float, bool, float]:
@@ -981,7 +981,7 @@ def ray_plane3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
     return t, px, py, pz, hx, hy, hz, inside
 
 
-@kernel
+@callee
 def _segment3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, ax: float,
               ay: float, az: float, bx: float, by: float, bz: float, max_distance: float
               ) -> tuple[float, float, float, float, float, float, float, bool, float]:
@@ -1038,7 +1038,7 @@ def _segment3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
 
 
 
-@kernel
+@callee
 def _cylinder_quadratic(wx: float, wy: float, wz: float, wu: float, dx: float, dy: float,
                         dz: float, ux: float, uy: float, uz: float, r: float
                         ) -> tuple[float, float, float, float]:
@@ -1057,7 +1057,7 @@ def _cylinder_quadratic(wx: float, wy: float, wz: float, wu: float, dx: float, d
     qc = mpx * mpx + mpy * mpy + mpz * mpz - r * r
     return qa, qb, qc, du
 
-@kernel
+@callee
 def _capsule3_exit(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
                    ax: float, ay: float, az: float, bx: float, by: float, bz: float,
                    ux: float, uy: float, uz: float, elen: float, r: float, t: float) -> float:
@@ -1100,7 +1100,7 @@ def _capsule3_exit(ox: float, oy: float, oz: float, dx: float, dy: float, dz: fl
     return max(te, t)
 
 
-@kernel
+@callee
 def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, ax: float,
               ay: float, az: float, bx: float, by: float, bz: float, r: float,
               max_distance: float, entering_only: bool

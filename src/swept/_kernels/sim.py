@@ -51,7 +51,7 @@ from ..constants import (
     SPECULATIVE_MARGIN_FRACTION,
     TOUCHES_LOGGED_PER_STEP,
 )
-from . import inline_kernel, kernel
+from . import callee, inline_kernel, kernel
 from .bvh import (
     STACK_SIZE,
     box_gather,
@@ -252,7 +252,7 @@ def _spare(scene: Scene) -> np.ndarray:
     return np.empty((1, scene.rows.shape[0] + 1), np.int64)
 
 
-@kernel
+@callee
 def gather_spare(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
                  spare: np.ndarray) -> int:
     """:func:`_gather_into` row 0 of ``spare`` (:func:`_spare`) as a real call, for the range
@@ -542,7 +542,7 @@ def _orient(ax: float, ay: float, bx: float, by: float, px: float, py: float) ->
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
 
 
-@kernel
+@callee
 def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
                  ax: float, ay: float, az: float, bx: float, by: float, bz: float,
                  cap_r: float) -> bool:
@@ -568,7 +568,7 @@ def path_crosses(px: float, py: float, pz: float, qx: float, qy: float, qz: floa
     return dx * dx + dy * dy + dz * dz <= cap_r * cap_r
 
 
-@kernel
+@callee
 def path_enters_box(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
                     lox: float, loy: float, loz: float, hix: float, hiy: float, hiz: float
                     ) -> bool:
@@ -578,7 +578,7 @@ def path_enters_box(px: float, py: float, pz: float, qx: float, qy: float, qz: f
                           hiz) != math.inf
 
 
-@kernel
+@callee
 def path_enters_polygon(px: float, py: float, qx: float, qy: float, verts: np.ndarray,
                         norms: np.ndarray) -> bool:
     """Whether the centre's path p -> q reaches a solid convex polygon (touching counts): the
@@ -666,21 +666,21 @@ def path_reaches_shape_row(scene: Scene, h: int, px: float, py: float, pz: float
 # nine inlined copies, seconds of a cold compile each)
 
 
-@kernel
+@callee
 def gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, beyond: float
             ) -> tuple[float, float, float, float]:
     """:func:`_gap_row` as a compiled call (on an owner-less scene)."""
     return _gap_row(scene, h, px, py, pz, r, beyond)
 
 
-@kernel
+@callee
 def entering_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float, dy: float,
                  dz: float, length: float, r: float) -> tuple[float, float, float, float]:
     """:func:`cast_entering_row` as a compiled call (on an owner-less scene)."""
     return cast_entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
 
 
-@kernel
+@callee
 def reaches_row(scene: Scene, h: int, px: float, py: float, pz: float, qx: float, qy: float,
                 qz: float) -> bool:
     """:func:`path_reaches_row` as a compiled call (on an owner-less scene)."""
@@ -1282,7 +1282,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
 # body pairs
 
 
-@kernel
+@callee
 def _cell_keys(pos: np.ndarray, dim: int, cell: float
                ) -> tuple[np.ndarray, np.ndarray, int, int, float]:
     """Integer cell coordinates (n, 3) and keys (n,) on a grid of ``cell``-sized cells, with
@@ -1317,7 +1317,7 @@ def _cell_keys(pos: np.ndarray, dim: int, cell: float
     return cells, keys, sx, sy, cell
 
 
-@kernel
+@callee
 def _lower_bound(sorted_keys: np.ndarray, key: int) -> int:
     """The first index whose key is >= ``key`` (binary search)."""
     lo = 0
@@ -1608,7 +1608,7 @@ def pairs_pass(b: Bodies, pairs: np.ndarray, dpos: np.ndarray) -> None:
 # one whole step on the calling thread
 
 
-@kernel
+@callee
 def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
                       ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`find_pairs` on the calling thread, compiled whole (the same range kernels over
@@ -1628,7 +1628,7 @@ def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
     return start, neighbour
 
 
-@kernel
+@callee
 def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int,
                       shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Everything of a step after the move (:func:`advance_range`), for every body on the

@@ -45,7 +45,7 @@ from ..constants import (
     RELATIVE_MOTION_TOLERANCE,
     TOUCH_TOLERANCE,
 )
-from . import kernel
+from . import callee, kernel
 from .distance import GJK_CACHE_SIZE, GJK_FAILED, GJK_OVERLAPPED, gjk_distance
 from .ray import HEADING_TOLERANCE, MISS
 from .scene import (
@@ -86,7 +86,7 @@ _COINCIDENT_X = float(COINCIDENT_NORMAL_2D[0])
 _COINCIDENT_Y = float(COINCIDENT_NORMAL_2D[1])
 
 
-@kernel
+@callee
 def body_core(kind: np.ndarray, local: np.ndarray, radius: np.ndarray, i: int, px: float,
               py: float) -> tuple[np.ndarray, float]:
     """Body i's core placed at ``p`` ((k, 2) world points) and its radius (a ball: its
@@ -104,7 +104,7 @@ def body_core(kind: np.ndarray, local: np.ndarray, radius: np.ndarray, i: int, p
     return core, local[i, 1]
 
 
-@kernel
+@callee
 def _row_core(scene: Scene, h: int) -> tuple[np.ndarray, float]:
     """Collider h's core (points, counter-clockwise for a solid) and radius; an empty core for
     a kind that has none (a half-plane, a removed row)."""
@@ -135,7 +135,7 @@ def _row_core(scene: Scene, h: int) -> tuple[np.ndarray, float]:
     return np.empty((0, 2)), 0.0
 
 
-@kernel
+@callee
 def _push(a: np.ndarray, b: np.ndarray, mx: float, my: float) -> float:
     """How far core a must move along unit m to leave core b's extent on that axis."""
     top = -math.inf
@@ -147,7 +147,7 @@ def _push(a: np.ndarray, b: np.ndarray, mx: float, my: float) -> float:
     return top - low
 
 
-@kernel
+@callee
 def core_gap(a: np.ndarray, ra: float, b: np.ndarray, rb: float
              ) -> tuple[float, float, float, float, float]:
     """Core a grown by ra against core b grown by rb: ``(gap, nx, ny, px, py)``, the signed
@@ -177,7 +177,7 @@ def core_gap(a: np.ndarray, ra: float, b: np.ndarray, rb: float
     return _deep_point(a, ra, best + ra + rb, bnx, bny)
 
 
-@kernel
+@callee
 def _lowest(core: np.ndarray, nx: float, ny: float) -> tuple[float, float, float]:
     """A core's point furthest along -n (the first of ties): ``(n . q, qx, qy)``."""
     low = math.inf
@@ -192,7 +192,7 @@ def _lowest(core: np.ndarray, nx: float, ny: float) -> tuple[float, float, float
     return low, qx, qy
 
 
-@kernel
+@callee
 def _magnitude(c: np.ndarray) -> float:
     """The largest coordinate of a core, in size."""
     m = 0.0
@@ -201,7 +201,7 @@ def _magnitude(c: np.ndarray) -> float:
     return m
 
 
-@kernel
+@callee
 def _deep_point(a: np.ndarray, ra: float, depth: float, nx: float, ny: float
                 ) -> tuple[float, float, float, float, float]:
     """``(-depth, nx, ny, qx, qy)``: the gap, the normal, and q, core a's point furthest along
@@ -211,7 +211,7 @@ def _deep_point(a: np.ndarray, ra: float, depth: float, nx: float, ny: float
     return -depth, nx, ny, qx + nx * shift, qy + ny * shift
 
 
-@kernel
+@callee
 def _least_push(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """The least push of core a out of core b over the edge normals of both (separating
     axes): ``(push, mx, my)``, push < 0 when they are apart along that axis by -push; +inf
@@ -251,7 +251,7 @@ def _least_push(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     return best, bnx, bny
 
 
-@kernel
+@callee
 def body_gap_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
                  radius: np.ndarray, i: int, px: float, py: float, beyond: float
                  ) -> tuple[float, float, float, float, float, float]:
@@ -285,7 +285,7 @@ def body_gap_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
     return gap, nx, ny, 0.0, fx, fy
 
 
-@kernel
+@callee
 def body_pair_gap(kind: np.ndarray, local: np.ndarray, radius: np.ndarray, i: int, pix: float,
                   piy: float, j: int, pjx: float, pjy: float
                   ) -> tuple[float, float, float, float, float, float]:
@@ -334,7 +334,7 @@ def _mover(kind: np.ndarray, local: np.ndarray, radius: np.ndarray, i: int, px: 
     return Movers(kinds, params, spans, core, normals, np.full(1, r), boxes)
 
 
-@kernel
+@callee
 def body_cast_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
                   radius: np.ndarray, i: int, movers: Movers, px: float, py: float, dx: float,
                   dy: float, length: float,
@@ -379,7 +379,7 @@ def body_cast_row(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
     return f * length, nx, ny, 0.0, qx, qy
 
 
-@kernel
+@callee
 def shape_cast_all(scene: Scene, kind: np.ndarray, local: np.ndarray, radius: np.ndarray,
                    i: int, px: float, py: float, dx: float, dy: float, length: float,
                    lag: float, cache: np.ndarray, spare: np.ndarray, cached: bool, count: int
@@ -451,7 +451,7 @@ def shape_cast_all(scene: Scene, kind: np.ndarray, local: np.ndarray, radius: np
     return best_t, bnx, bny, 0.0, best_h, bqx, bqy
 
 
-@kernel
+@callee
 def body_cast_one(scene: Scene, h: int, kind: np.ndarray, local: np.ndarray,
                   radius: np.ndarray, i: int, px: float, py: float, dx: float, dy: float,
                   length: float) -> tuple[float, float, float, float, float, float]:

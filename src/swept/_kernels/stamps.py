@@ -166,7 +166,7 @@ def install() -> None:
 
 
 # a decorator that numba caches on disk (an inline-only module keeps no index of its own)
-_CACHED_KERNEL = re.compile(r"^@(kernel|reader|entry)\b", re.MULTILINE)
+_CACHED_KERNEL = re.compile(r"^@(kernel|reader|entry|callee|callee_reader)\b", re.MULTILINE)
 
 
 @cache

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from . import inline_kernel, kernel
+from . import callee, inline_kernel, kernel
 
 #: How :func:`triangle_normals` reports the first bad triangle: an index out of range.
 BAD_INDEX = 1
@@ -148,7 +148,7 @@ def _edge_ends(tris: np.ndarray, edge: int) -> tuple[int, int]:
     return min(a, b), max(a, b)
 
 
-@kernel
+@callee
 def _edges_by_vertex(tris: np.ndarray, n: int, edges: np.ndarray, upper: bool) -> np.ndarray:
     """``edges`` (edge indices) stably sorted by their upper (else lower) vertex: a counting
     sort over the n vertices."""

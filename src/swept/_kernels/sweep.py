@@ -29,7 +29,7 @@ from ..constants import (
     CAST_TOLERANCE,
     SWEEP_RIM_TOLERANCE,
 )
-from . import kernel, reader
+from . import callee, callee_reader, kernel, reader
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import closest_on_aabb3, closest_on_polygon
 from .ray import MISS, ray_aabb3, ray_capsule3, ray_circle, ray_segment
@@ -105,7 +105,7 @@ def ray_rounded_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.nd
     return best, bx, by, bnx, bny, False
 
 
-@kernel
+@callee
 def box_corners(minx: float, miny: float, maxx: float, maxy: float
                 ) -> tuple[np.ndarray, np.ndarray]:
     """A 2D box as a polygon: its corners counter-clockwise (y-up) and outward normals."""
@@ -213,7 +213,7 @@ def _extent(verts: np.ndarray) -> float:
     return s
 
 
-@reader
+@callee_reader
 def _scale_of(verts: np.ndarray) -> float:
     """The largest coordinate magnitude in a core."""
     s = 0.0
@@ -223,7 +223,7 @@ def _scale_of(verts: np.ndarray) -> float:
     return s
 
 
-@reader
+@callee_reader
 def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.ndarray:
     """A core moved by t times (dx, dy, dz) (z ignored for a planar core)."""
     out = np.empty_like(verts)
@@ -236,7 +236,7 @@ def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.n
     return out
 
 
-@reader
+@callee_reader
 def _simplex_normal(moved: np.ndarray, verts_b: np.ndarray, cache: np.ndarray, nx: float,
                     ny: float, nz: float) -> tuple[float, float, float]:
     """The separating normal from GJK's final simplex when it is an edge (2D) or a face (3D)
@@ -352,7 +352,7 @@ def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius
     return CAST_OUT_OF_ITERATIONS, t, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, CAST_MAX_ITERATIONS
 
 
-@kernel
+@callee
 def _posed(local: np.ndarray, px: float, py: float, angle: float) -> np.ndarray:
     """2D local core points turned by ``angle`` about the local origin, then moved to p."""
     c = math.cos(angle)
@@ -366,7 +366,7 @@ def _posed(local: np.ndarray, px: float, py: float, angle: float) -> np.ndarray:
     return out
 
 
-@kernel
+@callee
 def _reach(local: np.ndarray) -> float:
     """The farthest a local core point is from the local origin (the rotation centre)."""
     m = 0.0

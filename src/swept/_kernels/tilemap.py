@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from . import kernel, reader
+from . import callee, kernel, reader
 from .geom import closest_on_segment2
 from .ray import MISS, ray_aabb2_face_x, ray_capsule2
 from .sweep import ray_rounded_aabb2
@@ -28,7 +28,7 @@ from .sweep import ray_rounded_aabb2
 __all__ = ["swept_ids", "sweep_segments", "ray_tiles", "closed_contains"]
 
 
-@kernel
+@callee
 def _cut(a: float, b: float, low: float, high: float) -> tuple[float, float, bool]:
     """The span ``a``..``b`` (either order, kept) cut to ``low``..``high``; False when less
     than a span is left."""
@@ -41,7 +41,7 @@ def _cut(a: float, b: float, low: float, high: float) -> tuple[float, float, boo
     return u1, u0, True
 
 
-@kernel
+@callee
 def _cell(v: float, origin: float, size: float, count: int) -> int:
     """The grid index of coordinate ``v`` (cells of ``size`` from ``origin``), clamped to
     ``-2 .. count + 2`` before it becomes an integer (a coordinate of 1e50 over a cell of 1e-3
@@ -51,7 +51,7 @@ def _cell(v: float, origin: float, size: float, count: int) -> int:
     return int(math.floor(g))
 
 
-@kernel
+@callee
 def _swept_spans(start: np.ndarray, rows: int, cols: int, ox: float, oy: float, w: float,
                  h: float, x0: float, y0: float, x1: float, y1: float, mx: float, my: float
                  ) -> tuple[np.ndarray, int]:
@@ -239,7 +239,7 @@ def ray_tiles(solid: np.ndarray, ox: float, oy: float, w: float, h: float, rox: 
     return t, face, exit_distance, inside
 
 
-@kernel
+@callee
 def _walk(solid: np.ndarray, ox: float, oy: float, w: float, h: float, rox: float, roy: float,
           dx: float, dy: float, max_distance: float, inside: bool
           ) -> tuple[float, int, float, int, int]:

@@ -26,7 +26,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..constants import RAY_ORDER_MAX_SIDE, RAY_ORDER_PER_BUCKET
-from . import entry, inline_kernel, kernel
+from . import callee, entry, inline_kernel, kernel
 from .bvh import (
     STACK_SIZE,
     Probe,
@@ -248,7 +248,7 @@ CAST_NORMALISE = 4
 ALL_LAYERS_MASK = 0xFFFFFFFF
 
 
-@kernel
+@callee
 def _row_cast(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, dy: float,
               dz: float, r: float, tmax: float, grown: bool
               ) -> tuple[float, float, float, float, float, float, float, bool]:
@@ -393,7 +393,7 @@ def _segment_hit(ox: float, oy: float, dx: float, dy: float, ex: float, ey: floa
     return px, py, nx, ny, inside
 
 
-@kernel
+@callee
 def _moving_entries(scene: Scene, first: int, stop: int, ray: Ray2, probe: Probe, mask: int,
                     best: GridBest) -> GridBest:
     """The moving colliders ``links[first .. stop-1]`` (the moving grid's outside list),
@@ -423,7 +423,7 @@ def _moving_entries(scene: Scene, first: int, stop: int, ray: Ray2, probe: Probe
     return best_h, best_t, px, py, nx, ny, inside, seg_row, limit
 
 
-@kernel
+@callee
 def _start_touching(scene: Scene, h: int, ox: float, oy: float, oz: float, r: float,
                     nx: float, ny: float, nz: float
                     ) -> tuple[float, float, float, float, float, float]:
@@ -438,7 +438,7 @@ def _start_touching(scene: Scene, h: int, ox: float, oy: float, oz: float, r: fl
     return px, py, pz, nx, ny, nz
 
 
-@kernel
+@callee
 def _exit_at(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, dy: float,
              dz: float, t: float) -> float:
     """:func:`~swept._kernels.scene.exit_row` as a real call: the scalar queries' scene is

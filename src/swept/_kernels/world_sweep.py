@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..constants import CANDIDATE_MARGIN
-from . import kernel
+from . import callee, kernel
 from .bvh import (
     STACK_SIZE,
     box_entry_at,
@@ -142,7 +142,7 @@ class SweepHits(NamedTuple):
 RowHit = tuple[float, float, float, float, float, float, float, bool, int]
 
 
-@kernel
+@callee
 def _collider_core(scene: Scene, h: int, scratch: tuple[np.ndarray, np.ndarray, np.ndarray,
                                                         np.ndarray]
                    ) -> tuple[np.ndarray, float]:
@@ -180,7 +180,7 @@ def _collider_core(scene: Scene, h: int, scratch: tuple[np.ndarray, np.ndarray, 
     return c, rows[h, 6]
 
 
-@kernel
+@callee
 def _at_plane(core: np.ndarray, radius: float, pn: tuple[float, float, float], offset: float,
               rel: tuple[float, float, float], td: float) -> RowHit:
     """A mover against a half-plane (half-space) of unit normal ``pn``: the closed form of its
@@ -218,7 +218,7 @@ def _at_plane(core: np.ndarray, radius: float, pn: tuple[float, float, float], o
             nz, False, FIX_NONE)
 
 
-@kernel
+@callee
 def _at_ball(movers: Movers, k: int, core: np.ndarray, ball: tuple[float, float, float, float],
              rel: tuple[float, float, float], length: float, td: float) -> RowHit:
     """A mover against a circle or sphere (``ball``: centre and radius): the ball cast by
@@ -274,7 +274,7 @@ def _at_ball(movers: Movers, k: int, core: np.ndarray, ball: tuple[float, float,
             ((bz - nz * td) + rz * f) if d == 3 else 0.0, nx, ny, nz, False, FIX_NONE)
 
 
-@kernel
+@callee
 def sweep_row(scene: Scene, h: int, movers: Movers, k: int, rel: tuple[float, float, float],
               length: float, td: float,
               scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> RowHit:
