@@ -17,7 +17,7 @@ from typing import Any
 import numba
 import numpy as np
 import pytest
-from numba.core import caching, compiler, errors, event
+from numba.core import compiler, errors
 
 from swept import Polygon, contact
 from swept._kernels import (
@@ -26,7 +26,6 @@ from swept._kernels import (
     _typed_unliteral,
     callee,
     callee_reader,
-    entry,
     inline_kernel,
     kernel,
     reader,
@@ -369,44 +368,3 @@ def test_kernels_only_compiled_code_calls_are_callees() -> None:
     assert sorted(plain - names) == []
     # (a name two files share counts for both: a test names a callee only by a twin's name)
     assert sorted((callees & names) - plain) == []
-
-
-def test_a_library_function_compiles_once_for_kernels_whose_wrappers_differ() -> None:
-    """numba keeps a compile of a library function (``np.empty``, ``max``) per argument types
-    and per flags of the calling kernel, though only four flags reach its code: a kernel
-    (releases the GIL), an entry (keeps it) and a callee (no Python wrapper) each compiled
-    ``np.empty`` once more. The lookup sees one value of the wrapper flags, so the three
-    share one compile (argument types no other test uses: uint16)."""
-    compiled: list[str] = []
-
-    class Compiles(event.Listener):
-        def on_start(self, ev: Any) -> None:
-            pass
-
-        def on_end(self, ev: Any) -> None:
-            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-
-    def filled(n: Any) -> float:
-        return float(np.empty(n, np.int16).shape[0]) + max(n, n)
-
-    def filled_too(n: Any) -> float:
-        return float(np.empty(n, np.int16).shape[0]) + max(n, n)
-
-    by_kernel = kernel(filled)
-    by_entry = entry(filled_too)
-    by_callee = callee(lambda n: np.empty(n, np.int16).shape[0] + max(n, n))
-    for dispatcher in (by_kernel, by_entry, by_callee):
-        # compiled here, not loaded from a disk cache an earlier run left
-        dispatcher._cache = caching.NullCache()  # type: ignore[attr-defined]
-
-    @numba.njit
-    def caller(n: Any) -> float:
-        return float(by_callee(n))
-
-    n = np.uint16(3)
-    with event.install_listener("numba:compile", Compiles()):
-        assert by_kernel(n) == 6.0
-        assert by_entry(n) == 6.0
-        assert caller(n) == 6.0
-    library = [name for name in compiled if "ol_np_empty" in name or "ol_max" in name]
-    assert sorted(library) == ["ol_max.<locals>.impl", "ol_np_empty.<locals>.impl"]

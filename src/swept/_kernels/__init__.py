@@ -43,8 +43,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numba
-from numba.core import compiler, inline_closurecall, ir, targetconfig, types
-from numba.core.typing import templates
+from numba.core import inline_closurecall, ir, types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
 from . import stamps
@@ -255,53 +254,3 @@ def _share_block_copies() -> None:
 
 
 _share_block_copies()
-
-
-#: The compile flags that only shape a kernel's own wrappers (releasing the GIL, the Python
-#: and C wrappers), never the code of a numba library function it calls; the values a
-#: :func:`kernel` compiles with, which the library lookups of every kernel see.
-_WRAPPER_FLAGS = {"release_gil": True, "no_cpython_wrapper": False, "no_cfunc_wrapper": True}
-
-
-def _share_overload_impls() -> None:
-    """Make numba compile a library function (``np.empty``, ``max``, ...) once for kernels
-    whose flags differ only in their wrappers (an ``entry`` keeps the GIL, a ``callee`` has
-    no Python wrapper).
-
-    numba (``_OverloadFunctionTemplate._get_impl``, 0.68) keeps one compile of an
-    ``@overload`` implementation per argument types *and* per flags of the kernel being
-    compiled, all of them, though the implementation inherits only ``nrt``, ``fastmath``,
-    ``error_model`` and ``forceinline`` from them: each mix of the wrapper flags compiled
-    ``np.empty``, ``np.zeros``, ``max``, ``min``, ``int`` ... once more (measured on the
-    compile tour: 19 more compiles, 2.1 s of CPU, when the callees came). Here the lookup sees
-    the caller's flags with the wrapper flags set as a :func:`kernel` sets them, so the
-    compiled implementation, the same code whatever they are, is shared. Nothing if numba
-    changed."""
-    template = getattr(templates, "_OverloadFunctionTemplate", None)
-    stack = getattr(targetconfig, "ConfigStack", None)
-    get_impl = getattr(template, "_get_impl", None)
-    if template is None or stack is None or get_impl is None or getattr(
-            get_impl, "_swept_shared", False):
-        return
-    if not all(name in getattr(compiler.Flags, "options", {}) for name in _WRAPPER_FLAGS):
-        return
-    # the last caller's flags and their canonical copy (a compile looks up many functions)
-    last: list[Any] = [None, None]
-
-    def shared_get_impl(self: Any, args: Any, kws: Any) -> Any:
-        top = stack.top_or_none()
-        if top is None or all(getattr(top, k) == v for k, v in _WRAPPER_FLAGS.items()):
-            return get_impl(self, args, kws)
-        if last[0] is not top:
-            canonical = top.copy()
-            for name, value in _WRAPPER_FLAGS.items():
-                setattr(canonical, name, value)
-            last[:] = [top, canonical]
-        with stack().enter(last[1]):
-            return get_impl(self, args, kws)
-
-    shared_get_impl._swept_shared = True  # type: ignore[attr-defined]
-    template._get_impl = shared_get_impl
-
-
-_share_overload_impls()
