@@ -29,14 +29,15 @@ def _mixed_world(seed: int) -> World:
 
 
 def _cells_by_collider(w: World) -> list[list[int]]:
-    """Every gridded collider's cells, found one collider at a time."""
+    """Every gridded collider's cells, found one collider at a time (a grid of it alone)."""
     frame, dims, _start, _items, _rows, handles = w._grid
-    out = np.empty(64, np.int64)
     cells = []
-    for h in handles:
-        n, out = _grid.collider_cells(w._rows, w._tags, int(h), float(frame[0]), float(frame[1]),
-                                      float(frame[2]), int(dims[0]), int(dims[1]), out)
-        cells.append([int(c) for c in out[:n]])
+    for k in range(handles.shape[0]):
+        start, _one, n = _grid.bin_colliders(
+            w._rows, w._tags, handles[k:k + 1], float(frame[0]), float(frame[1]),
+            float(frame[2]), int(dims[0]), int(dims[1]), 1_000_000)
+        cells.append([int(c) for c in np.flatnonzero(np.diff(start))])
+        assert n == len(cells[-1])
     return cells
 
 
