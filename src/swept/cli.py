@@ -585,9 +585,9 @@ def _warmup(args: argparse.Namespace, out: TextIO) -> int:
     print(f"{'family':10s} {'wall s':>8s} {'CPU s':>8s}", file=out)
     for name, (wall, cpu) in spent.items():
         print(f"{name:10s} {wall:8.1f} {cpu:8.1f}", file=out)
-    print(f"all {len(spent)} in {time.perf_counter() - start:.1f} s on {args.jobs or 'every'} "
-          f"core{'' if args.jobs == 1 else 's'} ({sum(c for _w, c in spent.values()):.1f} s of "
-          "CPU)", file=out)
+    cores = "every core" if not args.jobs else f"{args.jobs} core{'' if args.jobs == 1 else 's'}"
+    print(f"all {len(spent)} in {time.perf_counter() - start:.1f} s on {cores} "
+          f"({sum(c for _w, c in spent.values()):.1f} s of CPU)", file=out)
     return 0
 
 
