@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -1010,8 +1011,13 @@ class TestKernelBinding:
         fast = importlib.import_module("swept._fast")
 
         example = ((0.0, 0.0, 1.0, 0.0, INF), (3.0, 0.5), 1.0)
-        # a plain function: no JIT
-        fallback = fast.checked_entry_point(K.ray_circle_v.py_func, example)
+
+        def plain(ray: Any, c: Any, r: float) -> Any:
+            # a plain function, not a dispatcher (the kernels it calls only compiled code may
+            # call: ray_circle_v's own Python source calls the callee ray_circle_x)
+            return K.ray_circle_v(ray, c, r)
+
+        fallback = fast.checked_entry_point(plain, example)
         assert type(fallback).__name__ == "function"
         args = ((0.0, 0.0, 1.0, 0.0, INF), Vec2(5.0, 1.0), 1.5)
         assert fallback(*args) == K.ray_circle_v(*(tuple(a) if isinstance(a, tuple) else a
