@@ -22,6 +22,7 @@ from numba.core import compiler, errors
 from swept import Polygon, contact
 from swept._kernels import (
     _BlockCopier,
+    _is_swept_ir,
     _read_only_arrays,
     _typed_unliteral,
     callee,
@@ -179,6 +180,42 @@ def test_nested_inline_kernels_with_the_copier_compute_the_same() -> None:
         assert _nested_inlines(x, y) == plain(x, y)
     verts = np.arange(6.0).reshape(3, 2)
     assert _row_sum(verts, 2) == 9.0
+
+
+def _user_helper(x: float) -> float:
+    y = x
+    for _ in range(2):
+        # a loop: more than one block to copy
+        y = y + 1.0
+    return y
+
+
+def test_another_programs_inlining_copies_as_numba_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """swept installs its shared-memo copier in numba's inliner, which is process-wide; only
+    swept's own callees may take the shared memo, so a user's ``inline="always"`` function
+    compiled in the same process is copied block by block exactly as numba alone copies it."""
+    from numba.core import inline_closurecall
+
+    copier = inline_closurecall.copy
+    assert isinstance(copier, _BlockCopier)
+    seen: list[object] = []
+    original = copier.deepcopy
+
+    def spy(x: Any, memo: Any = None) -> Any:
+        seen.append(copier.memos)
+        return original(x, memo)
+
+    monkeypatch.setattr(copier, "deepcopy", spy)
+    helper = numba.njit(inline="always")(_user_helper)
+
+    @numba.njit
+    def user(x: float) -> float:
+        return helper(x) * 2.0
+
+    assert user(1.5) == 7.0
+    assert seen and all(memos is None for memos in seen)
+    assert not _is_swept_ir(compiler.run_frontend(_user_helper))
+    assert _is_swept_ir(compiler.run_frontend(kc.fallback_perp2.py_func))
 
 
 def _kernel_file(name: str) -> str:

@@ -232,8 +232,18 @@ class _BlockCopier:
         return getattr(copy, name)
 
 
+def _is_swept_ir(callee_ir: Any) -> bool:
+    """Whether numba IR ``callee_ir`` is the IR of a function of swept's own modules."""
+    modname = getattr(getattr(callee_ir, "func_id", None), "modname", None)
+    return isinstance(modname, str) and (modname == "swept" or modname.startswith("swept."))
+
+
 def _share_block_copies() -> None:
-    """Install :class:`_BlockCopier` in numba's inliner (once; nothing if numba changed)."""
+    """Install :class:`_BlockCopier` in numba's inliner (once; nothing if numba changed).
+
+    Only swept's own callees are copied with the shared memo: inlining any other program's
+    function in the same process copies block by block with numba's own ``copy.deepcopy``,
+    exactly as without swept."""
     worker = getattr(inline_closurecall, "InlineWorker", None)
     if (getattr(inline_closurecall, "copy", None) is not copy or worker is None
             or not hasattr(worker, "inline_ir")):
@@ -241,11 +251,13 @@ def _share_block_copies() -> None:
     copier = _BlockCopier()
     inline_ir = worker.inline_ir
 
-    def inline_ir_shared(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def inline_ir_shared(self: Any, caller_ir: Any, block: Any, i: int, callee_ir: Any,
+                         *args: Any, **kwargs: Any) -> Any:
         outer = copier.memos
-        copier.memos = {}
+        # another program's callee: plain deepcopy, block by block (memos None)
+        copier.memos = {} if _is_swept_ir(callee_ir) else None
         try:
-            return inline_ir(self, *args, **kwargs)
+            return inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
         finally:
             copier.memos = outer
 
