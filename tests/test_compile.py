@@ -215,7 +215,7 @@ def test_another_programs_inlining_copies_as_numba_does(monkeypatch: pytest.Monk
     assert user(1.5) == 7.0
     assert seen and all(memos is None for memos in seen)
     assert not _is_swept_ir(compiler.run_frontend(_user_helper))
-    assert _is_swept_ir(compiler.run_frontend(kc.fallback_perp2.py_func))
+    assert _is_swept_ir(compiler.run_frontend(kc.contact_capsule_aabb3.py_func))
 
 
 def _kernel_file(name: str) -> str:

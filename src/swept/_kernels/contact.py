@@ -1154,31 +1154,17 @@ def _box_support_offset(nx: float, ny: float, nz: float, hx: float, hy: float, h
     return abs(nx) * hx + abs(ny) * hy + abs(nz) * hz
 
 
-@kernel
-def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: float,
-                          a1z: float, r: float, minx: float, miny: float, minz: float,
-                          maxx: float, maxy: float, maxz: float
-                          ) -> tuple[bool, float, float, float, float, float, float, float]:
-    """3D capsule (core a0a1, radius r) against a 3D box. Core apart from the box: along the
-    line between their closest points (core ends against the box, core against its 12 edges).
-    Core touching or inside: the separating axis test over the box's axes and the core's
-    cross products with them (the faces of their Minkowski sum), by the least push plus r."""
+@callee
+def _capsule_box_axes3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: float, a1z: float,
+                       cx: float, cy: float, cz: float, hx: float, hy: float, hz: float
+                       ) -> tuple[float, float, float, float, int]:
+    """The separating axis test of a core a0a1 against a box (centre c, half extents h): the
+    axis of greatest separation over the box's axes and the core crossed with them, each both
+    ways, as (separation, nx, ny, nz, k); k < 6 a box axis, else a cross."""
     dax = a1x - a0x
     day = a1y - a0y
     daz = a1z - a0z
-    ea = dax * dax + day * day + daz * daz
-    if ea <= DEGENERATE_SEGMENT_SQ:
-        return contact_sphere_aabb(a0x, a0y, a0z, r, minx, miny, minz, maxx, maxy, maxz)
-    cx = 0.5 * (minx + maxx)
-    cy = 0.5 * (miny + maxy)
-    cz = 0.5 * (minz + maxz)
-    hx = 0.5 * (maxx - minx)
-    hy = 0.5 * (maxy - miny)
-    hz = 0.5 * (maxz - minz)
-    scale = max(max(abs(a0x), abs(a0y), abs(a0z)), max(abs(a1x), abs(a1y), abs(a1z)))
-    scale = max(scale, max(max(abs(minx), abs(miny), abs(minz)),
-                           max(abs(maxx), abs(maxy), abs(maxz))))
-    la = math.sqrt(ea)
+    la = math.sqrt(dax * dax + day * day + daz * daz)
     best_s = -_INF
     bnx = 0.0
     bny = 0.0
@@ -1212,39 +1198,127 @@ def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: f
             best_s = s
             bnx, bny, bnz = ux, uy, uz
             best_k = k
-    if best_s > 0.0:
-        # core apart from the box: its ends against the box, the box's edges against it
-        bd = _INF
-        pax = pay = paz = pbx = pby = pbz = 0.0
-        for k in range(2):
-            ex = a0x if k == 0 else a1x
-            ey = a0y if k == 0 else a1y
-            ez = a0z if k == 0 else a1z
-            qx, qy, qz, _nx, _ny, _nz, _inside = closest_on_aabb3(ex, ey, ez, minx, miny, minz,
-                                                                  maxx, maxy, maxz)
-            d = math.sqrt((ex - qx) ** 2 + (ey - qy) ** 2 + (ez - qz) ** 2)
-            if d < bd:
-                bd = d
-                pax, pay, paz, pbx, pby, pbz = ex, ey, ez, qx, qy, qz
-        for k in range(12):
-            # the edge along axis k // 4, at the min or max of each of the other two axes
-            axis = k // 4
-            lo1 = (k & 1) == 0
-            lo2 = (k & 2) == 0
-            if axis == 0:
-                sx, sy, sz = minx, miny if lo1 else maxy, minz if lo2 else maxz
-                gx, gy, gz = maxx - minx, 0.0, 0.0
-            elif axis == 1:
-                sx, sy, sz = minx if lo1 else maxx, miny, minz if lo2 else maxz
-                gx, gy, gz = 0.0, maxy - miny, 0.0
+    return best_s, bnx, bny, bnz, best_k
+
+
+@callee
+def _core_box_closest3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: float, a1z: float,
+                       minx: float, miny: float, minz: float, maxx: float, maxy: float,
+                       maxz: float) -> tuple[float, float, float, float, float, float, float]:
+    """The closest points of a core a0a1 apart from a box, and their distance, as (distance,
+    point on the core, point on the box): the core's ends against the box, the box's 12 edges
+    against the core."""
+    bd = _INF
+    pax = pay = paz = pbx = pby = pbz = 0.0
+    for k in range(2):
+        ex = a0x if k == 0 else a1x
+        ey = a0y if k == 0 else a1y
+        ez = a0z if k == 0 else a1z
+        qx, qy, qz, _nx, _ny, _nz, _inside = closest_on_aabb3(ex, ey, ez, minx, miny, minz,
+                                                              maxx, maxy, maxz)
+        d = math.sqrt((ex - qx) ** 2 + (ey - qy) ** 2 + (ez - qz) ** 2)
+        if d < bd:
+            bd = d
+            pax, pay, paz, pbx, pby, pbz = ex, ey, ez, qx, qy, qz
+    for k in range(12):
+        # the edge along axis k // 4, at the min or max of each of the other two axes
+        axis = k // 4
+        lo1 = (k & 1) == 0
+        lo2 = (k & 2) == 0
+        if axis == 0:
+            sx, sy, sz = minx, miny if lo1 else maxy, minz if lo2 else maxz
+            gx, gy, gz = maxx - minx, 0.0, 0.0
+        elif axis == 1:
+            sx, sy, sz = minx if lo1 else maxx, miny, minz if lo2 else maxz
+            gx, gy, gz = 0.0, maxy - miny, 0.0
+        else:
+            sx, sy, sz = minx if lo1 else maxx, miny if lo2 else maxy, minz
+            gx, gy, gz = 0.0, 0.0, maxz - minz
+        qax, qay, qaz, qbx, qby, qbz, d = closest_between_segments(
+            a0x, a0y, a0z, a1x, a1y, a1z, sx, sy, sz, sx + gx, sy + gy, sz + gz)
+        if d < bd:
+            bd = d
+            pax, pay, paz, pbx, pby, pbz = qax, qay, qaz, qbx, qby, qbz
+    return bd, pax, pay, paz, pbx, pby, pbz
+
+
+@callee
+def _core_face_point3(core: tuple[float, float, float, float, float, float], r: float,
+                      axis_face: int, nx: float, ny: float, nz: float,
+                      box: tuple[float, float, float, float, float, float]
+                      ) -> tuple[float, float, float]:
+    """The point of the box face on ``axis_face`` with outward normal n nearest the deepest
+    point of a capsule (``core`` (a0x, a0y, a0z, a1x, a1y, a1z), radius r) pushed out along
+    n: from the core's deepest end, or the middle of the core's part over the face when the
+    core lies parallel to it (``box`` is (minx, miny, minz, maxx, maxy, maxz))."""
+    a0x, a0y, a0z, a1x, a1y, a1z = core
+    minx, miny, minz, maxx, maxy, maxz = box
+    dax = a1x - a0x
+    day = a1y - a0y
+    daz = a1z - a0z
+    f0 = nx * a0x + ny * a0y + nz * a0z
+    f1 = nx * a1x + ny * a1y + nz * a1z
+    if f0 < f1:
+        lam = 0.0
+    elif f1 < f0:
+        lam = 1.0
+    else:
+        # parallel to the face: clip the core to the face's extent on the two other axes
+        lo = 0.0
+        hi = 1.0
+        for j in range(3):
+            if j == axis_face:
+                continue
+            if j == 0:
+                p0, dp, bl, bh = a0x, dax, minx, maxx
+            elif j == 1:
+                p0, dp, bl, bh = a0y, day, miny, maxy
             else:
-                sx, sy, sz = minx if lo1 else maxx, miny if lo2 else maxy, minz
-                gx, gy, gz = 0.0, 0.0, maxz - minz
-            qax, qay, qaz, qbx, qby, qbz, d = closest_between_segments(
-                a0x, a0y, a0z, a1x, a1y, a1z, sx, sy, sz, sx + gx, sy + gy, sz + gz)
-            if d < bd:
-                bd = d
-                pax, pay, paz, pbx, pby, pbz = qax, qay, qaz, qbx, qby, qbz
+                p0, dp, bl, bh = a0z, daz, minz, maxz
+            if dp != 0.0:
+                t0 = (bl - p0) / dp
+                t1 = (bh - p0) / dp
+                lo = max(lo, min(t0, t1))
+                hi = min(hi, max(t0, t1))
+        lam = 0.5 * (lo + hi) if lo <= hi else 0.5
+    fx = min(max(a0x + lam * dax - nx * r, minx), maxx)
+    fy = min(max(a0y + lam * day - ny * r, miny), maxy)
+    fz = min(max(a0z + lam * daz - nz * r, minz), maxz)
+    if axis_face == 0:
+        fx = maxx if nx > 0.0 else minx
+    elif axis_face == 1:
+        fy = maxy if ny > 0.0 else miny
+    else:
+        fz = maxz if nz > 0.0 else minz
+    return fx, fy, fz
+
+
+@kernel
+def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: float,
+                          a1z: float, r: float, minx: float, miny: float, minz: float,
+                          maxx: float, maxy: float, maxz: float
+                          ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """3D capsule (core a0a1, radius r) against a 3D box. Core apart from the box: along the
+    line between their closest points (core ends against the box, core against its 12 edges).
+    Core touching or inside: the separating axis test over the box's axes and the core's
+    cross products with them (the faces of their Minkowski sum), by the least push plus r."""
+    dax = a1x - a0x
+    day = a1y - a0y
+    daz = a1z - a0z
+    ea = dax * dax + day * day + daz * daz
+    if ea <= DEGENERATE_SEGMENT_SQ:
+        return contact_sphere_aabb(a0x, a0y, a0z, r, minx, miny, minz, maxx, maxy, maxz)
+    scale = max(max(abs(a0x), abs(a0y), abs(a0z)), max(abs(a1x), abs(a1y), abs(a1z)))
+    scale = max(scale, max(max(abs(minx), abs(miny), abs(minz)),
+                           max(abs(maxx), abs(maxy), abs(maxz))))
+    best_s, nx, ny, nz, best_k = _capsule_box_axes3(
+        a0x, a0y, a0z, a1x, a1y, a1z, 0.5 * (minx + maxx), 0.5 * (miny + maxy),
+        0.5 * (minz + maxz), 0.5 * (maxx - minx), 0.5 * (maxy - miny), 0.5 * (maxz - minz))
+    if best_s > 0.0:
+        # core apart from the box
+        bd, pax, pay, paz, pbx, pby, pbz = _core_box_closest3(a0x, a0y, a0z, a1x, a1y, a1z,
+                                                              minx, miny, minz, maxx, maxy,
+                                                              maxz)
         if bd > TOUCH_TOLERANCE * scale:
             if bd > r:
                 return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
@@ -1253,46 +1327,10 @@ def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: f
     # core touching or inside: the least push over the axes
     # (a core this close touches, even with no radius)
     depth = max(r - best_s, 0.0)
-    nx, ny, nz = bnx, bny, bnz
     if best_k < 6:
-        # a box face: the point of it nearest the core's deepest end (the middle of the core's
-        # part over the face, when the core lies parallel to it), less the radius
-        axis_face = best_k // 2
-        f0 = nx * a0x + ny * a0y + nz * a0z
-        f1 = nx * a1x + ny * a1y + nz * a1z
-        if f0 < f1:
-            lam = 0.0
-        elif f1 < f0:
-            lam = 1.0
-        else:
-            # clip the core to the face's extent on the two other axes
-            lo = 0.0
-            hi = 1.0
-            for j in range(3):
-                if j == axis_face:
-                    continue
-                if j == 0:
-                    p0, dp, bl, bh = a0x, dax, minx, maxx
-                elif j == 1:
-                    p0, dp, bl, bh = a0y, day, miny, maxy
-                else:
-                    p0, dp, bl, bh = a0z, daz, minz, maxz
-                if dp != 0.0:
-                    t0 = (bl - p0) / dp
-                    t1 = (bh - p0) / dp
-                    lo = max(lo, min(t0, t1))
-                    hi = min(hi, max(t0, t1))
-            lam = 0.5 * (lo + hi) if lo <= hi else 0.5
-        # the point of the face nearest the capsule's deepest point
-        fx = min(max(a0x + lam * dax - nx * r, minx), maxx)
-        fy = min(max(a0y + lam * day - ny * r, miny), maxy)
-        fz = min(max(a0z + lam * daz - nz * r, minz), maxz)
-        if axis_face == 0:
-            fx = maxx if nx > 0.0 else minx
-        elif axis_face == 1:
-            fy = maxy if ny > 0.0 else miny
-        else:
-            fz = maxz if nz > 0.0 else minz
+        # a box face
+        fx, fy, fz = _core_face_point3((a0x, a0y, a0z, a1x, a1y, a1z), r, best_k // 2, nx, ny,
+                                       nz, (minx, miny, minz, maxx, maxy, maxz))
         return True, nx, ny, nz, depth, fx, fy, fz
     # the core crossed with a box axis: the box edge reaching furthest along n, at its point
     # nearest the core
@@ -1313,7 +1351,6 @@ def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: f
     _ax, _ay, _az, qx, qy, qz, _d = closest_between_segments(
         a0x, a0y, a0z, a1x, a1y, a1z, sx, sy, sz, sx + gx, sy + gy, sz + gz)
     return True, nx, ny, nz, depth, qx, qy, qz
-
 
 @kernel
 def contact_capsule_plane3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: float,
