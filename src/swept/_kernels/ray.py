@@ -1101,18 +1101,14 @@ def _capsule3_exit(ox: float, oy: float, oz: float, dx: float, dy: float, dz: fl
 
 
 @callee
-def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, ax: float,
-              ay: float, az: float, bx: float, by: float, bz: float, r: float,
-              max_distance: float, entering_only: bool
-              ) -> tuple[float, float, float, float, float, float, float, bool, float]:
-    """Ray vs 3D capsule: both modes, see the callers; the exit is the last field."""
-    # the way out: from the core point nearest the origin, toward the origin
-    ux, uy, uz, elen = _unit3(bx - ax, by - ay, bz - az)
-    if r == 0.0 and not entering_only:
-        # no thickness: exactly the segment (or the point)
-        if elen == 0.0:
-            return _point3(ox, oy, oz, dx, dy, dz, ox - ax, oy - ay, oz - az, max_distance)
-        return _segment3(ox, oy, oz, dx, dy, dz, ax, ay, az, bx, by, bz, max_distance)
+def _capsule3_way_out(ox: float, oy: float, oz: float, ax: float, ay: float, az: float,
+                      bx: float, by: float, bz: float, ux: float, uy: float, uz: float,
+                      elen: float) -> tuple[float, float, float, float, float]:
+    """The way out of a capsule from origin o (core ab, unit axis u, length elen): the unit
+    normal from the core point nearest o toward o, o's distance from the core, and o's
+    position along the core from a, as (nx, ny, nz, distance, along). On the core itself, a
+    stable perpendicular of the axis; at the centre of a capsule that is a sphere, the
+    coincidence normal."""
     wx = ox - ax
     wy = oy - ay
     wz = oz - az
@@ -1170,6 +1166,64 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     elif dist == 0.0:
         # at the centre of a capsule that is a sphere
         wnx, wny, wnz = COINCIDENT_NX3, COINCIDENT_NY3, COINCIDENT_NZ3
+    return wnx, wny, wnz, dist, along
+
+
+@callee
+def _capsule3_side(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
+                   ax: float, ay: float, az: float, ux: float, uy: float, uz: float,
+                   elen: float, r: float, wu: float, best: float
+                   ) -> tuple[bool, float, float, float, float]:
+    """A ray's entry from outside into a capsule's side (the infinite cylinder of radius r
+    round the axis u from a, clipped to the core's span 0..elen; ``wu`` is the origin's
+    position along it) no later than ``best``, as (found, t, nx, ny, nz)."""
+    found = False
+    nx = 0.0
+    ny = 0.0
+    nz = 0.0
+    wx = ox - ax
+    wy = oy - ay
+    wz = oz - az
+    # the parts square to the axis: |mp + t dp|^2 = r^2
+    qa, qb, qc, du = _cylinder_quadratic(wx, wy, wz, wu, dx, dy, dz, ux, uy, uz, r)
+    # parallel to the axis (never reaches the side), inside the infinite cylinder
+    # (enters through an end sphere), or heading away from the axis: no side entry
+    if qa > RAY_PARALLEL_SINE * RAY_PARALLEL_SINE and qc > 0.0 and qb < 0.0:
+        # discriminant qb^2 - qa qc = qa r^2 - (u . (d x w))^2, without cancellation
+        tp = (ux * (dy * wz - dz * wy) + uy * (dz * wx - dx * wz)
+              + uz * (dx * wy - dy * wx))
+        disc = qa * r * r - tp * tp
+        if disc >= 0.0:
+            t = qc / (math.sqrt(disc) - qb)
+            along = wu + t * du
+            if t <= best and 0.0 <= along <= elen:
+                # the hit's part square to the axis: mp + t dp = w + t d - along u
+                sx, sy, sz, k = _unit3(wx + t * dx - along * ux, wy + t * dy - along * uy,
+                                       wz + t * dz - along * uz)
+                if k > 0.0:
+                    best = t
+                    found = True
+                    nx = sx
+                    ny = sy
+                    nz = sz
+    return found, best, nx, ny, nz
+
+
+@callee
+def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, ax: float,
+              ay: float, az: float, bx: float, by: float, bz: float, r: float,
+              max_distance: float, entering_only: bool
+              ) -> tuple[float, float, float, float, float, float, float, bool, float]:
+    """Ray vs 3D capsule: both modes, see the callers; the exit is the last field."""
+    ux, uy, uz, elen = _unit3(bx - ax, by - ay, bz - az)
+    if r == 0.0 and not entering_only:
+        # no thickness: exactly the segment (or the point)
+        if elen == 0.0:
+            return _point3(ox, oy, oz, dx, dy, dz, ox - ax, oy - ay, oz - az, max_distance)
+        return _segment3(ox, oy, oz, dx, dy, dz, ax, ay, az, bx, by, bz, max_distance)
+    # the way out: from the core point nearest the origin, toward the origin
+    wnx, wny, wnz, dist, along = _capsule3_way_out(ox, oy, oz, ax, ay, az, bx, by, bz, ux,
+                                                   uy, uz, elen)
     if entering_only:
         tol = RIM_TOLERANCE * max(abs(ox), abs(oy), abs(oz), abs(ax), abs(ay), abs(az),
                                   abs(bx), abs(by), abs(bz), r)
@@ -1206,32 +1260,8 @@ def _capsule3(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, 
     ny = 0.0
     nz = 0.0
     if elen > 0.0:
-        wx = ox - ax
-        wy = oy - ay
-        wz = oz - az
-        wu = along
-        # the parts square to the axis: |mp + t dp|^2 = r^2
-        qa, qb, qc, du = _cylinder_quadratic(wx, wy, wz, wu, dx, dy, dz, ux, uy, uz, r)
-        # parallel to the axis (never reaches the side), inside the infinite cylinder
-        # (enters through an end sphere), or heading away from the axis: no side entry
-        if qa > RAY_PARALLEL_SINE * RAY_PARALLEL_SINE and qc > 0.0 and qb < 0.0:
-            # discriminant qb^2 - qa qc = qa r^2 - (u . (d x w))^2, without cancellation
-            tp = (ux * (dy * wz - dz * wy) + uy * (dz * wx - dx * wz)
-                  + uz * (dx * wy - dy * wx))
-            disc = qa * r * r - tp * tp
-            if disc >= 0.0:
-                t = qc / (math.sqrt(disc) - qb)
-                along = wu + t * du
-                if t <= best and 0.0 <= along <= elen:
-                    # the hit's part square to the axis: mp + t dp = w + t d - along u
-                    sx, sy, sz, k = _unit3(wx + t * dx - along * ux, wy + t * dy - along * uy,
-                                           wz + t * dz - along * uz)
-                    if k > 0.0:
-                        best = t
-                        found = True
-                        nx = sx
-                        ny = sy
-                        nz = sz
+        found, best, nx, ny, nz = _capsule3_side(ox, oy, oz, dx, dy, dz, ax, ay, az, ux, uy,
+                                                 uz, elen, r, along, best)
     for e in range(2):
         cx = ax if e == 0 else bx
         cy = ay if e == 0 else by
