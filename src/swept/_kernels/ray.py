@@ -661,19 +661,12 @@ def _capsule2_exit(ox: float, oy: float, dx: float, dy: float, ax: float, ay: fl
 
 
 @callee
-def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
-              by: float, r: float, max_distance: float, entering_only: bool
-              ) -> tuple[float, float, float, float, float, bool, float]:
-    """Ray vs 2D capsule (segment ``ab`` grown by ``r``): both modes, see the callers; the
-    exit is the last field."""
-    # the way out: from the core point nearest the origin, toward the origin
-    ux, uy, elen = _unit2(bx - ax, by - ay)
-    if r == 0.0 and not entering_only:
-        # no thickness: exactly the segment (or the point)
-        if elen == 0.0:
-            return _point2(ox, oy, dx, dy, ox - ax, oy - ay, max_distance)
-        t, px, py, nx, ny, inside = ray_segment(ox, oy, dx, dy, ax, ay, bx, by, max_distance)
-        return t, px, py, nx, ny, inside, max(t, 0.0)
+def _capsule2_way_out(ox: float, oy: float, ax: float, ay: float, bx: float, by: float,
+                      ux: float, uy: float, elen: float) -> tuple[float, float, float]:
+    """The way out of a 2D capsule from origin o (core ab, unit axis u, length elen): the
+    unit normal from the core point nearest o toward o and o's distance from the core, as
+    (nx, ny, distance). On the core, or exactly on an end, out to the left of a -> b; at the
+    centre of a capsule that is a circle, the coincidence normal."""
     wx = ox - ax
     wy = oy - ay
     along = wx * ux + wy * uy  # the origin's position along the core, from a
@@ -708,6 +701,24 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
             # at the centre of a capsule that is a circle
             wnx = COINCIDENT_NX2
             wny = COINCIDENT_NY2
+    return wnx, wny, dist
+
+
+@callee
+def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
+              by: float, r: float, max_distance: float, entering_only: bool
+              ) -> tuple[float, float, float, float, float, bool, float]:
+    """Ray vs 2D capsule (segment ``ab`` grown by ``r``): both modes, see the callers; the
+    exit is the last field."""
+    ux, uy, elen = _unit2(bx - ax, by - ay)
+    if r == 0.0 and not entering_only:
+        # no thickness: exactly the segment (or the point)
+        if elen == 0.0:
+            return _point2(ox, oy, dx, dy, ox - ax, oy - ay, max_distance)
+        t, px, py, nx, ny, inside = ray_segment(ox, oy, dx, dy, ax, ay, bx, by, max_distance)
+        return t, px, py, nx, ny, inside, max(t, 0.0)
+    # the way out: from the core point nearest the origin, toward the origin
+    wnx, wny, dist = _capsule2_way_out(ox, oy, ax, ay, bx, by, ux, uy, elen)
     if entering_only:
         tol = RIM_TOLERANCE * max(abs(ox), abs(oy), abs(ax), abs(ay), abs(bx), abs(by), r)
         if dist < r - tol:
