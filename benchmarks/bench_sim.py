@@ -16,6 +16,9 @@ another ball can bend a path round a wall's end so that the chord cuts across it
 with a bounce is never counted: its chord can cut across the end of a wall the path went
 round.
 
+The same pymunk scene is also run with :data:`SAFE_SUBSTEPS` substeps a step (on a tenth of
+the steps): the cost, to a user, of getting from pymunk the correctness swept gives.
+
 Growth: the wall-clock cost of one swept-mode step at 1k, 10k and 100k balls (the same
 density), and the exponent of a least-squares fit of log(cost) against log(n).
 
@@ -64,6 +67,14 @@ WARM_UP_BALLS = 200
 #: later (measured: 1,000 balls, first of six alternated runs 777 steps/s, the rest 827-895),
 #: which read as "two threads slower than one" when the two-thread row came first.
 WARM_UP_STEPS = 5
+#: pymunk's substeps a step in the row that asks pymunk for swept's correctness: the fewest at
+#: which a ball at the scene's top speed moves at most the smallest radius a substep (5,000 /
+#: 60 / 2 = 41.7), so that a ball crossing a wall overlaps it at some substep (its centre
+#: passes within half a radius of the wall's line) and pymunk's discrete test sees it. Ball
+#: against ball can speed a light ball past the top speed, so a few may still tunnel.
+SAFE_SUBSTEPS = math.ceil(MAX_SPEED * STEP / RADIUS_RANGE[0])
+#: Share of the steps the substepped pymunk row runs (it costs SAFE_SUBSTEPS steps a step).
+SUBSTEP_ROW_SHARE = 0.1
 #: pymunk collision type of the balls.
 BALL_TYPE = 1
 #: pymunk collision type of the walls.
@@ -166,8 +177,10 @@ def _run_swept(scene: dict[str, Any], steps: int, ccd: str) -> dict[str, Any]:
             "chord_steps": events, "caught_counter": sim.caught_total}
 
 
-def run_pymunk(scene: dict[str, Any], steps: int) -> dict[str, Any] | None:
-    """The same scene in pymunk (None when pymunk is not installed)."""
+def run_pymunk(scene: dict[str, Any], steps: int, substeps: int = 1
+               ) -> dict[str, Any] | None:
+    """The same scene in pymunk (None when pymunk is not installed), each step of 1/60 s
+    taken as ``substeps`` pymunk steps."""
     try:
         import pymunk
     except ImportError:
@@ -180,7 +193,7 @@ def run_pymunk(scene: dict[str, Any], steps: int) -> dict[str, Any] | None:
         seg.friction = 0.0
         seg.collision_type = WALL_TYPE
         space.add(seg)
-    bodies = []
+    bodies: list[Any] = []
     index: dict[Any, int] = {}
     for c, r, v in zip(scene["centers"], scene["radii"], scene["velocities"]):
         body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0.0, float(r)))
@@ -215,12 +228,16 @@ def run_pymunk(scene: dict[str, Any], steps: int) -> dict[str, Any] | None:
         before = positions()
         touched[:] = False
         t0 = time.perf_counter()
-        space.step(STEP)
+        for _sub in range(substeps):
+            space.step(STEP / substeps)
         elapsed += time.perf_counter() - t0
         crossed = check.crossed(before, positions()) & ~touched
         tunneled |= crossed
         events += int(crossed.sum())
-    return {"engine": f"pymunk {pymunk.version}", "balls": len(bodies),
+    engine = f"pymunk {pymunk.version}"
+    if substeps > 1:
+        engine += f", {substeps} substeps"
+    return {"engine": engine, "balls": len(bodies),
             "walls": len(scene["wall_a"]), "steps": steps,
             "steps_per_second": steps / elapsed, "balls_tunneled": int(tunneled.sum()),
             "tunneling_steps": events, "chord_balls": int(tunneled.sum()),
@@ -250,6 +267,10 @@ def run(quick: bool = False) -> dict[str, Any]:
     pm = run_pymunk(scene, steps)
     if pm is not None:
         rows.append(pm)
+        # pymunk with swept's correctness: enough substeps that no ball passes a wall unseen
+        safe = run_pymunk(scene, max(1, round(SUBSTEP_ROW_SHARE * steps)), SAFE_SUBSTEPS)
+        if safe is not None:
+            rows.append(safe)
     sizes = [1000, 4000, 16000] if quick else [1000, 10000, 100000]
     costs = [step_cost(n, 3 if quick else 5) for n in sizes]
     slope = float(np.polyfit(np.log(sizes), np.log(costs), 1)[0])
