@@ -294,11 +294,11 @@ def print_table(result: dict[str, Any]) -> None:
               f"of 1/60 s, {result['threads']} threads. Tunneled: the centre's path crossed a "
               f"wall in a step with no wall contact (swept: its real path, the missed counter; "
               f"pymunk: the chord). Chord: the straight start-to-end test for every engine.")
-    print(f"{'engine':<22}{'steps/s':>10}{'balls tunneled':>16}{'tunneling steps':>17}"
+    print(f"{'engine':<28}{'steps/s':>10}{'balls tunneled':>16}{'tunneling steps':>17}"
           f"{'chord balls':>13}{'chord steps':>13}{'caught':>11}")
     for row in rows:
         caught = "-" if row["caught_counter"] is None else f"{row['caught_counter']:,}"
-        print(f"{row['engine']:<22}{row['steps_per_second']:>10.1f}"
+        print(f"{row['engine']:<28}{row['steps_per_second']:>10.1f}"
               f"{row['balls_tunneled']:>16,}{row['tunneling_steps']:>17,}"
               f"{row['chord_balls']:>13,}{row['chord_steps']:>13,}{caught:>11}")
     g = result["growth"]
