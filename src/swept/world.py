@@ -106,7 +106,7 @@ from .results import (
 from .shapes import AABB, Capsule, Circle, Plane, Polygon, Ray, Segment, Shape, Sphere
 from .sweep import reference_point
 from .sweep import sweep as _sweep
-from .vec import Vec2, Vec3, _length3, as_array, as_finite, as_vec2, as_vec3
+from .vec import _FLOAT_MIN, Vec2, Vec3, _length3, as_array, as_finite, as_vec2, as_vec3
 from .views import ShapeView, view
 
 if TYPE_CHECKING:
@@ -251,6 +251,30 @@ def _lengths(v: np.ndarray) -> np.ndarray:
         return result
     result = np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
     return result
+
+
+def _ball_lengths(v: np.ndarray) -> np.ndarray:
+    """Row lengths of ball displacements (n, d) exactly as the World's one-ball sweep
+    (:func:`_ball_length`) computes them, so that a ``sweep_many`` row's fraction is
+    ``sweep``'s to the last bit: :func:`_lengths`, but in 3D ``Vec3.length``'s rescaled
+    formula for the rows whose squares underflow."""
+    length = _lengths(v)
+    if v.shape[1] == 3:
+        s = v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2]
+        # squares under the smallest normal float (a tiny move): rescaled, as Vec3.length
+        for i in np.flatnonzero((s < _FLOAT_MIN) & (s != 0.0)).tolist():
+            length[i] = _length3(*v[i].tolist())
+    return length
+
+
+def _ball_length(disp: Vec2 | Vec3) -> float:
+    """A ball's displacement length as every World ball sweep computes it: in 2D the C
+    library's ``hypot`` (``np.hypot``, and ``math.hypot`` in compiled code; CPython's
+    ``math.hypot``, ``Vec2.length``, rounds differently in about 0.6% of random vectors), in
+    3D ``Vec3.length``."""
+    if len(disp) == 2:
+        return float(np.hypot(disp[0], disp[1]))
+    return disp.length()
 
 
 def _movers(shapes: Sequence[Shape], d: int) -> _ws.Movers:
@@ -1725,8 +1749,8 @@ class World:
                     -MAX_COORDINATE <= dy <= MAX_COORDINATE:
                 m = mask if mask == ALL_LAYERS else _mask(mask)
                 cx, cy = shape.center
-                return _ball_hit2(self._ray_address, (cx, cy, r, dx, dy, math.hypot(dx, dy)),
-                                  m)
+                # (the length: the C library's hypot, in the kernel, as _ball_length)
+                return _ball_hit2(self._ray_address, (cx, cy, r, dx, dy), m)
         elif dim == 3 and displacement.__class__ is Vec3 and shape.__class__ is Sphere:
             dx, dy, dz = displacement
             if -MAX_COORDINATE <= dx <= MAX_COORDINATE and \
@@ -1762,7 +1786,7 @@ class World:
     def _sweep_ball(self, shape: Circle | Sphere, disp: Vec2 | Vec3, mask: int,
                     ignore: Iterable[int], td: float) -> WorldSweepHit | None:
         """A circle or sphere swept through the kernels, finished as swept.sweep does."""
-        length = disp.length()
+        length = _ball_length(disp)
         if length == 0.0:
             # no motion: only a collider already touched can be met
             direction: tuple[float, ...] = (1.0, 0.0) if self._dim == 2 else (1.0, 0.0, 0.0)
@@ -2055,7 +2079,7 @@ class World:
         if self._empty_scene() or n == 0:
             return SweepBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                               np.zeros((n, d)), np.full(n, -1, np.int64))
-        length = _lengths(v)
+        length = _ball_lengths(v)
         moving = length > 0.0
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0

@@ -34,6 +34,7 @@ circle's sweep 7.1 -> 2.1 us, a sphere's 4.9 -> 1.9 us.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -427,18 +428,20 @@ def _ball(scene: Scene, stack: np.ndarray, chain_start: int, c: tuple[float, flo
 
 
 @entry
-def ball_hit2(desc: int, ball: tuple[float, float, float, float, float, float],
+def ball_hit2(desc: int, ball: tuple[float, float, float, float, float],
               mask: int) -> Any:
     """One circle swept for :meth:`swept.world.World.sweep` against the scene of the hit
-    descriptor (:func:`describe_hits`) at address ``desc``, given as ``(cx, cy, r, dx, dy,
-    length)``: its centre, radius (grown by the target distance), displacement and the
-    displacement's length (``math.hypot``, as ``Vec2.length``): the first hit as a
+    descriptor (:func:`describe_hits`) at address ``desc``, given as ``(cx, cy, r, dx, dy)``:
+    its centre, radius (grown by the target distance) and displacement, whose length is the
+    C library's ``hypot`` (as ``swept.world._ball_length`` and ``sweep_many``'s
+    ``np.hypot``): the first hit as a
     :data:`ball_hit_type`, boxed as the ``WorldSweepHit`` (or None on a miss). Each value is
     computed with the very operations of the World's general ball path (its ``_sweep_ball``),
     so that both answer bit for bit alike."""
     scene, stack = described(desc)
     tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
-    cx, cy, r, dx, dy, length = ball
+    cx, cy, r, dx, dy = ball
+    length = math.hypot(dx, dy)
     row, h, fraction, px, py, _pz, nx, ny, _nz, inside = _ball(
         scene, stack, tail[2], (cx, cy, 0.0), (dx, dy, 0.0), r, length, mask)
     key = normal_key(scene, row, nx, ny) if row >= 0 else -1
