@@ -145,13 +145,15 @@ class Progress:
         if now - self.started >= PROGRESS_AFTER and now - self.last >= PROGRESS_EVERY:
             self._line(done, now)
 
-    def close(self) -> None:
-        """End: a last line, if any line was shown (or the bar closed)."""
+    def close(self, complete: bool = True) -> None:
+        """End: a last line, if any line was shown (or the bar closed). ``complete=False``:
+        the work stopped on an error, so no line claims it all done."""
         if self.bar is not None:
-            self.bar.update(self.total - self.bar.n)
+            if complete:
+                self.bar.update(self.total - self.bar.n)
             self.bar.close()
             return
-        if self.shown and self.last_done != self.total:
+        if complete and self.shown and self.last_done != self.total:
             self._line(self.total, time.perf_counter())
 
 
@@ -392,12 +394,14 @@ def _scene(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError(str(exc)) from None
     _start_up("sweep", "response")
     progress = Progress("scene", sum(len(s.bodies) for s in scenes), "bodies")
+    complete = False
     try:
         text = report(scenes, progress=progress.update)
+        complete = True
     except ValueError as exc:  # a bounce beyond the supported range
         raise CommandError(f"{args.file or '<default scene>'}: {exc}") from None
     finally:
-        progress.close()
+        progress.close(complete)
     print(text, file=out)
     return 0
 
