@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from swept import Circle, Polygon, Ray, Segment, raycast
+from swept import Circle, Polygon, Ray, Segment, Vec3, raycast
 from swept._kernels import world as kw
 from swept.world import INITIAL_CAPACITY, INITIAL_POOL, World, _lengths
 
@@ -189,10 +189,33 @@ def test_the_first_zero_length_row_is_found(d: int) -> None:
     v[3] = 0.0
     v[4] = 0.0
     assert kw.zero_length_row(v) == 3
-    # tiny, not zero: hypot does not underflow in 2D; in 3D the squares do, a zero length
+    # tiny, not zero: hypot does not underflow in 2D, and in 3D the squares that do are
+    # rescaled (as Vec3.length): a length, not a zero vector
     v[1] = 1e-170
-    assert kw.zero_length_row(v) == (1 if d == 3 else 3)
-    assert (_lengths(v[1:2])[0] == 0.0) == (d == 3)
+    assert kw.zero_length_row(v) == 3
+    assert _lengths(v[1:2])[0] == (Vec3(*v[1]).length() if d == 3 else math.hypot(*v[1]))
+    assert _lengths(v[1:2])[0] > 0.0
+
+
+def test_a_tiny_3d_direction_casts_as_its_ray() -> None:
+    """A 3D direction whose squares underflow (1e-160, 1e-310) was once a zero length to the
+    batch (ValueError: the zero vector) while a Ray rescales it (Vec3.length): the kernel now
+    rescales it by the same operations, and each row equals World.raycast to the bit."""
+    world = World()
+    rng = np.random.default_rng(2)
+    world.add_circles(rng.uniform(-50.0, 50.0, (200, 3)), rng.uniform(1.0, 5.0, 200))
+    origins = rng.uniform(-60.0, 60.0, (300, 3))
+    directions = rng.normal(size=(300, 3))
+    directions[:100] *= 1e-160
+    directions[100:150] *= 1e-310
+    batch = world.raycast_many(origins, directions)
+    assert batch.hit.sum() > 20
+    for i in range(300):
+        hit = world.raycast(Ray(origins[i], directions[i]))
+        assert batch.hit[i] == (hit is not None)
+        if hit is not None:
+            assert batch.handle[i] == hit.handle and batch.distance[i] == hit.distance
+            assert tuple(batch.normal[i]) == tuple(hit.normal)
 
 
 def test_raycast_many_normalises_as_the_rays_do() -> None:

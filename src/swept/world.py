@@ -245,33 +245,27 @@ def _mask(mask: Any, name: str = "mask") -> int:
 
 
 def _lengths(v: np.ndarray) -> np.ndarray:
-    """Row lengths of an (n, d) array, computed as Vec2.length / Vec3.length do."""
+    """Row lengths of an (n, d) array as the kernels compute them: in 2D the C library's
+    ``hypot`` (``np.hypot``; ``Vec2.length``'s CPython ``math.hypot`` rounds differently in
+    the last bit for about 0.6% of vectors), in 3D ``Vec3.length``'s square root, rescaled
+    for the rows whose squares underflow (a tiny vector)."""
     if v.shape[1] == 2:
         result: np.ndarray = np.hypot(v[:, 0], v[:, 1])
         return result
-    result = np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2])
+    s = v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2]
+    result = np.sqrt(s)
+    small = np.flatnonzero(s < _FLOAT_MIN)
+    if small.size:
+        # squares under the smallest normal float (to zero, or subnormal) of a vector that
+        # is not zero: rescaled, as Vec3.length
+        for i in small[np.any(v[small] != 0.0, axis=1)].tolist():
+            result[i] = _length3(*v[i].tolist())
     return result
 
 
-def _ball_lengths(v: np.ndarray) -> np.ndarray:
-    """Row lengths of ball displacements (n, d) exactly as the World's one-ball sweep
-    (:func:`_ball_length`) computes them, so that a ``sweep_many`` row's fraction is
-    ``sweep``'s to the last bit: :func:`_lengths`, but in 3D ``Vec3.length``'s rescaled
-    formula for the rows whose squares underflow."""
-    length = _lengths(v)
-    if v.shape[1] == 3:
-        s = v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1] + v[:, 2] * v[:, 2]
-        # squares under the smallest normal float (a tiny move): rescaled, as Vec3.length
-        for i in np.flatnonzero((s < _FLOAT_MIN) & (s != 0.0)).tolist():
-            length[i] = _length3(*v[i].tolist())
-    return length
-
-
 def _ball_length(disp: Vec2 | Vec3) -> float:
-    """A ball's displacement length as every World ball sweep computes it: in 2D the C
-    library's ``hypot`` (``np.hypot``, and ``math.hypot`` in compiled code; CPython's
-    ``math.hypot``, ``Vec2.length``, rounds differently in about 0.6% of random vectors), in
-    3D ``Vec3.length``."""
+    """A ball's displacement length as every World ball sweep computes it, :func:`_lengths`
+    for one vector: so that ``sweep_many``'s rows equal ``sweep`` to the last bit."""
     if len(disp) == 2:
         return float(np.hypot(disp[0], disp[1]))
     return disp.length()
@@ -2009,7 +2003,7 @@ class World:
                              f"got {v.shape[0]}")
         n = o.shape[0]
         # (the kernel divides each direction by its length, as v / _lengths(v)[:, None] does;
-        # a zero length is the zero vector or, in 3D, one whose squares underflow)
+        # a zero length is only the zero vector)
         zero = int(_kw.zero_length_row(v))
         if zero >= 0:
             raise ValueError(f"directions[{zero}] is the zero vector")
@@ -2084,7 +2078,7 @@ class World:
         if self._empty_scene() or n == 0:
             return SweepBatch(np.zeros(n, np.bool_), np.full(n, math.inf), np.zeros((n, d)),
                               np.zeros((n, d)), np.full(n, -1, np.int64))
-        length = _ball_lengths(v)
+        length = _lengths(v)
         moving = length > 0.0
         unit = np.zeros((n, d))
         unit[:, 0] = 1.0

@@ -7,11 +7,32 @@ it from here, so each formula exists once.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
 from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
 from . import callee, callee_reader, kernel, reader
+
+#: The smallest normal float: a sum of squares below it has lost bits (or all of them).
+_FLOAT_MIN = sys.float_info.min
+
+
+@callee
+def length3(x: float, y: float, z: float) -> float:
+    """``sqrt(x^2 + y^2 + z^2)``, rescaled by the largest magnitude where the sum of squares
+    underflows below the smallest normal float: ``Vec3.length``'s operations, bit for bit."""
+    s = x * x + y * y + z * z
+    if _FLOAT_MIN <= s < math.inf:
+        return math.sqrt(s)
+    m = max(abs(x), abs(y), abs(z))
+    if not 0.0 < m < math.inf:
+        # zero, or not finite (no length to rescale)
+        return math.sqrt(s)
+    x /= m
+    y /= m
+    z /= m
+    return m * math.sqrt(x * x + y * y + z * z)
 
 
 @kernel

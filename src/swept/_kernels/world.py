@@ -39,6 +39,7 @@ from .bvh import (
     ray_next_leaf,
     refit,
 )
+from .geom import length3
 from .grid import (
     MG_GRIDDED,
     MG_HEAD,
@@ -983,7 +984,7 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
         if normalise:
             # the bits of numpy's v / lengths (swept.world._lengths' formulas), here where
             # the threads share the work
-            length = math.hypot(dx, dy) if d == 2 else math.sqrt(dx * dx + dy * dy + dz * dz)
+            length = math.hypot(dx, dy) if d == 2 else length3(dx, dy, dz)
             dx /= length
             dy /= length
             dz /= length
@@ -1016,15 +1017,11 @@ def within(a: np.ndarray, limit: float) -> bool:
 
 @kernel
 def zero_length_row(v: np.ndarray) -> int:
-    """The first row of ``v`` (n, d) whose length, as ``np.hypot`` (2D) or the square root
-    of the sum of squares (3D) computes it, is zero (the zero vector, or in 3D one whose
-    squares underflow), or -1."""
+    """The first row of ``v`` (n, d) that is the zero vector (the only rows whose length is
+    zero: ``hypot`` in 2D and the rescaled square root in 3D never underflow), or -1."""
     d = v.shape[1]
     for i in range(v.shape[0]):
-        if d == 2:
-            if v[i, 0] == 0.0 and v[i, 1] == 0.0:
-                return i
-        elif v[i, 0] * v[i, 0] + v[i, 1] * v[i, 1] + v[i, 2] * v[i, 2] == 0.0:
+        if v[i, 0] == 0.0 and v[i, 1] == 0.0 and (d == 2 or v[i, 2] == 0.0):
             return i
     return -1
 
