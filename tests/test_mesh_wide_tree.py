@@ -142,14 +142,31 @@ def test_the_wide_tree_holds_every_triangle_once_in_boxes_that_hold_their_triang
     below_root = rows_below(int(refs[0, 0]))
     assert sorted(m._order[below_root].tolist()) == list(range(count))
     assert sorted(m._order[m._order >= 0].tolist()) == list(range(count))
-    # each lane's corners are its triangle's, a lane past the leaf's count all zeros
+    # each lane's corners are its triangle's, a lane past the leaf's count all zeros; a
+    # block's triangles in increasing index (the first lane of a tie is the smallest index)
     lanes = kmesh.LEAF_LANES
     for block in range(m._packed.shape[0]):
+        held = m._order[lanes * block:lanes * (block + 1)]
+        held = held[held >= 0]
+        assert 1 <= held.shape[0] <= lanes and (np.diff(held) > 0).all()
         for lane in range(lanes):
             k = m._order[lanes * block + lane]
             corners = m._packed[block, lane::lanes].reshape(3, 3)
             expect = m.vertices[m.triangles[k]] if k >= 0 else np.zeros((3, 3))
             assert np.array_equal(corners, expect)
+    # a leaf is the highest BVH node of at most LEAF_LANES triangles: reached through nodes
+    # that hold more (children have larger indices than their parents)
+    links = m._links
+    nodes = m._nodes.shape[0]
+    block_of = kmesh.pack_leaves(m.vertices, m.triangles, links, nodes)[2]
+    reached = np.zeros(nodes, bool)
+    reached[0] = True
+    for node in range(nodes):
+        small = links[3 * node] < 0 or links[3 * node + 2] <= lanes
+        assert (block_of[node] >= 0) == (reached[node] and small)
+        if reached[node] and not small:
+            reached[links[3 * node]] = reached[links[3 * node] + 1] = True
+    assert (block_of[0] >= 0) == (count <= lanes)
     seen = set()
     for row in range(tree.shape[0]):
         used = 0
@@ -313,20 +330,27 @@ def test_the_vector_slab_test_equals_the_scalar_one_lane_by_lane() -> None:
 
 @numba.njit(cache=True)
 def lanes_both(packed: np.ndarray, rays: np.ndarray, tmin: float, tmax: float
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Each block's four lane t for each ray: the vector intrinsic's, and
-    :func:`kmesh._watertight` lane by lane."""
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each block's lane t for each ray: the vector intrinsic's, :func:`kmesh._watertight`
+    lane by lane, and the vector nearest lane's ``(t, lane)``."""
     lanes = kmesh.LEAF_LANES
     n = rays.shape[0] * packed.shape[0]
-    wide = np.empty((n, 4))
-    scalar = np.empty((n, 4))
+    wide = np.empty((n, lanes))
+    scalar = np.empty((n, lanes))
+    nearest = np.empty((n, 2))
     i = 0
     for r in range(rays.shape[0]):
         kx, ky, kz, sx, sy, sz = kmesh.ray_frame(rays[r, 3], rays[r, 4], rays[r, 5])
         o = (rays[r, 0], rays[r, 1], rays[r, 2])
         for b in range(packed.shape[0]):
-            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._leaf4(
-                packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy, sz, tmin, tmax)
+            got = kmesh._leaf_lanes(packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy, sz,
+                                    tmin, tmax)
+            for s in range(lanes):
+                wide[i, s] = got[s]
+            t, lane = kmesh._leaf_nearest(packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy,
+                                          sz, tmin, tmax)
+            nearest[i, 0] = t
+            nearest[i, 1] = lane
             for s in range(lanes):
                 scalar[i, s] = kmesh._watertight(
                     packed[b, lanes * kx + s], packed[b, lanes * ky + s],
@@ -336,12 +360,21 @@ def lanes_both(packed: np.ndarray, rays: np.ndarray, tmin: float, tmax: float
                     packed[b, lanes * (6 + kz) + s], o[kx], o[ky], o[kz], sx, sy, sz, tmin,
                     tmax)
             i += 1
-    return wide, scalar
+    return wide, scalar, nearest
+
+
+def nearest_lane(scalar: np.ndarray) -> np.ndarray:
+    """Each row's least hit t and its first lane (inf and LEAF_LANES for no hit)."""
+    t = np.where(scalar >= 0.0, scalar, np.inf)
+    least = t.min(axis=1)
+    lane = np.where(np.isfinite(least), np.argmax(t == least[:, None], axis=1),
+                    kmesh.LEAF_LANES)
+    return np.stack([least, lane.astype(float)], axis=1)
 
 
 def test_the_vector_triangle_test_equals_the_watertight_test_lane_by_lane() -> None:
-    # four triangles tested in vector instructions must be the scalar watertight test
-    # exactly: rays through vertices and edges (edge functions exactly 0), rays in a
+    # a leaf's triangles tested in vector instructions must be the scalar watertight test
+    # exactly, and the nearest lane the first of the least t: rays through vertices and edges (edge functions exactly 0), rays in a
     # triangle's plane, a reach ending exactly at a hit, and the zero triangles that pad a
     # leaf (never hit)
     m = bumpy(6, 14, 1.0)
@@ -352,14 +385,16 @@ def test_the_vector_triangle_test_equals_the_watertight_test_lane_by_lane() -> N
     flat = np.array([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.5, 0.0, -1.0, 0.0, 0.0, 1.0]])
     rays = np.concatenate([np.concatenate([o, u], axis=1), flat])
     for tmin, tmax in ((-1.0, math.inf), (-1.0, 1.5), (0.5, math.inf)):
-        wide, scalar = lanes_both(m._packed, rays, tmin, tmax)
+        wide, scalar, nearest = lanes_both(m._packed, rays, tmin, tmax)
         np.testing.assert_array_equal(wide, scalar)
+        np.testing.assert_array_equal(nearest, nearest_lane(scalar))
         assert (wide >= 0.0).any() and (wide == kmesh.MISS).any()
     # the exact reach of a hit keeps it, a reach just short drops it, in both tests
-    first, _ = lanes_both(m._packed, rays, -1.0, math.inf)
+    first, _, _ = lanes_both(m._packed, rays, -1.0, math.inf)
     at = np.argwhere(first > 0.0)[0]
     t = float(first[at[0], at[1]])
     for reach, kept in ((t, True), (float(np.nextafter(t, 0.0)), False)):
-        wide, scalar = lanes_both(m._packed, rays, -1.0, reach)
+        wide, scalar, nearest = lanes_both(m._packed, rays, -1.0, reach)
         np.testing.assert_array_equal(wide, scalar)
+        np.testing.assert_array_equal(nearest, nearest_lane(scalar))
         assert (wide[at[0], at[1]] == t) == kept

@@ -290,29 +290,63 @@ def ray_triangle(verts: np.ndarray, tris: np.ndarray, k: int, ox: float, oy: flo
                            frame, tmin, tmax)
 
 
-#: Triangles a leaf block holds: the BVH's leaves hold at most this many
-#: (:data:`swept._kernels.bvh.LEAF_SIZE`), tested four abreast.
-LEAF_LANES = 4
+#: Triangles a leaf block holds, tested eight abreast (:func:`_leaf_lanes`): a leaf of the
+#: rays' tree is the highest BVH node with at most this many triangles (two or more of the
+#: BVH's leaves of :data:`swept._kernels.bvh.LEAF_SIZE` merged), which takes a level off the
+#: tree. Measured (bench_mesh's icosphere, one thread, rows visited and us a ray): see
+#: :func:`pack_leaves`.
+LEAF_LANES = 8
 assert bvh.LEAF_SIZE <= LEAF_LANES
+
+
+@callee
+def leaf_nodes(links: np.ndarray, nodes: int) -> np.ndarray:
+    """Which BVH nodes (:func:`swept._kernels.bvh.build`'s ``links`` over ``nodes`` nodes) are
+    the leaves of the rays' tree, numbered: ``block_of (nodes,) int64``, each such node's block
+    (in node order), -1 for a node above them (a row) or below one. A node is such a leaf when
+    it holds at most :data:`LEAF_LANES` triangles and its parent holds more (the root: when it
+    is one); children have larger indices than their parents, so one pass in node order
+    finds them."""
+    block_of = np.full(nodes, -1, np.int64)
+    # 1: reached through rows only
+    reached = np.zeros(nodes, np.bool_)
+    if nodes > 0:
+        reached[0] = True
+    blocks = 0
+    for node in range(nodes):
+        if not reached[node]:
+            continue
+        if links[3 * node] < 0 or links[3 * node + 2] <= LEAF_LANES:
+            block_of[node] = blocks
+            blocks += 1
+        else:
+            reached[links[3 * node]] = True
+            reached[links[3 * node] + 1] = True
+    return block_of
 
 
 @kernel
 def pack_leaves(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, nodes: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The triangles' corners a leaf at a time, for the four-lane test (:func:`_leaf4`):
-    ``(packed (blocks, 36) float64, order (4 blocks,) int64, block_of (nodes,) int64)``.
-    Block b holds leaf b's triangles corner by corner and axis by axis, four lanes each
-    (column ``4 (3 c + a) + lane``: axis a of corner c), lanes past the leaf's count a
-    zero triangle (all its corners 0, whose determinant is exactly 0: never hit); triangle
-    ``order[4 b + lane]`` is lane ``lane`` (-1 past the count); ``block_of`` gives each leaf
-    node's block (-1 for an internal node). One copy of the coordinates: the watertight test
-    sees the very same numbers. ``links`` is :func:`swept._kernels.bvh.build`'s, over
-    ``nodes`` nodes."""
-    block_of = np.full(nodes, -1, np.int64)
+    """The triangles' corners a leaf at a time, for the eight-lane test (:func:`_leaf_lanes`):
+    ``(packed (blocks, 9 LEAF_LANES) float64, order (LEAF_LANES blocks,) int64, block_of
+    (nodes,) int64)``. The leaves are :func:`leaf_nodes`'. Block b holds leaf b's triangles
+    corner by corner and axis by axis, ``LEAF_LANES`` lanes each (column
+    ``LEAF_LANES (3 c + a) + lane``: axis a of corner c), in increasing triangle index (so
+    that the first lane of a tie is the smallest index), lanes past the leaf's count a zero
+    triangle (all its corners 0, whose determinant is exactly 0: never hit); triangle
+    ``order[LEAF_LANES b + lane]`` is lane ``lane`` (-1 past the count). One copy of the
+    coordinates: the watertight test sees the very same numbers. ``links`` is
+    :func:`swept._kernels.bvh.build`'s, over ``nodes`` nodes.
+
+    Measured (bench_mesh's icosphere of 1.3 million triangles, 100,000 rays, one thread):
+    leaves of up to four triangles tested four abreast visited 23.1 rows and 1.6 leaves a
+    lidar ray (10.96 and 1.08 an incoherent ray); merged into leaves of up to eight, see
+    :data:`LEAF_LANES`."""
+    block_of = leaf_nodes(links, nodes)
     blocks = 0
     for node in range(nodes):
-        if links[3 * node] < 0:
-            block_of[node] = blocks
+        if block_of[node] >= 0:
             blocks += 1
     packed = np.zeros((blocks, 9 * LEAF_LANES))
     order = np.full(LEAF_LANES * blocks, -1, np.int64)
@@ -322,90 +356,152 @@ def pack_leaves(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, nodes: i
         if b < 0:
             continue
         start = links[3 * node + 1]
-        for lane in range(links[3 * node + 2]):
+        count = links[3 * node + 2]
+        row = LEAF_LANES * b
+        # the node's triangles sorted by index (an insertion sort of at most LEAF_LANES)
+        for lane in range(count):
             k = links[items + start + lane]
-            order[LEAF_LANES * b + lane] = k
+            pos = lane
+            for _ in range(lane):
+                if order[row + pos - 1] <= k:
+                    break
+                order[row + pos] = order[row + pos - 1]
+                pos -= 1
+            order[row + pos] = k
+        for lane in range(count):
+            k = order[row + lane]
             for c in range(3):
                 for a in range(3):
                     packed[b, LEAF_LANES * (3 * c + a) + lane] = verts[tris[k, c], a]
     return packed, order, block_of
 
 
-def _leaf4_typer(typingctx: Any, packed: Any, block: Any, kx: Any, ky: Any, kz: Any,
-                 okx: Any, oky: Any, okz: Any, sx: Any, sy: Any, sz: Any, tmin: Any,
-                 tmax: Any) -> Any:
-    """:func:`_watertight` on the four lanes of leaf block ``block`` of :func:`pack_leaves`
-    at once, in vector instructions: ``kx, ky, kz`` and the shear are the ray's frame
-    (:func:`ray_frame`), ``okx, oky, okz`` its permuted origin. Every lane does the scalar
-    test's very operations in the same order (the products and differences, the sums, the
-    product and quotient of t), and its early returns become one mask (the first one's case
-    is part of the second's), so each lane's t equals the scalar test's, :data:`MISS` where
-    that misses."""
-    sig = types.UniTuple(types.float64, 4)(packed, block, kx, ky, kz, okx, oky, okz, sx, sy,
-                                           sz, tmin, tmax)
+def _leaf_times(context: Any, builder: Any, args: Any) -> Any:
+    """The code of :func:`_watertight` on the ``LEAF_LANES`` lanes of a leaf block (the
+    arguments of :func:`_leaf_lanes_typer`): a vector of each lane's t, :data:`MISS` where
+    that lane misses."""
+    aryty = types.Array(types.float64, 2, "C")
+    ary = context.make_array(aryty)(context, builder, args[0])
+    zero = context.get_constant(types.intp, 0)
+    start = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
+                                     wraparound=False)
+    f64 = llvm_ir.DoubleType()
+    wide = llvm_ir.VectorType(f64, LEAF_LANES)
+    i64 = llvm_ir.IntType(64)
+
+    def splat(x: Any) -> Any:
+        one = builder.insert_element(llvm_ir.Constant(wide, llvm_ir.Undefined), x,
+                                     llvm_ir.IntType(32)(0))
+        return builder.shuffle_vector(one, one, llvm_ir.Constant(
+            llvm_ir.VectorType(llvm_ir.IntType(32), LEAF_LANES), [0] * LEAF_LANES))
+
+    def coordinate(corner: int, axis: Any) -> Any:
+        col = builder.mul(builder.add(i64(3 * corner), axis), i64(LEAF_LANES))
+        at = builder.bitcast(builder.gep(start, [col]), wide.as_pointer())
+        return builder.load(at, align=8)
+
+    kx, ky, kz = args[2], args[3], args[4]
+    okx, oky, okz = splat(args[5]), splat(args[6]), splat(args[7])
+    sx, sy, sz = splat(args[8]), splat(args[9]), splat(args[10])
+    sheared = []
+    for corner in range(3):
+        z = builder.fsub(coordinate(corner, kz), okz)
+        x = builder.fsub(builder.fsub(coordinate(corner, kx), okx), builder.fmul(sx, z))
+        y = builder.fsub(builder.fsub(coordinate(corner, ky), oky), builder.fmul(sy, z))
+        sheared.append((x, y, z))
+    (ax, ay, az), (bx, by, bz), (cx, cy, cz) = sheared
+    u = builder.fsub(builder.fmul(cx, by), builder.fmul(cy, bx))
+    v = builder.fsub(builder.fmul(ax, cy), builder.fmul(ay, cx))
+    w = builder.fsub(builder.fmul(bx, ay), builder.fmul(by, ax))
+    nought = splat(f64(0.0))
+
+    def lt(p: Any, q: Any) -> Any:
+        return builder.fcmp_ordered("<", p, q)
+
+    def gt(p: Any, q: Any) -> Any:
+        return builder.fcmp_ordered(">", p, q)
+
+    negative = builder.or_(builder.or_(lt(u, nought), lt(v, nought)), lt(w, nought))
+    positive = builder.or_(builder.or_(gt(u, nought), gt(v, nought)), gt(w, nought))
+    det = builder.fadd(builder.fadd(u, v), w)
+    t = builder.fdiv(builder.fmul(sz, builder.fadd(builder.fadd(
+        builder.fmul(u, az), builder.fmul(v, bz)), builder.fmul(w, cz))), det)
+    miss = builder.or_(builder.and_(negative, positive),
+                       builder.fcmp_ordered("==", det, nought))
+    miss = builder.or_(miss, builder.or_(lt(t, nought), builder.fcmp_ordered(
+        "<=", t, splat(args[11]))))
+    miss = builder.or_(miss, gt(t, splat(args[12])))
+    return builder.select(miss, splat(f64(MISS)), t), miss, splat
+
+
+def _leaf_lanes_typer(typingctx: Any, packed: Any, block: Any, kx: Any, ky: Any, kz: Any,
+                      okx: Any, oky: Any, okz: Any, sx: Any, sy: Any, sz: Any, tmin: Any,
+                      tmax: Any) -> Any:
+    """:func:`_watertight` on the ``LEAF_LANES`` lanes of leaf block ``block`` of
+    :func:`pack_leaves` at once, in vector instructions: ``kx, ky, kz`` and the shear are the
+    ray's frame (:func:`ray_frame`), ``okx, oky, okz`` its permuted origin. Every lane does
+    the scalar test's very operations in the same order (the products and differences, the
+    sums, the product and quotient of t), and its early returns become one mask (the first
+    one's case is part of the second's), so each lane's t equals the scalar test's,
+    :data:`MISS` where that misses."""
+    sig = types.UniTuple(types.float64, LEAF_LANES)(packed, block, kx, ky, kz, okx, oky, okz,
+                                                    sx, sy, sz, tmin, tmax)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        start = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1], zero],
-                                         wraparound=False)
-        f64 = llvm_ir.DoubleType()
-        quad = llvm_ir.VectorType(f64, 4)
-        i64 = llvm_ir.IntType(64)
-
-        def splat(x: Any) -> Any:
-            one = builder.insert_element(llvm_ir.Constant(quad, llvm_ir.Undefined), x,
-                                         llvm_ir.IntType(32)(0))
-            return builder.shuffle_vector(one, one, llvm_ir.Constant(
-                llvm_ir.VectorType(llvm_ir.IntType(32), 4), [0, 0, 0, 0]))
-
-        def coordinate(corner: int, axis: Any) -> Any:
-            col = builder.mul(builder.add(i64(3 * corner), axis), i64(LEAF_LANES))
-            at = builder.bitcast(builder.gep(start, [col]), quad.as_pointer())
-            return builder.load(at, align=8)
-
-        kx, ky, kz = args[2], args[3], args[4]
-        okx, oky, okz = splat(args[5]), splat(args[6]), splat(args[7])
-        sx, sy, sz = splat(args[8]), splat(args[9]), splat(args[10])
-        sheared = []
-        for corner in range(3):
-            z = builder.fsub(coordinate(corner, kz), okz)
-            x = builder.fsub(builder.fsub(coordinate(corner, kx), okx), builder.fmul(sx, z))
-            y = builder.fsub(builder.fsub(coordinate(corner, ky), oky), builder.fmul(sy, z))
-            sheared.append((x, y, z))
-        (ax, ay, az), (bx, by, bz), (cx, cy, cz) = sheared
-        u = builder.fsub(builder.fmul(cx, by), builder.fmul(cy, bx))
-        v = builder.fsub(builder.fmul(ax, cy), builder.fmul(ay, cx))
-        w = builder.fsub(builder.fmul(bx, ay), builder.fmul(by, ax))
-        nought = splat(f64(0.0))
-
-        def lt(p: Any, q: Any) -> Any:
-            return builder.fcmp_ordered("<", p, q)
-
-        def gt(p: Any, q: Any) -> Any:
-            return builder.fcmp_ordered(">", p, q)
-
-        negative = builder.or_(builder.or_(lt(u, nought), lt(v, nought)), lt(w, nought))
-        positive = builder.or_(builder.or_(gt(u, nought), gt(v, nought)), gt(w, nought))
-        det = builder.fadd(builder.fadd(u, v), w)
-        t = builder.fdiv(builder.fmul(sz, builder.fadd(builder.fadd(
-            builder.fmul(u, az), builder.fmul(v, bz)), builder.fmul(w, cz))), det)
-        miss = builder.or_(builder.and_(negative, positive),
-                           builder.fcmp_ordered("==", det, nought))
-        miss = builder.or_(miss, builder.or_(lt(t, nought), builder.fcmp_ordered(
-            "<=", t, splat(args[11]))))
-        miss = builder.or_(miss, gt(t, splat(args[12])))
-        t = builder.select(miss, splat(f64(MISS)), t)
-        lanes = [builder.extract_element(t, llvm_ir.IntType(32)(s)) for s in range(4)]
+        t, _miss, _splat = _leaf_times(context, builder, args)
+        lanes = [builder.extract_element(t, llvm_ir.IntType(32)(s))
+                 for s in range(LEAF_LANES)]
         return context.make_tuple(builder, signature.return_type, lanes)
 
     return sig, codegen
 
 
-#: ``_leaf4(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz, tmin, tmax)`` in compiled
-#: code: the four lanes' t of :func:`_leaf4_typer`.
-_leaf4: Any = intrinsic(_leaf4_typer)
+def _leaf_nearest_typer(typingctx: Any, packed: Any, block: Any, kx: Any, ky: Any, kz: Any,
+                        okx: Any, oky: Any, okz: Any, sx: Any, sy: Any, sz: Any, tmin: Any,
+                        tmax: Any) -> Any:
+    """The nearest lane of :func:`_leaf_lanes_typer`'s: ``(t, lane)``, the first lane of the
+    least t (the smallest triangle index: :func:`pack_leaves` sorts a block's lanes), or
+    ``(inf, LEAF_LANES)`` when every lane misses. The least of the lanes' t (misses as inf)
+    by halving shuffles of ordered comparisons (a min of floats that are never NaN: the
+    exact least), then the first lane equal to it (a mask's trailing zeros): no branch."""
+    sig = types.Tuple((types.float64, types.int64))(packed, block, kx, ky, kz, okx, oky, okz,
+                                                    sx, sy, sz, tmin, tmax)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        t, miss, splat = _leaf_times(context, builder, args)
+        f64 = llvm_ir.DoubleType()
+        t = builder.select(miss, splat(f64(math.inf)), t)
+        least = t
+        width = LEAF_LANES
+        i32 = llvm_ir.IntType(32)
+        while width > 1:
+            width //= 2
+            # lanes s and s + width: the lesser in lane s
+            other = builder.shuffle_vector(least, least, llvm_ir.Constant(
+                llvm_ir.VectorType(i32, LEAF_LANES),
+                [(s + width) % LEAF_LANES for s in range(LEAF_LANES)]))
+            least = builder.select(builder.fcmp_ordered("<", other, least), other, least)
+        low = builder.extract_element(least, i32(0))
+        # the hits equal to the least (none when every lane misses)
+        equal = builder.and_(builder.fcmp_ordered("==", t, splat(low)), builder.not_(miss))
+        bits = builder.bitcast(equal, llvm_ir.IntType(LEAF_LANES))
+        # the bit past the lanes, set: LEAF_LANES when no lane hits
+        mask = builder.or_(builder.zext(bits, llvm_ir.IntType(32)), i32(1 << LEAF_LANES))
+        fnty = llvm_ir.FunctionType(i32, [i32, llvm_ir.IntType(1)])
+        cttz = cgutils.get_or_insert_function(builder.module, fnty, "llvm.cttz.i32")
+        lane = builder.zext(builder.call(cttz, [mask, llvm_ir.IntType(1)(1)]),
+                            llvm_ir.IntType(64))
+        return context.make_tuple(builder, signature.return_type, [low, lane])
+
+    return sig, codegen
+
+
+#: ``_leaf_lanes(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz, tmin, tmax)`` in
+#: compiled code: the ``LEAF_LANES`` lanes' t of :func:`_leaf_lanes_typer`.
+_leaf_lanes: Any = intrinsic(_leaf_lanes_typer)
+#: ``_leaf_nearest(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz, tmin, tmax)`` in
+#: compiled code: :func:`_leaf_nearest_typer`'s ``(t, lane)``.
+_leaf_nearest: Any = intrinsic(_leaf_nearest_typer)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -455,9 +551,10 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> 
     four-wide tree its rays and sweeps walk, ``(r, TREE_COLUMNS)`` float32: each row holds up
     to four children's boxes (each bound rounded outward to float32, so a box never shrinks;
     stored coordinate by coordinate so that one axis' four planes are one vector load) and
-    references (int32 bits: :func:`tree_refs`), 128 bytes. A row starts from a binary node's
-    two children and opens the child of largest surface area that is internal, twice (fewer
-    where only leaves remain); each internal child left becomes a row of its own, depth first
+    references (int32 bits: :func:`tree_refs`), 128 bytes. Its leaves are
+    :func:`leaf_nodes`' (``block_of >= 0``), every other node reached is internal. A row
+    starts from a binary node's two children and opens the child of largest surface area that
+    is internal, twice (fewer where only leaves remain); each internal child left becomes a row of its own, depth first
     (the first internal child in the next row). Unused slots hold an empty box (no ray enters
     it). Row 0 is a head whose only child is the root.
 
@@ -468,7 +565,7 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> 
     m = nodes.shape[0]
     internal = 0
     for node in range(m):
-        if links[3 * node] >= 0:
+        if block_of[node] < 0:
             internal += 1
     kids = np.full((internal + 1, 4), -1, np.int64)
     row_of = np.full(max(m, 1), -1, np.int64)
@@ -476,7 +573,7 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> 
     sp = 0
     if m > 0:
         kids[0, 0] = 0
-        if links[0] >= 0:
+        if block_of[0] < 0:
             pending[0] = 0
             sp = 1
     row = 1
@@ -497,7 +594,7 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> 
             best_area = -1.0
             for s in range(count):
                 k = kids[row, s]
-                if links[3 * k] >= 0 and _half_area(nodes, k) > best_area:
+                if block_of[k] < 0 and _half_area(nodes, k) > best_area:
                     best_area = _half_area(nodes, k)
                     best = s
             if best < 0:
@@ -508,7 +605,7 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> 
             count += 1
         # the first internal child in the row after this one
         for s in range(count - 1, -1, -1):
-            if links[3 * kids[row, s]] >= 0:
+            if block_of[kids[row, s]] < 0:
                 pending[sp] = kids[row, s]
                 sp += 1
         row += 1
@@ -540,7 +637,7 @@ def tree_refs(tree: np.ndarray) -> np.ndarray:
 @callee
 def _tree_ref(links: np.ndarray, row_of: np.ndarray, block_of: np.ndarray, node: int) -> int:
     """The :func:`flatten_tree` reference of BVH node ``node``."""
-    if links[3 * node] >= 0:
+    if block_of[node] < 0:
         return row_of[node]
     return -1 - ((block_of[node] << LEAF_COUNT_BITS) | links[3 * node + 2])
 
@@ -662,14 +759,10 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
         else:
             # a leaf: its block's four lanes at once, then the nearest (ties: smallest k)
             block = (-1 - ref) >> LEAF_COUNT_BITS
-            t0, t1, t2, t3 = _leaf4(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz,
+            t, lane = _leaf_nearest(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz,
                                     tmin, limit)
-            row = LEAF_LANES * block
-            best_t, best_k = _nearer(t0, order[row], best_t, best_k)
-            best_t, best_k = _nearer(t1, order[row + 1], best_t, best_k)
-            best_t, best_k = _nearer(t2, order[row + 2], best_t, best_k)
-            best_t, best_k = _nearer(t3, order[row + 3], best_t, best_k)
-            if best_k >= 0:
+            if t < math.inf:
+                best_t, best_k = _nearer(t, order[LEAF_LANES * block + lane], best_t, best_k)
                 limit = best_t
         # the last child put aside that is entered within the limit, if any
         ref = 0
@@ -695,7 +788,8 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
     back: a row's four boxes tested at once (:func:`_entry4`), the children entered put on
     the stack sorted by entry t and the nearest walked, the others prefetched; the reach
     shrinks to the best hit and what is entered beyond it is dropped. A leaf's triangles are
-    tested four at once (:func:`_leaf4`); ``packed, order`` are :func:`pack_leaves`'."""
+    tested eight at once (:func:`_leaf_nearest`); ``packed, order`` are
+    :func:`pack_leaves`'."""
     stack_ref = np.empty(TREE_STACK_SIZE, np.int64)
     stack_t = np.empty(TREE_STACK_SIZE)
     return _mesh_ray_walk(packed, tree, tree_refs(tree), order, stack_ref, stack_t, ox, oy, oz,
