@@ -408,3 +408,33 @@ def test_the_vector_triangle_test_equals_the_watertight_test_lane_by_lane() -> N
         np.testing.assert_array_equal(wide, scalar)
         np.testing.assert_array_equal(nearest, nearest_lane(scalar))
         assert (wide[at[0], at[1]] == t) == kept
+
+
+@pytest.mark.parametrize("copies", [2, 3, 9])
+def test_a_tie_between_coincident_triangles_goes_to_the_smallest_index(copies: int) -> None:
+    # the leaf test returns the first lane of the least t, and a block's lanes are sorted by
+    # triangle index, so coincident triangles (every lane of a leaf equal) answer with the
+    # smallest index, whether the copies share a leaf (2, 3) or spread over several (9)
+    rng = np.random.default_rng(copies)
+    base = rng.uniform(-1.0, 1.0, (5, 3, 3))
+    base[:, :, 1] *= 0.1
+    # the copies of each triangle far apart in index, shuffled
+    tris = np.arange(5 * 3).reshape(5, 3)
+    order = rng.permutation(5 * copies)
+    all_tris = np.tile(tris, (copies, 1))[order]
+    m = TriangleMesh(base.reshape(-1, 3), all_tris)
+    centres = base.mean(axis=1)
+    o = centres + (0.0, 3.0, 0.0)
+    d = np.tile([0.0, -1.0, 0.0], (5, 1))
+    ref_t, ref_k = every_triangle(m.vertices, m.triangles, o, d, np.full(5, np.inf))
+    batch = raycast_many(m, o, d)
+    np.testing.assert_array_equal(batch.distance, ref_t)
+    np.testing.assert_array_equal(batch.handle, ref_k)
+    t, k = walk_each(m, o, d, np.full(5, np.inf))
+    np.testing.assert_array_equal(k, ref_k)
+    # the reference's answer is the smallest index among the triangle's copies (ties)
+    hit = ref_k >= 0
+    assert hit.sum() >= 3
+    for r in np.flatnonzero(hit):
+        same = np.flatnonzero((all_tris == all_tris[ref_k[r]]).all(axis=1))
+        assert ref_k[r] == same.min()

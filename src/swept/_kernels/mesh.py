@@ -374,10 +374,13 @@ def pack_leaves(verts: np.ndarray, tris: np.ndarray, links: np.ndarray, nodes: i
     coordinates: the watertight test sees the very same numbers. ``links`` is
     :func:`swept._kernels.bvh.build`'s, over ``nodes`` nodes.
 
-    Measured (bench_mesh's icosphere of 1.3 million triangles, 100,000 rays, one thread):
-    leaves of up to four triangles tested four abreast visited 23.1 rows and 1.6 leaves a
-    lidar ray (10.96 and 1.08 an incoherent ray); merged into leaves of up to eight, see
-    :data:`LEAF_LANES`."""
+    Measured (bench_mesh's icosphere of 1.3 million triangles, 100,000 rays in walk order,
+    one thread, CPU time, one run): on the four-wide tree, leaves of up to four triangles
+    tested four abreast visited 23.1 rows and 1.6 leaves a lidar ray (0.727 us), leaves of
+    up to eight tested eight abreast 22.2 rows and 1.5 leaves (0.704 us); incoherent rays
+    11.0 rows, 1.08 leaves (0.865 us) and 10.3 rows, 1.03 leaves (0.912 us), within the
+    noise. Kept for the eight-wide tree, whose rows then hold leaves (15.1 and 7.1 rows a
+    ray); on the terrain the same 6-7 triangles a ray are tested in 0.9-1.0 leaves."""
     block_of = leaf_nodes(links, nodes)
     blocks = 0
     for node in range(nodes):
@@ -700,7 +703,7 @@ def _slab(enter: float, leave: float, o: float, inv: float, tn: float, tf: float
 
 @inline_kernel
 def _slab_frame(dx: float, dy: float, dz: float) -> tuple[float, float, float, int, int, int]:
-    """What :func:`_entry4` needs of a direction: its inverses
+    """What :func:`_entry_row` needs of a direction: its inverses
     (:func:`swept._kernels.bvh.inverse_direction`) and, per axis, the column offset of the
     planes it enters a row's boxes by: 0 (the lo planes) moving up the axis, else 12 (the hi
     planes)."""
@@ -778,7 +781,8 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
     limit = tmax
     ref = 0
     sp = 0
-    # each pass visits a row or a leaf, each at most once (a row has at most four children)
+    # each pass visits a row or a leaf, each at most once (a row has at most TREE_WIDTH
+    # children)
     for _ in range(TREE_WIDTH * tree.shape[0] + 2):
         if ref >= 0:
             # an internal row: its children entered within the limit go on the stack, sorted,
@@ -804,7 +808,7 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
                         _prefetch(packed, (-1 - stack_ref[q]) >> LEAF_COUNT_BITS)
                 continue
         else:
-            # a leaf: its block's four lanes at once, then the nearest (ties: smallest k)
+            # a leaf: its block's lanes at once, the nearest of them (ties: smallest k)
             block = (-1 - ref) >> LEAF_COUNT_BITS
             t, lane = _leaf_nearest(packed, block, kx, ky, kz, okx, oky, okz, sx, sy, sz,
                                     tmin, limit)
@@ -831,8 +835,8 @@ def mesh_ray(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ox: float,
              ) -> tuple[float, int]:
     """The nearest triangle of a mesh the ray ``o + t d`` (unit ``d``) meets with
     ``tmin < t <= tmax``: ``(t, k)`` (ties: smallest k), or ``(MISS, -1)``. Walks the mesh's
-    four-wide tree (:func:`flatten_tree`; boxes stored grown by the mesh's margin) front to
-    back: a row's four boxes tested at once (:func:`_entry4`), the children entered put on
+    eight-wide tree (:func:`flatten_tree`; boxes stored grown by the mesh's margin) front to
+    back: a row's boxes tested at once (:func:`_entry_row`), the children entered put on
     the stack sorted by entry t and the nearest walked, the others prefetched; the reach
     shrinks to the best hit and what is entered beyond it is dropped. A leaf's triangles are
     tested eight at once (:func:`_leaf_nearest`); ``packed, order`` are
@@ -1514,7 +1518,8 @@ def mesh_sphere_cast(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray,
     ref = 0
     t_ref = 0.0
     sp = 0
-    # each pass visits a row or a leaf, each at most once (a row has at most four children)
+    # each pass visits a row or a leaf, each at most once (a row has at most TREE_WIDTH
+    # children)
     for _ in range(TREE_WIDTH * tree.shape[0] + 2):
         if ref >= 0:
             bits = _fat_entry_row(tree, ref, entries, cx, cy, cz, ix, iy, iz, nx, ny, nz, rx,
