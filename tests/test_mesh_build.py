@@ -164,8 +164,9 @@ def test_rays_parallel_to_box_planes_from_origins_on_them_find_every_hit() -> No
     hf = HeightField(rng.normal(0.0, 0.5, (9, 9)), scale=(1.0, 1.0, 1.0))
     m = TriangleMesh(hf.vertices, hf.triangles)
     # the lo x and the hi z of the first two children's boxes of each row
-    rows = m._tree[1:, :24].astype(np.float64)
-    planes = np.concatenate([rows[:40, [0, 20]], rows[:40, [1, 21]]])
+    width = kmesh.TREE_WIDTH
+    rows = m._tree[1:, :6 * width].astype(np.float64)
+    planes = np.concatenate([rows[:40, [0, 5 * width]], rows[:40, [1, 5 * width + 1]]])
     # (a wide row's unused slot is an empty box of infinite planes)
     planes = planes[np.isfinite(planes).all(axis=1)]
     origins = []

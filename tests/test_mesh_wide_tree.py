@@ -1,4 +1,4 @@
-"""The four-wide tree a TriangleMesh's rays walk (:func:`swept._kernels.mesh.flatten_tree`).
+"""The wide tree a TriangleMesh's rays walk (:func:`swept._kernels.mesh.flatten_tree`).
 
 Its layout: every triangle in one leaf, each child box holding its triangles' grown boxes,
 unused slots empty. Its walk: every ray's answer (distance and triangle, ties to the smallest
@@ -121,14 +121,15 @@ def test_the_wide_tree_holds_every_triangle_once_in_boxes_that_hold_their_triang
     m = TriangleMesh(verts, np.arange(3 * count).reshape(count, 3))
     tree = m._tree
     assert tree.dtype == np.float32 and tree.shape[1] == kmesh.TREE_COLUMNS
-    refs = tree.view(np.int32)[:, kmesh.TREE_REFS:kmesh.TREE_REFS + 4]
+    width = kmesh.TREE_WIDTH
+    refs = tree.view(np.int32)[:, kmesh.TREE_REFS:kmesh.TREE_REFS + width]
     corners = m.vertices[m.triangles]
     lo = corners.min(axis=1) - m._margin
     hi = corners.max(axis=1) + m._margin
 
     def rows_below(ref: int) -> list[int]:
         if ref >= 1:
-            return [r for s in range(4) if tree[ref, s] <= tree[ref, 12 + s]
+            return [r for s in range(width) if tree[ref, s] <= tree[ref, 3 * width + s]
                     for r in rows_below(int(refs[ref, s]))]
         # a leaf: its block's lanes that hold a triangle
         code = -1 - ref
@@ -137,25 +138,43 @@ def test_the_wide_tree_holds_every_triangle_once_in_boxes_that_hold_their_triang
         assert (m._order[lanes] >= 0).all()
         return lanes
 
-    # the head: the root in slot 0, three empty slots
-    assert (tree[0, [1, 2, 3, 13, 14, 15]] == [np.inf] * 3 + [-np.inf] * 3).all()
+    # the head: the root in slot 0, the other slots empty
+    assert (tree[0, 1:width] == np.inf).all()
+    assert (tree[0, 3 * width + 1:4 * width] == -np.inf).all()
     below_root = rows_below(int(refs[0, 0]))
     assert sorted(m._order[below_root].tolist()) == list(range(count))
     assert sorted(m._order[m._order >= 0].tolist()) == list(range(count))
-    # each lane's corners are its triangle's, a lane past the leaf's count all zeros
+    # each lane's corners are its triangle's, a lane past the leaf's count all zeros; a
+    # block's triangles in increasing index (the first lane of a tie is the smallest index)
     lanes = kmesh.LEAF_LANES
     for block in range(m._packed.shape[0]):
+        held = m._order[lanes * block:lanes * (block + 1)]
+        held = held[held >= 0]
+        assert 1 <= held.shape[0] <= lanes and (np.diff(held) > 0).all()
         for lane in range(lanes):
             k = m._order[lanes * block + lane]
             corners = m._packed[block, lane::lanes].reshape(3, 3)
             expect = m.vertices[m.triangles[k]] if k >= 0 else np.zeros((3, 3))
             assert np.array_equal(corners, expect)
+    # a leaf is the highest BVH node of at most LEAF_LANES triangles: reached through nodes
+    # that hold more (children have larger indices than their parents)
+    links = m._links
+    nodes = m._nodes.shape[0]
+    block_of = kmesh.pack_leaves(m.vertices, m.triangles, links, nodes)[2]
+    reached = np.zeros(nodes, bool)
+    reached[0] = True
+    for node in range(nodes):
+        small = links[3 * node] < 0 or links[3 * node + 2] <= lanes
+        assert (block_of[node] >= 0) == (reached[node] and small)
+        if reached[node] and not small:
+            reached[links[3 * node]] = reached[links[3 * node] + 1] = True
+    assert (block_of[0] >= 0) == (count <= lanes)
     seen = set()
     for row in range(tree.shape[0]):
         used = 0
-        for s in range(4):
-            box_lo = tree[row, [s, 4 + s, 8 + s]].astype(np.float64)
-            box_hi = tree[row, [12 + s, 16 + s, 20 + s]].astype(np.float64)
+        for s in range(width):
+            box_lo = tree[row, [s, width + s, 2 * width + s]].astype(np.float64)
+            box_hi = tree[row, [3 * width + s, 4 * width + s, 5 * width + s]].astype(np.float64)
             if box_lo[0] == np.inf:
                 # an unused slot: an empty box, after the used ones
                 assert (box_lo == np.inf).all() and (box_hi == -np.inf).all()
@@ -265,33 +284,37 @@ _BLOBS = {scale: blob(6, scale) for scale in (1e-3, 1.0, 1e4)}
 
 @numba.njit(cache=True)
 def entries_both(tree: np.ndarray, rays: np.ndarray, limit: float
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's four entry t for each ray (origin, direction): the vector intrinsic's, and
-    :func:`kmesh._slab` lane by lane."""
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's entry t of each box for each ray (origin, direction): the vector
+    intrinsic's, and :func:`kmesh._slab` lane by lane; and the intrinsic's mask of boxes
+    entered."""
+    width = kmesh.TREE_WIDTH
+    hi = 3 * width
     n = rays.shape[0] * tree.shape[0]
-    wide = np.empty((n, 4))
-    scalar = np.empty((n, 4))
+    wide = np.empty((n, width))
+    scalar = np.empty((n, width))
+    masks = np.empty(n, np.int64)
     i = 0
     for r in range(rays.shape[0]):
         ox, oy, oz = rays[r, 0], rays[r, 1], rays[r, 2]
         ix, iy, iz, nx, ny, nz = kmesh._slab_frame(rays[r, 3], rays[r, 4], rays[r, 5])
         for row in range(tree.shape[0]):
-            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._entry4(
-                tree, row, ox, oy, oz, ix, iy, iz, nx, ny, nz, limit)
-            for s in range(4):
-                tn, tf = kmesh._slab(tree[row, nx + s], tree[row, 12 - nx + s], ox, ix,
+            masks[i] = kmesh._entry_row(tree, row, wide[i], ox, oy, oz, ix, iy, iz, nx, ny,
+                                        nz, limit)
+            for s in range(width):
+                tn, tf = kmesh._slab(tree[row, nx + s], tree[row, hi - nx + s], ox, ix,
                                      0.0, limit)
-                tn, tf = kmesh._slab(tree[row, 4 + ny + s], tree[row, 16 - ny + s],
+                tn, tf = kmesh._slab(tree[row, width + ny + s], tree[row, width + hi - ny + s],
                                      oy, iy, tn, tf)
-                tn, tf = kmesh._slab(tree[row, 8 + nz + s], tree[row, 20 - nz + s],
-                                     oz, iz, tn, tf)
+                tn, tf = kmesh._slab(tree[row, 2 * width + nz + s],
+                                     tree[row, 2 * width + hi - nz + s], oz, iz, tn, tf)
                 scalar[i, s] = tn if tn <= tf else np.inf
             i += 1
-    return wide, scalar
+    return wide, scalar, masks
 
 
 def test_the_vector_slab_test_equals_the_scalar_one_lane_by_lane() -> None:
-    # four slab tests in vector instructions must be the scalar test exactly, a NaN from an
+    # a row's slab tests in vector instructions must be the scalar test exactly, a NaN from an
     # origin on a plane of a parallel ray included (it constrains nothing) and the empty
     # slots' infinite planes (never entered)
     m = blob(7, 3.0)
@@ -300,33 +323,44 @@ def test_the_vector_slab_test_equals_the_scalar_one_lane_by_lane() -> None:
     rays = np.concatenate([rng.uniform(-4, 4, (40, 3)), rng.normal(size=(40, 3))], axis=1)
     # axis-parallel rays from points on the rows' planes
     for row in range(1, 21):
-        x, y, z = tree[row, 0], tree[row, 4], tree[row, 20]
+        width = kmesh.TREE_WIDTH
+        x, y, z = tree[row, 0], tree[row, width], tree[row, 5 * width]
         rays = np.concatenate([rays, [[x, y, z, 0, 0, 1], [x, y, z, 1, 0, 0],
                                       [x, y, z, 0, -1, 0], [x, y, 0.0, 0, 0, -1]]])
     rays = rays[np.isfinite(rays).all(axis=1)]
     for limit in (math.inf, 2.5, 0.0):
-        wide, scalar = entries_both(tree, rays, limit)
+        wide, scalar, masks = entries_both(tree, rays, limit)
         np.testing.assert_array_equal(wide, scalar)
+        # bit s of the mask: box s entered
+        bits = (masks[:, None] >> np.arange(kmesh.TREE_WIDTH)) & 1
+        np.testing.assert_array_equal(bits == 1, wide < math.inf)
         assert not np.isnan(wide).any()
     assert (wide == 0.0).any() and (wide == math.inf).any()
 
 
 @numba.njit(cache=True)
 def lanes_both(packed: np.ndarray, rays: np.ndarray, tmin: float, tmax: float
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Each block's four lane t for each ray: the vector intrinsic's, and
-    :func:`kmesh._watertight` lane by lane."""
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each block's lane t for each ray: the vector intrinsic's, :func:`kmesh._watertight`
+    lane by lane, and the vector nearest lane's ``(t, lane)``."""
     lanes = kmesh.LEAF_LANES
     n = rays.shape[0] * packed.shape[0]
-    wide = np.empty((n, 4))
-    scalar = np.empty((n, 4))
+    wide = np.empty((n, lanes))
+    scalar = np.empty((n, lanes))
+    nearest = np.empty((n, 2))
     i = 0
     for r in range(rays.shape[0]):
         kx, ky, kz, sx, sy, sz = kmesh.ray_frame(rays[r, 3], rays[r, 4], rays[r, 5])
         o = (rays[r, 0], rays[r, 1], rays[r, 2])
         for b in range(packed.shape[0]):
-            wide[i, 0], wide[i, 1], wide[i, 2], wide[i, 3] = kmesh._leaf4(
-                packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy, sz, tmin, tmax)
+            got = kmesh._leaf_lanes(packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy, sz,
+                                    tmin, tmax)
+            for s in range(lanes):
+                wide[i, s] = got[s]
+            t, lane = kmesh._leaf_nearest(packed, b, kx, ky, kz, o[kx], o[ky], o[kz], sx, sy,
+                                          sz, tmin, tmax)
+            nearest[i, 0] = t
+            nearest[i, 1] = lane
             for s in range(lanes):
                 scalar[i, s] = kmesh._watertight(
                     packed[b, lanes * kx + s], packed[b, lanes * ky + s],
@@ -336,14 +370,23 @@ def lanes_both(packed: np.ndarray, rays: np.ndarray, tmin: float, tmax: float
                     packed[b, lanes * (6 + kz) + s], o[kx], o[ky], o[kz], sx, sy, sz, tmin,
                     tmax)
             i += 1
-    return wide, scalar
+    return wide, scalar, nearest
+
+
+def nearest_lane(scalar: np.ndarray) -> np.ndarray:
+    """Each row's least hit t and its first lane (inf and LEAF_LANES for no hit)."""
+    t = np.where(scalar >= 0.0, scalar, np.inf)
+    least = t.min(axis=1)
+    lane = np.where(np.isfinite(least), np.argmax(t == least[:, None], axis=1),
+                    kmesh.LEAF_LANES)
+    return np.stack([least, lane.astype(float)], axis=1)
 
 
 def test_the_vector_triangle_test_equals_the_watertight_test_lane_by_lane() -> None:
-    # four triangles tested in vector instructions must be the scalar watertight test
-    # exactly: rays through vertices and edges (edge functions exactly 0), rays in a
-    # triangle's plane, a reach ending exactly at a hit, and the zero triangles that pad a
-    # leaf (never hit)
+    # a leaf's triangles tested in vector instructions must be the scalar watertight test
+    # exactly, and the nearest lane the first of the least t: rays through vertices and
+    # edges (edge functions exactly 0), rays in a triangle's plane, a reach ending exactly at
+    # a hit, and the zero triangles that pad a leaf (never hit)
     m = bumpy(6, 14, 1.0)
     rng = np.random.default_rng(15)
     o, d = aimed_rays(m, 30, rng)
@@ -352,14 +395,46 @@ def test_the_vector_triangle_test_equals_the_watertight_test_lane_by_lane() -> N
     flat = np.array([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.5, 0.0, -1.0, 0.0, 0.0, 1.0]])
     rays = np.concatenate([np.concatenate([o, u], axis=1), flat])
     for tmin, tmax in ((-1.0, math.inf), (-1.0, 1.5), (0.5, math.inf)):
-        wide, scalar = lanes_both(m._packed, rays, tmin, tmax)
+        wide, scalar, nearest = lanes_both(m._packed, rays, tmin, tmax)
         np.testing.assert_array_equal(wide, scalar)
+        np.testing.assert_array_equal(nearest, nearest_lane(scalar))
         assert (wide >= 0.0).any() and (wide == kmesh.MISS).any()
     # the exact reach of a hit keeps it, a reach just short drops it, in both tests
-    first, _ = lanes_both(m._packed, rays, -1.0, math.inf)
+    first, _, _ = lanes_both(m._packed, rays, -1.0, math.inf)
     at = np.argwhere(first > 0.0)[0]
     t = float(first[at[0], at[1]])
     for reach, kept in ((t, True), (float(np.nextafter(t, 0.0)), False)):
-        wide, scalar = lanes_both(m._packed, rays, -1.0, reach)
+        wide, scalar, nearest = lanes_both(m._packed, rays, -1.0, reach)
         np.testing.assert_array_equal(wide, scalar)
+        np.testing.assert_array_equal(nearest, nearest_lane(scalar))
         assert (wide[at[0], at[1]] == t) == kept
+
+
+@pytest.mark.parametrize("copies", [2, 3, 9])
+def test_a_tie_between_coincident_triangles_goes_to_the_smallest_index(copies: int) -> None:
+    # the leaf test returns the first lane of the least t, and a block's lanes are sorted by
+    # triangle index, so coincident triangles (every lane of a leaf equal) answer with the
+    # smallest index, whether the copies share a leaf (2, 3) or spread over several (9)
+    rng = np.random.default_rng(copies)
+    base = rng.uniform(-1.0, 1.0, (5, 3, 3))
+    base[:, :, 1] *= 0.1
+    # the copies of each triangle far apart in index, shuffled
+    tris = np.arange(5 * 3).reshape(5, 3)
+    order = rng.permutation(5 * copies)
+    all_tris = np.tile(tris, (copies, 1))[order]
+    m = TriangleMesh(base.reshape(-1, 3), all_tris)
+    centres = base.mean(axis=1)
+    o = centres + (0.0, 3.0, 0.0)
+    d = np.tile([0.0, -1.0, 0.0], (5, 1))
+    ref_t, ref_k = every_triangle(m.vertices, m.triangles, o, d, np.full(5, np.inf))
+    batch = raycast_many(m, o, d)
+    np.testing.assert_array_equal(batch.distance, ref_t)
+    np.testing.assert_array_equal(batch.handle, ref_k)
+    t, k = walk_each(m, o, d, np.full(5, np.inf))
+    np.testing.assert_array_equal(k, ref_k)
+    # the reference's answer is the smallest index among the triangle's copies (ties)
+    hit = ref_k >= 0
+    assert hit.sum() >= 3
+    for r in np.flatnonzero(hit):
+        same = np.flatnonzero((all_tris == all_tris[ref_k[r]]).all(axis=1))
+        assert ref_k[r] == same.min()
