@@ -21,18 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swept import AABB, Capsule, Circle, Polygon, Ray, Segment, raycast
+from shared import nearest_hit
+from swept import AABB, Capsule, Circle, Polygon, Ray, Segment
 from swept.world import World
-
-
-def _brute(shapes: list[Any], ray: Ray) -> tuple[int, Any]:
-    """The nearest hit over every collider (ties: the smallest handle)."""
-    best_h, best = -1, None
-    for h, shape in enumerate(shapes):
-        hit = raycast(ray, shape)
-        if hit is not None and (best is None or hit.distance < best.distance):
-            best_h, best = h, hit
-    return best_h, best
 
 
 def _check(shapes: list[Any], world: World, origins: np.ndarray, directions: np.ndarray,
@@ -42,7 +33,7 @@ def _check(shapes: list[Any], world: World, origins: np.ndarray, directions: np.
     at_zero = 0
     for r in range(origins.shape[0]):
         ray = Ray(origins[r], directions[r], float(max_distance[r]))
-        h, hit = _brute(shapes, ray)
+        h, hit = nearest_hit(shapes, ray)
         one = world.raycast(ray)
         if hit is None:
             assert one is None and batch.handle[r] == -1, r
