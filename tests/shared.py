@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from swept import AABB, Capsule, Circle, Plane, Segment
+from swept import AABB, Capsule, Circle, Plane, Segment, raycast
 from swept.sim import Body, Simulation
 
 
@@ -30,6 +30,17 @@ def bench_scenes() -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def nearest_hit(shapes: list[Any], ray: Any) -> tuple[int, Any]:
+    """The nearest hit of ``ray`` over ``shapes`` by the scalar ``swept.raycast`` (ties: the
+    smallest index), as ``(index, hit)``; ``(-1, None)`` on a miss."""
+    best_h, best = -1, None
+    for h, shape in enumerate(shapes):
+        hit = raycast(ray, shape)
+        if hit is not None and (best is None or hit.distance < best.distance):
+            best_h, best = h, hit
+    return best_h, best
 
 
 def busy_simulation(seed: int) -> Simulation:

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared import bench_scenes
-from swept import Ray, raycast
+from shared import bench_scenes, nearest_hit
+from swept import Ray
 from swept.world import World
 
 N = 200
@@ -42,16 +42,6 @@ def _world(kind: str) -> tuple[Any, list[Any], World]:
     return _CACHE[kind]
 
 
-def _brute(shapes: list[Any], ray: Ray) -> tuple[int, Any]:
-    """The nearest hit over every collider by the scalar API (ties: the smallest handle)."""
-    best_h, best = -1, None
-    for h, shape in enumerate(shapes):
-        hit = raycast(ray, shape)
-        if hit is not None and (best is None or hit.distance < best.distance):
-            best_h, best = h, hit
-    return best_h, best
-
-
 def _close(a: float, b: float, scale: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, scale)
 
@@ -62,7 +52,7 @@ def _check(shapes: list[Any], world: World, origins: np.ndarray, directions: np.
     batch = world.raycast_many(origins, directions, max_distance)
     for r in range(origins.shape[0]):
         ray = Ray(origins[r], directions[r], float(max_distance[r]))
-        h, hit = _brute(shapes, ray)
+        h, hit = nearest_hit(shapes, ray)
         one = world.raycast(ray)
         scale = float(np.max(np.abs(origins[r])))
         if hit is None:

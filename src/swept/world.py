@@ -1388,7 +1388,9 @@ class World:
         it, or None when :func:`swept.broadphase.choose_broadphase` picks the BVH for the
         scene (3D, few colliders, clusters). Colliders on layer 0, which no mask sees, stay out
         of it. The choice is kept in ``_broadphase`` (its ``reason`` says why)."""
-        handles = handles[self._tags[handles, _scene.LAYER] != 0]
+        # in ascending order (they are already: sorted, chain rows after): a cell's entries
+        # then follow the handles' order, which the ray walk's stop on a hit at 0 relies on
+        handles = np.sort(handles[self._tags[handles, _scene.LAYER] != 0])
         d = self._dim or 2
         lo = self._rows[handles, _scene.LO:_scene.LO + d]
         hi = self._rows[handles, _scene.HI:_scene.HI + d]
