@@ -47,6 +47,7 @@ from numba.core import inline_closurecall, ir, types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
 from . import stamps
+from .linking import called_by_address
 
 # every kernel's disk cache keyed on its file and all it imports (before any kernel is made)
 stamps.install()
@@ -92,7 +93,8 @@ _njit: Any = numba.njit
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = _typed_unliteral(_njit(cache=True, nogil=True, no_cfunc_wrapper=True)(fn))
+    compiled: F = called_by_address(_typed_unliteral(_njit(cache=True, nogil=True,
+                                                           no_cfunc_wrapper=True)(fn)))
     return compiled
 
 
@@ -125,8 +127,8 @@ def callee(fn: F) -> F:
     calls does not need. Measured: a wrapper is two thirds of a small kernel's compile
     that takes a scene (0.084 against 0.027 s of CPU, 29 such kernels). Python calling a
     callee gets a TypeError."""
-    compiled: F = _python_refused(_typed_unliteral(_njit(
-        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)))
+    compiled: F = called_by_address(_python_refused(_typed_unliteral(_njit(
+        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn))))
     return compiled
 
 
@@ -179,7 +181,8 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = _typed_unliteral(_njit(cache=True, no_cfunc_wrapper=True)(fn))
+    compiled: F = called_by_address(_typed_unliteral(_njit(cache=True,
+                                                           no_cfunc_wrapper=True)(fn)))
     return compiled
 
 

@@ -1,0 +1,154 @@
+"""Compiled calls between swept's kernels through mapped symbols (swept._kernels.linking).
+
+numba links a callee's whole module into every compiled caller and LLVM optimizes it again
+there; swept's kernels are instead called through a symbol mapped to the callee's one copy of
+machine code. These tests guard the two ways that can break: a caller whose code still holds
+the callee (no saving), and a caller loaded from numba's disk cache in a fresh process before
+its callee is mapped (LLVM's linker would end the process)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+from typing import Any
+
+import numba
+import numpy as np
+import pytest
+
+from swept._kernels import callee, kernel, linking
+from swept._kernels import ray as kray
+
+SRC = str(pathlib.Path(__file__).resolve().parent.parent / "src")
+
+#: A module of kernels for the cache tests: ``top`` (Python calls it) calls ``middle``, which
+#: calls ``leaf``; ``leaf`` raises ValueError on a negative count.
+_MODULE = '''
+import numpy as np
+from swept._kernels import callee, kernel
+
+@callee
+def leaf(x, n):
+    if n < 0:
+        raise ValueError("leaf: n must be at least 0")
+    total = 0.0
+    for i in range(n):
+        total += x * (i + 1)
+    return total
+
+@callee
+def middle(a, n):
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = leaf(a[i], n)
+    return out
+
+@kernel
+def top(a, n):
+    return middle(a, n).sum()
+'''
+
+#: Run in a fresh interpreter: call ``top`` (the first call in the process), then with a
+#: negative count; print the sum, the error and each kernel's compiles in this process.
+_RUN = r'''
+import numpy as np
+import linked_mod as m
+value = m.top(np.arange(4.0), 3)
+try:
+    m.top(np.arange(4.0), -1)
+    error = "none"
+except ValueError as exc:
+    error = str(exc)
+print(repr(value))
+print(error)
+print(*(sum(k.stats.cache_misses.values()) for k in (m.top, m.middle, m.leaf)))
+'''
+
+
+def _run(directory: pathlib.Path) -> list[str]:
+    """Run :data:`_RUN` in a fresh interpreter with ``directory`` and swept importable."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(directory), SRC]))
+    done = subprocess.run([sys.executable, "-c", _RUN], env=env, capture_output=True,
+                          text=True, timeout=600, cwd=directory)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.split("\n")
+
+
+def test_a_cached_caller_loads_in_a_fresh_process_before_its_callees(
+        tmp_path: pathlib.Path) -> None:
+    """A cold process compiles all three kernels; a fresh one loads ``top`` from the disk
+    cache first, whose reload hook loads ``middle`` and that one's loads ``leaf`` (mapping
+    their symbols) before ``top``'s code is linked: the same value, the callee's ValueError
+    through both callers, and no compile."""
+    (tmp_path / "linked_mod.py").write_text(_MODULE)
+    expected = sum(x * 6.0 for x in range(4))
+    cold = _run(tmp_path)
+    assert float(cold[0]) == expected
+    assert cold[1] == "leaf: n must be at least 0"
+    assert cold[2] == "1 1 1"
+    warm = _run(tmp_path)
+    assert float(warm[0]) == expected
+    assert warm[1] == "leaf: n must be at least 0"
+    assert warm[2] == "0 0 0"
+
+
+def test_a_caller_declares_its_callee_instead_of_holding_its_code() -> None:
+    """The caller's optimized module calls the callee's mapped symbol and defines no copy of
+    the callee (numba's linking would define it, ``linkonce_odr``, in every caller)."""
+    @numba.njit
+    def caller(x: float, y: float, r: float) -> float:
+        return kray.ray_circle(0.0, 0.0, x, y, 5.0, 0.0, r, np.inf)[0]
+
+    assert caller(1.0, 0.0, 1.0) == 4.0
+    code = caller.inspect_llvm(caller.signatures[0])
+    args = tuple(kray.ray_circle.signatures[0])
+    symbol = linking.symbol_name("swept._kernels.ray", "ray_circle", args)
+    assert re.search(rf'declare i32 @"?{re.escape(symbol)}"?\(', code)
+    callee_name = kray.ray_circle.overloads[args].fndesc.llvm_func_name
+    assert not re.search(rf'define [^@]*@"?{re.escape(callee_name)}"?\(', code)
+
+
+def test_a_kernel_no_module_name_reaches_keeps_numbas_linking() -> None:
+    """A kernel made in a function (no loader could find it in a fresh process) is linked
+    into its callers as numba does, and computes the same."""
+    @callee
+    def twice(x: float) -> float:
+        return 2.0 * x
+
+    @kernel
+    def outer(x: float) -> float:
+        return twice(x) + 1.0
+
+    assert outer(3.0) == 7.0
+    code = outer.inspect_llvm(outer.signatures[0])
+    assert linking.PREFIX not in code
+
+
+@pytest.mark.parametrize("args", [(numba.float64, numba.int64),
+                                  (numba.float64[::1], numba.int64)])
+def test_symbol_names_are_stable_and_tell_signatures_apart(args: tuple[Any, ...]) -> None:
+    """A symbol is the same for the same kernel and types (every process computes it alone)
+    and differs for another signature, kernel or module."""
+    name = linking.symbol_name("m", "f", args)
+    assert name == linking.symbol_name("m", "f", args)
+    assert name.startswith(linking.PREFIX + "f.")
+    assert name != linking.symbol_name("m", "f", (numba.float32,) + args[1:])
+    assert name != linking.symbol_name("m", "g", args)
+    assert name != linking.symbol_name("n", "f", args)
+
+
+def test_load_callee_maps_the_symbol_of_a_kernel_by_its_name() -> None:
+    """The reload hook compiles or loads the named kernel, which maps its symbol: a caller
+    compiled after it finds the address."""
+    args = (numba.float64,) * 8
+    linking.load_callee("swept._kernels.ray", "ray_circle", args)
+    assert args in kray.ray_circle.overloads
+    from llvmlite import binding as ll
+    symbol = linking.symbol_name("swept._kernels.ray", "ray_circle", args)
+    assert ll.address_of_symbol(symbol)
+    assert np.isfinite(kray.ray_circle(0.0, 0.0, 1.0, 0.0, 5.0, 0.0, 1.0, 10.0)[0])
+
+
