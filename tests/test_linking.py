@@ -115,12 +115,12 @@ def test_a_kernel_no_module_name_reaches_keeps_numbas_linking() -> None:
     """A kernel made in a function (no loader could find it in a fresh process) is linked
     into its callers as numba does, and computes the same."""
     @callee
-    def twice(x: float) -> float:
+    def doubled_inside(x: float) -> float:
         return 2.0 * x
 
     @kernel
     def outer(x: float) -> float:
-        return twice(x) + 1.0
+        return doubled_inside(x) + 1.0
 
     assert outer(3.0) == 7.0
     code = outer.inspect_llvm(outer.signatures[0])
