@@ -47,6 +47,7 @@ from numba.core import inline_closurecall, ir, types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
 from . import stamps
+from .compile_locks import compiled_once
 from .linking import called_by_address
 
 # every kernel's disk cache keyed on its file and all it imports (before any kernel is made)
@@ -93,8 +94,8 @@ _njit: Any = numba.njit
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = called_by_address(_typed_unliteral(_njit(cache=True, nogil=True,
-                                                           no_cfunc_wrapper=True)(fn)))
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_njit(
+        cache=True, nogil=True, no_cfunc_wrapper=True)(fn))))
     return compiled
 
 
@@ -127,8 +128,8 @@ def callee(fn: F) -> F:
     calls does not need. Measured: a wrapper is two thirds of a small kernel's compile
     that takes a scene (0.084 against 0.027 s of CPU, 29 such kernels). Python calling a
     callee gets a TypeError."""
-    compiled: F = called_by_address(_python_refused(_typed_unliteral(_njit(
-        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn))))
+    compiled: F = called_by_address(compiled_once(_python_refused(_typed_unliteral(_njit(
+        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
 
@@ -181,8 +182,8 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = called_by_address(_typed_unliteral(_njit(cache=True,
-                                                           no_cfunc_wrapper=True)(fn)))
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_njit(
+        cache=True, no_cfunc_wrapper=True)(fn))))
     return compiled
 
 
@@ -198,8 +199,8 @@ def inline_kernel(fn: F) -> F:
     ``cast_hit`` that both call on owner-less views, at no cost to ``raycast_many``; the
     same call on reference-counted arrays had made it 1.4x slower). Inline small helpers;
     call large ones."""
-    compiled: F = _typed_unliteral(_njit(cache=True, nogil=True, inline="always",
-                                         no_cfunc_wrapper=True)(fn))
+    compiled: F = compiled_once(_typed_unliteral(_njit(cache=True, nogil=True, inline="always",
+                                                       no_cfunc_wrapper=True)(fn)))
     return compiled
 
 
