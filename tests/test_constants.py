@@ -82,6 +82,8 @@ OTHERS = {
     "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "RAY_BLOCK",
     # swept warmup's wait between two tries of a compile lock (swept._kernels.compile_locks)
     "COMPILE_LOCK_POLL_SECONDS",
+    # which compiled callees are linked into their callers (swept._kernels.linking)
+    "LINKED_CALLEE_MAX_INSTRUCTIONS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

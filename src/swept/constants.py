@@ -128,6 +128,8 @@ __all__ = [
     "EVENT_TOUCH_FRACTION", "TOUCHES_LOGGED_PER_STEP",
     # swept warmup's compile locks (swept._kernels.compile_locks)
     "COMPILE_LOCK_POLL_SECONDS", "COMPILE_LOCK_MAX_POLLS",
+    # which compiled callees are linked into their callers (swept._kernels.linking)
+    "LINKED_CALLEE_MAX_INSTRUCTIONS",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
@@ -915,3 +917,11 @@ COMPILE_LOCK_POLL_SECONDS = 0.05
 #: compiles instead of a stall): 12,000 polls of 0.05 s, ten minutes. Not measured: chosen
 #: far above the costliest kernel's compile with its callees (about 30 s of CPU).
 COMPILE_LOCK_MAX_POLLS = 12_000
+# --- compiled calls between kernels (swept._kernels.linking)
+
+#: A kernel whose optimized function has at most this many LLVM instructions is linked into
+#: its compiled callers as numba does (LLVM may inline it into a hot loop); a larger one is
+#: called through its mapped symbol, optimized and emitted once. Not measured: chosen above
+#: LLVM's inlining bound at numba's -O3 (a cost of 250, about 5 an instruction: 50 to 150
+#: instructions with its bonuses), so that what LLVM would inline stays linked.
+LINKED_CALLEE_MAX_INSTRUCTIONS = 200

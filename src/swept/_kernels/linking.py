@@ -32,6 +32,8 @@ from numba.core import cgutils
 from numba.core.base import OverloadSelector
 from numba.core.imputils import fix_returning_optional, impl_ret_new_ref
 
+from ..constants import LINKED_CALLEE_MAX_INSTRUCTIONS
+
 #: The prefix of every symbol this module maps (never numba's own ``_ZN5numba`` names).
 PREFIX = "swept_kernel."
 
@@ -55,6 +57,24 @@ def load_callee(module: str, qualname: str, args: tuple[Any, ...]) -> None:
     """Load (from the cache) or compile kernel ``module.qualname`` for ``args`` in this
     process, which maps its symbol: run before a cached caller's machine code is loaded."""
     _named(module, qualname).compile(tuple(args))
+
+
+def _large(cres: Any) -> bool:
+    """Whether the compiled kernel ``cres`` has more than
+    :data:`~swept.constants.LINKED_CALLEE_MAX_INSTRUCTIONS` LLVM instructions (counted in its
+    optimized module, up to the first past the bound)."""
+    module = cres.library._get_module_for_linking()
+    try:
+        fn = module.get_function(cres.fndesc.llvm_func_name)
+    except NameError:
+        return False
+    count = 0
+    for block in fn.blocks:
+        for _instruction in block.instructions:
+            count += 1
+            if count > LINKED_CALLEE_MAX_INSTRUCTIONS:
+                return True
+    return False
 
 
 def _external_call(fndesc: Any, symbol: str, loader: Any) -> Any:
@@ -82,9 +102,9 @@ def _external_call(fndesc: Any, symbol: str, loader: Any) -> Any:
 
 
 def called_by_address(dispatcher: Any) -> Any:
-    """Make compiled callers of ``dispatcher`` call each of its compiles through the compile's
-    mapped symbol (see the module docstring); a kernel no module-level name reaches keeps
-    numba's linking."""
+    """Make compiled callers of ``dispatcher`` call each of its large compiles through the
+    compile's mapped symbol (see the module docstring); a small one (LLVM may inline it into
+    a hot loop) and a kernel no module-level name reaches keep numba's linking."""
     add_overload = dispatcher.add_overload
 
     def add(cres: Any) -> None:
@@ -94,7 +114,7 @@ def called_by_address(dispatcher: Any) -> Any:
             cres.library._reload_init.update(cres.reload_init)
         py_func = dispatcher.py_func
         module, qualname = py_func.__module__, py_func.__qualname__
-        if not cres.objectmode and "<" not in qualname:
+        if not cres.objectmode and "<" not in qualname and _large(cres):
             try:
                 reached = _named(module, qualname) is dispatcher
             except (ImportError, AttributeError):
