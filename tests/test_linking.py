@@ -16,7 +16,6 @@ import sys
 from typing import Any
 
 import numba
-import numpy as np
 import pytest
 
 from swept._kernels import callee, kernel, linking
@@ -54,7 +53,10 @@ def top(a, n):
 #: Run in a fresh interpreter: call ``top`` (the first call in the process), then with a
 #: negative count; print the sum, the error and each kernel's compiles in this process.
 _RUN = r'''
+import sys
 import numpy as np
+from swept._kernels import linking
+linking.LINKED_CALLEE_MAX_INSTRUCTIONS = 0  # every callee through its symbol
 import linked_mod as m
 value = m.top(np.arange(4.0), 3)
 try:
@@ -65,13 +67,15 @@ except ValueError as exc:
 print(repr(value))
 print(error)
 print(*(sum(k.stats.cache_misses.values()) for k in (m.top, m.middle, m.leaf)))
+if sys.argv[1:] == ["cold"]:  # (a kernel loaded from the cache has no LLVM text)
+    print(linking.PREFIX + "middle." in m.top.inspect_llvm(m.top.signatures[0]))
 '''
 
 
-def _run(directory: pathlib.Path) -> list[str]:
+def _run(directory: pathlib.Path, *argv: str) -> list[str]:
     """Run :data:`_RUN` in a fresh interpreter with ``directory`` and swept importable."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(directory), SRC]))
-    done = subprocess.run([sys.executable, "-c", _RUN], env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", _RUN, *argv], env=env, capture_output=True,
                           text=True, timeout=600, cwd=directory)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.split("\n")
@@ -79,36 +83,70 @@ def _run(directory: pathlib.Path) -> list[str]:
 
 def test_a_cached_caller_loads_in_a_fresh_process_before_its_callees(
         tmp_path: pathlib.Path) -> None:
-    """A cold process compiles all three kernels; a fresh one loads ``top`` from the disk
-    cache first, whose reload hook loads ``middle`` and that one's loads ``leaf`` (mapping
-    their symbols) before ``top``'s code is linked: the same value, the callee's ValueError
-    through both callers, and no compile."""
+    """(Every callee counted large.) A cold process compiles all three kernels, ``top``
+    calling ``middle``'s symbol; a fresh one loads ``top`` from the disk cache first, whose
+    reload hook loads ``middle`` and that one's loads ``leaf`` (mapping their symbols) before
+    ``top``'s code is linked: the same value, the callee's ValueError through both callers,
+    and no compile."""
     (tmp_path / "linked_mod.py").write_text(_MODULE)
     expected = sum(x * 6.0 for x in range(4))
-    cold = _run(tmp_path)
+    cold = _run(tmp_path, "cold")
     assert float(cold[0]) == expected
     assert cold[1] == "leaf: n must be at least 0"
     assert cold[2] == "1 1 1"
+    assert cold[3] == "True"
     warm = _run(tmp_path)
     assert float(warm[0]) == expected
     assert warm[1] == "leaf: n must be at least 0"
     assert warm[2] == "0 0 0"
 
 
-def test_a_caller_declares_its_callee_instead_of_holding_its_code() -> None:
-    """The caller's optimized module calls the callee's mapped symbol and defines no copy of
-    the callee (numba's linking would define it, ``linkonce_odr``, in every caller)."""
-    @numba.njit
-    def caller(x: float, y: float, r: float) -> float:
-        return kray.ray_circle(0.0, 0.0, x, y, 5.0, 0.0, r, np.inf)[0]
+@callee
+def _tripled(x: float) -> float:
+    return 3.0 * x
 
-    assert caller(1.0, 0.0, 1.0) == 4.0
-    code = caller.inspect_llvm(caller.signatures[0])
-    args = tuple(kray.ray_circle.signatures[0])
-    symbol = linking.symbol_name("swept._kernels.ray", "ray_circle", args)
+
+@kernel
+def tripled_plus_one(x: float) -> float:
+    return _tripled(x) + 1.0
+
+
+@callee
+def _quartered(x: float) -> float:
+    return 0.25 * x
+
+
+@kernel
+def quartered_plus_one(x: float) -> float:
+    return _quartered(x) + 1.0
+
+
+def test_a_caller_declares_a_large_callee_instead_of_holding_its_code(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every callee counted large, the caller's optimized module calls the callee's
+    mapped symbol and defines no copy of the callee (numba's linking defines it,
+    ``linkonce_odr``, in every caller); the symbol is mapped in this process."""
+    monkeypatch.setattr(linking, "LINKED_CALLEE_MAX_INSTRUCTIONS", 0)
+    assert tripled_plus_one(2.0) == 7.0
+    code = tripled_plus_one.inspect_llvm(tripled_plus_one.signatures[0])
+    inner = globals()["_tripled"]  # (by string: no Python code names a callee)
+    args = tuple(inner.signatures[0])
+    symbol = linking.symbol_name(__name__, "_tripled", args)
     assert re.search(rf'declare i32 @"?{re.escape(symbol)}"?\(', code)
-    callee_name = kray.ray_circle.overloads[args].fndesc.llvm_func_name
+    callee_name = inner.overloads[args].fndesc.llvm_func_name
     assert not re.search(rf'define [^@]*@"?{re.escape(callee_name)}"?\(', code)
+    from llvmlite import binding as ll
+    assert ll.address_of_symbol(symbol)
+
+
+def test_a_small_callee_stays_linked_for_llvm_to_inline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A callee under the bound is linked into its caller as numba does (LLVM inlines it: the
+    caller neither calls a symbol nor defines the callee)."""
+    monkeypatch.setattr(linking, "LINKED_CALLEE_MAX_INSTRUCTIONS", 10**9)
+    assert quartered_plus_one(4.0) == 2.0
+    code = quartered_plus_one.inspect_llvm(quartered_plus_one.signatures[0])
+    assert linking.PREFIX not in code
 
 
 def test_a_kernel_no_module_name_reaches_keeps_numbas_linking() -> None:
@@ -140,15 +178,9 @@ def test_symbol_names_are_stable_and_tell_signatures_apart(args: tuple[Any, ...]
     assert name != linking.symbol_name("n", "f", args)
 
 
-def test_load_callee_maps_the_symbol_of_a_kernel_by_its_name() -> None:
-    """The reload hook compiles or loads the named kernel, which maps its symbol: a caller
-    compiled after it finds the address."""
+def test_load_callee_loads_a_kernel_by_its_name() -> None:
+    """The reload hook compiles or loads the named kernel for the given types."""
     args = (numba.float64,) * 8
     linking.load_callee("swept._kernels.ray", "ray_circle", args)
     assert args in kray.ray_circle.overloads
-    from llvmlite import binding as ll
-    symbol = linking.symbol_name("swept._kernels.ray", "ray_circle", args)
-    assert ll.address_of_symbol(symbol)
-    assert np.isfinite(kray.ray_circle(0.0, 0.0, 1.0, 0.0, 5.0, 0.0, 1.0, 10.0)[0])
-
-
+    assert kray.ray_circle(0.0, 0.0, 1.0, 0.0, 5.0, 0.0, 1.0, 10.0)[0] == 4.0
