@@ -12,51 +12,40 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from swept import warmup
 from swept._kernels import compile_locks
+from test_linking import _MODULE  # top calls middle, which calls leaf
 
 SRC = str(pathlib.Path(__file__).resolve().parent.parent / "src")
 
-_MODULE = '''
-from swept._kernels import callee, kernel
-
-@callee
-def locked_leaf(x, n):
-    total = 0.0
-    for i in range(n):
-        total += x * (i + 1)
-    return total
-
-@kernel
-def locked_top(x, n):
-    return locked_leaf(x, n) + 1.0
-'''
 
 #: The second process: says it is ready, calls the kernel, then prints the time it got the
 #: result and its compiles of each kernel.
 _CHILD = r'''
 import sys, time
-import locked_mod as m
+import numpy as np
+import linked_mod as m
 print("ready", flush=True)
-value = m.locked_top(2.0, 3)
-print(time.time(), value, sum(m.locked_top.stats.cache_misses.values()),
-      sum(m.locked_leaf.stats.cache_misses.values()), flush=True)
+value = m.top(np.arange(4.0), 3)
+print(time.time(), value, sum(m.top.stats.cache_misses.values()),
+      sum(m.leaf.stats.cache_misses.values()), flush=True)
 '''
 
 
 def test_a_process_waits_for_the_kernel_another_compiles_and_loads_it(
         tmp_path: pathlib.Path) -> None:
-    """This process holds ``locked_top``'s lock and compiles the kernels (writing the disk
+    """This process holds ``top``'s lock and compiles the kernels (writing the disk
     cache); the second process, started with the lock directory, reaches the kernel, waits
     until the lock is let go, and then loads both kernels instead of compiling them."""
-    (tmp_path / "locked_mod.py").write_text(_MODULE)
+    (tmp_path / "linked_mod.py").write_text(_MODULE)
     locks = tmp_path / "locks"
     locks.mkdir()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), SRC]),
                **{compile_locks.ENV: str(locks)})
-    path = compile_locks.lock_path(str(locks), "locked_mod", "locked_top")
+    path = compile_locks.lock_path(str(locks), "linked_mod", "top")
     sys.path.insert(0, str(tmp_path))
     try:
         with compile_locks._locked(path) as held:
@@ -65,19 +54,19 @@ def test_a_process_waits_for_the_kernel_another_compiles_and_loads_it(
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             assert child.stdout is not None
             assert child.stdout.readline().strip() == "ready"
-            import locked_mod  # type: ignore[import-not-found]
-            assert locked_mod.locked_top(2.0, 3) == 13.0
+            import linked_mod  # type: ignore[import-not-found]
+            assert linked_mod.top(np.arange(4.0), 3) == 36.0
             time.sleep(1.0)
             assert child.poll() is None  # still waiting for the lock
             released = time.time()
         out, err = child.communicate(timeout=600)
     finally:
         sys.path.remove(str(tmp_path))
-        sys.modules.pop("locked_mod", None)
+        sys.modules.pop("linked_mod", None)
     assert child.returncode == 0, err[-3000:]
     done, value, top_misses, leaf_misses = out.split()
     assert float(done) >= released
-    assert float(value) == 13.0
+    assert float(value) == 36.0
     assert (int(top_misses), int(leaf_misses)) == (0, 0)
 
 

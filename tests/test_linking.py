@@ -111,16 +111,6 @@ def tripled_plus_one(x: float) -> float:
     return _tripled(x) + 1.0
 
 
-@callee
-def _quartered(x: float) -> float:
-    return 0.25 * x
-
-
-@kernel
-def quartered_plus_one(x: float) -> float:
-    return _quartered(x) + 1.0
-
-
 def test_a_caller_declares_a_large_callee_instead_of_holding_its_code(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With every callee counted large, the caller's optimized module calls the callee's
@@ -139,13 +129,16 @@ def test_a_caller_declares_a_large_callee_instead_of_holding_its_code(
     assert ll.address_of_symbol(symbol)
 
 
-def test_a_small_callee_stays_linked_for_llvm_to_inline(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A callee under the bound is linked into its caller as numba does (LLVM inlines it: the
-    caller neither calls a symbol nor defines the callee)."""
-    monkeypatch.setattr(linking, "LINKED_CALLEE_MAX_INSTRUCTIONS", 10**9)
-    assert quartered_plus_one(4.0) == 2.0
-    code = quartered_plus_one.inspect_llvm(quartered_plus_one.signatures[0])
+def test_a_small_callee_stays_linked_for_llvm_to_inline() -> None:
+    """A callee under the bound (the ray's circle test) is linked into its caller as numba
+    does, for LLVM to inline: the caller calls no symbol."""
+    @numba.njit
+    def first_hit(x: float) -> float:
+        return kray.ray_circle(0.0, 0.0, 1.0, 0.0, x, 0.0, 1.0, 100.0)[0]
+
+    assert first_hit(5.0) == 4.0
+    assert not linking._large(kray.ray_circle.overloads[kray.ray_circle.signatures[0]])
+    code = first_hit.inspect_llvm(first_hit.signatures[0])
     assert linking.PREFIX not in code
 
 
