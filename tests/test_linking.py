@@ -141,20 +141,21 @@ def test_a_small_callee_stays_linked_for_llvm_to_inline() -> None:
     assert linking.PREFIX not in code
 
 
-def test_a_kernel_no_module_name_reaches_keeps_numbas_linking() -> None:
-    """A kernel made in a function (no loader could find it in a fresh process) is linked
-    into its callers as numba does, and computes the same."""
-    @callee
-    def doubled_inside(x: float) -> float:
-        return 2.0 * x
+def test_a_kernel_no_module_name_reaches_keeps_numbas_linking(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel that its module's name does not reach (made in a function: no loader could
+    find it in a fresh process; here a second kernel of ``_tripled``'s function, whose name
+    reaches the first) is linked into its callers as numba does, even counted large."""
+    monkeypatch.setattr(linking, "LINKED_CALLEE_MAX_INSTRUCTIONS", 0)
+    twin = callee(globals()["_tripled"].py_func)
 
     @kernel
     def outer(x: float) -> float:
-        return doubled_inside(x) + 1.0
+        return twin(x) - 1.0
 
-    assert outer(3.0) == 7.0
-    code = outer.inspect_llvm(outer.signatures[0])
-    assert linking.PREFIX not in code
+    assert outer(3.0) == 8.0
+    # no hook loads a callee: the call is linked (holds also when loaded from the cache)
+    assert not outer.overloads[outer.signatures[0]].reload_init
 
 
 @pytest.mark.parametrize("args", [(numba.float64, numba.int64),
