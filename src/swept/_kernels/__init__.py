@@ -10,8 +10,12 @@ they hold no geometry of their own.
 Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
 ``benchmarks/bench_compile.py --breakdown``). A new kernel follows these rules:
 
-- A compiled call links the callee's whole code, and its callees', into the caller's module,
-  which LLVM optimizes and emits again: a kernel's cost grows with all the code it reaches.
+- A compiled call to a large kernel (over ``LINKED_CALLEE_MAX_INSTRUCTIONS`` LLVM
+  instructions) goes through a symbol mapped to its one copy of machine code
+  (:mod:`.linking`): LLVM optimizes and emits it once, however many kernels call it (the
+  tour's LLVM time 60.2 to 32.3 s of CPU with every callee so called). A small one is still
+  linked, its code copied into the caller's module and optimized again there, so that LLVM
+  may inline it.
   A wrapper that only Python calls is plain Python (``bvh.build``: the build was compiled
   and emitted four times over as three nested kernels).
 - An :func:`inline_kernel` is typed, lowered and SSA-rebuilt once per call site, and numba's
