@@ -46,6 +46,7 @@ CAPS = {
     "SCENE_MAX_NUMBER_CHARS", "SCENE_MAX_BODIES", "SHAPELY_MAX_QUAD_SEGMENTS",
     "TOUCHES_LOGGED_PER_STEP", "SURFACE_SEARCH_DOUBLINGS", "PUSH_SLIDES", "RAY_ORDER_MAX_SIDE",
     "MAX_MESH_TRIANGLES", "MAX_BODY_POLYGON_POINTS", "SIM_GRID_MAX_ENTRIES_PER_COLLIDER",
+    "COMPILE_LOCK_MAX_POLLS",
 }
 # limits and overflow guards (absolute, large), and defaults and conventions
 LIMITS = {"CENTROID_CLAMP", "AREA_EXTENT_CAP", "MAX_COORDINATE"}
@@ -79,6 +80,10 @@ OTHERS = {
     "SHAPELY_QUAD_SEGMENTS",
     # the order a mesh walks a ray batch in (swept._kernels.mesh.ray_order), and its blocks
     "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "RAY_BLOCK",
+    # swept warmup's wait between two tries of a compile lock (swept._kernels.compile_locks)
+    "COMPILE_LOCK_POLL_SECONDS",
+    # which compiled callees are linked into their callers (swept._kernels.linking)
+    "LINKED_CALLEE_MAX_INSTRUCTIONS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

@@ -23,7 +23,7 @@ def test_every_family_runs_once_in_a_pool_of_jobs(monkeypatch: pytest.MonkeyPatc
     seen: list[str] = []
     lock = threading.Lock()
 
-    def child(name: str) -> tuple[str, float, float]:
+    def child(name: str, locks: str = "") -> tuple[str, float, float]:
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
@@ -47,7 +47,7 @@ def test_a_family_starts_after_those_it_waits_for(monkeypatch: pytest.MonkeyPatc
     log: list[tuple[str, str]] = []
     lock = threading.Lock()
 
-    def child(name: str) -> tuple[str, float, float]:
+    def child(name: str, locks: str = "") -> tuple[str, float, float]:
         with lock:
             log.append(("start", name))
         time.sleep(0.01)
@@ -70,7 +70,7 @@ def test_a_failing_family_is_reported_after_the_others_ran(
     """One family's failure is a RuntimeError naming it, raised once every family ran."""
     seen: list[str] = []
 
-    def child(name: str) -> tuple[str, float, float]:
+    def child(name: str, locks: str = "") -> tuple[str, float, float]:
         seen.append(name)
         if name == "level":
             raise RuntimeError("warm-up family 'level' failed (status 1): boom")
@@ -100,7 +100,7 @@ def test_the_command_compiles_a_family_for_real() -> None:
                            "--jobs", "1"], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].split() == ["family", "wall", "s", "CPU", "s"]
+    assert lines[0].split() == ["family", "start", "s", "wall", "s", "CPU", "s"]
     assert lines[1].split()[0] == "scalar3d"
     assert lines[-1].startswith("all 1 in ")
 

@@ -582,13 +582,14 @@ def _warmup(args: argparse.Namespace, out: TextIO) -> int:
     family's wall-clock and CPU seconds."""
     from .warmup import warm_up
     start = time.perf_counter()
+    starts: dict[str, float] = {}
     try:
-        spent = warm_up(args.jobs, args.only)
+        spent = warm_up(args.jobs, args.only, starts)
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
-    print(f"{'family':10s} {'wall s':>8s} {'CPU s':>8s}", file=out)
+    print(f"{'family':10s} {'start s':>8s} {'wall s':>8s} {'CPU s':>8s}", file=out)
     for name, (wall, cpu) in spent.items():
-        print(f"{name:10s} {wall:8.1f} {cpu:8.1f}", file=out)
+        print(f"{name:10s} {starts.get(name, 0.0):8.1f} {wall:8.1f} {cpu:8.1f}", file=out)
     cores = "every core" if not args.jobs else f"{args.jobs} core{'' if args.jobs == 1 else 's'}"
     print(f"all {len(spent)} in {time.perf_counter() - start:.1f} s on {cores} "
           f"({sum(c for _w, c in spent.values()):.1f} s of CPU)", file=out)
@@ -786,7 +787,7 @@ def _warmup_parser(commands: argparse._SubParsersAction[Any]) -> None:
                                            "families spread over JOBS processes.")
     warm.add_argument("--jobs", type=_whole(1, len(FAMILIES)), default=None, metavar="N",
                       help=f"processes at once, 1 to {len(FAMILIES)} (one a family at most; "
-                           "default: the CPU count)")
+                           "default: one more than the CPU count)")
     warm.add_argument("--only", choices=list(FAMILIES), action="append",
                       help="compile only this family (repeatable)")
     warm.set_defaults(handler=_warmup)

@@ -126,6 +126,10 @@ __all__ = [
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
     "EVENT_TOUCH_FRACTION", "TOUCHES_LOGGED_PER_STEP",
+    # swept warmup's compile locks (swept._kernels.compile_locks)
+    "COMPILE_LOCK_POLL_SECONDS", "COMPILE_LOCK_MAX_POLLS",
+    # which compiled callees are linked into their callers (swept._kernels.linking)
+    "LINKED_CALLEE_MAX_INSTRUCTIONS",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
@@ -903,3 +907,21 @@ EVENT_TOUCH_FRACTION = 1e-2
 #: bounces clear within the step is found by this log alone). Not measured: a swept move
 #: casts at most ``max_casts`` (4 by default) times, each meeting one collider.
 TOUCHES_LOGGED_PER_STEP = 8
+# --- swept warmup's compile locks (swept._kernels.compile_locks)
+
+#: Seconds a warm-up process sleeps between two tries of a kernel's compile lock that another
+#: process holds. Not measured: chosen far below a kernel's compile (0.03 to 10 s of CPU in
+#: the tour) and far above the cost of a try (one system call).
+COMPILE_LOCK_POLL_SECONDS = 0.05
+#: Tries of a taken compile lock before a warm-up process compiles the kernel anyway (two
+#: compiles instead of a stall): 12,000 polls of 0.05 s, ten minutes. Not measured: chosen
+#: far above the costliest kernel's compile with its callees (about 30 s of CPU).
+COMPILE_LOCK_MAX_POLLS = 12_000
+# --- compiled calls between kernels (swept._kernels.linking)
+
+#: A kernel whose optimized function has at most this many LLVM instructions is linked into
+#: its compiled callers as numba does (LLVM may inline it into a hot loop); a larger one is
+#: called through its mapped symbol, optimized and emitted once. Not measured: chosen above
+#: LLVM's inlining bound at numba's -O3 (a cost of 250, about 5 an instruction: 50 to 150
+#: instructions with its bonuses), so that what LLVM would inline stays linked.
+LINKED_CALLEE_MAX_INSTRUCTIONS = 200

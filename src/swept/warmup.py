@@ -3,12 +3,14 @@
 numba compiles each kernel on its first call and keeps the machine code on disk
 (``__pycache__`` beside swept's sources), so a fresh install pays the compile once, in the
 first session that meets each kernel: minutes of CPU in all (README, "Compile time").
-``swept warmup`` pays it up front, in ``jobs`` processes at once (default: every core),
-each running a *family* (:data:`FAMILIES`: a tour of every kernel a family's public calls
-reach) and writing the shared cache; afterwards every call loads its kernel from the disk.
-A family starts once those it shares most kernels with are done (:data:`AFTER`), so that it
-loads them instead of compiling them again; a kernel two running families share is compiled
-by both (numba writes each cache file whole, so the last write wins).
+``swept warmup`` pays it up front, in ``jobs`` processes at once (default: one more than the
+cores), each running a *family* (:data:`FAMILIES`: a tour of every kernel a family's public
+calls reach) and writing the shared cache; afterwards every call loads its kernel from the
+disk. The processes share one directory of compile locks (:mod:`swept._kernels.compile_locks`):
+a kernel two running families meet is compiled by one of them while the other waits and then
+loads it, so each kernel is compiled once, and the spare process keeps the cores busy while
+one waits. The costliest families start first; a small family that reuses most of a big
+one's kernels starts once that one is done (:data:`AFTER`).
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
@@ -20,6 +22,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -27,7 +30,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["AFTER", "FAMILIES", "run_families", "warm_up"]
+__all__ = ["AFTER", "FAMILIES", "LOCKS_ENV", "run_families", "warm_up"]
+
+#: The variable that gives a warm-up process its compile-lock directory
+#: (:data:`swept._kernels.compile_locks.ENV`; spelled here so that the warm-up's own process
+#: never imports numba).
+LOCKS_ENV = "SWEPT_COMPILE_LOCKS"
 
 
 def _scalar2d() -> None:
@@ -210,10 +218,12 @@ def _level() -> None:
                        skin=1e-3)
 
 
-#: The kernel families a warm-up compiles, by name, the costliest first.
+#: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
+#: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
+#: scalar3d 8, world3d and sim3d a few once their 2D twins are cached).
 FAMILIES: dict[str, Callable[[], None]] = {
-    "world2d": lambda: _world_queries(2),
     "sim2d": lambda: _simulation(2),
+    "world2d": lambda: _world_queries(2),
     "level": _level,
     "scalar2d": _scalar2d,
     "scalar3d": _scalar3d,
@@ -221,12 +231,10 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "sim3d": lambda: _simulation(3),
 }
 
-#: The families each waits for in a warm-up (their kernels are much of its own: the World's
-#: scene, trees and casts, which a Simulation steps through). Measured from an empty cache on
-#: 2 cores: with world2d and sim2d started together the warm-up took 224 s of CPU, each
-#: compiling the World's kernels.
+#: The families each waits for in a warm-up: a 3D family compiles little beyond its 2D twin's
+#: kernels (world3d 3.7 s, sim3d 1.4 s of CPU after them), so it starts once the twin is
+#: done instead of holding a process while it waits for the twin's compile locks.
 AFTER: dict[str, tuple[str, ...]] = {
-    "sim2d": ("world2d",),
     "world3d": ("world2d",),
     "sim3d": ("sim2d", "world3d"),
 }
@@ -244,13 +252,17 @@ def run_families(names: Sequence[str]) -> dict[str, float]:
     return spent
 
 
-def _child(name: str) -> tuple[str, float, float]:
-    """Run family ``name`` in a fresh interpreter: (name, wall seconds, CPU seconds)."""
+def _child(name: str, locks: str = "") -> tuple[str, float, float]:
+    """Run family ``name`` in a fresh interpreter (sharing the compile-lock directory
+    ``locks``, if given): (name, wall seconds, CPU seconds)."""
     start = time.perf_counter()
+    env = dict(os.environ)
+    if locks:
+        env[LOCKS_ENV] = locks
     code = ("import json, sys; from swept.warmup import run_families; "
             "print(json.dumps(run_families(sys.argv[1:])))")
     done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True,
-                          timeout=3600)
+                          timeout=3600, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"warm-up family {name!r} failed (status {done.returncode}): "
                            f"{done.stderr.strip()[-2000:]}")
@@ -258,19 +270,20 @@ def _child(name: str) -> tuple[str, float, float]:
     return name, time.perf_counter() - start, cpu
 
 
-def warm_up(jobs: int | None = None, names: Sequence[str] | None = None
-            ) -> dict[str, tuple[float, float]]:
+def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
+            starts: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
     """Compile the families ``names`` (default: all of :data:`FAMILIES`) into numba's cache,
-    each in its own interpreter, ``jobs`` at a time (default: the CPU count); returns each
-    family's (wall, CPU) seconds. ValueError for ``jobs`` under 1 or an unknown family;
-    RuntimeError when a family fails (the others still run)."""
+    each in its own interpreter, ``jobs`` at a time (default: one more than the CPU count),
+    sharing compile locks; returns each family's (wall, CPU) seconds, and fills ``starts``
+    (if given) with each family's start, in seconds after the first. ValueError for ``jobs``
+    under 1 or an unknown family; RuntimeError when a family fails (the others still run)."""
     chosen = list(FAMILIES) if names is None else list(names)
     unknown = [n for n in chosen if n not in FAMILIES]
     if unknown:
         raise ValueError(f"names: unknown warm-up famil{'y' if len(unknown) == 1 else 'ies'} "
                          f"{', '.join(map(repr, unknown))}; choose from {', '.join(FAMILIES)}")
     if jobs is None:
-        jobs = os.cpu_count() or 1
+        jobs = (os.cpu_count() or 1) + 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
     # each family once the families it waits for (AFTER) are done, the costliest first
@@ -278,13 +291,17 @@ def warm_up(jobs: int | None = None, names: Sequence[str] | None = None
     results: dict[str, tuple[float, float]] = {}
     errors: list[str] = []
     done: set[str] = set()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="swept-warmup-") as locks, \
+            ThreadPoolExecutor(max_workers=jobs) as pool:
         running: dict[Future[tuple[str, float, float]], str] = {}
         for _ in range(2 * len(FAMILIES) + 1):
             for name in [n for n in waiting
                          if all(a in done or a not in chosen for a in AFTER.get(n, ()))]:
                 if len(running) < jobs:
-                    running[pool.submit(_child, name)] = name
+                    running[pool.submit(_child, name, locks)] = name
+                    if starts is not None:
+                        starts[name] = time.perf_counter() - began
                     waiting.remove(name)
             if not running:
                 break

@@ -10,8 +10,12 @@ they hold no geometry of their own.
 Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
 ``benchmarks/bench_compile.py --breakdown``). A new kernel follows these rules:
 
-- A compiled call links the callee's whole code, and its callees', into the caller's module,
-  which LLVM optimizes and emits again: a kernel's cost grows with all the code it reaches.
+- A compiled call to a large kernel (over ``LINKED_CALLEE_MAX_INSTRUCTIONS`` LLVM
+  instructions) goes through a symbol mapped to its one copy of machine code
+  (:mod:`.linking`): LLVM optimizes and emits it once, however many kernels call it (the
+  tour's LLVM time 60.2 to 32.3 s of CPU with every callee so called). A small one is still
+  linked, its code copied into the caller's module and optimized again there, so that LLVM
+  may inline it.
   A wrapper that only Python calls is plain Python (``bvh.build``: the build was compiled
   and emitted four times over as three nested kernels).
 - An :func:`inline_kernel` is typed, lowered and SSA-rebuilt once per call site, and numba's
@@ -47,6 +51,8 @@ from numba.core import inline_closurecall, ir, types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
 from . import stamps
+from .compile_locks import compiled_once
+from .linking import called_by_address
 
 # every kernel's disk cache keyed on its file and all it imports (before any kernel is made)
 stamps.install()
@@ -92,7 +98,8 @@ _njit: Any = numba.njit
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = _typed_unliteral(_njit(cache=True, nogil=True, no_cfunc_wrapper=True)(fn))
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_njit(
+        cache=True, nogil=True, no_cfunc_wrapper=True)(fn))))
     return compiled
 
 
@@ -125,8 +132,8 @@ def callee(fn: F) -> F:
     calls does not need. Measured: a wrapper is two thirds of a small kernel's compile
     that takes a scene (0.084 against 0.027 s of CPU, 29 such kernels). Python calling a
     callee gets a TypeError."""
-    compiled: F = _python_refused(_typed_unliteral(_njit(
-        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)))
+    compiled: F = called_by_address(compiled_once(_python_refused(_typed_unliteral(_njit(
+        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
 
@@ -179,7 +186,8 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = _typed_unliteral(_njit(cache=True, no_cfunc_wrapper=True)(fn))
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_njit(
+        cache=True, no_cfunc_wrapper=True)(fn))))
     return compiled
 
 
@@ -195,8 +203,8 @@ def inline_kernel(fn: F) -> F:
     ``cast_hit`` that both call on owner-less views, at no cost to ``raycast_many``; the
     same call on reference-counted arrays had made it 1.4x slower). Inline small helpers;
     call large ones."""
-    compiled: F = _typed_unliteral(_njit(cache=True, nogil=True, inline="always",
-                                         no_cfunc_wrapper=True)(fn))
+    compiled: F = compiled_once(_typed_unliteral(_njit(cache=True, nogil=True, inline="always",
+                                                       no_cfunc_wrapper=True)(fn)))
     return compiled
 
 
