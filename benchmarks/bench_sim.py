@@ -16,8 +16,9 @@ another ball can bend a path round a wall's end so that the chord cuts across it
 with a bounce is never counted: its chord can cut across the end of a wall the path went
 round.
 
-The same pymunk scene is also run with :data:`SAFE_SUBSTEPS` substeps a step (on a tenth of
-the steps): the cost, to a user, of getting from pymunk the correctness swept gives.
+The same pymunk scene is also run with :data:`SAFE_SUBSTEPS` substeps a step (for
+:data:`SUBSTEP_ROW_STEPS` steps): the cost, to a user, of asking pymunk for the correctness
+swept gives.
 
 Growth: the wall-clock cost of one swept-mode step at 1k, 10k and 100k balls (the same
 density), and the exponent of a least-squares fit of log(cost) against log(n).
@@ -73,8 +74,9 @@ WARM_UP_STEPS = 5
 #: passes within half a radius of the wall's line) and pymunk's discrete test sees it. Ball
 #: against ball can speed a light ball past the top speed, so a few may still tunnel.
 SAFE_SUBSTEPS = math.ceil(MAX_SPEED * STEP / RADIUS_RANGE[0])
-#: Share of the steps the substepped pymunk row runs (it costs SAFE_SUBSTEPS steps a step).
-SUBSTEP_ROW_SHARE = 0.1
+#: Steps the substepped pymunk row runs (each costs SAFE_SUBSTEPS pymunk steps: measured idle,
+#: 60 of them at 10,000 balls took 5 minutes, 0.2 steps/s).
+SUBSTEP_ROW_STEPS = 6
 #: pymunk collision type of the balls.
 BALL_TYPE = 1
 #: pymunk collision type of the walls.
@@ -268,7 +270,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     if pm is not None:
         rows.append(pm)
         # pymunk with swept's correctness: enough substeps that no ball passes a wall unseen
-        safe = run_pymunk(scene, max(1, round(SUBSTEP_ROW_SHARE * steps)), SAFE_SUBSTEPS)
+        safe = run_pymunk(scene, SUBSTEP_ROW_STEPS, SAFE_SUBSTEPS)
         if safe is not None:
             rows.append(safe)
     sizes = [1000, 4000, 16000] if quick else [1000, 10000, 100000]
