@@ -6,7 +6,8 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,7 +15,19 @@ from typing import Any
 import numpy as np
 
 from swept import AABB, Capsule, Circle, Plane, Segment, raycast
+from swept._parallel import set_threads, threads
 from swept.sim import Body, Simulation
+
+
+@contextmanager
+def on_threads(count: int) -> Iterator[None]:
+    """Run the block with swept's parallel calls on ``count`` threads, then the count before."""
+    before = threads()
+    set_threads(count)
+    try:
+        yield
+    finally:
+        set_threads(before)
 
 
 def bench_scenes() -> ModuleType:

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared import on_threads
 from swept import Ray, Sphere, TriangleMesh, raycast, sweep
 from swept._kernels import mesh as kmesh
-from swept._parallel import set_threads, threads
 from swept.constants import RAY_ORDER_BITS, RAY_ORDER_MIN_RAYS
 from swept.level import raycast_many
 
@@ -292,12 +292,8 @@ def test_an_ordered_batch_equals_the_rays_one_at_a_time(thread_count: int) -> No
     d = rng.normal(size=(n, 3))
     tmax = rng.uniform(0.0, 40.0, n)
     tmax[::7] = np.inf
-    before = threads()
-    set_threads(thread_count)
-    try:
+    with on_threads(thread_count):
         batch = raycast_many(m, o, d, tmax)
-    finally:
-        set_threads(before)
     assert kmesh.ray_order(o, d).shape == (n,)
     u = d / np.sqrt((d * d).sum(axis=1))[:, None]
     hits = 0

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared import on_threads
 from swept import HeightField, TriangleMesh
 from swept._kernels import mesh as kmesh
-from swept._parallel import set_threads, threads
 from swept.constants import RAY_BLOCK, RAY_ORDER_MIN_RAYS
 from swept.level import raycast_many
 
@@ -249,12 +249,8 @@ def test_a_lidar_batch_in_blocks_equals_the_rays_one_at_a_time(thread_count: int
     o = np.tile([0.5, -0.25, 1.0], (n, 1))
     tmax = rng.uniform(5.0, 15.0, n)
     assert kmesh.ray_order(o, d).shape == (n,)
-    before = threads()
-    set_threads(thread_count)
-    try:
+    with on_threads(thread_count):
         batch = raycast_many(m, o, d, tmax)
-    finally:
-        set_threads(before)
     u = units(d)
     one_t, one_k = walk_each(m, o, u, tmax)
     np.testing.assert_array_equal(batch.distance, one_t)
