@@ -371,7 +371,7 @@ def test_no_nan_for_any_finite_input_in_range(data: st.DataObject, dim: int) -> 
 
 
 # ---------------------------------------------------------------------------------------
-# Scale invariance: the same answer, scaled, at 1e-6, 1 and 1e7
+# Scale invariance: the same answer, scaled, at about 1e-6, 1 and 1e7
 # ---------------------------------------------------------------------------------------
 
 def scaled(shape: Any, s: float) -> Any:
@@ -435,7 +435,11 @@ def test_scale_invariance(data: st.DataObject, dim: int) -> None:
     assume(math.hypot(*direction) > 1.0)
     base = raycast(Ray(origin, direction), shape)
     assert base is not None
-    for s in (1e-6, 1.0, 1e7):
+    # Scaling by a power of two is exact, so each scaled ray meets the same geometry. (By 1e-6
+    # the coordinates round, and a ray nearly along a segment meets the rounded segment up to
+    # 1e-5 farther: the segment (2.99999999999, 1)-(3.00000000001, 3) from (3, 0) up is hit at
+    # 2 at scale 1 and, exactly for the rounded input, at 2.0000212e-6 at 1e-6.)
+    for s in (2.0 ** -20, 1.0, 2.0 ** 23):
         hit = raycast(Ray([c * s for c in origin], [c * s for c in direction]),
                       scaled(shape, s))
         assert hit is not None and hit.started_inside == base.started_inside
@@ -448,6 +452,21 @@ def test_scale_invariance(data: st.DataObject, dim: int) -> None:
         if abs(base.normal.dot(hit.normal)) < 1.0 - 1e-9 and not _at_corner(shape, base):
             # only a hit exactly on a corner (where two faces tie) may pick the other face
             pytest.fail(f"normal {hit.normal} at scale {s}, {base.normal} at 1")
+
+
+def test_ray_nearly_along_a_segment_meets_the_rounded_segment() -> None:
+    """A ray nearly along a segment is ill-conditioned: scaling the segment by 1e-6 rounds its
+    ends, and the answer is the exact one for the rounded ends (2.0000212e-6), not 2e-6."""
+    found = {}
+    for s in (1e-6, 1.0, 1e7):
+        ax, ay, bx, by = 2.99999999999 * s, 1.0 * s, 3.00000000001 * s, 3.0 * s
+        hit = raycast(Ray((3.0 * s, 0.0), (0.0, 2.0 * s)), Segment((ax, ay), (bx, by)))
+        assert hit is not None
+        fa, fb = Fraction(ax), Fraction(bx)
+        exact = Fraction(ay) + (Fraction(3.0 * s) - fa) / (fb - fa) * (Fraction(by) - Fraction(ay))
+        assert close(hit.distance, exact)
+        found[s] = hit.distance / s
+    assert found[1.0] == 2.0 and abs(found[1e-6] - 2.0000211761218) < 1e-12
 
 
 def _at_corner(shape: Any, hit: Any) -> bool:

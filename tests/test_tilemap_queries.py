@@ -33,7 +33,7 @@ from swept import (
     sweep,
 )
 from swept.constants import CAST_TOLERANCE
-from swept.level.tile_queries import segments_near, segments_swept
+from swept.level.tile_queries import _clearance, segments_near, segments_swept
 
 EPS = 2.0 ** -52
 
@@ -311,12 +311,36 @@ def test_a_box_sunk_at_the_map_edge_leaves_upward() -> None:
     assert m is not None and m.normal == (0.0, -1.0)
 
 
-def test_a_box_in_an_inside_corner_gets_the_deepest_face() -> None:
+def test_a_box_in_an_inside_corner_leaves_by_both_faces() -> None:
+    """When no one face's push clears the map, the contact is the shortest clearing push of a
+    few directions, among them the corner of two faces' planes: a box 0.2 into a wall and 0.1
+    into a ceiling leaves by (-0.2, -0.1) at once (the deeper face alone, the old answer,
+    left the ceiling for another pass)."""
     tiles = TileMap(np.array([[0, 0, 1], [1, 1, 1]], bool), 1.0)
-    c = contact(AABB((1.0, 0.4), (2.2, 1.1)), tiles)
-    # neither face alone clears it: the deeper one answers (the wall, 0.2)
-    assert c is not None and c.normal == (-1.0, 0.0)
-    assert c.depth == pytest.approx(0.2, abs=1e-15)
+    box = AABB((1.0, 0.4), (2.2, 1.1))
+    c = contact(box, tiles)
+    assert c is not None
+    assert c.normal[0] == pytest.approx(-2.0 / math.sqrt(5.0), abs=1e-15)
+    assert c.normal[1] == pytest.approx(-1.0 / math.sqrt(5.0), abs=1e-15)
+    assert c.depth == pytest.approx(math.sqrt(0.05), abs=1e-15)
+    assert contact(box.translated(c.normal * c.depth), tiles) is None or contact(
+        box.translated(c.normal * c.depth), tiles).depth <= 1e-12
+
+
+def test_a_ball_wedged_between_two_corners_leaves_between_them() -> None:
+    """A ball wider than the gap between two tiles, its centre level with their tops, is
+    pushed left by one tile's corner and right by the other's: the push out is up, by the
+    exact height at which both corners clear (sqrt(r^2 - 0.25)), not into the other tile and
+    back pass after pass."""
+    solid = np.zeros((4, 5), bool)
+    solid[1, 0] = solid[1, 2] = True
+    tiles = TileMap(solid, 1.0)
+    for y, r, n in ((2.0, 1.0, (0.0, 1.0)), (1.0, 0.75, (0.0, -1.0))):
+        c = contact(Circle((1.5, y), r), tiles)
+        assert c is not None and c.normal == n
+        assert c.depth == pytest.approx(math.sqrt(r * r - 0.25), abs=1e-15)
+        after = contact(Circle((1.5, y + n[1] * c.depth), r), tiles)
+        assert after is None or after.depth <= 1e-12
 
 
 def test_a_circle_at_an_outside_corner_leaves_radially() -> None:
@@ -370,7 +394,10 @@ def test_apart_is_none() -> None:
 @given(grids, st.floats(-1, 7), st.floats(-1, 7), st.floats(0.05, 1.0))
 @example(np.array([[True]]), -3.5088707111647125e-23, 0.0, 1.0)  # a tie: down or left
 @example(np.arange(25).reshape(5, 5) == 0, -1.0, 0.0, 1.0)  # a corner, centre on a face's line
-def test_contact_clears_the_map_when_one_face_can(solid: np.ndarray, x: float, y: float,
+# wedged between two tiles' top (bottom) corners, their pushes opposite: no one face clears
+@example(np.isin(np.arange(20).reshape(4, 5), [5, 7]), 1.5, 2.0, 1.0)
+@example(np.isin(np.arange(20).reshape(4, 5), [5, 7]), 1.5, 1.0, 0.75)
+def test_contact_clears_the_map(solid: np.ndarray, x: float, y: float,
                                                   r: float) -> None:
     tiles = TileMap(solid, 1.0)
     ball = Circle((x, y), r)
@@ -394,10 +421,11 @@ def test_contact_clears_the_map_when_one_face_can(solid: np.ndarray, x: float, y
             # which clears the tile as well
             rest = contact(ball.translated(c.normal * c.depth), touched[0])
             assert rest is None or rest.depth <= 1e-9
-    # the push clears the map, or leaves it touching no deeper than before
+    # the push clears the map, wedged cases too (the ball between two tiles' corners a cell
+    # apart, pushed left by one and right by the other, leaves between them)
     moved = ball.translated(c.normal * c.depth)
     after = contact(moved, tiles)
-    assert after is None or after.depth <= c.depth + 1e-9
+    assert after is None or after.depth <= _clearance(moved)
 
 
 # -------------------------------------------------------------------------- distances

@@ -23,8 +23,10 @@ the solid on its left (y up), so a segment's outward normal is known:
   outward normal, its depth measured against the face's line; one that points into the solid
   side from a segment's end is left to the neighbouring segment (unless no segment answers
   otherwise: a centre exactly on a corner, which gives no side, leaves through the faces);
-- of several segments' ways out, the contact is the shallowest that alone leaves the shape
-  clear of the whole map, else the deepest (one face per pass, as the controller resolves);
+- of the segments' ways out, the contact is the shallowest that alone leaves the shape clear
+  of the whole map; when none does (a box in an inside corner, a ball wedged between two
+  tiles' corners), the shortest clearing push along a few directions, each to the exact
+  distance at which the shape leaves every tile;
 - a shape whose reference point lies in the solid region but touches no outline segment is
   *buried*: its contact leaves by the outward normal of the outline segment nearest that point,
   with the depth that clears that segment's line;
@@ -68,7 +70,7 @@ from ..dispatch import CLOSEST_POINTS, CONTACT, SWEEP, UNSUPPORTED
 from ..distance import PointOperand
 from ..results import make_contact
 from ..shapes import AABB, Capsule, Circle, Polygon, Segment, Shape
-from ..sweep import reference_point, shape_core
+from ..sweep import reference_point, shape_core, sweep
 from ..vec import Vec2, as_vec2
 from ..views import view
 from .tilemap import TileMap
@@ -352,18 +354,124 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
     Of the segments' ways out (:func:`_pushes`), the shallowest that alone leaves ``shape``
     clear of the whole map (a box sunk into a floor at the map's edge leaves upward, not
     sideways through the edge); when none does (a box wedged into an inside corner), the
-    deepest, so that pushes in passes (the controller's recovery) clear it one face at a time.
+    shortest push found that clears the map (:func:`_wedged_way_out`): a box in an inside
+    corner leaves by both faces' depths at once, a ball wedged between two tiles' corners
+    leaves between them.
     """
     found = _pushes(shape, tiles)
-    if len(found) <= 1:
-        return found[0] if found else None
-    deepest = max(found, key=lambda f: f[1])
+    if not found:
+        return None
+    box = shape.aabb
     for n, depth, point in sorted(found, key=lambda f: f[1]):
-        moved = shape.translated(n * depth)  # type: ignore[attr-defined]
-        rest = _pushes(moved, tiles)
-        if all(f[1] <= _clearance(moved) for f in rest):
+        lo = (box.min[0] + n[0] * depth, box.min[1] + n[1] * depth)
+        hi = (box.max[0] + n[0] * depth, box.max[1] + n[1] * depth)
+        if _box_clear(lo, hi, tiles):
             return n, depth, point
-    return deepest
+        moved = shape.translated(n * depth)  # type: ignore[attr-defined]
+        if all(f[1] <= _clearance(moved) for f in _pushes(moved, tiles)):
+            return n, depth, point
+    return _wedged_way_out(shape, tiles, found)
+
+
+def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push]) -> _Push:
+    """The way out of a shape that no one face's push clears (in an inside corner, or wedged
+    between tiles whose pushes oppose, as a ball between two tiles' corners a cell apart).
+
+    Along a few directions (each push's normal and its two perpendiculars; for each pair of
+    pushes their bisector and the corner of their two planes, the push by both depths at
+    once), the exact distance at which the shape first leaves every tile
+    (:func:`_leave_along`); the shortest of those. That is the shortest way out when it lies
+    along one of the directions (a box in an inside corner, a ball between two corners), and a
+    push that clears the map otherwise. Pushing the deepest face instead could push into the
+    opposite tile and back again, pass after pass. When no direction leaves the map within its
+    cap (not seen), the deepest push.
+    """
+    directions: list[Vec2] = []
+    for i, (n, dn, _p) in enumerate(found):
+        directions += [n, Vec2(-n[1], n[0]), Vec2(n[1], -n[0])]
+        for m, dm, _q in found[i + 1:]:
+            mid = n + m
+            if mid.length() > EDGE_ON_TOLERANCE:
+                directions.append(mid.normalized())
+            det = n[0] * m[1] - n[1] * m[0]
+            if abs(det) > EDGE_ON_TOLERANCE:
+                # the corner of the two planes: v . n = dn and v . m = dm
+                both = Vec2((dn * m[1] - dm * n[1]) / det, (n[0] * dm - m[0] * dn) / det)
+                if both.length() > 0.0:
+                    directions.append(both.normalized())
+    best: tuple[float, Vec2] | None = None
+    for u in directions:
+        s = _leave_along(shape, tiles, u)
+        if s is not None and (best is None or s < best[0]):
+            best = (s, u)
+    if best is None:
+        return max(found, key=lambda f: f[1])
+    s, u = best
+    # the outline point of the push most along the way out
+    point = max(found, key=lambda f: f[0].dot(u))[2]
+    return u, s, point
+
+
+def _box_clear(lo: tuple[float, float], hi: tuple[float, float], tiles: TileMap) -> bool:
+    """Whether the box ``lo``-``hi``, shrunk by the clearance at its size and place, meets no
+    solid tile's square (then a shape inside it overlaps none: a cheap sure answer; False
+    says nothing)."""
+    e = CLEARANCE_TOLERANCE * max(*(abs(c) for c in lo), *(abs(c) for c in hi),
+                                  hi[0] - lo[0], hi[1] - lo[1])
+    (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+    rows, cols = tiles.solid.shape
+    # the tiles whose open squares meet the open shrunk box
+    c0 = max(0, math.floor((lo[0] + e - ox) / w))
+    c1 = min(cols - 1, math.ceil((hi[0] - e - ox) / w) - 1)
+    r0 = max(0, math.floor((lo[1] + e - oy) / h))
+    r1 = min(rows - 1, math.ceil((hi[1] - e - oy) / h) - 1)
+    return c0 > c1 or r0 > r1 or not bool(tiles.solid[r0:r1 + 1, c0:c1 + 1].any())
+
+
+def _tile_boxes_near(tiles: TileMap, shape: Shape) -> list[AABB]:
+    """The solid tiles' squares that meet ``shape``'s box (closed: touching counts)."""
+    box = shape.aabb
+    (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+    rows, cols = tiles.solid.shape
+    c0 = max(0, math.floor((box.min[0] - ox) / w))
+    c1 = min(cols - 1, math.floor((box.max[0] - ox) / w))
+    r0 = max(0, math.floor((box.min[1] - oy) / h))
+    r1 = min(rows - 1, math.floor((box.max[1] - oy) / h))
+    return [AABB(tiles.corner(c, r), tiles.corner(c + 1, r + 1))
+            for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) if tiles.solid[r, c]]
+
+
+def _leave_along(shape: Shape, tiles: TileMap, u: Vec2) -> float | None:
+    """The least ``s >= 0`` at which ``shape`` moved by ``s * u`` overlaps no solid tile
+    deeper than its clearance, or None past the cap.
+
+    Each tile's overlaps along the line are one interval (a convex shape and a square), so
+    from ``s`` every tile still overlapped is left at its interval's end, found exactly by a
+    sweep back from beyond it; ``s`` moves to the farthest of those ends and the tiles are
+    tested again. Each round passes at least one tile for good, so the tiles the shape's path
+    crosses bound the rounds.
+    """
+    rows, cols = tiles.solid.shape
+    s = 0.0
+    for _ in range(2 * (rows + cols) + 4):
+        moved = shape.translated(u * s)  # type: ignore[attr-defined]
+        size = max(b - a for a, b in zip(moved.aabb.min, moved.aabb.max))
+        ends = []
+        for box in _tile_boxes_near(tiles, moved):
+            c = contact(moved, box)
+            if c is None or c.depth <= _clearance(moved):
+                continue
+            # from beyond the tile (farther than both sizes together), back along -u
+            far = 2.0 * (size + math.hypot(*tiles.cell_size))
+            back = sweep(moved.translated(u * far), u * -far, box)
+            ends.append(s + far * (1.0 - back.fraction) if back is not None else s)
+        if not ends:
+            return s
+        nxt = max(ends)
+        if not nxt > s:
+            return None
+        s = nxt
+    return None
 
 
 def _contact_raw(shape: Any, tiles: TileMap) -> tuple[Any, ...]:
