@@ -111,7 +111,8 @@ def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
         first = builder.bitcast(ptr, byte)
         # a read, kept in every cache level, of data: the row's first PREFETCH_LINES 64-byte
         # lines
-        for line in range(PREFETCH_LINES):
+        lines = PREFETCH_LINES if signature.args[0].dtype == types.float32 else LEAF_LINES
+        for line in range(lines):
             at = builder.gep(first, [llvm_ir.IntType(64)(64 * line)])
             builder.call(fn, [at, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
@@ -128,6 +129,9 @@ _prefetch: Any = intrinsic(_prefetch_typer)
 TREE_WIDTH = 8
 #: 64-byte lines of a tree row (or a leaf block's first lines) :func:`_prefetch` asks for.
 PREFETCH_LINES = 4
+#: 64-byte lines of a leaf block (:func:`pack_leaves`: 9 LEAF_LANES float64) :func:`_prefetch`
+#: asks for.
+LEAF_LINES = 9
 
 
 def _lowest_bit_typer(typingctx: Any, bits: Any) -> Any:
@@ -914,48 +918,16 @@ def _lane_rows(context: Any, builder: Any, aryty: Any, value: Any) -> list[Any]:
     return rows
 
 
-def _packet_row_typer(typingctx: Any, tree: Any, row: Any, lanes: Any, out: Any) -> Any:
-    """Entry t of each of a packet's :data:`PACKET_LANES` rays into each of the
-    :data:`TREE_WIDTH` boxes of a :func:`flatten_tree` row, written to ``out[PACKET_LANES s +
-    lane]`` (inf: a miss), a box at a time against the rays in vector lanes; returns the mask
-    of the boxes entered (bit ``PACKET_LANES s + lane``: ray ``lane`` enters box s). ``lanes``
-    is the packet's (:data:`PACKET_ROWS`, PACKET_LANES) float64 rays (:func:`packet_rays`):
-    rows 0-2 the origins, 3-5 the direction's inverses, 6 the reach. Each lane does
-    :func:`_entry_row_typer`'s very operations for its ray (the planes it enters by chosen by
-    the sign of its inverse, as :func:`_slab_frame` chooses them), so each t equals the
-    single ray's; a lane of reach -1 enters nothing."""
-    sig = types.int64(tree, row, lanes, out)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        width = PACKET_LANES
-        start = _row_pointer(context, builder, signature.args[0], args[0], args[1])
-        outty = signature.args[3]
-        outary = context.make_array(outty)(context, builder, args[3])
-        out_at = cgutils.get_item_pointer(context, builder, outty, outary,
-                                          [context.get_constant(types.intp, 0)],
-                                          wraparound=False)
-        wide = llvm_ir.VectorType(llvm_ir.DoubleType(), width)
-        i64 = llvm_ir.IntType(64)
-        rows = _lane_rows(context, builder, signature.args[2], args[2])
-        inf = _splat(builder, llvm_ir.DoubleType()(math.inf), width)
-        mask = i64(0)
-        for s in range(TREE_WIDTH):
-            tn, missed = _lane_box(builder, start, rows, rows[6], i64(s))
-            at = builder.gep(out_at, [i64(width * s)])
-            builder.store(builder.select(missed, inf, tn), builder.bitcast(
-                at, wide.as_pointer()), align=8)
-            bits = builder.zext(builder.bitcast(builder.not_(missed), llvm_ir.IntType(width)),
-                                i64)
-            mask = builder.or_(mask, builder.shl(bits, i64(width * s)))
-        return mask
-
-    return sig, codegen
-
-
 def _packet_box_typer(typingctx: Any, tree: Any, row: Any, slot: Any, lanes: Any, out: Any
                       ) -> Any:
-    """:func:`_packet_row_typer` for box ``slot`` of the row alone: each ray's entry into
-    ``out[:PACKET_LANES]`` (inf: a miss), the mask of the rays that enter it returned."""
+    """Entry t of each of a packet's :data:`PACKET_LANES` rays into box ``slot`` of a
+    :func:`flatten_tree` row, against the rays in vector lanes, written to
+    ``out[:PACKET_LANES]`` (inf: a miss); returns the mask of the rays that enter it (bit
+    ``lane``). ``lanes`` is the packet's (:data:`PACKET_ROWS`, PACKET_LANES) float64 rays
+    (:func:`packet_rays`): rows 0-2 the origins, 3-5 the direction's inverses, 6 the reach.
+    Each lane does :func:`_entry_row_typer`'s very operations for its ray (the planes it
+    enters by chosen by the sign of its inverse, as :func:`_slab_frame` chooses them), so
+    each t equals the single ray's; a lane of reach -1 enters nothing."""
     sig = types.int64(tree, row, slot, lanes, out)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -1048,15 +1020,59 @@ def _frustum_row_typer(typingctx: Any, tree: Any, row: Any, frustum: Any, out: A
     return sig, codegen
 
 
-#: ``_packet_row(tree, row, lanes, out)`` in compiled code: :func:`_packet_row_typer`'s
-#: entries (into ``out``) and mask.
-_packet_row: Any = intrinsic(_packet_row_typer)
 #: ``_packet_box(tree, row, slot, lanes, out)`` in compiled code: :func:`_packet_box_typer`'s
 #: entries and mask.
 _packet_box: Any = intrinsic(_packet_box_typer)
 #: ``_frustum_row(tree, row, frustum, out, nx, ny, nz)`` in compiled code:
 #: :func:`_frustum_row_typer`'s bounds and mask.
 _frustum_row: Any = intrinsic(_frustum_row_typer)
+
+
+def _lanes_within_typer(typingctx: Any, rows: Any, row: Any, lanes: Any) -> Any:
+    """The mask of the lanes whose entry ``rows[row, lane]`` is within that ray's reach
+    (``lanes[6, lane]``, :func:`packet_rays`): one vector comparison."""
+    sig = types.int64(rows, row, lanes)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        wide = llvm_ir.VectorType(llvm_ir.DoubleType(), PACKET_LANES)
+        at = _row_pointer(context, builder, signature.args[0], args[0], args[1])
+        entry = builder.load(builder.bitcast(at, wide.as_pointer()), align=8)
+        reach = _lane_rows(context, builder, signature.args[2], args[2])[6]
+        within = builder.fcmp_ordered("<=", entry, reach)
+        return builder.zext(builder.bitcast(within, llvm_ir.IntType(PACKET_LANES)),
+                            llvm_ir.IntType(64))
+
+    return sig, codegen
+
+
+def _widest_reach_typer(typingctx: Any, lanes: Any, active: Any) -> Any:
+    """The greatest reach (``lanes[6, lane]``, :func:`packet_rays`) of the lanes of the mask
+    ``active`` (-1 for none): a select and halving shuffles."""
+    sig = types.float64(lanes, active)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        f64 = llvm_ir.DoubleType()
+        i32 = llvm_ir.IntType(32)
+        reach = _lane_rows(context, builder, signature.args[0], args[0])[6]
+        bits = builder.trunc(args[1], llvm_ir.IntType(PACKET_LANES))
+        mask = builder.bitcast(bits, llvm_ir.VectorType(llvm_ir.IntType(1), PACKET_LANES))
+        most = builder.select(mask, reach, _splat(builder, f64(-1.0), PACKET_LANES))
+        width = PACKET_LANES
+        while width > 1:
+            width //= 2
+            other = builder.shuffle_vector(most, most, llvm_ir.Constant(
+                llvm_ir.VectorType(i32, PACKET_LANES),
+                [(q + width) % PACKET_LANES for q in range(PACKET_LANES)]))
+            most = builder.select(builder.fcmp_ordered(">", other, most), other, most)
+        return builder.extract_element(most, i32(0))
+
+    return sig, codegen
+
+
+#: ``_lanes_within(rows, row, lanes)`` in compiled code: :func:`_lanes_within_typer`'s mask.
+_lanes_within: Any = intrinsic(_lanes_within_typer)
+#: ``_widest_reach(lanes, active)`` in compiled code: :func:`_widest_reach_typer`'s reach.
+_widest_reach: Any = intrinsic(_widest_reach_typer)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1152,43 +1168,44 @@ def _one_origin(rays: np.ndarray, first: int, count: int) -> bool:
 
 @callee
 def mesh_packet_walk(packed: np.ndarray, tree: np.ndarray, order: np.ndarray,
-                     lanes: np.ndarray, frames: np.ndarray, frustum: np.ndarray,
-                     frustum_ok: bool, box_lanes: bool, count: int, best_t: np.ndarray,
-                     best_k: np.ndarray, stack_ref: np.ndarray, stack_t: np.ndarray,
-                     entries: np.ndarray, pack_ref: np.ndarray, pack_mask: np.ndarray,
-                     pack_t: np.ndarray, pack_e: np.ndarray) -> None:
-    """:func:`mesh_ray` for the ``count`` rays of a packet (:func:`packet_rays`) walked
-    together, each ray's ``(t, k)`` into ``best_t[lane], best_k[lane]``: the same answer as
-    its own walk (the nearest triangle met within its reach, ties the smallest k), found
-    differently. A row's boxes are tested against every ray of the packet at once
-    (:func:`_packet_row`); a child goes on the stack with the mask of the rays that enter it
-    within their reach and their entries, in order of the entry of its first such ray (the
-    nearest walked next); a leaf is tested for each ray of the mask (:func:`_leaf_nearest`),
-    each ray's reach shrinking to its best hit; a child taken off the stack keeps the rays
-    whose entry is still within their reach, and is dropped when none is left. Where fewer
-    than :data:`~swept.constants.PACKET_MIN_LANES` rays remain, each walks the part of the
-    tree below on its own (:func:`_mesh_ray_walk` from that row). A ray's answer needs
-    every triangle it meets before its best hit to be tested, whatever the order: each box
-    holds its triangles, the entry into a box is never after the hit on a triangle inside
-    it, and the reach never falls below the best hit, so no such triangle is culled.
+                     lanes: np.ndarray, frames: np.ndarray, frustum: np.ndarray, count: int,
+                     best_t: np.ndarray, best_k: np.ndarray, stack_ref: np.ndarray,
+                     stack_t: np.ndarray, entries: np.ndarray, pack_ref: np.ndarray,
+                     pack_mask: np.ndarray, pack_t: np.ndarray, pack_e: np.ndarray) -> None:
+    """:func:`mesh_ray` for the ``count`` rays of a packet (:func:`packet_rays`: one origin,
+    every ray entering boxes by the same planes) walked together, each ray's ``(t, k)`` into
+    ``best_t[lane], best_k[lane]``: the same answer as its own walk (the nearest triangle
+    met within its reach, ties the smallest k), found in another order. A row's boxes are
+    tested against the packet's frustum at once (:func:`_frustum_row`), then each box it
+    may enter against every ray of the packet (:func:`_packet_box`); a child goes on the
+    stack with the mask of the rays that enter it within their reach and their entries,
+    nearest (by its first such ray) on top; a leaf is tested for each ray of its mask
+    (:func:`_leaf_nearest`), each ray's reach shrinking to its best hit; a child taken off
+    the stack keeps the rays whose entry is still within their reach, and is dropped when
+    none is left. Where fewer than :data:`~swept.constants.PACKET_MIN_LANES` rays enter a
+    row, each walks the tree below it on its own (:func:`_mesh_ray_walk` from that row).
+    Why the answers are the same: each box holds its triangles, a ray's entry into a box
+    is never after its hit on a triangle inside, and a ray's reach never falls below its
+    best hit, so no triangle a ray meets before its best hit is culled, whatever the order.
 
-    Scratch: ``stack_ref, stack_t, entries`` the single walk's; ``pack_ref, pack_mask,
-    pack_t`` (:data:`TREE_STACK_SIZE`,) int64, int64, float64 and ``pack_e``
-    (TREE_STACK_SIZE, :data:`PACKET_LANES`) float64 the packet's stack; ``entries`` at
-    least ``TREE_WIDTH PACKET_LANES`` long."""
+    Scratch: ``stack_ref, stack_t`` (:data:`TREE_STACK_SIZE`,) the single walk's stacks;
+    ``entries`` (:data:`TREE_WIDTH` (1 + PACKET_LANES),) float64; ``pack_ref, pack_mask,
+    pack_t`` (TREE_STACK_SIZE,) int64, int64, float64 and ``pack_e`` (TREE_STACK_SIZE,
+    :data:`PACKET_LANES`) float64 the packet's stack."""
     refs = tree_refs(tree)
     for lane in range(PACKET_LANES):
         best_t[lane] = math.inf
         best_k[lane] = -1
-    kids_s = np.empty(TREE_WIDTH, np.int64)
-    kids_t = np.empty(TREE_WIDTH)
+    nx = frames[3, 0]
+    ny = frames[3, 1]
+    nz = frames[3, 2]
     active = (1 << count) - 1
     ref = 0
     sp = 0
     # each pass visits a row or a leaf (each at most once: a child is pushed once, by its
-    # row), or walks the part of the tree below one for a few rays
+    # row), or walks the tree below a row for a few rays
     for _ in range(TREE_WIDTH * tree.shape[0] + 2):
-        if _bit_count(active) < PACKET_MIN_LANES:
+        if ref > 0 and _bit_count(active) < PACKET_MIN_LANES:
             bits = active
             for _ in range(PACKET_LANES):
                 if bits == 0:
@@ -1202,89 +1219,41 @@ def mesh_packet_walk(packed: np.ndarray, tree: np.ndarray, order: np.ndarray,
                 if k >= 0:
                     best_t[lane], best_k[lane] = _nearer(t, k, best_t[lane], best_k[lane])
                     lanes[6, lane] = best_t[lane]
-        elif ref >= 0 and frustum_ok:
-            # the frustum's test picks the boxes a ray may enter; a leaf's rays are then
-            # tested one by one
-            reach = -1.0
-            bits = active
-            for _ in range(PACKET_LANES):
-                if bits == 0:
-                    break
-                lane = _lowest_bit(bits)
-                bits &= bits - 1
-                reach = max(reach, lanes[6, lane])
-            frustum[9] = reach
-            boxes = _frustum_row(tree, ref, frustum, entries, frames[3, 0], frames[3, 1],
-                                 frames[3, 2])
+        elif ref >= 0:
+            # the boxes some ray of the frustum may enter, then each against every ray
+            frustum[9] = _widest_reach(lanes, active)
+            boxes = _frustum_row(tree, ref, frustum, entries, nx, ny, nz)
             n = 0
             for _ in range(TREE_WIDTH):
                 if boxes == 0:
                     break
                 s = _lowest_bit(boxes)
                 boxes &= boxes - 1
-                child = refs[ref, TREE_REFS + s]
-                if box_lanes or child < 0:
-                    m = _packet_box(tree, ref, s, lanes, entries[TREE_WIDTH:]) & active
-                    if m == 0:
-                        continue
-                    t = entries[TREE_WIDTH + _lowest_bit(m)]
-                    for lane in range(PACKET_LANES):
-                        pack_e[sp + n, lane] = entries[TREE_WIDTH + lane]
-                else:
-                    m = active
-                    t = entries[s]
-                    for lane in range(PACKET_LANES):
-                        pack_e[sp + n, lane] = t
-                pack_ref[sp + n] = child
-                pack_mask[sp + n] = m
-                pack_t[sp + n] = t
-                n += 1
-            # sorted by decreasing entry bound (the nearest on top)
-            for q in range(sp + 1, sp + n):
-                pos = q
-                for _ in range(q - sp):
-                    if pack_t[pos - 1] >= pack_t[pos]:
-                        break
-                    pack_t[pos - 1], pack_t[pos] = pack_t[pos], pack_t[pos - 1]
-                    pack_ref[pos - 1], pack_ref[pos] = pack_ref[pos], pack_ref[pos - 1]
-                    pack_mask[pos - 1], pack_mask[pos] = pack_mask[pos], pack_mask[pos - 1]
-                    for lane in range(PACKET_LANES):
-                        pack_e[pos - 1, lane], pack_e[pos, lane] = (pack_e[pos, lane],
-                                                                    pack_e[pos - 1, lane])
-                    pos -= 1
-            sp += n
-            for q in range(sp - n, sp - 1):
-                if pack_ref[q] >= 0:
-                    _prefetch(tree, pack_ref[q])
-                else:
-                    _prefetch(packed, (-1 - pack_ref[q]) >> LEAF_COUNT_BITS)
-        elif ref >= 0:
-            bits = _packet_row(tree, ref, lanes, entries)
-            # the children entered, sorted by decreasing entry of their first ray
-            n = 0
-            for s in range(TREE_WIDTH):
-                m = (bits >> (PACKET_LANES * s)) & active
+                staged = TREE_WIDTH + PACKET_LANES * n
+                m = _packet_box(tree, ref, s, lanes, entries[staged:]) & active
                 if m == 0:
                     continue
-                t = entries[PACKET_LANES * s + _lowest_bit(m)]
-                pos = n
+                t = entries[staged + _lowest_bit(m)]
+                # among the children so far, by decreasing entry (the nearest on top)
+                pos = sp + n
                 for _ in range(n):
-                    if kids_t[pos - 1] >= t:
+                    if pack_t[pos - 1] >= t:
                         break
-                    kids_t[pos] = kids_t[pos - 1]
-                    kids_s[pos] = kids_s[pos - 1]
+                    pack_t[pos] = pack_t[pos - 1]
+                    pack_ref[pos] = pack_ref[pos - 1]
+                    pack_mask[pos] = pack_mask[pos - 1]
+                    stack_ref[pos - sp] = stack_ref[pos - sp - 1]
                     pos -= 1
-                kids_t[pos] = t
-                kids_s[pos] = s
+                pack_t[pos] = t
+                pack_ref[pos] = refs[ref, TREE_REFS + s]
+                pack_mask[pos] = m
+                stack_ref[pos - sp] = staged
                 n += 1
             for q in range(n):
-                s = kids_s[q]
-                pack_ref[sp] = refs[ref, TREE_REFS + s]
-                pack_mask[sp] = (bits >> (PACKET_LANES * s)) & active
-                pack_t[sp] = kids_t[q]
+                staged = stack_ref[q]
                 for lane in range(PACKET_LANES):
-                    pack_e[sp, lane] = entries[PACKET_LANES * s + lane]
-                sp += 1
+                    pack_e[sp + q, lane] = entries[staged + lane]
+            sp += n
             # the children waiting start loading while the nearest is walked
             for q in range(sp - n, sp - 1):
                 if pack_ref[q] >= 0:
@@ -1312,15 +1281,7 @@ def mesh_packet_walk(packed: np.ndarray, tree: np.ndarray, order: np.ndarray,
         ref = 0
         for _ in range(sp):
             sp -= 1
-            keep = 0
-            bits = pack_mask[sp]
-            for _ in range(PACKET_LANES):
-                if bits == 0:
-                    break
-                lane = _lowest_bit(bits)
-                bits &= bits - 1
-                if pack_e[sp, lane] <= lanes[6, lane]:
-                    keep |= 1 << lane
+            keep = pack_mask[sp] & _lanes_within(pack_e, sp, lanes)
             if keep != 0:
                 ref = pack_ref[sp]
                 active = keep
@@ -1506,8 +1467,8 @@ def check_rays(origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray, li
 def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                    order: np.ndarray, normals: np.ndarray, origins: np.ndarray,
                    directions: np.ndarray, tmax: np.ndarray, walk: np.ndarray,
-                   packets: bool, frustums: bool,
-                   out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+                   packets: bool, out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                   ) -> None:
     """:func:`mesh_ray` for the rays ``start .. stop-1`` of the walk order ``walk``
     (:func:`ray_order`; empty: the batch's order) (a range kernel for
     :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
@@ -1517,7 +1478,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     together (:func:`mesh_packet_walk`): the same answers."""
     stack_ref = np.empty(TREE_STACK_SIZE, np.int64)
     stack_t = np.empty(TREE_STACK_SIZE)
-    entries = np.empty(TREE_WIDTH * PACKET_LANES)
+    entries = np.empty(TREE_WIDTH * (1 + PACKET_LANES))
     refs = tree_refs(tree)
     size = min(RAY_BLOCK, max(stop - start, 0))
     rays = np.empty((size, 7))
@@ -1545,13 +1506,13 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
             rays[j, 6] = tmax[r]
         for first in range(0, end - block, PACKET_LANES):
             count = min(PACKET_LANES, end - block - first)
-            if packets and count >= PACKET_MIN_LANES and _one_origin(rays, first, count):
-                # rays from one origin, neighbours in direction: walked together
-                same = packet_rays(rays, first, count, lanes, frames, frustum)
-                mesh_packet_walk(packed, tree, order, lanes, frames, frustum,
-                                 same and frustums, True, count, best_t, best_k,
-                                 stack_ref, stack_t, entries, pack_ref, pack_mask, pack_t,
-                                 pack_e)
+            # rays from one origin, neighbours in direction, entering boxes by the same
+            # planes: walked together
+            if (packets and count >= PACKET_MIN_LANES and _one_origin(rays, first, count)
+                    and packet_rays(rays, first, count, lanes, frames, frustum)):
+                mesh_packet_walk(packed, tree, order, lanes, frames, frustum, count, best_t,
+                                 best_k, stack_ref, stack_t, entries, pack_ref, pack_mask,
+                                 pack_t, pack_e)
                 for lane in range(count):
                     found_t[first + lane] = best_t[lane]
                     found_k[first + lane] = best_k[lane]

@@ -128,7 +128,7 @@ class TriangleMesh(Surface):
         walk = _k.ray_order(o, d)
         run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
                                                   self.normals, o, d, tmax, walk,
-                                                  walk.shape[0] > 0, True, out))
+                                                  walk.shape[0] > 0, out))
 
 
 register(TriangleMesh)
