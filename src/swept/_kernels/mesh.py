@@ -111,8 +111,7 @@ def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
         first = builder.bitcast(ptr, byte)
         # a read, kept in every cache level, of data: the row's first PREFETCH_LINES 64-byte
         # lines
-        lines = PREFETCH_LINES if signature.args[0].dtype == types.float32 else LEAF_LINES
-        for line in range(lines):
+        for line in range(PREFETCH_LINES):
             at = builder.gep(first, [llvm_ir.IntType(64)(64 * line)])
             builder.call(fn, [at, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
@@ -129,9 +128,6 @@ _prefetch: Any = intrinsic(_prefetch_typer)
 TREE_WIDTH = 8
 #: 64-byte lines of a tree row (or a leaf block's first lines) :func:`_prefetch` asks for.
 PREFETCH_LINES = 4
-#: 64-byte lines of a leaf block (:func:`pack_leaves`: 9 LEAF_LANES float64) :func:`_prefetch`
-#: asks for.
-LEAF_LINES = 9
 
 
 def _lowest_bit_typer(typingctx: Any, bits: Any) -> Any:
