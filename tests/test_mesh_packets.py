@@ -72,13 +72,12 @@ def in_direction_order(o: np.ndarray, d: np.ndarray) -> np.ndarray:
     return walk[walk < n]
 
 
-@pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
-@pytest.mark.parametrize("make", [bumpy, blob])
+@pytest.mark.parametrize("m", [bumpy(14, 3, 1e-3), bumpy(14, 3, 1.0), bumpy(14, 3, 1e4),
+                               blob(4, 1e-3), blob(4, 1.0), blob(4, 1e4)])
 def test_packets_equal_single_rays_and_every_triangle_on_vertex_and_edge_rays(
-        make: object, scale: float) -> None:
+        m: object) -> None:
     # one origin, rays aimed at vertices and edge points (watertight ties), sorted by
-    # direction so that neighbouring rays share packets
-    m = bumpy(14, 3, scale) if make is bumpy else blob(4, scale)
+    # direction so that neighbouring rays share packets; scales 1e-3, 1 and 1e4
     rng = np.random.default_rng(21)
     lo = m.vertices.min(axis=0)
     hi = m.vertices.max(axis=0)

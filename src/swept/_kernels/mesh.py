@@ -96,6 +96,20 @@ def _splat(builder: Any, x: Any, lanes: int) -> Any:
         llvm_ir.VectorType(llvm_ir.IntType(32), lanes), [0] * lanes))
 
 
+def _fold(builder: Any, vector: Any, lanes: int, keep: str) -> Any:
+    """In an intrinsic's code: the least (``keep`` ``"<"``) or the greatest (``">"``) of the
+    ``lanes`` float64 of ``vector`` (none NaN), by halving shuffles of ordered comparisons:
+    lanes s and s + width compared, the one kept in lane s, until lane 0 holds it."""
+    i32 = llvm_ir.IntType(32)
+    width = lanes
+    while width > 1:
+        width //= 2
+        other = builder.shuffle_vector(vector, vector, llvm_ir.Constant(
+            llvm_ir.VectorType(i32, lanes), [(s + width) % lanes for s in range(lanes)]))
+        vector = builder.select(builder.fcmp_ordered(keep, other, vector), other, vector)
+    return builder.extract_element(vector, i32(0))
+
+
 def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
     """Ask the CPU to start loading row ``row`` of the 2D array ``rows`` (its first
     ``64 PREFETCH_LINES`` bytes) into cache, without waiting for it: LLVM's prefetch hint,
@@ -512,17 +526,8 @@ def _leaf_nearest_typer(typingctx: Any, packed: Any, block: Any, kx: Any, ky: An
         t, miss, splat = _leaf_times(context, builder, args)
         f64 = llvm_ir.DoubleType()
         t = builder.select(miss, splat(f64(math.inf)), t)
-        least = t
-        width = LEAF_LANES
         i32 = llvm_ir.IntType(32)
-        while width > 1:
-            width //= 2
-            # lanes s and s + width: the lesser in lane s
-            other = builder.shuffle_vector(least, least, llvm_ir.Constant(
-                llvm_ir.VectorType(i32, LEAF_LANES),
-                [(s + width) % LEAF_LANES for s in range(LEAF_LANES)]))
-            least = builder.select(builder.fcmp_ordered("<", other, least), other, least)
-        low = builder.extract_element(least, i32(0))
+        low = _fold(builder, t, LEAF_LANES, "<")
         # the hits equal to the least (none when every lane misses)
         equal = builder.and_(builder.fcmp_ordered("==", t, splat(low)), builder.not_(miss))
         bits = builder.bitcast(equal, llvm_ir.IntType(LEAF_LANES))
@@ -1048,19 +1053,11 @@ def _widest_reach_typer(typingctx: Any, lanes: Any, active: Any) -> Any:
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         f64 = llvm_ir.DoubleType()
-        i32 = llvm_ir.IntType(32)
         reach = _lane_rows(context, builder, signature.args[0], args[0])[6]
         bits = builder.trunc(args[1], llvm_ir.IntType(PACKET_LANES))
         mask = builder.bitcast(bits, llvm_ir.VectorType(llvm_ir.IntType(1), PACKET_LANES))
         most = builder.select(mask, reach, _splat(builder, f64(-1.0), PACKET_LANES))
-        width = PACKET_LANES
-        while width > 1:
-            width //= 2
-            other = builder.shuffle_vector(most, most, llvm_ir.Constant(
-                llvm_ir.VectorType(i32, PACKET_LANES),
-                [(q + width) % PACKET_LANES for q in range(PACKET_LANES)]))
-            most = builder.select(builder.fcmp_ordered(">", other, most), other, most)
-        return builder.extract_element(most, i32(0))
+        return _fold(builder, most, PACKET_LANES, ">")
 
     return sig, codegen
 
