@@ -93,7 +93,7 @@ __all__ = [
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
     "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
-    "RAY_BLOCK", "PLANE_CULL_TOLERANCE", "PACKET_MIN_LANES",
+    "RAY_BLOCK", "PLANE_CULL_TOLERANCE",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "TOUCH_TOLERANCE",
     "GJK_TOLERANCE", "PLANE_PARALLEL_TOLERANCE", "SIMPLEX_FLAT_TOLERANCE", "AXIS_PARALLEL_SINE",
@@ -481,11 +481,6 @@ RAY_ORDER_MIN_RAYS = 8192
 #: the terrain's incoherent rays, 1.53 -> 1.14 on the icosphere's; blocks of 64, 256 and 1024
 #: within the noise of one another (load 5-10).
 RAY_BLOCK = 256
-#: Rays from one origin (a lidar, walked in the order of their directions) are walked eight
-#: together (:func:`swept._kernels.mesh.mesh_packet_walk`); where fewer than this many of a
-#: packet's rays still enter a part of the tree, each walks that part on its own. Measured:
-#: see :func:`swept._kernels.mesh.mesh_packet_walk`.
-PACKET_MIN_LANES = 3
 #: A ball's cast against a triangle (:func:`swept._kernels.mesh.sphere_triangle_cast`) is
 #: skipped when its centre's whole path stays farther than the radius from the triangle's
 #: plane, on one side, by more than this times the size of the numbers involved (the centre's
