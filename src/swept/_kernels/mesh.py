@@ -1161,9 +1161,9 @@ def mesh_packet_walk(packed: np.ndarray, tree: np.ndarray, order: np.ndarray,
     the order.
 
     Measured (bench_mesh's lidars, 100,000 rays, one thread, CPU time, the batch with and
-    without packets alternated in one process, medians of 9 paired ratios, load 6-7): 1.12x
-    and 1.16x faster on the terrain, 0.98x and 0.99x on the icosphere (the same within the
-    noise), with or without the rays that part walking on alone below (each alone where
+    without packets alternated in one process, medians of 9 paired ratios, load 3-7): 1.12x,
+    1.16x and 1.17x faster on the terrain, 0.98x, 0.99x and 1.00x on the icosphere (the same
+    within the noise), with or without the rays that part walking on alone below (each alone where
     fewer than 3 enter a row: the same, so none does); testing every box of a row against
     every ray (no frustum) was 0.86-0.99x over four runs, the frustum alone (a row's rays all
     kept, a leaf's tested ray by ray) 0.85x and 0.79x. Per packet on the icosphere: 22.9
