@@ -123,11 +123,12 @@ class TriangleMesh(Surface):
 
     def _batch(self, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
                out: tuple[np.ndarray, ...]) -> None:
-        # walked in the order of the origins' Morton code (nearby rays one after another),
-        # each answer written to its own row
+        # walked in the order of the origins' Morton code (nearby rays one after another;
+        # rays from one origin in packets), each answer written to its own row
         walk = _k.ray_order(o, d)
         run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
-                                                  self.normals, o, d, tmax, walk, out))
+                                                  self.normals, o, d, tmax, walk,
+                                                  walk.shape[0] > 0, out))
 
 
 register(TriangleMesh)
