@@ -1011,16 +1011,16 @@ class Simulation:
             pairs = _k.meeting_pairs(bodies, first, neighbour)
             # each pass over a work list of the bodies it may change (the solver's shifts out
             # of deep overlaps are the first pass's pushes, cast like any)
-            changed = np.empty(n, np.int64)
+            stamped = np.empty(n, np.int64)
             listed = np.empty(n, np.bool_)
             work = np.empty(n, np.int64)
-            count = _k.first_work(bodies, scratch, shift, changed, listed, work)
+            count = _k.first_work(bodies, scratch, shift, stamped, listed, work)
             for k in range(self.passes):
                 if pairs.shape[0]:
-                    count = _k.listed_pairs_pass(bodies, pairs, scratch.dpos, k, changed,
+                    count = _k.listed_pairs_pass(bodies, pairs, scratch.dpos, k, stamped,
                                                  listed, work, count)
                 parallel_for(_k.resolve_range, count, (scene, bodies, scratch, work))
-                count = _k.next_work(k, scratch, changed, listed, work, count)
+                count = _k.next_work(k, scratch, stamped, listed, work, count)
             parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:

