@@ -126,12 +126,12 @@ def test_a_pass_skips_only_bodies_it_would_leave_unchanged(seed: int) -> None:
     for _ in range(sim.passes):
         s.dpos.fill(0.0)
         kernels.pairs_pass(b, pairs, s.dpos)
-        kernels.resolve_range(0, n, scene, b, s)
+        kernels.resolve_range(0, n, scene, b, s, np.arange(n))
     skipped = ~s.touching
     pos, vel = b.pos.copy(), b.vel.copy()
     s.dpos.fill(0.0)
     s.touching[:] = True
-    kernels.resolve_range(0, n, scene, b, s)
+    kernels.resolve_range(0, n, scene, b, s, np.arange(n))
     assert skipped.sum() > 0.9 * n
     assert b.pos[skipped].tobytes() == pos[skipped].tobytes()
     assert b.vel[skipped].tobytes() == vel[skipped].tobytes()
@@ -341,3 +341,112 @@ def test_a_ball_whose_path_spans_the_whole_grid_still_meets_its_walls() -> None:
     assert ball.caught == 1
     assert abs(ball.position.x) == pytest.approx(999.0, rel=1e-9)
     assert ball.position.y == 50.0
+
+
+# ------------------------------------------------------------------ work-list passes
+
+
+def _pile(seed: int, balls: int, scale: float) -> Simulation:
+    """A heap of overlapping balls of mixed masses under gravity in a box of thin walls
+    (deep overlaps, a few coincident centres, some bodies asleep): the solver shifts, the
+    pair pushes and the push-outs all act in every pass."""
+    rng = np.random.default_rng(seed)
+    side = 60.0 * scale
+    sim = Simulation(step=STEP, gravity=(0.0, -900.0 * scale), sleep_time=None)
+    corners = [(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)]
+    for i in range(4):
+        sim.world.add(Segment(corners[i], corners[(i + 1) % 4]))
+    sim.world.add(Segment((0.3 * side, 0.2 * side), (0.7 * side, 0.25 * side)))
+    centers = rng.uniform(0.1 * side, 0.5 * side, (balls, 2))
+    centers[1::9] = centers[::9][: centers[1::9].shape[0]]
+    radii = rng.uniform(2.0, 6.0, balls) * scale
+    vel = rng.normal(0.0, 200.0 * scale, (balls, 2))
+    masses = rng.uniform(0.5, 4.0, balls)
+    sim.add_balls(centers, radii, vel, mass=masses, restitution=0.3, friction=0.4,
+                  ccd="swept")
+    return sim
+
+
+def _after_move(sim: Simulation) -> tuple:
+    """Take a step up to the move (velocity solve, then the move), as the step does."""
+    scene = sim._scene()
+    sim._vel += sim._gravity * sim.time_step
+    sim._shifted = False
+    sim._solve_velocities(scene)
+    shift = sim._shift.copy() if sim._shifted else np.zeros((0, 3))
+    b, s = sim._arrays, sim._scratch
+    n = b.pos.shape[0]
+    kernels.advance_range(0, n, scene, b, s, np.zeros(3), STEP, sim.max_casts,
+                          sim._gather_grid)
+    first, neighbour = kernels.find_pairs(b.pos, b.radius, 2)
+    return scene, b, s, kernels.meeting_pairs(b, first, neighbour), shift
+
+
+def _state(b: kernels.Bodies, s: kernels.Scratch) -> bytes:
+    """Every array the passes write, as bytes."""
+    return b"".join(a.tobytes() for a in (b.pos, b.vel, s.touching, s.crossed, s.responded,
+                                          b.caught, b.missed))
+
+
+def _listed_passes(sim: Simulation, scene: object, b: kernels.Bodies, s: kernels.Scratch,
+                   pairs: np.ndarray, shift: np.ndarray) -> list[int]:
+    """The step's passes over work lists, as the step runs them; each pass's list length
+    (after its pair pass), each list checked to hold a body at most once."""
+    n = b.pos.shape[0]
+    changed = np.empty(n, np.int64)
+    listed = np.empty(n, np.bool_)
+    work = np.empty(n, np.int64)
+    count = kernels.first_work(b, s, shift, changed, listed, work)
+    counts = []
+    for k in range(sim.passes):
+        count = kernels.listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
+        assert len(set(work[:count].tolist())) == count
+        counts.append(count)
+        kernels.resolve_range(0, count, scene, b, s, work)
+        count = kernels.next_work(k, s, changed, listed, work, count)
+    return counts
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 90), st.sampled_from([1e-3, 1.0, 1e3]),
+       st.integers(1, 6), st.booleans())
+def test_work_list_passes_equal_passes_over_every_body(seed: int, balls: int, scale: float,
+                                                       settle: int, sleepers: bool) -> None:
+    # A pass visits only its work list (the bodies the move marked, the pushed and those a
+    # collider changed last pass) and skips each pair whose bodies no pass changed since
+    # the last one: exact only if every body left out, and every pair skipped, would have
+    # repeated itself. Piles with deep overlaps, coincident centres, mixed masses, sleepers.
+    sim = _pile(seed, balls, scale)
+    sim.run(settle)
+    if sleepers:
+        sim._asleep[::4] = True
+        sim._vel[sim._asleep] = 0.0
+        sim._sleepers = True
+        sim._arrays = sim._pack()
+    scene, b, s, pairs, shift = _after_move(sim)
+    n = b.pos.shape[0]
+    saved = [a.copy() for a in (*b, *s)]
+    # every body, every pair, each pass
+    for k in range(sim.passes):
+        s.dpos[:] = shift if k == 0 and shift.shape[0] else 0.0
+        kernels.pairs_pass(b, pairs, s.dpos)
+        kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+    want = _state(b, s)
+    for dst, src in zip((*b, *s), saved):
+        dst[...] = src
+    counts = _listed_passes(sim, scene, b, s, pairs, shift)
+    assert _state(b, s) == want
+    assert sum(counts) <= sim.passes * n
+
+
+def test_work_lists_shrink_to_the_bodies_still_pushed() -> None:
+    # the point of the lists: after the first pass, a pass visits the bodies still pushed
+    # or pushed out, not every body (fast balls among walls, as bench_sim's scene)
+    sim = _busy(3)
+    sim.run(8)
+    scene, b, s, pairs, shift = _after_move(sim)
+    n = b.pos.shape[0]
+    counts = _listed_passes(sim, scene, b, s, pairs, shift)
+    assert counts[0] > 0
+    assert max(counts[1:]) < n // 10
+    assert not s.dpos.any()

@@ -1009,15 +1009,18 @@ class Simulation:
             first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
                                                            self.dim)
             pairs = _k.meeting_pairs(bodies, first, neighbour)
+            # each pass over a work list of the bodies it may change (the solver's shifts out
+            # of deep overlaps are the first pass's pushes, cast like any)
+            stamped = np.empty(n, np.int64)
+            listed = np.empty(n, np.bool_)
+            work = np.empty(n, np.int64)
+            count = _k.first_work(bodies, scratch, shift, stamped, listed, work)
             for k in range(self.passes):
-                if k == 0 and shift.shape[0]:
-                    # the solver's shifts out of deep overlaps, cast like any push
-                    scratch.dpos[:] = shift
-                else:
-                    scratch.dpos.fill(0.0)
                 if pairs.shape[0]:
-                    _k.pairs_pass(bodies, pairs, scratch.dpos)
-                parallel_for(_k.resolve_range, n, (scene, bodies, scratch))
+                    count = _k.listed_pairs_pass(bodies, pairs, scratch.dpos, k, stamped,
+                                                 listed, work, count)
+                parallel_for(_k.resolve_range, count, (scene, bodies, scratch, work))
+                count = _k.next_work(k, scratch, stamped, listed, work, count)
             parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:

@@ -110,6 +110,13 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     ``pair_first``/``neighbour``: the step's body pairs (CSR); ``vel_start`` (n, 3): the
     velocities at the step's start, after gravity (the approach of a touch the move did not
     log)."""
+    # no reference counts in the loop (world.unowned): the scene's, the bodies' and the
+    # scratch's arrays as views without an owner (the arguments keep them alive). Measured on
+    # bench_sim's scene (10,000 balls, one thread, CPU, alternated in one process): 1.13 ->
+    # 1.01 ms
+    scene = unowned(scene)
+    b = unowned(b)
+    s = unowned(s)
     n = b.pos.shape[0]
     cap = other.shape[0]
     stack = np.empty(STACK_SIZE, np.int64)

@@ -155,6 +155,13 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     nothing past its capacity is written and the caller calls again with room for them. A
     body's colliders come from its cache of the last step (``s``) when that covers the ball
     and the margin."""
+    # no reference counts in the loops (world.unowned): the scene's, the bodies' and the
+    # scratch's arrays as views without an owner (the arguments keep them alive). Measured on
+    # bench_sim's scene (10,000 balls, one thread, CPU, alternated in one process): 0.84 ->
+    # 0.73 and 1.10 -> 0.94 ms
+    scene = unowned(scene)
+    b = unowned(b)
+    s = unowned(s)
     n = b.pos.shape[0]
     cap = out.other.shape[0]
     stack = np.empty(STACK_SIZE, np.int64)
@@ -169,6 +176,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     # whether any body is not a ball (a balls-only step never asks a pair's kinds)
     shapes = b.local.shape[1] > 0
     kind = b.kind
+    tags = scene.tags
     for i in range(n):
         out.first[i] = min(c, cap)
         ball = kind[i] == BODY_BALL
@@ -226,7 +234,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         for k in range(count):
             # (either array, read in place: see the note above sim._cached)
             h = s.cache[i, k] if cached else spare[0, k]
-            if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) == 0 and (
+            if (tags[h, FLAGS] & FLAG_KINEMATIC) == 0 and (
                     rows[h, LO] > px + far or rows[h, HI] < px - far
                     or rows[h, LO + 1] > py + far or rows[h, HI + 1] < py - far):
                 # a still collider whose box the ball's reach misses (a cache holds colliders
