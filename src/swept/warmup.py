@@ -173,6 +173,33 @@ def _simulation(dim: int) -> None:
         sim.run(3)
 
 
+def _simulation_moves() -> None:
+    """The 2D Simulation's move and passes (``advance_range``, ``resolve_range``), compiled
+    straight from Python on the arrays of the Simulation :func:`_simulation` builds, as the
+    step's threaded path calls them: the same kernels for the same argument types, which a
+    step on one thread reaches only after the contact solver's kernels. In a warm-up this
+    family compiles them while ``sim2d`` compiles the solver, so that the Simulation's
+    compiles run on two cores instead of one after another (the longest path of a warm-up);
+    run after ``sim2d`` (the tour), it loads them from the cache."""
+    from swept import AABB, Capsule, Polygon, Simulation
+    from swept._kernels import sim as kernels
+    from swept._kernels import sim_grid
+    from swept.sim import _NO_GRAVITY, Body
+    rng = np.random.default_rng(2)
+    sim = Simulation(_world(2), gravity=(0, -980))
+    sim.add_balls(rng.uniform(10, 90, (300, 2)), 1.0, rng.normal(size=(300, 2)) * 300,
+                  ccd="swept")
+    for shape in (AABB((40, 40), (42, 42)), Capsule((45, 40), (47, 40), 1.0),
+                  Polygon([(50, 40), (52, 40), (51, 42)])):
+        sim.add(Body(shape, (30.0, -20.0), ccd="swept"))
+    scene = sim._scene()
+    bodies, scratch = sim._arrays, sim._scratch
+    n = bodies.pos.shape[0]
+    kernels.advance_range(0, n, scene, bodies, scratch, _NO_GRAVITY, sim.time_step,
+                          sim.max_casts, sim_grid.build_gather_grid(scene))
+    kernels.resolve_range(0, n, scene, bodies, scratch)
+
+
 def _level() -> None:
     """Tile maps, triangle meshes and height fields: rays (one and many), sweeps, contacts,
     distances and characters."""
@@ -223,6 +250,7 @@ def _level() -> None:
 #: scalar3d 8, world3d and sim3d a few once their 2D twins are cached).
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
+    "sim2d_moves": _simulation_moves,
     "world2d": lambda: _world_queries(2),
     "level": _level,
     "scalar2d": _scalar2d,
@@ -236,7 +264,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
 #: done instead of holding a process while it waits for the twin's compile locks.
 AFTER: dict[str, tuple[str, ...]] = {
     "world3d": ("world2d",),
-    "sim3d": ("sim2d", "world3d"),
+    "sim3d": ("sim2d", "sim2d_moves", "world3d"),
 }
 
 

@@ -1644,7 +1644,10 @@ def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int
     # one pass after another (each visits every body at most once)
     for k in range(passes):
         if k == 0 and shift.shape[0] > 0:
-            dpos[:] = shift
+            # row by row (a slice assigned from an array compiles numba's shape error)
+            for i in range(n):
+                for a in range(3):
+                    dpos[i, a] = shift[i, a]
         else:
             dpos[:] = 0.0
         pairs_pass(b, pairs, dpos)
