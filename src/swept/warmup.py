@@ -250,7 +250,9 @@ def _level() -> None:
 
 #: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
-#: scalar3d 8, world3d and sim3d a few once their 2D twins are cached).
+#: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
+#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 (load 6 to 7, four
+#: processes): sim2d 49.0, world2d 48.6, level 51.5, sim2d_moves 33.8, the rest under 8.
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
     "sim2d_moves": _simulation_moves,
