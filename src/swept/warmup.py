@@ -3,14 +3,14 @@
 numba compiles each kernel on its first call and keeps the machine code on disk
 (``__pycache__`` beside swept's sources), so a fresh install pays the compile once, in the
 first session that meets each kernel: minutes of CPU in all (README, "Compile time").
-``swept warmup`` pays it up front, in ``jobs`` processes at once (default: two more than the
+``swept warmup`` pays it up front, in ``jobs`` processes at once (default: one more than the
 cores), each running a *family* (:data:`FAMILIES`: a tour of every kernel a family's public
 calls reach) and writing the shared cache; afterwards every call loads its kernel from the
 disk. The processes share one directory of compile locks (:mod:`swept._kernels.compile_locks`):
 a kernel two running families meet is compiled by one of them while the other waits and then
-loads it, so each kernel is compiled once, and the spare processes keep the cores busy while
-others wait (three of the four first families begin by building the same World). The
-costliest families start first; a small family that reuses most of a big one's kernels
+loads it, so each kernel is compiled once, and the spare process keeps the cores busy while
+one waits (measured on 2 cores, load 6: a second spare process took 385.6 s of wall time and
+200.0 s of CPU against 367.1 and 165.3 s with one). The costliest families start first; a small family that reuses most of a big one's kernels
 starts once that one is done (:data:`AFTER`). The longest chain of compiles one process
 must make alone bounds the wall time: the 2D Simulation's is split in two
 (``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver).
@@ -251,8 +251,8 @@ def _level() -> None:
 #: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
 #: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
-#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 (load 6 to 7, four
-#: processes): sim2d 49.0, world2d 48.6, level 51.5, sim2d_moves 33.8, the rest under 8.
+#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 (load 6, three
+#: processes): sim2d_moves 39.7, sim2d 32.1, world2d 44.5, level 31.3, the rest under 8.
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
     "sim2d_moves": _simulation_moves,
@@ -306,7 +306,7 @@ def _child(name: str, locks: str = "") -> tuple[str, float, float]:
 def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
             starts: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
     """Compile the families ``names`` (default: all of :data:`FAMILIES`) into numba's cache,
-    each in its own interpreter, ``jobs`` at a time (default: two more than the CPU count),
+    each in its own interpreter, ``jobs`` at a time (default: one more than the CPU count),
     sharing compile locks; returns each family's (wall, CPU) seconds, and fills ``starts``
     (if given) with each family's start, in seconds after the first. ValueError for ``jobs``
     under 1 or an unknown family; RuntimeError when a family fails (the others still run)."""
@@ -316,7 +316,7 @@ def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
         raise ValueError(f"names: unknown warm-up famil{'y' if len(unknown) == 1 else 'ies'} "
                          f"{', '.join(map(repr, unknown))}; choose from {', '.join(FAMILIES)}")
     if jobs is None:
-        jobs = (os.cpu_count() or 1) + 2
+        jobs = (os.cpu_count() or 1) + 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
     # each family once the families it waits for (AFTER) are done, the costliest first
