@@ -10,10 +10,11 @@ disk. The processes share one directory of compile locks (:mod:`swept._kernels.c
 a kernel two running families meet is compiled by one of them while the other waits and then
 loads it, so each kernel is compiled once, and the spare process keeps the cores busy while
 one waits (measured on 2 cores, load 6: a second spare process took 385.6 s of wall time and
-200.0 s of CPU against 367.1 and 165.3 s with one). The costliest families start first; a small family that reuses most of a big one's kernels
-starts once that one is done (:data:`AFTER`). The longest chain of compiles one process
-must make alone bounds the wall time: the 2D Simulation's is split in two
-(``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver).
+200.0 s of CPU against 367.1 and 165.3 s with one). The costliest families start first; a
+small family that reuses most of a big one's kernels starts once that one is done
+(:data:`AFTER`). The longest chain of compiles one process must make alone bounds the wall
+time: the 2D Simulation's is split in two (``sim2d_moves`` compiles the move and passes
+while ``sim2d`` compiles the contact solver).
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
