@@ -112,3 +112,26 @@ def test_bad_command_arguments_exit_2(argv: list[str]) -> None:
                           text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
+
+
+def test_the_moves_family_compiles_the_steps_own_signatures() -> None:
+    """``sim2d_moves`` compiles the Simulation's move and passes from Python so that a
+    warm-up's ``sim2d`` process loads them instead of compiling them: that holds only while
+    its calls give the kernels the very argument types the step's compiled calls give them
+    (another type would be one more compile of each, in both the warm-up and the tour). In a
+    fresh interpreter, the family's signatures are all the kernels have after the 2D
+    Simulation family runs too."""
+    code = (
+        "from swept import warmup\n"
+        "from swept._kernels import sim as k\n"
+        "def signatures():\n"
+        "    return {(n, str(s)) for n in ('advance_range', 'resolve_range')\n"
+        "            for s in getattr(k, n).signatures}\n"
+        "warmup.run_families(['sim2d_moves'])\n"
+        "moves = signatures()\n"
+        "warmup.run_families(['sim2d'])\n"
+        "print(len(moves), len(signatures()), moves == signatures())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=1800)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-3:] == ["2", "2", "True"]

@@ -587,9 +587,9 @@ def _warmup(args: argparse.Namespace, out: TextIO) -> int:
         spent = warm_up(args.jobs, args.only, starts)
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
-    print(f"{'family':10s} {'start s':>8s} {'wall s':>8s} {'CPU s':>8s}", file=out)
+    print(f"{'family':12s} {'start s':>8s} {'wall s':>8s} {'CPU s':>8s}", file=out)
     for name, (wall, cpu) in spent.items():
-        print(f"{name:10s} {starts.get(name, 0.0):8.1f} {wall:8.1f} {cpu:8.1f}", file=out)
+        print(f"{name:12s} {starts.get(name, 0.0):8.1f} {wall:8.1f} {cpu:8.1f}", file=out)
     cores = "every core" if not args.jobs else f"{args.jobs} core{'' if args.jobs == 1 else 's'}"
     print(f"all {len(spent)} in {time.perf_counter() - start:.1f} s on {cores} "
           f"({sum(c for _w, c in spent.values()):.1f} s of CPU)", file=out)

@@ -9,8 +9,12 @@ calls reach) and writing the shared cache; afterwards every call loads its kerne
 disk. The processes share one directory of compile locks (:mod:`swept._kernels.compile_locks`):
 a kernel two running families meet is compiled by one of them while the other waits and then
 loads it, so each kernel is compiled once, and the spare process keeps the cores busy while
-one waits. The costliest families start first; a small family that reuses most of a big
-one's kernels starts once that one is done (:data:`AFTER`).
+one waits (measured on 2 cores, load 6: a second spare process took 385.6 s of wall time and
+200.0 s of CPU against 367.1 and 165.3 s with one). The costliest families start first; a
+small family that reuses most of a big one's kernels starts once that one is done
+(:data:`AFTER`). The longest chain of compiles one process must make alone bounds the wall
+time: the 2D Simulation's is split in two (``sim2d_moves`` compiles the move and passes
+while ``sim2d`` compiles the contact solver).
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
@@ -173,6 +177,33 @@ def _simulation(dim: int) -> None:
         sim.run(3)
 
 
+def _simulation_moves() -> None:
+    """The 2D Simulation's move and passes (``advance_range``, ``resolve_range``), compiled
+    straight from Python on the arrays of the Simulation :func:`_simulation` builds, as the
+    step's threaded path calls them: the same kernels for the same argument types, which a
+    step on one thread reaches only after the contact solver's kernels. In a warm-up this
+    family compiles them while ``sim2d`` compiles the solver, so that the Simulation's
+    compiles run on two cores instead of one after another (the longest path of a warm-up);
+    run after ``sim2d`` (the tour), it loads them from the cache."""
+    from swept import AABB, Capsule, Polygon, Simulation
+    from swept._kernels import sim as kernels
+    from swept._kernels import sim_grid
+    from swept.sim import _NO_GRAVITY, Body
+    rng = np.random.default_rng(2)
+    sim = Simulation(_world(2), gravity=(0, -980))
+    sim.add_balls(rng.uniform(10, 90, (300, 2)), 1.0, rng.normal(size=(300, 2)) * 300,
+                  ccd="swept")
+    for shape in (AABB((40, 40), (42, 42)), Capsule((45, 40), (47, 40), 1.0),
+                  Polygon([(50, 40), (52, 40), (51, 42)])):
+        sim.add(Body(shape, (30.0, -20.0), ccd="swept"))
+    scene = sim._scene()
+    bodies, scratch = sim._arrays, sim._scratch
+    n = bodies.pos.shape[0]
+    kernels.advance_range(0, n, scene, bodies, scratch, _NO_GRAVITY, sim.time_step,
+                          sim.max_casts, sim_grid.build_gather_grid(scene))
+    kernels.resolve_range(0, n, scene, bodies, scratch, np.arange(n, dtype=np.int64))
+
+
 def _level() -> None:
     """Tile maps, triangle meshes and height fields: rays (one and many), sweeps, contacts,
     distances and characters."""
@@ -220,9 +251,12 @@ def _level() -> None:
 
 #: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
-#: scalar3d 8, world3d and sim3d a few once their 2D twins are cached).
+#: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
+#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 (load 6, three
+#: processes): sim2d_moves 39.7, sim2d 32.1, world2d 44.5, level 31.3, the rest under 8.
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
+    "sim2d_moves": _simulation_moves,
     "world2d": lambda: _world_queries(2),
     "level": _level,
     "scalar2d": _scalar2d,
@@ -236,7 +270,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
 #: done instead of holding a process while it waits for the twin's compile locks.
 AFTER: dict[str, tuple[str, ...]] = {
     "world3d": ("world2d",),
-    "sim3d": ("sim2d", "world3d"),
+    "sim3d": ("sim2d", "sim2d_moves", "world3d"),
 }
 
 

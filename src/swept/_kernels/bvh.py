@@ -402,10 +402,15 @@ def _median_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np
             best_axis = a
     stop = start + count
     perm = np.argsort(cen[start:stop, best_axis], kind="mergesort") + start
-    lo[start:stop] = lo[perm]
-    hi[start:stop] = hi[perm]
-    cen[start:stop] = cen[perm]
-    order[start:stop] = order[perm]
+    # gathered, then written back row by row: a slice assigned from an array compiles
+    # numba's shape-mismatch error (its message formatting) for each rank in every process
+    lo_p, hi_p, cen_p, order_p = lo[perm], hi[perm], cen[perm], order[perm]
+    for k in range(count):
+        for a in range(d):
+            lo[start + k, a] = lo_p[k, a]
+            hi[start + k, a] = hi_p[k, a]
+            cen[start + k, a] = cen_p[k, a]
+        order[start + k] = order_p[k]
     return count // 2
 
 
@@ -542,7 +547,8 @@ def _pack(node_lo: np.ndarray, node_hi: np.ndarray, node_child: np.ndarray,
         links[3 * k] = node_child[k]
         links[3 * k + 1] = node_start[k]
         links[3 * k + 2] = node_count[k]
-    links[3 * m:] = order
+    for k in range(order.shape[0]):
+        links[3 * m + k] = order[k]
     return nodes, links
 
 

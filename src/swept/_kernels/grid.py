@@ -165,7 +165,8 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
         if total + n > cells.shape[0]:
             # grown by doubling, never past the limit
             grown = np.empty(min(max(2 * cells.shape[0], total + n), limit), np.int64)
-            grown[:total] = cells[:total]
+            for j in range(total):
+                grown[j] = cells[j]
             cells = grown
         for i in range(n):
             cells[total + i] = out[i]
