@@ -52,6 +52,7 @@ from .grid import (
     ROW_GENERIC,
     ROW_SEGMENT,
     SUB_HEAD,
+    Walk,
     bin_moving,
     box_missed,
     coarse_of,
@@ -450,6 +451,27 @@ def _exit_at(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, d
 
 
 @inline_kernel
+def _keep_walk(stack: np.ndarray, walk: Walk) -> None:
+    """Keep a grid walk's state in the first four rows of the scratch ``stack`` ((., 2)
+    float64, unused while the grid is walked), while a sub-grid is walked."""
+    stack[0, 0] = walk[0]
+    stack[0, 1] = walk[1]
+    stack[1, 0] = walk[2]
+    stack[1, 1] = walk[3]
+    stack[2, 0] = walk[4]
+    stack[2, 1] = walk[5]
+    stack[3, 0] = walk[6]
+    stack[3, 1] = walk[7]
+
+
+@inline_kernel
+def _kept_walk(stack: np.ndarray) -> Walk:
+    """The walk :func:`_keep_walk` kept."""
+    return (int(stack[0, 0]), int(stack[0, 1]), int(stack[1, 0]), int(stack[1, 1]), stack[2, 0],
+            stack[2, 1], stack[3, 0], stack[3, 1])
+
+
+@inline_kernel
 def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float, float, float],
           r: float, limit: float, mask: int, flags: int
           ) -> tuple[int, float, float, float, float, float, float, float, bool]:
@@ -522,67 +544,69 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gcell = nodes[frame, 2]
         entered, walk = walk_begin(gx0, gy0, gcell, gnx, gny, ox, oy, dx, dy, ix, iy, limit)
         last = -1
-        # the sub-grid walked (crowded cells, grid.subdivide): its block, side and walk
+        # a crowded cell's sub-grid (grid.subdivide) is walked in place of the grid (``walk``
+        # then walks it; the grid's walk waits in the scratch ``stack``): its block, its side
         sub = False
-        block_at = side = 0
-        sub_walk = walk
+        block_at = side = sub_base = 0
         # a ray crosses at most gnx + gny cells, and in each at most 2 S sub-cells
         for _ in range((gnx + gny + 2) * (2 * GRID_SUB_MAX_SIDE + 3)):
             if not entered:
                 break
             # the entries of the cell (or sub-cell) the walk is in: links[base + lo .. hi-1]
-            base = items
-            lo = hi = 0
             if sub:
-                sc = block_at + SUB_HEAD + sub_walk[0] + side * sub_walk[1]
-                base = block_at + SUB_HEAD + side * side + 1
+                sc = block_at + SUB_HEAD + walk[0] + side * walk[1]
+                base = sub_base
                 lo = links[sc]
                 hi = links[sc + 1]
             else:
+                if gridded:
+                    mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
+                    if mc != last:
+                        # a coarse cell entered: its moving colliders, once
+                        last = mc
+                        for j in range(m_items + links[m_starts + mc],
+                                       m_items + links[m_starts + mc + 1]):
+                            h = links[j]
+                            if ray_box_entry2(ox, oy, ix, iy, limit, rows[h, LO], rows[h, LO + 1],
+                                              rows[h, HI], rows[h, HI + 1]) == math.inf:
+                                # the ray misses this collider's box
+                                continue
+                            if not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
+                                continue
+                            kind = scene.tags[h, KIND]
+                            if _plain_kind(kind):
+                                t, ax, ay, anx, any_, ains = _cast_plain2(
+                                    kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3],
+                                    rows[h, 4], ox, oy, dx, dy, limit)
+                            else:
+                                t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
+                                    scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
+                            if _better(t, h, best_t, best_h):
+                                best_t = t
+                                best_h = h
+                                limit = t
+                                px, py, nx, ny, inside = ax, ay, anx, any_, ains
+                                seg_row = -1
                 c = cells + walk[0] + gnx * walk[1]
+                base = items
                 lo = links[c]
                 hi = links[c + 1]
                 if hi == lo + 1 and links[items + lo] < 0:
                     # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
                     block_at = items - 1 - links[items + lo]
                     side = links[block_at]
+                    sub_base = block_at + SUB_HEAD + side * side + 1
                     lo = hi = 0
                     sub, sub_walk = walk_begin(gx0 + walk[0] * gcell, gy0 + walk[1] * gcell,
                                                gcell / side, side, side, ox, oy, dx, dy, ix, iy,
                                                limit)
                     if sub:
-                        sc = block_at + SUB_HEAD + sub_walk[0] + side * sub_walk[1]
-                        base = block_at + SUB_HEAD + side * side + 1
+                        _keep_walk(stack, walk)
+                        walk = sub_walk
+                        sc = block_at + SUB_HEAD + walk[0] + side * walk[1]
+                        base = sub_base
                         lo = links[sc]
                         hi = links[sc + 1]
-            if gridded:
-                mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
-                if mc != last:
-                    # a coarse cell entered: its moving colliders, once
-                    last = mc
-                    for j in range(m_items + links[m_starts + mc],
-                                   m_items + links[m_starts + mc + 1]):
-                        h = links[j]
-                        if ray_box_entry2(ox, oy, ix, iy, limit, rows[h, LO], rows[h, LO + 1],
-                                          rows[h, HI], rows[h, HI + 1]) == math.inf:
-                            # the ray misses this collider's box
-                            continue
-                        if not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
-                            continue
-                        kind = scene.tags[h, KIND]
-                        if _plain_kind(kind):
-                            t, ax, ay, anx, any_, ains = _cast_plain2(
-                                kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4],
-                                ox, oy, dx, dy, limit)
-                        else:
-                            t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
-                                scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
-                        if _better(t, h, best_t, best_h):
-                            best_t = t
-                            best_h = h
-                            limit = t
-                            px, py, nx, ny, inside = ax, ay, anx, any_, ains
-                            seg_row = -1
             for j in range(lo, hi):
                 # the entry names a gridded collider: its row, its handle
                 row = boxes + links[base + j]
@@ -693,16 +717,17 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     if t == 0.0:
                         # (as after a box or a circle: the later entries' handles are larger)
                         break
+            if limit <= min(walk[4], walk[5]):
+                # the best hit (or the end of the ray) lies in this cell (or sub-cell)
+                break
             if sub:
-                if limit <= min(sub_walk[4], sub_walk[5]):
-                    # the best hit (or the end of the ray) lies in this sub-cell
-                    break
-                sub, sub_walk = walk_next(sub_walk, side, side)
+                sub, walk = walk_next(walk, side, side)
                 if sub:
                     continue
-            if limit <= min(walk[4], walk[5]):
-                # the best hit (or the end of the ray) lies in this cell
-                break
+                # out of the sub-grid: the grid's walk, from its crowded cell
+                walk = _kept_walk(stack)
+                if limit <= min(walk[4], walk[5]):
+                    break
             entered, walk = walk_next(walk, gnx, gny)
         if seg_row >= 0:
             # the best is a segment, box or circle whose point and normal were left for now
