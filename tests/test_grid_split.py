@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import swept.world as world_module
-from shared import nearest_hit
-from swept import AABB, Capsule, Circle, Polygon, Ray, Segment
+from shared import rays_equal_brute_force
+from swept import AABB, Capsule, Circle, Polygon, Segment
 from swept._kernels import grid as _grid
 from swept._kernels import scene as _scene
 from swept.broadphase import BroadphaseChoice
@@ -80,25 +80,6 @@ def _split_cells(w: World) -> int:
     items = links[links[_scene.H_GRID_ITEMS]:]
     one = np.flatnonzero(np.diff(start) == 1)
     return int(np.sum(items[start[one]] < 0))
-
-
-def _check(shapes: list[Any], w: World, origins: np.ndarray, directions: np.ndarray,
-           md: np.ndarray) -> None:
-    """The batch and the scalar query equal brute force on every ray."""
-    batch = w.raycast_many(origins, directions, md)
-    for r in range(origins.shape[0]):
-        ray = Ray(origins[r], directions[r], float(md[r]))
-        h, hit = nearest_hit(shapes, ray)
-        one = w.raycast(ray)
-        if hit is None:
-            assert one is None and batch.handle[r] == -1, r
-            continue
-        assert one is not None and one.handle == h and batch.handle[r] == h, (r, h)
-        tol = 1e-9 * max(1.0, hit.distance)
-        assert abs(batch.distance[r] - hit.distance) <= tol, r
-        assert abs(one.distance - hit.distance) <= tol, r
-        assert batch.normal[r, 0] == pytest.approx(hit.normal[0], abs=1e-12)
-        assert batch.normal[r, 1] == pytest.approx(hit.normal[1], abs=1e-12)
 
 
 def test_split_lists_every_collider_in_exactly_its_sub_cells(monkeypatch: pytest.MonkeyPatch
@@ -167,7 +148,7 @@ def test_rays_through_split_cells_equal_brute_force(scale: float,
     v[np.hypot(v[:, 0], v[:, 1]) == 0.0] = (1.0, 0.0)
     directions = v / np.hypot(v[:, 0], v[:, 1])[:, None]
     md = np.where(rng.random(n) < 0.3, rng.uniform(0, 60, n), math.inf) * scale
-    _check(shapes, w, origins * scale, directions, md)
+    rays_equal_brute_force(shapes, w, origins * scale, directions, md, unit=scale)
 
 
 def test_rays_through_ends_corners_and_sub_cell_lines_equal_brute_force(
@@ -189,7 +170,7 @@ def test_rays_through_ends_corners_and_sub_cell_lines_equal_brute_force(
     v = pick - origins
     directions = v / np.hypot(v[:, 0], v[:, 1])[:, None]
     md = np.hypot(v[:, 0], v[:, 1]) * rng.choice([1.0, math.inf], 50)
-    _check(shapes, w, origins, directions, md)
+    rays_equal_brute_force(shapes, w, origins, directions, md)
     frame = w._grid[0]
     x0, y0, cell = float(frame[0]), float(frame[1]), float(frame[2])
     lines = []
@@ -204,7 +185,7 @@ def test_rays_through_ends_corners_and_sub_cell_lines_equal_brute_force(
     origins = np.vstack([o1, o2, o3])
     directions = np.vstack([np.tile([0.0, 1.0], (m, 1)), np.tile([1.0, 0.0], (m, 1)),
                             np.tile([math.sqrt(0.5), math.sqrt(0.5)], (m, 1))])
-    _check(shapes, w, origins, directions, np.full(3 * m, math.inf))
+    rays_equal_brute_force(shapes, w, origins, directions, np.full(3 * m, math.inf))
 
 
 def test_splitting_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
