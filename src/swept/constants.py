@@ -847,9 +847,11 @@ BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS = 4_000
 #: one thread, minimum of 15 alternated runs, load 5.5, us a ray): the clustered scene at
 #: 10,000 colliders on its grid of 1 a cell, split 0.297 against unsplit 0.400 (98 cells
 #: split; 4 a cell split: 0.239); scenes without clusters split few cells or none (every kind
-#: at 10,000: 105 of 80,000, 0.274 against 0.273). Not tuned: the threshold and
-#: :data:`GRID_SUB_PER_CELL` are first choices, a cell of a few more entries than a uniform
-#: scene's cells ever hold, sub-cells of about two.
+#: at 10,000: 105 of 80,000, 0.274 against 0.273). The threshold at 8 / 16 / 32 / 64 (same
+#: runs, load 7): the cluster at 10,000 0.229 / 0.230 / 0.235 / 0.236, at 5,000 0.234 / 0.232
+#: / 0.233 / 0.234, every kind at 10,000 0.233 / 0.232 / 0.233 / 0.257, walls at 1,000 0.400
+#: / 0.401 / 0.393 / 0.396: flat (a cluster's cells hold hundreds); 16, a few more entries
+#: than a uniform scene's cells hold.
 GRID_SUB_CROWDED = 16
 #: A crowded cell's sub-grid is sized for this many entries a sub-cell (S x S sub-cells, S
 #: the square root of the cell's entries over this, rounded up, at least 2 and at most
