@@ -27,6 +27,12 @@ frame, tested by every ray), the coarse cells' starts (``mnx * mny + 1``) and th
 (``capacity`` of them, sized when packed). ``gridded`` 0 means the rays walk the moving tree
 instead (too many outside, or more entries than the capacity).
 
+A cell listing many entries (a cluster's) holds instead one entry, ``-1 - b``, naming a
+sub-grid block at ``items[b]`` (:func:`subdivide`): S, then its S x S sub-cells' starts and
+entries in the same CSR form, over the cell's own square. A ray's walk entering such a cell
+walks its sub-cells in order (a sub-grid is a grid: the same :func:`walk_begin` and
+:func:`walk_next`), then goes on in the grid.
+
 A walk's state is a :data:`Walk` tuple ``(cx, cy, step_x, step_y, next_x, next_y, delta_x,
 delta_y)``: the cell, the step along each axis, t at the next vertical and horizontal cell
 lines, and between successive ones.

@@ -481,7 +481,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
     :data:`CAST_SKIPPING`: some collider is in the query's ``ignore`` set.
 
     The static colliders through the uniform grid (a 2D ray, when the scene has one: its cells
-    in ray order (DDA), each cell's static entries (a segment by its precomputed crossing
+    in ray order (DDA; in a crowded cell, :func:`~swept._kernels.grid.subdivide`'s, the
+    sub-cells the ray crosses, in order, the grid's walk kept meanwhile in ``stack``), each
+    cell's static entries (a segment by its precomputed crossing
     test, a box or a circle by its kernel's distance on the grid row, these three finished
     (point, normal) once for the best at the end; any other collider by its grown box, then
     the narrowphase) and, when the moving
