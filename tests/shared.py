@@ -56,6 +56,40 @@ def nearest_hit(shapes: list[Any], ray: Any) -> tuple[int, Any]:
     return best_h, best
 
 
+def rays_equal_brute_force(shapes: list[Any], world: Any, origins: np.ndarray,
+                           directions: np.ndarray, max_distance: np.ndarray,
+                           unit: float = 1.0) -> None:
+    """``world.raycast_many`` and ``world.raycast`` agree with the brute force
+    (:func:`nearest_hit` over ``shapes``, the World's colliders in handle order) on every ray:
+    the same handle (ties: the smallest), distances and points to 1e-9 relative (of at least
+    ``unit``: the scene's length scale), normals to 1e-12, ``started_inside``."""
+    from swept import Ray
+
+    def close(a: float, b: float, scale: float) -> bool:
+        return abs(a - b) <= 1e-9 * max(unit, scale)
+
+    batch = world.raycast_many(origins, directions, max_distance)
+    for r in range(origins.shape[0]):
+        ray = Ray(origins[r], directions[r], float(max_distance[r]))
+        h, hit = nearest_hit(shapes, ray)
+        one = world.raycast(ray)
+        scale = float(np.max(np.abs(origins[r])))
+        if hit is None:
+            assert one is None, r
+            assert batch.handle[r] == -1 and not batch.hit[r] and batch.distance[r] == math.inf
+            continue
+        assert one is not None and one.handle == h, (r, h, one)
+        assert batch.handle[r] == h and batch.hit[r], (r, h, batch.handle[r])
+        for got in (one.distance, batch.distance[r]):
+            assert close(got, hit.distance, hit.distance), (r, got, hit.distance)
+        for k in range(2):
+            assert close(one.point[k], hit.point[k], scale), r
+            assert close(batch.point[r, k], hit.point[k], scale), r
+            assert abs(one.normal[k] - hit.normal[k]) <= 1e-12, r
+            assert abs(batch.normal[r, k] - hit.normal[k]) <= 1e-12, r
+        assert one.started_inside == hit.started_inside
+
+
 def busy_simulation(seed: int) -> Simulation:
     """300 balls of the three ccd modes, mixed sizes, masses, restitutions and frictions,
     thrown about a closed 600 x 600 box with 20 random walls, a capsule and a circle, under

@@ -124,11 +124,11 @@ def test_a_dense_cluster_takes_the_bvh_and_its_occupancy_is_above_the_threshold(
     assert plan_grid(lo, lo + 0.01).occupancy > BROADPHASE_MAX_CLUSTER_OCCUPANCY
 
 
-@pytest.mark.parametrize("n", [1_000, 2_000, 5_000])
+@pytest.mark.parametrize("n", [1_000, 2_000, 3_000])
 def test_a_small_cluster_takes_the_bvh(n: int) -> None:
     """The benchmark's cluster of fewer than BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS colliders
     takes the BVH, whose walk (no reference counts a node since the ray round) beat the coarse
-    grid there by 1.4x to 2x."""
+    grid there (by 1.1x to 1.3x since the grid splits its crowded cells)."""
     scene = scenes.make_scene("clustered", n)
     thin = np.isin(scene.kind, (scenes.KIND_SEGMENT, scenes.KIND_CAPSULE2))
     plan = plan_grid(scene.lo, scene.hi, thin=thin)

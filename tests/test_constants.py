@@ -58,6 +58,7 @@ OTHERS = {
     "BROADPHASE_GRID_MIN_COLLIDERS", "BROADPHASE_COLLIDERS_PER_CELL",
     "BROADPHASE_MAX_ENTRIES_PER_COLLIDER", "BROADPHASE_SMALL_CELLS", "BROADPHASE_MAX_OCCUPANCY",
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
+    "GRID_SUB_CROWDED", "GRID_SUB_PER_CELL", "GRID_SUB_MAX_SIDE", "GRID_SUB_GROWTH",
     # the order a batch casts its rays in (swept._kernels.world.spatial_order)
     "RAY_ORDER_PER_BUCKET",
     # the Simulation's velocity solver: a contact's reach, the default restitution threshold

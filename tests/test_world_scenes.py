@@ -18,8 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared import bench_scenes, nearest_hit
-from swept import Ray
+from shared import bench_scenes, rays_equal_brute_force
 from swept.world import World
 
 N = 200
@@ -42,41 +41,12 @@ def _world(kind: str) -> tuple[Any, list[Any], World]:
     return _CACHE[kind]
 
 
-def _close(a: float, b: float, scale: float) -> bool:
-    return abs(a - b) <= 1e-9 * max(1.0, scale)
-
-
-def _check(shapes: list[Any], world: World, origins: np.ndarray, directions: np.ndarray,
-           max_distance: np.ndarray) -> None:
-    """raycast_many and raycast agree with the brute force on every ray."""
-    batch = world.raycast_many(origins, directions, max_distance)
-    for r in range(origins.shape[0]):
-        ray = Ray(origins[r], directions[r], float(max_distance[r]))
-        h, hit = nearest_hit(shapes, ray)
-        one = world.raycast(ray)
-        scale = float(np.max(np.abs(origins[r])))
-        if hit is None:
-            assert one is None, r
-            assert batch.handle[r] == -1 and not batch.hit[r] and batch.distance[r] == math.inf
-            continue
-        assert one is not None and one.handle == h, (r, h, one)
-        assert batch.handle[r] == h and batch.hit[r], (r, h, batch.handle[r])
-        for got in (one.distance, batch.distance[r]):
-            assert _close(got, hit.distance, hit.distance), (r, got, hit.distance)
-        for k in range(2):
-            assert _close(one.point[k], hit.point[k], scale), r
-            assert _close(batch.point[r, k], hit.point[k], scale), r
-            assert one.normal[k] == pytest.approx(hit.normal[k], abs=1e-12)
-            assert batch.normal[r, k] == pytest.approx(hit.normal[k], abs=1e-12)
-        assert one.started_inside == hit.started_inside
-
-
 @pytest.mark.parametrize("kind", scenes.KINDS)
 def test_world_rays_equal_brute_force_on_every_scene_kind(kind: str) -> None:
     """The scene's own rays (from inside its bounds, max distance its diagonal)."""
     scene, shapes, world = _world(kind)
     origins, directions, tmax = scenes.rays(scene, RAYS)
-    _check(shapes, world, origins, directions, np.full(RAYS, tmax))
+    rays_equal_brute_force(shapes, world, origins, directions, np.full(RAYS, tmax))
 
 
 @pytest.mark.parametrize("kind", scenes.KINDS)
@@ -94,7 +64,7 @@ def test_world_rays_through_ends_and_corners_equal_brute_force(kind: str) -> Non
     directions = v / np.hypot(v[:, 0], v[:, 1])[:, None]
     reach = np.hypot(v[:, 0], v[:, 1])
     md = reach * rng.choice([0.5, 1.0, math.inf], RAYS)
-    _check(shapes, world, origins, directions, md)
+    rays_equal_brute_force(shapes, world, origins, directions, md)
 
 
 @given(kind=st.sampled_from(scenes.KINDS), u=st.floats(0.0, 1.0), w=st.floats(0.0, 1.0),
@@ -106,7 +76,7 @@ def test_world_ray_equals_brute_force_for_any_ray(kind: str, u: float, w: float,
     origin = scene.bounds_lo + np.array([u, w]) * (scene.bounds_hi - scene.bounds_lo)
     direction = np.array([math.cos(angle), math.sin(angle)])
     direction = direction / math.hypot(direction[0], direction[1])
-    _check(shapes, world, origin[None, :], direction[None, :],
+    rays_equal_brute_force(shapes, world, origin[None, :], direction[None, :],
            np.array([reach * scene.diagonal]))
 
 
@@ -154,7 +124,7 @@ def test_moving_colliders_are_met_in_the_grid_and_stay_exact_as_they_move() -> N
             shapes[h] = Circle(centre, c.radius)
             world.move(h, shapes[h])
         assert _moving_grid_state(world) == 1
-        _check(shapes, world, *_scene_rays(scene, step))
+        rays_equal_brute_force(shapes, world, *_scene_rays(scene, step))
 
 
 def test_moving_colliders_outside_the_grid_are_still_hit() -> None:
@@ -182,12 +152,12 @@ def test_moving_colliders_outside_the_grid_are_still_hit() -> None:
                                40.0)
             world.move(h, shapes[h])
         assert _moving_grid_state(world) == state
-        _check(shapes, world, origins, directions, md)
+        rays_equal_brute_force(shapes, world, origins, directions, md)
         # aimed at the moved colliders themselves
         centres = np.array([shapes[h].center for h in moving[:count]])
         v = centres - origins[:count]
-        _check(shapes, world, origins[:count], v / np.hypot(v[:, 0], v[:, 1])[:, None],
-               md[:count])
+        rays_equal_brute_force(shapes, world, origins[:count],
+                               v / np.hypot(v[:, 0], v[:, 1])[:, None], md[:count])
 
 
 def test_moving_colliders_grown_past_the_grids_capacity_are_still_hit() -> None:
@@ -197,13 +167,13 @@ def test_moving_colliders_grown_past_the_grids_capacity_are_still_hit() -> None:
 
     scene, shapes, world, moving = _moving_world()
     # packed (its capacity reserved) at the shapes' first sizes
-    _check(shapes, world, *_scene_rays(scene, 6))
+    rays_equal_brute_force(shapes, world, *_scene_rays(scene, 6))
     for i, h in enumerate(moving[:4]):
         # inside the frame (not the outside list), each over many coarse cells
         shapes[h] = Circle((400.0 + 60.0 * i, 500.0), 250.0)
         world.move(h, shapes[h])
     assert _moving_grid_state(world) == 0
-    _check(shapes, world, *_scene_rays(scene, 7))
+    rays_equal_brute_force(shapes, world, *_scene_rays(scene, 7))
 
 
 def test_a_static_chains_segments_in_the_grid_equal_brute_force(
@@ -242,4 +212,4 @@ def test_a_static_chains_segments_in_the_grid_equal_brute_force(
     v = aim - origins
     directions = v / np.hypot(v[:, 0], v[:, 1])[:, None]
     assert world._sync().links[0] == 2 and world._grid is not None  # white box: the grid
-    _check(shapes, world, origins, directions, np.full(RAYS, 2000.0))
+    rays_equal_brute_force(shapes, world, origins, directions, np.full(RAYS, 2000.0))

@@ -118,6 +118,8 @@ __all__ = [
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL", "MOVING_GRID_COLLIDERS_PER_CELL",
     "BROADPHASE_CLUSTER_COLLIDERS_PER_CELL", "BROADPHASE_MAX_CLUSTER_OCCUPANCY",
     "BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS", "MOVING_GRID_OUTSIDE",
+    "GRID_SUB_CROWDED", "GRID_SUB_PER_CELL", "GRID_SUB_MAX_SIDE",
+    "GRID_SUB_GROWTH",
     # threads
     "MAX_THREADS",
     # the order a batch casts its rays in (swept._kernels.world.spatial_order)
@@ -813,7 +815,12 @@ MOVING_GRID_OUTSIDE = 16
 #: ``sqrt(area / n)``): at 1,000 colliders the World's grid at 0.35 / 0.7 / 1.0 / 1.4 took
 #: 0.286 / 0.233 / 0.221 / 0.260 and its BVH 0.298 (the plain grid's best 0.222); at 10,000,
 #: 0.380 / 0.279 / 0.264 / 0.297 against 0.433 (plain 0.261). 1.0 a cell is the 1.0 multiple.
-BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 1.0
+#: Since the grid splits its crowded cells (:data:`GRID_SUB_CROWDED`), coarser cells win:
+#: their misses cross fewer cells, and a ray entering the cluster walks a split cell's
+#: sub-cells (minimum of 15 alternated runs, load 5.5, us a ray, at 10,000: 1 / 2 / 4 / 8 a
+#: cell 0.296 / 0.258 / 0.239 / 0.235, the grid unsplit at 1 a cell 0.400, the BVH 0.485; at
+#: 1,000, 0.242 / 0.220 / 0.194 / 0.225 against the BVH's 0.145 to 0.160). 4 a cell.
+BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 4.0
 #: Above this occupancy (nearly every small collider crowding one probe cell) the scene takes
 #: the BVH after all: every ray crossing the crowded cell would test all of them. Not measured
 #: at the crossing: chosen between the benchmark's cluster (55 to 66, where the coarse grid
@@ -829,7 +836,39 @@ BROADPHASE_MAX_CLUSTER_OCCUPANCY = 100.0
 #: BVH 0.159, 2,000 0.313 / 0.183, 3,000 0.337 / 0.221, 5,000 0.369 / 0.268, 10,000 0.337 /
 #: 0.328 (another run 0.344 / 0.430); clusters of 10,000 in squares of side 200 and 300
 #: (occupancy 14.5, 7.0): 0.636 / 0.480 and 0.353 / 0.412. Chosen between 5,000 and 10,000.
-BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS = 8_000
+#: With split crowded cells and 4 colliders a cell (:data:`GRID_SUB_CROWDED`,
+#: :data:`BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`; minimum of 15 alternated runs, load 5.5):
+#: 2,000 grid 0.227 / BVH 0.184 to 0.201, 3,000 0.239 / 0.218 to 0.238, 5,000 0.248 / 0.276
+#: to 0.292, 10,000 0.239 / 0.485: chosen between 3,000 and 5,000.
+BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS = 4_000
+#: A ray grid cell holding at least this many entries (a cluster's cell) is split into a
+#: sub-grid (:func:`swept._kernels.grid.subdivide`): a ray entering it walks the few
+#: sub-cells it crosses instead of testing every entry. Measured (``benchmarks/scenes.py``,
+#: one thread, minimum of 15 alternated runs, load 5.5, us a ray): the clustered scene at
+#: 10,000 colliders on its grid of 1 a cell, split 0.297 against unsplit 0.400 (98 cells
+#: split; 4 a cell split: 0.239); scenes without clusters split few cells or none (every kind
+#: at 10,000: 105 of 80,000, 0.274 against 0.273). The threshold at 8 / 16 / 32 / 64 (same
+#: runs, load 7): the cluster at 10,000 0.229 / 0.230 / 0.235 / 0.236, at 5,000 0.234 / 0.232
+#: / 0.233 / 0.234, every kind at 10,000 0.233 / 0.232 / 0.233 / 0.257, walls at 1,000 0.400
+#: / 0.401 / 0.393 / 0.396: flat (a cluster's cells hold hundreds); 16, a few more entries
+#: than a uniform scene's cells hold.
+GRID_SUB_CROWDED = 16
+#: A crowded cell's sub-grid is sized for this many entries a sub-cell (S x S sub-cells, S
+#: the square root of the cell's entries over this, rounded up, at least 2 and at most
+#: :data:`GRID_SUB_MAX_SIDE`). Measured (one thread, minimum of 15 alternated runs, load 7,
+#: us a ray) at 0.5 / 1 / 2 / 4 / 8 entries a sub-cell: the cluster at 10,000 0.228 / 0.230 /
+#: 0.228 / 0.238 / 0.236 (its cells of about 400 entries get 16 / 16 / 15 / 10 / 7 sub-cells
+#: a side), at 5,000 0.245 / 0.247 / 0.254 / 0.254 / 0.255: nearly flat; 2.
+GRID_SUB_PER_CELL = 2.0
+#: The most sub-cells along a side of a crowded cell's sub-grid (a cap on its walk and its
+#: memory: a segment crossing the cell is binned into up to 2 S sub-cells). Not measured:
+#: the benchmark's cluster at 4 colliders a cell asks for 15.
+GRID_SUB_MAX_SIDE = 16
+#: Splitting cells stops before it adds more than this many entries a gridded collider (a
+#: memory bound: long walls crowd every cell they cross, and their sub-grids would multiply
+#: the grid's entries; a cluster's split cells add about 10 a collider). Not measured for
+#: speed: a memory bound.
+GRID_SUB_GROWTH = 16
 # --- the swept command and its scene files (swept.cli, swept.scene)
 
 #: Most fixed steps ``--steps`` takes (``swept demo ... --steps``, ``swept tunneling

@@ -87,6 +87,10 @@ from .constants import (
     CANDIDATE_MARGIN,
     FILTER_KERNEL_TRIES,
     GRID_MARGIN,
+    GRID_SUB_CROWDED,
+    GRID_SUB_GROWTH,
+    GRID_SUB_MAX_SIDE,
+    GRID_SUB_PER_CELL,
     MAX_COORDINATE,
     MAX_DEPTH,
     MOVING_GRID_COLLIDERS_PER_CELL,
@@ -1373,7 +1377,7 @@ class World:
                 self._refits = 0
             planes = np.array(sorted(self._plane_set), dtype=np.int64)
             self._packed = _kw.pack(self._dim or 2, self._static_tree, self._dynamic_tree,
-                                    planes, self._grid, self._moving_block())
+                                    planes, self._split_grid(), self._moving_block())
             # the moving tree's boxes may have moved since it was built
             self._refit = bool(self._dynamic_set)
         scene = _scene.Scene(self._rows, self._tags, self._pool, *self._packed)
@@ -1424,6 +1428,19 @@ class World:
         rows = _grid.collider_rows(self._rows, self._tags, handles, GRID_MARGIN * cell)
         frame = np.array([x0, y0, cell])
         return frame, np.array([nx, ny], dtype=np.int64), start, items, rows, handles
+
+    def _split_grid(self) -> Any:
+        """The ray grid as the rays walk it: :attr:`_grid` with its crowded cells split into
+        sub-grids (:func:`swept._kernels.grid.subdivide`), or None without a grid."""
+        if self._grid is None:
+            return None
+        frame, dims, start, items, rows, handles = self._grid
+        start, items = _grid.subdivide(
+            self._rows, self._tags, handles, start, items,
+            (float(frame[0]), float(frame[1]), float(frame[2]), int(dims[0]), int(dims[1])),
+            GRID_SUB_CROWDED, GRID_SUB_PER_CELL, GRID_SUB_MAX_SIDE,
+            min(GRID_MAX_ENTRIES, items.shape[0] + GRID_SUB_GROWTH * handles.shape[0]))
+        return frame, dims, start, items, rows, handles
 
     def _moving_block(self) -> np.ndarray | None:
         """The moving colliders' coarse grid block (:func:`swept._kernels.grid.moving_block`)

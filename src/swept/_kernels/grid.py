@@ -27,6 +27,12 @@ frame, tested by every ray), the coarse cells' starts (``mnx * mny + 1``) and th
 (``capacity`` of them, sized when packed). ``gridded`` 0 means the rays walk the moving tree
 instead (too many outside, or more entries than the capacity).
 
+A cell listing many entries (a cluster's) holds instead one entry, ``-1 - b``, naming a
+sub-grid block at ``items[b]`` (:func:`subdivide`): S, then its S x S sub-cells' starts and
+entries in the same CSR form, over the cell's own square. A ray's walk entering such a cell
+walks its sub-cells in order (a sub-grid is a grid: the same :func:`walk_begin` and
+:func:`walk_next`), then goes on in the grid.
+
 A walk's state is a :data:`Walk` tuple ``(cx, cy, step_x, step_y, next_x, next_y, delta_x,
 delta_y)``: the cell, the step along each axis, t at the next vertical and horizontal cell
 lines, and between successive ones.
@@ -398,3 +404,94 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
                 fill[c] += 1
     links[block + MG_OUTSIDE] = n_out
     links[block + MG_GRIDDED] = 1
+
+
+# ---------------------------------------------------------------------------------------------
+# sub-grids in crowded cells
+
+#: Values in a sub-grid block's head (:func:`subdivide`): its side S.
+SUB_HEAD = 1
+
+
+@kernel
+def subdivide(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, start: np.ndarray,
+              items: np.ndarray, frame: tuple[float, float, float, int, int],
+              crowded: int, per_cell: float, max_side: int, limit: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The grid's CSR arrays ``(start, items)`` (:func:`bin_colliders`) with each crowded
+    cell (at least ``crowded`` entries) split into a sub-grid of S x S square cells over the
+    cell's own square, S sized for ``per_cell`` entries a sub-cell (at most ``max_side``):
+    so that a ray entering a cell where the colliders crowd (a cluster) tests the few of its
+    sub-cells it crosses instead of all of them. ``frame`` is the grid's ``(x0, y0, cell, nx,
+    ny)``.
+
+    A split cell's range holds one entry, ``-1 - b``: its block begins at ``items[b]`` (after
+    the cells' entries), ``S``, the sub-cells' starts (S * S + 1, relative to the block's
+    entries) and the entries, each sub-cell binned as the grid bins (:func:`collider_cells`
+    on the sub-grid: the same supercover and margin, relative to the sub-cell), in the
+    cell's order (increasing). Cells are split in order while the entries stay within
+    ``limit``; the others keep their entries."""
+    x0, y0, cell, nx, ny = frame
+    m = nx * ny
+    side = np.zeros(m, np.int64)
+    size = np.zeros(m, np.int64)
+    out = np.empty(64, np.int64)
+    total = start[m]
+    for c in range(m):
+        n = start[c + 1] - start[c]
+        if n < crowded:
+            continue
+        s = min(max(int(math.ceil(math.sqrt(n / per_cell))), 2), max_side)
+        sc = cell / s
+        sx0 = x0 + (c % nx) * cell
+        sy0 = y0 + (c // nx) * cell
+        count = 0
+        for j in range(start[c], start[c + 1]):
+            got, out = collider_cells(rows, tags, handles[items[j]], sx0, sy0, sc, s, s, out)
+            count += got
+        # the block (head, starts, entries) and the cell's one entry, for its n entries
+        grown = SUB_HEAD + s * s + 1 + count + 1 - n
+        if total + grown > limit:
+            continue
+        side[c] = s
+        size[c] = SUB_HEAD + s * s + 1 + count
+        total += grown
+    new_start = np.zeros(m + 1, np.int64)
+    for c in range(m):
+        new_start[c + 1] = new_start[c] + (1 if side[c] > 0 else start[c + 1] - start[c])
+    flat = new_start[m]
+    new_items = np.empty(total, np.int64)
+    at = flat
+    for c in range(m):
+        if side[c] == 0:
+            new_items[new_start[c]:new_start[c + 1]] = items[start[c]:start[c + 1]]
+            continue
+        s = side[c]
+        sc = cell / s
+        sx0 = x0 + (c % nx) * cell
+        sy0 = y0 + (c // nx) * cell
+        new_items[new_start[c]] = -1 - at
+        new_items[at] = s
+        first = at + SUB_HEAD
+        entries = first + s * s + 1
+        for q in range(s * s + 1):
+            new_items[first + q] = 0
+        for j in range(start[c], start[c + 1]):
+            got, out = collider_cells(rows, tags, handles[items[j]], sx0, sy0, sc, s, s, out)
+            for i in range(got):
+                new_items[first + out[i] + 1] += 1
+        for q in range(s * s):
+            new_items[first + q + 1] += new_items[first + q]
+        # (each sub-cell's fill position, kept in its start until the fill is done)
+        for j in range(start[c], start[c + 1]):
+            got, out = collider_cells(rows, tags, handles[items[j]], sx0, sy0, sc, s, s, out)
+            for i in range(got):
+                q = out[i]
+                new_items[entries + new_items[first + q]] = items[j]
+                new_items[first + q] += 1
+        # the fill moved each start to its successor's: shift them back
+        for q in range(s * s, 0, -1):
+            new_items[first + q] = new_items[first + q - 1]
+        new_items[first] = 0
+        at += size[c]
+    return new_start, new_items

@@ -25,7 +25,7 @@ from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..constants import RAY_ORDER_MAX_SIDE, RAY_ORDER_PER_BUCKET
+from ..constants import GRID_SUB_MAX_SIDE, RAY_ORDER_MAX_SIDE, RAY_ORDER_PER_BUCKET
 from . import callee, entry, inline_kernel, kernel
 from .bvh import (
     STACK_SIZE,
@@ -51,6 +51,8 @@ from .grid import (
     ROW_BOX,
     ROW_GENERIC,
     ROW_SEGMENT,
+    SUB_HEAD,
+    Walk,
     bin_moving,
     box_missed,
     coarse_of,
@@ -449,6 +451,27 @@ def _exit_at(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, d
 
 
 @inline_kernel
+def _keep_walk(stack: np.ndarray, walk: Walk) -> None:
+    """Keep a grid walk's state in the first four rows of the scratch ``stack`` ((., 2)
+    float64, unused while the grid is walked), while a sub-grid is walked."""
+    stack[0, 0] = walk[0]
+    stack[0, 1] = walk[1]
+    stack[1, 0] = walk[2]
+    stack[1, 1] = walk[3]
+    stack[2, 0] = walk[4]
+    stack[2, 1] = walk[5]
+    stack[3, 0] = walk[6]
+    stack[3, 1] = walk[7]
+
+
+@inline_kernel
+def _kept_walk(stack: np.ndarray) -> Walk:
+    """The walk :func:`_keep_walk` kept."""
+    return (int(stack[0, 0]), int(stack[0, 1]), int(stack[1, 0]), int(stack[1, 1]), stack[2, 0],
+            stack[2, 1], stack[3, 0], stack[3, 1])
+
+
+@inline_kernel
 def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float, float, float],
           r: float, limit: float, mask: int, flags: int
           ) -> tuple[int, float, float, float, float, float, float, float, bool]:
@@ -458,7 +481,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
     :data:`CAST_SKIPPING`: some collider is in the query's ``ignore`` set.
 
     The static colliders through the uniform grid (a 2D ray, when the scene has one: its cells
-    in ray order (DDA), each cell's static entries (a segment by its precomputed crossing
+    in ray order (DDA; in a crowded cell, :func:`~swept._kernels.grid.subdivide`'s, the
+    sub-cells the ray crosses, in order, the grid's walk kept meanwhile in ``stack``), each
+    cell's static entries (a segment by its precomputed crossing
     test, a box or a circle by its kernel's distance on the grid row, these three finished
     (point, normal) once for the best at the end; any other collider by its grown box, then
     the narrowphase) and, when the moving
@@ -516,46 +541,78 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 best_h, best_t, px, py, nx, ny, inside, seg_row, limit = _moving_entries(
                     scene, block + MG_HEAD, block + MG_HEAD + links[block + MG_OUTSIDE], ray2,
                     probe, mask, (best_h, best_t, px, py, nx, ny, inside, seg_row, limit))
-        entered, walk = walk_begin(nodes[frame, 0], nodes[frame, 1], nodes[frame, 2], gnx,
-                                   gny, ox, oy, dx, dy, ix, iy, limit)
+        gx0 = nodes[frame, 0]
+        gy0 = nodes[frame, 1]
+        gcell = nodes[frame, 2]
+        entered, walk = walk_begin(gx0, gy0, gcell, gnx, gny, ox, oy, dx, dy, ix, iy, limit)
         last = -1
-        # a ray crosses at most gnx + gny cells
-        for _ in range(gnx + gny + 2):
+        # a crowded cell's sub-grid (grid.subdivide) is walked in place of the grid (``walk``
+        # then walks it; the grid's walk waits in the scratch ``stack``): its block, its side
+        sub = False
+        block_at = side = sub_base = 0
+        # a ray crosses at most gnx + gny cells, and in each at most 2 S sub-cells
+        for _ in range((gnx + gny + 2) * (2 * GRID_SUB_MAX_SIDE + 3)):
             if not entered:
                 break
-            if gridded:
-                mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
-                if mc != last:
-                    # a coarse cell entered: its moving colliders, once
-                    last = mc
-                    for j in range(m_items + links[m_starts + mc],
-                                   m_items + links[m_starts + mc + 1]):
-                        h = links[j]
-                        if ray_box_entry2(ox, oy, ix, iy, limit, rows[h, LO], rows[h, LO + 1],
-                                          rows[h, HI], rows[h, HI + 1]) == math.inf:
-                            # the ray misses this collider's box
-                            continue
-                        if not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
-                            continue
-                        kind = scene.tags[h, KIND]
-                        if _plain_kind(kind):
-                            t, ax, ay, anx, any_, ains = _cast_plain2(
-                                kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4],
-                                ox, oy, dx, dy, limit)
-                        else:
-                            t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
-                                scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
-                        if _better(t, h, best_t, best_h):
-                            best_t = t
-                            best_h = h
-                            limit = t
-                            px, py, nx, ny, inside = ax, ay, anx, any_, ains
-                            seg_row = -1
-            c = cells + walk[0] + gnx * walk[1]
-            for j in range(links[c], links[c + 1]):
+            # the entries of the cell (or sub-cell) the walk is in: links[base + lo .. hi-1]
+            if sub:
+                sc = block_at + SUB_HEAD + walk[0] + side * walk[1]
+                base = sub_base
+                lo = links[sc]
+                hi = links[sc + 1]
+            else:
+                if gridded:
+                    mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
+                    if mc != last:
+                        # a coarse cell entered: its moving colliders, once
+                        last = mc
+                        for j in range(m_items + links[m_starts + mc],
+                                       m_items + links[m_starts + mc + 1]):
+                            h = links[j]
+                            if ray_box_entry2(ox, oy, ix, iy, limit, rows[h, LO], rows[h, LO + 1],
+                                              rows[h, HI], rows[h, HI + 1]) == math.inf:
+                                # the ray misses this collider's box
+                                continue
+                            if not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
+                                continue
+                            kind = scene.tags[h, KIND]
+                            if _plain_kind(kind):
+                                t, ax, ay, anx, any_, ains = _cast_plain2(
+                                    kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3],
+                                    rows[h, 4], ox, oy, dx, dy, limit)
+                            else:
+                                t, ax, ay, _az, anx, any_, _anz, ains = _row_cast(
+                                    scene, h, ox, oy, 0.0, dx, dy, 0.0, 0.0, limit, False)
+                            if _better(t, h, best_t, best_h):
+                                best_t = t
+                                best_h = h
+                                limit = t
+                                px, py, nx, ny, inside = ax, ay, anx, any_, ains
+                                seg_row = -1
+                c = cells + walk[0] + gnx * walk[1]
+                base = items
+                lo = links[c]
+                hi = links[c + 1]
+                if hi == lo + 1 and links[items + lo] < 0:
+                    # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
+                    block_at = items - 1 - links[items + lo]
+                    side = links[block_at]
+                    sub_base = block_at + SUB_HEAD + side * side + 1
+                    lo = hi = 0
+                    sub, sub_walk = walk_begin(gx0 + walk[0] * gcell, gy0 + walk[1] * gcell,
+                                               gcell / side, side, side, ox, oy, dx, dy, ix, iy,
+                                               limit)
+                    if sub:
+                        _keep_walk(stack, walk)
+                        walk = sub_walk
+                        sc = block_at + SUB_HEAD + walk[0] + side * walk[1]
+                        base = sub_base
+                        lo = links[sc]
+                        hi = links[sc + 1]
+            for j in range(lo, hi):
                 # the entry names a gridded collider: its row, its handle
-                row = boxes + links[items + j]
-                h = links[handles + links[items + j]]
+                row = boxes + links[base + j]
+                h = links[handles + links[base + j]]
                 code = nodes[row, 2]
                 if code == ROW_SEGMENT:
                     # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
@@ -663,8 +720,16 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                         # (as after a box or a circle: the later entries' handles are larger)
                         break
             if limit <= min(walk[4], walk[5]):
-                # the best hit (or the end of the ray) lies in this cell
+                # the best hit (or the end of the ray) lies in this cell (or sub-cell)
                 break
+            if sub:
+                sub, walk = walk_next(walk, side, side)
+                if sub:
+                    continue
+                # out of the sub-grid: the grid's walk, from its crowded cell
+                walk = _kept_walk(stack)
+                if limit <= min(walk[4], walk[5]):
+                    break
             entered, walk = walk_next(walk, gnx, gny)
         if seg_row >= 0:
             # the best is a segment, box or circle whose point and normal were left for now
@@ -960,11 +1025,27 @@ def spatial_order(origins: np.ndarray, order: np.ndarray) -> None:
 
 @inline_kernel
 def _ray_at(o: np.ndarray, v: np.ndarray, radii: np.ndarray, tmax: np.ndarray, i: int, d: int,
-            grown: bool) -> tuple[int, float, float, float, float, float, float, float, float]:
+            grown: bool, normalise: bool
+            ) -> tuple[int, float, float, float, float, float, float, float, float]:
     """Row ``i`` of a batch as :func:`cast_range` reads it: ``(i, ox, oy, oz, dx, dy, dz, r,
-    tmax)`` (z 0 in 2D, r 0 for rays). Inlined on views without an owner: no counts."""
-    return (i, o[i, 0], o[i, 1], o[i, 2] if d == 3 else 0.0, v[i, 0], v[i, 1],
-            v[i, 2] if d == 3 else 0.0, radii[i] if grown else 0.0, tmax[i])
+    tmax)`` (z 0 in 2D, r 0 for rays), the direction divided by its length when
+    ``normalise`` (the bits of numpy's ``v / lengths``, ``swept.world._lengths``' formulas).
+    Inlined on views without an owner: no counts."""
+    dx = v[i, 0]
+    dy = v[i, 1]
+    dz = v[i, 2] if d == 3 else 0.0
+    if normalise:
+        if d == 2:
+            length = math.hypot(dx, dy)
+            dx /= length
+            dy /= length
+        else:
+            length = length3(dx, dy, dz)
+            dx /= length
+            dy /= length
+            dz /= length
+    return (i, o[i, 0], o[i, 1], o[i, 2] if d == 3 else 0.0, dx, dy, dz,
+            radii[i] if grown else 0.0, tmax[i])
 
 
 @kernel
@@ -994,21 +1075,17 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     ordered = order.shape[0] > 0
     radii = casts.radii
     tmax = casts.tmax
-    # each ray's inputs are read one ray ahead, before the cast of the one before: in the
-    # spatial order they lie anywhere in the arrays, and read so their loads overlap a cast
-    # instead of stalling the next (measured: see RAY_ORDER_PER_BUCKET)
-    ahead = _ray_at(o, v, radii, tmax, order[first] if ordered else first, d, grown)
+    # each ray's inputs are read (and its direction normalised, here where the threads share
+    # the work) one ray ahead, before the cast of the one before: in the spatial order they
+    # lie anywhere in the arrays, and read so their loads and the length's square root and
+    # divisions overlap a cast instead of stalling the next (measured: see
+    # RAY_ORDER_PER_BUCKET)
+    ahead = _ray_at(o, v, radii, tmax, order[first] if ordered else first, d, grown, normalise)
     for k in range(first, stop):
         i, ox, oy, oz, dx, dy, dz, r, limit = ahead
         if k + 1 < stop:
-            ahead = _ray_at(o, v, radii, tmax, order[k + 1] if ordered else k + 1, d, grown)
-        if normalise:
-            # the bits of numpy's v / lengths (swept.world._lengths' formulas), here where
-            # the threads share the work
-            length = math.hypot(dx, dy) if d == 2 else length3(dx, dy, dz)
-            dx /= length
-            dy /= length
-            dz /= length
+            ahead = _ray_at(o, v, radii, tmax, order[k + 1] if ordered else k + 1, d, grown,
+                            normalise)
         h, t, px, py, pz, nx, ny, nz, inside = _cast(
             scene, stack, (ox, oy, oz, dx, dy, dz), r, limit, mask, CAST_GROWN if grown else 0)
         out.handle[i] = h
