@@ -412,31 +412,33 @@ def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push]) -> _Push:
     return u, s, point
 
 
+def _tile_span(tiles: TileMap, lo: Any, hi: Any, closed: bool) -> tuple[int, int, int, int]:
+    """The grid rows ``r0..r1`` and columns ``c0..c1`` (clamped to the grid; empty when
+    ``r0 > r1`` or ``c0 > c1``) of the tiles whose squares meet the box ``lo``-``hi``: closed
+    (touching counts) or open (a tile the box only touches is left out)."""
+    (ox, oy), (w, h) = tiles.origin, tiles.cell_size
+    rows, cols = tiles.solid.shape
+
+    def last(x: float) -> int:
+        return math.floor(x) if closed else math.ceil(x) - 1
+
+    return (max(0, math.floor((lo[1] - oy) / h)), min(rows - 1, last((hi[1] - oy) / h)),
+            max(0, math.floor((lo[0] - ox) / w)), min(cols - 1, last((hi[0] - ox) / w)))
+
+
 def _box_clear(lo: tuple[float, float], hi: tuple[float, float], tiles: TileMap) -> bool:
     """Whether the box ``lo``-``hi``, shrunk by the clearance at its size and place, meets no
     solid tile's square (then a shape inside it overlaps none: a cheap sure answer; False
     says nothing)."""
     e = CLEARANCE_TOLERANCE * max(*(abs(c) for c in lo), *(abs(c) for c in hi),
                                   hi[0] - lo[0], hi[1] - lo[1])
-    (ox, oy), (w, h) = tiles.origin, tiles.cell_size
-    rows, cols = tiles.solid.shape
-    # the tiles whose open squares meet the open shrunk box
-    c0 = max(0, math.floor((lo[0] + e - ox) / w))
-    c1 = min(cols - 1, math.ceil((hi[0] - e - ox) / w) - 1)
-    r0 = max(0, math.floor((lo[1] + e - oy) / h))
-    r1 = min(rows - 1, math.ceil((hi[1] - e - oy) / h) - 1)
+    r0, r1, c0, c1 = _tile_span(tiles, (lo[0] + e, lo[1] + e), (hi[0] - e, hi[1] - e), False)
     return c0 > c1 or r0 > r1 or not bool(tiles.solid[r0:r1 + 1, c0:c1 + 1].any())
 
 
-def _tile_boxes_near(tiles: TileMap, shape: Shape) -> list[AABB]:
-    """The solid tiles' squares that meet ``shape``'s box (closed: touching counts)."""
-    box = shape.aabb
-    (ox, oy), (w, h) = tiles.origin, tiles.cell_size
-    rows, cols = tiles.solid.shape
-    c0 = max(0, math.floor((box.min[0] - ox) / w))
-    c1 = min(cols - 1, math.floor((box.max[0] - ox) / w))
-    r0 = max(0, math.floor((box.min[1] - oy) / h))
-    r1 = min(rows - 1, math.floor((box.max[1] - oy) / h))
+def _tile_boxes_near(tiles: TileMap, box: AABB) -> list[AABB]:
+    """The solid tiles' squares that meet ``box`` (closed: touching counts)."""
+    r0, r1, c0, c1 = _tile_span(tiles, box.min, box.max, True)
     return [AABB(tiles.corner(c, r), tiles.corner(c + 1, r + 1))
             for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) if tiles.solid[r, c]]
 
@@ -452,18 +454,19 @@ def _leave_along(shape: Shape, tiles: TileMap, u: Vec2) -> float | None:
     crosses bound the rounds.
     """
     rows, cols = tiles.solid.shape
+    box = shape.aabb
+    # from beyond a tile (farther than the shape's size and the tile's together), back along -u
+    far = 2.0 * (max(b - a for a, b in zip(box.min, box.max)) + math.hypot(*tiles.cell_size))
     s = 0.0
     for _ in range(2 * (rows + cols) + 4):
         moved = shape.translated(u * s)  # type: ignore[attr-defined]
-        size = max(b - a for a, b in zip(moved.aabb.min, moved.aabb.max))
+        clear = _clearance(moved)
         ends = []
-        for box in _tile_boxes_near(tiles, moved):
-            c = contact(moved, box)
-            if c is None or c.depth <= _clearance(moved):
+        for tile in _tile_boxes_near(tiles, moved.aabb):
+            c = contact(moved, tile)
+            if c is None or c.depth <= clear:
                 continue
-            # from beyond the tile (farther than both sizes together), back along -u
-            far = 2.0 * (size + math.hypot(*tiles.cell_size))
-            back = sweep(moved.translated(u * far), u * -far, box)
+            back = sweep(moved.translated(u * far), u * -far, tile)
             ends.append(s + far * (1.0 - back.fraction) if back is not None else s)
         if not ends:
             return s
