@@ -377,16 +377,17 @@ def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push]) -> _Push:
     """The way out of a shape that no one face's push clears (in an inside corner, or wedged
     between tiles whose pushes oppose, as a ball between two tiles' corners a cell apart).
 
-    Along a few directions (each push's normal and its two perpendiculars; for each pair of
-    pushes their bisector and the corner of their two planes, the push by both depths at
-    once), the exact distance at which the shape first leaves every tile
+    Along a few directions (the four axes; each push's normal and its two perpendiculars;
+    for each pair of pushes their bisector and the corner of their two planes, the push by
+    both depths at once), the exact distance at which the shape first leaves every tile
     (:func:`_leave_along`); the shortest of those. That is the shortest way out when it lies
     along one of the directions (a box in an inside corner, a ball between two corners), and a
     push that clears the map otherwise. Pushing the deepest face instead could push into the
     opposite tile and back again, pass after pass. When no direction leaves the map within its
     cap (not seen), the deepest push.
     """
-    directions: list[Vec2] = []
+    # the map's four face normals (its faces are axis-aligned) ...
+    directions = [Vec2(1.0, 0.0), Vec2(-1.0, 0.0), Vec2(0.0, 1.0), Vec2(0.0, -1.0)]
     for i, (n, dn, _p) in enumerate(found):
         directions += [n, Vec2(-n[1], n[0]), Vec2(n[1], -n[0])]
         for m, dm, _q in found[i + 1:]:
