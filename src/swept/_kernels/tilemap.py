@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from ..constants import REACH_ROUNDING
 from . import callee, kernel, reader
 from .geom import closest_on_segment2
 from .ray import MISS, ray_aabb2_face_x, ray_capsule2
@@ -139,7 +140,8 @@ def sweep_segments(start: np.ndarray, ids: np.ndarray, ends: np.ndarray, frame: 
     length = math.hypot(mx, my)
     dx = mx / length if length > 0.0 else 1.0
     dy = my / length if length > 0.0 else 0.0
-    reach = length * mf
+    # a touch exactly at the motion's end is a hit (the unit direction rounds its distance)
+    reach = length * mf * (1.0 + REACH_ROUNDING)
     low_x = min(lox, lox + mx) - margin
     low_y = min(loy, loy + my) - margin
     high_x = max(hix, hix + mx) + margin

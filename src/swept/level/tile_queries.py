@@ -22,7 +22,9 @@ the solid on its left (y up), so a segment's outward normal is known:
   point is inside its face (the shape has sunk through the face) is turned onto the face's
   outward normal, its depth measured against the face's line; one that points into the solid
   side from a segment's end is left to the neighbouring segment (unless no segment answers
-  otherwise: a centre exactly on a corner, which gives no side, leaves through the faces);
+  otherwise: a centre exactly on a corner, which gives no side, or one on the neighbour's
+  face so exactly that rounding put that face apart, leaves through the shallower of the two
+  faces at the corner);
 - of the segments' ways out, the contact is the shallowest that alone leaves the shape clear
   of the whole map; when none does (a box in an inside corner, a ball wedged between two
   tiles' corners), the shortest clearing push along a few directions, each to the exact
@@ -62,6 +64,7 @@ from ..constants import (
     CAST_ROUNDING,
     CLEARANCE_TOLERANCE,
     EDGE_ON_TOLERANCE,
+    REACH_ROUNDING,
     SWEEP_RIM_TOLERANCE,
     TILE_QUERY_MARGIN_FACTOR,
 )
@@ -315,9 +318,9 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
                                             seg.b[0], seg.b[1])
             if not 0.0 < t < 1.0:
                 # from the segment's end: the neighbour's face or corner answers (kept in
-                # case none does: a centre exactly on the corner gives no side)
-                ends.append((out, max(0.0, _support_depth(shape, out, seg.a)),
-                             as_vec2(c.point)))
+                # case none does: a centre exactly on the corner, or on the neighbour's face
+                # so exactly that rounding put the neighbour's own contact apart)
+                ends.append(_end_push(shape, chain, i, t >= 1.0, as_vec2(c.point)))
                 continue
             # sunk through the face: out along the face's normal, past its line
             n, depth = out, max(0.0, _support_depth(shape, out, seg.a))
@@ -338,6 +341,24 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
         out = _outward(chain, i)
         found.append((out, max(0.0, _support_depth(shape, out, chain.segments[i].a)), point))
     return found
+
+
+def _end_push(shape: Shape, chain: Chain, i: int, forward: bool, point: Vec2) -> _Push:
+    """The way out for a contact from segment ``i``'s end (its last point when ``forward``)
+    that points into the solid side: the shallower of the two faces meeting at that corner,
+    each by the depth that clears its line. A ball touching a column's side just above its
+    bottom corner leaves sideways by 0, not down by its radius."""
+    seg = chain.segments[i]
+    corner = seg.b if forward else seg.a
+    out = _outward(chain, i)
+    best = (out, max(0.0, _support_depth(shape, out, corner)), point)
+    j = chain._neighbour(i, forward)
+    if j is not None:
+        other = _outward(chain, j)
+        depth = max(0.0, _support_depth(shape, other, corner))
+        if depth < best[1]:
+            best = (other, depth, point)
+    return best
 
 
 def _clearance(shape: Shape) -> float:
@@ -541,7 +562,8 @@ def _cast_edge(shape: Shape, rel: Vec2, ends: tuple[float, float, float, float],
     started inside) or None."""
     ref = reference_point(shape)
     dx, dy, length = _unit(rel)
-    reach = length * mf
+    # a touch exactly at the motion's end is a hit (the unit direction rounds its distance)
+    reach = length * mf * (1.0 + REACH_ROUNDING)
     ax, ay, bx, by = ends
     ox, oy = ref
     core, radius = shape_core(shape)
