@@ -466,6 +466,25 @@ def test_circle_on_a_slanted_edge_to_rounding_leaves_along_the_edge_normal() -> 
     assert c is not None and c.depth <= 1e-12
 
 
+@pytest.mark.parametrize("a, b", [((0.0, 0.0), (0.0, 3.0)), ((0.0, 3.0), (0.0, 0.0))])
+@pytest.mark.parametrize("r", [0.05, 0.1, 0.3, 1e-7, 1e5])
+def test_circle_exactly_touching_an_axis_aligned_segment_touches(a: Any, b: Any,
+                                                                  r: float) -> None:
+    # The signed distance to the segment's line was the cross product over the length, which
+    # rounds (3 * 0.05 / 3 is 0.05000000000000001): a ball exactly touching a wall of a tile
+    # map read as apart while the same ball touching the wall's end read as touching. The
+    # distance is now the unit normal's dot, exact for an axis-aligned segment.
+    seg = Segment(a, b)
+    c = contact(Circle((-r, 1.5), r), seg)
+    assert c is not None and c.depth == 0.0 and tuple(c.normal) == (-1.0, 0.0)
+    assert tuple(c.point) == (0.0, 1.5)
+    # and the box the segment bounds agrees
+    box = contact(Circle((-r, 1.5), r), AABB((0.0, 0.0), (1.0, 3.0)))
+    assert box is not None and box.depth == 0.0
+    # a ulp farther: apart
+    assert contact(Circle((-r * (1 + 2**-52) - 2**-60, 1.5), r), seg) is None
+
+
 def test_circle_far_past_a_needle_corner_is_apart() -> None:
     # every edge line of a needle passes within 1e-79 of the centre, but its tip is 1 away
     needle = Polygon([(0.0, -1.0), (1e-79, 0.0), (0.0, 0.0)])

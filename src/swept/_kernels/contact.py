@@ -407,18 +407,22 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
             nx, ny = fallback_perp2(ex, ey)
             dist = nx * dx + ny * dy
     else:
-        # beside the core: along its perpendicular, by the signed distance to its line
+        # beside the core: along its perpendicular, by the signed distance to its line (the
+        # unit normal first, then the dot: exact for an axis-aligned core, so a ball exactly
+        # touching a wall is touching, not 0.05000000000000001 away from it)
         length = math.hypot(ex, ey)
-        sd = (ex * (cy - ay) - ey * (cx - ax)) / length
+        px = -ey / length
+        py = ex / length
+        sd = px * (cx - ax) + py * (cy - ay)
         dist = abs(sd)
         if dist > reach:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         if sd > 0.0:
-            nx = -ey / length
-            ny = ex / length
+            nx = px + 0.0
+            ny = py + 0.0
         elif sd < 0.0:
-            nx = ey / length
-            ny = -ex / length
+            nx = -px + 0.0
+            ny = -py + 0.0
         else:
             # centre on the core
             nx, ny = fallback_perp2(ex, ey)
