@@ -655,9 +655,10 @@ KIND_NAMES = {KIND_CIRCLE: "circle", KIND_SEGMENT: "segment", KIND_AABB2: "box",
 def box_candidates(scene: Any, origins: np.ndarray, directions: np.ndarray,
                    reach: np.ndarray) -> np.ndarray:
     """How many colliders of each kind (columns: kind codes 0 to 4) have a box that ray r's
-    segment [0, reach[r]] meets: (n, 5) int64. The narrowphase tests a structure cannot avoid
-    (any walk that stops at the nearest hit box-tests at least these), counted by slab tests
-    in numpy, :data:`STATS_RAY_CHUNK` rays at a time."""
+    segment [0, reach[r]] meets: (n, 5) int64, counted by slab tests in numpy,
+    :data:`STATS_RAY_CHUNK` rays at a time. The narrowphase tests a walk over colliders'
+    boxes (a BVH's leaves) cannot avoid; a grid that bins a segment by the cells it crosses
+    (not its box) tests fewer of long diagonal segments, whose boxes are loose."""
     n = origins.shape[0]
     counts = np.zeros((n, 5), np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -688,7 +689,7 @@ def scene_stats(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax: f
     load: the share of rays that hit, and that start inside a collider (hit at 0); the cells
     a ray crosses in the World's grid (``grid``, :func:`world_grid_info`) up to its hit (or
     its end, clipped to the grid); and the colliders a ray meets the box of before its hit, by
-    kind (:func:`box_candidates`): the narrowphase tests no structure avoids."""
+    kind (:func:`box_candidates`)."""
     hit = ref_i >= 0
     reach = np.where(hit, ref_t, tmax)
     stats: dict[str, Any] = {"hit": float(np.mean(hit)), "start_inside": float(np.mean(
