@@ -4,32 +4,13 @@ API one ray and one collider at a time."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import numpy as np
 import pytest
 
+from shared import bench_script
 from swept import AABB, Ray, raycast
 
-
-def _bench() -> ModuleType:
-    """``benchmarks/bench_broadphase.py``, loaded by path (its folder is not a package)."""
-    name = "swept_bench_broadphase"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_broadphase.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _bench()
+bench = bench_script("bench_broadphase", "swept_bench_broadphase")
 
 
 @pytest.mark.parametrize("kind", ["kinds", "boxes", "uniform"])
