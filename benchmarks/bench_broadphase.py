@@ -17,7 +17,8 @@ all on one thread:
 - ``bvh``: a plain compiled BVH written here (binned SAH over the colliders' boxes, 4 a leaf,
   front-to-back walk pruned by the best hit so far);
 - ``brute``: every collider tested, the answers every runner is checked against;
-- ``pymunk``: ``segment_query_first`` in a Python loop (fewer rays in ``--quick``).
+- ``pymunk``: ``segment_query_first`` in a Python loop (fewer rays in ``--quick``), the
+  fastest of :data:`PYMUNK_REPEATS` timed loops.
 
 The plain runners call swept's own ray kernels (:mod:`swept._kernels.ray`) for the narrowphase,
 so their answers match exactly: each compiled runner must give the brute force's handle (ties:
@@ -27,7 +28,9 @@ for rays that start inside a shape). The compiled runners are timed in turns, in
 (:func:`interleaved`): the machine is shared. Prints a table (us a ray; World / best plain; pymunk /
 World; pymunk / best plain, the most any structure with this narrowphase could show) and
 writes ``benchmarks/results/broadphase.json``. ``run(quick)`` is the entry point for ``swept
-bench``; ``python benchmarks/bench_broadphase.py [--quick]`` runs it alone.
+bench``; ``python benchmarks/bench_broadphase.py [--quick] [--scenes uniform,kinds:1000]
+[--breakdown]`` runs it alone (``--scenes``: only these scene kinds, or kinds at one size;
+``--breakdown``: where each scene's rays spend their time, :func:`scene_stats`).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import numba
 import numpy as np
 
 import swept.world as swept_world
+from swept import Segment
 from swept._kernels.ray import ray_aabb2, ray_capsule2, ray_circle, ray_polygon, ray_segment
 from swept.broadphase import BroadphaseChoice
 from swept.world import World
@@ -78,6 +82,13 @@ RAYS = 2_000
 PYMUNK_RAYS = (2_000, 300)
 #: Timed repeats of the compiled runners, the best kept (full run / quick run).
 REPEATS = (5, 3)
+#: Timed loops of pymunk's rays, the best kept (full run / quick run). One loop of 300 rays
+#: read up to 1.7x apart between runs of the same scene on the shared machine (clusters at
+#: 1,000: 2.0 and 3.5 us a ray), which moved every pymunk / World ratio of a quick run with it.
+PYMUNK_REPEATS = (3, 5)
+#: Rays a :func:`scene_stats` box count tests at a time against every collider (a bound on
+#: its numpy temporaries: rays x colliders x 2 floats).
+STATS_RAY_CHUNK = 100
 #: The plain grid's cell sizes tried: these multiples of ``sqrt(area / n)`` (area: the
 #: colliders' bounding square); the fastest is the reference.
 GRID_CELL_FACTORS = (0.125, 0.18, 0.25, 0.35, 0.5, 0.7, 1.4)
@@ -610,7 +621,8 @@ def world_grid_info(world: World) -> dict[str, Any]:
         return {"structure": "bvh"}
     frame, dims, _start, items = w._grid[:4]
     return {"structure": "grid", "cell": float(frame[2]), "cells": [int(dims[0]),
-            int(dims[1])], "entries": int(items.shape[0])}
+            int(dims[1])], "entries": int(items.shape[0]), "origin": [float(frame[0]),
+            float(frame[1])]}
 
 
 @contextlib.contextmanager
@@ -629,6 +641,88 @@ def one_thread() -> Iterator[None]:
         if setter is not None:
             setter(before)
         numba.set_num_threads(before)
+
+
+# ---------------------------------------------------------------------------------------------
+# where a scene's rays spend their time
+
+
+#: Names of the collider kind codes, for :func:`scene_stats`.
+KIND_NAMES = {KIND_CIRCLE: "circle", KIND_SEGMENT: "segment", KIND_AABB2: "box",
+              KIND_POLYGON: "polygon", KIND_CAPSULE2: "capsule"}
+
+
+def box_candidates(scene: Any, origins: np.ndarray, directions: np.ndarray,
+                   reach: np.ndarray) -> np.ndarray:
+    """How many colliders of each kind (columns: kind codes 0 to 4) have a box that ray r's
+    segment [0, reach[r]] meets: (n, 5) int64, counted by slab tests in numpy,
+    :data:`STATS_RAY_CHUNK` rays at a time. The narrowphase tests a walk over colliders'
+    boxes (a BVH's leaves) cannot avoid; a grid that bins a segment by the cells it crosses
+    (not its box) tests fewer of long diagonal segments, whose boxes are loose."""
+    n = origins.shape[0]
+    counts = np.zeros((n, 5), np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inverse = 1.0 / directions
+        for a in range(0, n, STATS_RAY_CHUNK):
+            b = min(a + STATS_RAY_CHUNK, n)
+            o = origins[a:b, None, :]
+            inv = inverse[a:b, None, :]
+            ta = (scene.lo[None, :, :] - o) * inv
+            tb = (scene.hi[None, :, :] - o) * inv
+            # an axis-parallel ray: inside the slab (nan from 0 * inf) or out of it
+            inside = (scene.lo[None, :, :] <= o) & (o <= scene.hi[None, :, :])
+            near = np.where(np.isnan(ta) | np.isnan(tb), np.where(inside, -np.inf, np.inf),
+                            np.minimum(ta, tb))
+            far = np.where(np.isnan(ta) | np.isnan(tb), np.where(inside, np.inf, -np.inf),
+                           np.maximum(ta, tb))
+            t0 = np.maximum(near.max(axis=2), 0.0)
+            t1 = np.minimum(far.min(axis=2), reach[a:b, None])
+            met = t0 <= t1
+            for code in KIND_NAMES:
+                counts[a:b, code] = met[:, scene.kind == code].sum(axis=1)
+    return counts
+
+
+def scene_stats(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax: float,
+                ref_i: np.ndarray, ref_t: np.ndarray, grid: dict[str, Any]) -> dict[str, Any]:
+    """Where a scene's rays spend their time, as numbers that do not depend on the machine's
+    load: the share of rays that hit, and that start inside a collider (hit at 0); the cells
+    a ray crosses in the World's grid (``grid``, :func:`world_grid_info`) up to its hit (or
+    its end, clipped to the grid); and the colliders a ray meets the box of before its hit, by
+    kind (:func:`box_candidates`)."""
+    hit = ref_i >= 0
+    reach = np.where(hit, ref_t, tmax)
+    stats: dict[str, Any] = {"hit": float(np.mean(hit)), "start_inside": float(np.mean(
+        ref_t == 0.0))}
+    if grid.get("structure") == "grid":
+        x0, y0 = grid["origin"]
+        cell = grid["cell"]
+        nx, ny = grid["cells"]
+        lo = np.array([x0, y0])
+        hi = lo + cell * np.array([nx, ny])
+        end = np.clip(origins + directions * reach[:, None], lo, hi)
+        start = np.clip(origins, lo, hi)
+        c0 = np.clip(np.floor((start - lo) / cell), 0, [nx - 1, ny - 1])
+        c1 = np.clip(np.floor((end - lo) / cell), 0, [nx - 1, ny - 1])
+        stats["cells_a_ray"] = float(np.mean(np.abs(c1 - c0).sum(axis=1) + 1.0))
+    counts = box_candidates(scene, origins, directions, reach)
+    stats["boxes_met_a_ray"] = {name: float(np.mean(counts[:, code]))
+                                for code, name in KIND_NAMES.items() if (scene.kind == code).any()}
+    return stats
+
+
+def fixed_cost(origins: np.ndarray, directions: np.ndarray, tmax: float, repeats: int
+               ) -> float:
+    """What a ray of ``raycast_many`` costs with nothing to find: us a ray on one thread, a
+    World of one segment beyond every ray's reach (checks, the rays' order, the outputs, the
+    root box test)."""
+    world = World()
+    # (no ray reaches past its origin's coordinates plus its length)
+    far = float(np.max(np.abs(origins))) + tmax + 1.0
+    world.add(Segment((far, far), (far + 1.0, far)))
+    with one_thread():
+        seconds = best_time(lambda: world.raycast_many(origins, directions, tmax), repeats)
+    return seconds / origins.shape[0] * 1e6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -708,9 +802,10 @@ def plain_grids(scene: Any, factors: tuple[float, ...], origins: np.ndarray,
     return info, runners
 
 
-def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
+def bench_scene(name: str, n: int, quick: bool, breakdown: bool = False) -> dict[str, Any]:
     """Every runner on one scene: each checked against the brute force, then all timed in
-    turns (:func:`interleaved`)."""
+    turns (:func:`interleaved`); with ``breakdown``, :func:`scene_stats` and
+    :func:`fixed_cost` too (``row["stats"]``)."""
     scene = scenes.make_scene(name, n)
     origins, directions, tmax = scenes.rays(scene, RAYS)
     repeats = REPEATS[1] if quick else REPEATS[0]
@@ -782,7 +877,12 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
         pi, pt = run()
         c = compare(ref_i[:k], ref_t[:k], pi, pt)
         row["pymunk_agreement"] = 1.0 - c["wrong"] / k
-        us["pymunk"] = best_time(run, 1) / k * 1e6
+        us["pymunk"] = best_time(run, PYMUNK_REPEATS[1] if quick else PYMUNK_REPEATS[0]) / k * 1e6
+
+    if breakdown:
+        row["stats"] = scene_stats(scene, origins, directions, tmax, ref_i, ref_t,
+                                   structures["world"])
+        row["stats"]["fixed_us"] = fixed_cost(origins, directions, tmax, repeats)
 
     best_plain = min(us["grid"], us["bvh"])
     row["us_per_ray"] = us
@@ -798,11 +898,27 @@ def bench_scene(name: str, n: int, quick: bool) -> dict[str, Any]:
     return row
 
 
-def run(quick: bool = False) -> dict[str, Any]:
-    """Run the benchmark (``quick``: fewer pymunk rays, repeats and grid sizes); returns the
-    results and writes them to ``benchmarks/results/broadphase.json``. Raises AssertionError
-    if a compiled runner disagrees with the brute force."""
-    rows = [bench_scene(name, n, quick) for name in scenes.KINDS for n in SIZES]
+def selected(only: str | None) -> list[tuple[str, int]]:
+    """The (scene kind, collider count) pairs to run: every kind at every size, or those
+    ``only`` names (comma-separated kinds, each maybe with ``:count``)."""
+    if not only:
+        return [(name, n) for name in scenes.KINDS for n in SIZES]
+    pairs: list[tuple[str, int]] = []
+    for item in only.split(","):
+        name, _, count = item.strip().partition(":")
+        if name not in scenes.KINDS:
+            raise ValueError(f"--scenes: unknown scene kind {name!r} (one of {scenes.KINDS})")
+        pairs += [(name, int(count))] if count else [(name, n) for n in SIZES]
+    return pairs
+
+
+def run(quick: bool = False, only: str | None = None, breakdown: bool = False
+        ) -> dict[str, Any]:
+    """Run the benchmark (``quick``: fewer pymunk rays, repeats and grid sizes; ``only`` and
+    ``breakdown``: see :func:`selected` and :func:`bench_scene`); returns the results and
+    writes them to ``benchmarks/results/broadphase.json``. Raises AssertionError if a compiled
+    runner disagrees with the brute force."""
+    rows = [bench_scene(name, n, quick, breakdown) for name, n in selected(only)]
     result = {
         "machine": {"python": platform.python_version(), "numba": numba.__version__,
                     "cpu": platform.machine(), "cores": os.cpu_count()},
@@ -834,14 +950,24 @@ def print_table(result: dict[str, Any]) -> None:
         if "world_all_static" in u:
             print(f"{'':<19}(the same colliders all static: world "
                   f"{u['world_all_static']:.3f} us)")
+        if "stats" in r:
+            st = r["stats"]
+            boxes = ", ".join(f"{k} {v:.2f}" for k, v in st["boxes_met_a_ray"].items())
+            cells = f", {st['cells_a_ray']:.1f} grid cells" if "cells_a_ray" in st else ""
+            print(f"{'':<19}hit {st['hit']:.0%}, inside {st['start_inside']:.0%}{cells}, "
+                  f"boxes met a ray: {boxes}; fixed cost {st['fixed_us']:.3f} us")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: run, print the table, write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a smoke run (under a minute)")
+    parser.add_argument("--scenes", default=None,
+                        help="only these scene kinds, comma-separated, each maybe with :count")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="where each scene's rays spend their time (counts, fixed cost)")
     args = parser.parse_args(argv)
-    result = run(args.quick)
+    result = run(args.quick, args.scenes, args.breakdown)
     print_table(result)
     print(f"wrote {RESULTS}")
     return 0

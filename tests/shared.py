@@ -33,10 +33,15 @@ def on_threads(count: int) -> Iterator[None]:
 def bench_scenes() -> ModuleType:
     """``benchmarks/scenes.py``, the scene generators the broadphase benchmark and its tests
     share, loaded once."""
-    name = "swept_bench_scenes"
+    return bench_script("scenes", "swept_bench_scenes")
+
+
+def bench_script(stem: str, name: str) -> ModuleType:
+    """``benchmarks/<stem>.py`` as module ``name``, loaded once (by path: the folder is not a
+    package)."""
     if name in sys.modules:
         return sys.modules[name]
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "scenes.py"
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{stem}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

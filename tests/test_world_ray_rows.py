@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swept import AABB, Circle, Ray, Segment, Vec2, raycast
+from swept._kernels.ray import ray_segment
 from swept.world import World
 
 #: Colliders of the grid scene: enough for the World to take its grid.
@@ -274,3 +275,51 @@ def test_a_collinear_hits_negative_zero_normal_is_not_swapped_for_a_shared_one()
         hit = world.raycast(ray)
         assert hit is not None and hit.handle == 0 and hit.distance == 10.0
         assert _bits(hit.normal) == _bits(expected.normal)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1.0, 1e7])
+def test_segment_hits_finished_after_the_walk_equal_ray_segment_bit_for_bit(
+        scale: float) -> None:
+    """The grid walk keeps only the best segment's distance and grid row, and finishes its
+    point and normal once a ray, after the walk, from the row's ``e = b - a``
+    (``_segment_hit``, the operations of ``ray_segment``): the batch's normal, point and
+    distance stay ``ray_segment``'s on the batch's own unit direction bit for bit, for
+    segments at every angle and length (axis-aligned, tiny, long), hits from either side and
+    at the ends, at every scale, and for a segment moved after the grid was built."""
+    rng = np.random.default_rng(22)
+    n = 300
+    a = rng.uniform(0.0, 1000.0, (n, 2))
+    b = a + rng.uniform(-40.0, 40.0, (n, 2))
+    b[:20, 1] = a[:20, 1]  # horizontal
+    b[20:40, 0] = a[20:40, 0]  # vertical
+    b[40:60] = a[40:60] + rng.uniform(-1e-3, 1e-3, (20, 2))  # tiny
+    a, b = a * scale, b * scale
+    world = World()
+    handles = world.add_segments(np.hstack([a, b]))
+    m = 400
+    targets = rng.integers(0, n, m)
+    along = rng.choice([0.0, 1.0, 0.3, 0.5, 0.9], m)
+    aim = a[targets] + along[:, None] * (b[targets] - a[targets])
+    origins = aim + rng.uniform(-60.0, 60.0, (m, 2)) * scale
+    directions = aim - origins
+    directions /= np.hypot(directions[:, 0], directions[:, 1])[:, None]
+    for moved in (False, True):
+        if moved:
+            # one segment moved after the grid was built: its row follows it
+            world.move(int(handles[targets[0]]), Segment(a[targets[0]], a[targets[0]] + (
+                (b[targets[0]] - a[targets[0]]) @ np.array([[0.0, 1.0], [-1.0, 0.0]]))))
+        batch = world.raycast_many(origins, directions)
+        assert (batch.handle >= 0).mean() > 0.9
+        # the batch's own unit directions (each divided by its hypot, as its kernel does)
+        units = directions / np.hypot(directions[:, 0], directions[:, 1])[:, None]
+        for r in range(m):
+            h = int(batch.handle[r])
+            if h < 0:
+                continue
+            seg = world.shape(h)
+            t, px, py, nx, ny, inside = ray_segment(
+                origins[r, 0], origins[r, 1], units[r, 0], units[r, 1], seg.a[0], seg.a[1],
+                seg.b[0], seg.b[1], math.inf)
+            assert batch.distance[r] == t, r
+            assert _bits(batch.normal[r]) == _bits((nx, ny)), (r, batch.normal[r], (nx, ny))
+            assert _bits(batch.point[r]) == _bits((px, py)), r
