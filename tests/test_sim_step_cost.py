@@ -450,3 +450,51 @@ def test_work_lists_shrink_to_the_bodies_still_pushed() -> None:
     assert counts[0] > 0
     assert max(counts[1:]) < n // 10
     assert not s.dpos.any()
+
+
+def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_cell() -> None:
+    # The grid keeps each collider's box and first cell (lower corner's cell) in rank order
+    # and reports a collider only from the first cell it shares with the query: the larger
+    # of its first cell and the query's on each axis. A box whose corner lies exactly on a
+    # cell line, a query starting on that line or just before it, and a query that only
+    # grazes the box's corner are where a wrong first cell would list it twice or never.
+    from swept import AABB
+    from swept._kernels import sim_grid
+
+    world = World()
+    for k in range(10):
+        world.add(Segment((10.0 * k, 0.0), (10.0 * k + 25.0, 30.0)))
+        world.add(AABB((10.0 * k, 50.0), (10.0 * k + 12.0, 95.0)))
+    grid = sim_grid.build_gather_grid(world._sync())
+    assert grid.dims[0] > 1 and grid.dims[1] > 1
+    x0, y0, inv = grid.frame
+    cell = 1.0 / inv
+    lines_x = [x0 + cell * k for k in range(int(grid.dims[0]) + 1)]
+    lines_y = [y0 + cell * k for k in range(int(grid.dims[1]) + 1)]
+    queries = []
+    for lx in lines_x:
+        for ly in lines_y:
+            for dx, dy in ((0.0, 0.0), (-1e-9, -1e-9), (-cell, -cell), (-2.5, 0.0)):
+                queries.append(_box(lx + dx, ly + dy, lx + dx + cell, ly + dy + cell))
+                # a zero-size query on the line: a corner or an edge of a cell
+                queries.append(_box(lx + dx, ly + dy, lx + dx, ly + dy))
+    # queries that share only a corner with a box (the AABB at x 10..22, y 50..95)
+    queries += [_box(22.0, 95.0, 40.0, 120.0), _box(-5.0, 40.0, 10.0, 50.0)]
+    tree, cells, _grid = _gathers(world, np.array(queries), 0xFFFFFFFF)
+    assert cells == tree
+    for found in cells:
+        assert len(found) == len(set(found))
+    # (segment k is handle 2k, box k handle 2k + 1: boxes 1..4 meet the first corner query
+    # by a corner or an edge, boxes 0 and 1 the second)
+    assert sorted(cells[-2]) == [3, 5, 7, 9]
+    assert sorted(cells[-1]) == [1, 3]
+    # the rank boxes are the collider table's boxes, in the static tree's item order
+    from swept._kernels.scene import H_ITEMS, HI, LO
+
+    scene = world._sync()
+    links = scene.links
+    items = links[H_ITEMS]
+    for k in range(grid.boxes.shape[0]):
+        h = links[items + k]
+        assert grid.boxes[k].tolist() == [scene.rows[h, LO], scene.rows[h, LO + 1],
+                                          scene.rows[h, HI], scene.rows[h, HI + 1]]
