@@ -1329,6 +1329,19 @@ def _write_normals(start: int, stop: int, walk: np.ndarray, directions: np.ndarr
 
 
 @inline_kernel
+def _unowned_batch(normals: np.ndarray, origins: np.ndarray, directions: np.ndarray,
+                   tmax: np.ndarray,
+                   out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                              tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """A ray batch's arrays (the surface's normals, the rays, the outputs) as owner-less views
+    (:func:`swept._kernels.world.unowned`: passed on, they reference-count nothing), valid
+    while the batch kernel's caller holds the arrays."""
+    return (unowned(normals), unowned(origins), unowned(directions), unowned(tmax),
+            (unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])))
+
+
+@inline_kernel
 def _ray_at(walk: np.ndarray, i: int) -> int:
     """The row of the i-th ray walked: ``walk[i]`` (:func:`ray_order`), or i when ``walk`` is
     empty (the batch's own order)."""
@@ -1511,12 +1524,9 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     tree = unowned(tree)
     refs = unowned(refs)
     order = unowned(order)
-    normals = unowned(normals)
-    origins = unowned(origins)
-    directions = unowned(directions)
-    tmax = unowned(tmax)
     walk = unowned(walk)
-    out = (unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3]))
+    normals, origins, directions, tmax, out = _unowned_batch(normals, origins, directions,
+                                                             tmax, out)
     # blocks of rays: each copied in walk order, walked, then its answers written out
     for block in range(start, stop, RAY_BLOCK):
         end = min(block + RAY_BLOCK, stop)
@@ -1659,11 +1669,8 @@ def heightfield_ray_range(start: int, stop: int, verts: np.ndarray, tris: np.nda
     tris = unowned(tris)
     grid = unowned(grid)
     block = unowned(block)
-    normals = unowned(normals)
-    origins = unowned(origins)
-    directions = unowned(directions)
-    tmax = unowned(tmax)
-    out = (unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3]))
+    normals, origins, directions, tmax, out = _unowned_batch(normals, origins, directions,
+                                                             tmax, out)
     for r in range(start, stop):
         ux, uy, uz = _unit_direction(directions, r)
         ox = origins[r, 0]
