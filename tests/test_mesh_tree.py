@@ -245,6 +245,16 @@ def direction_morton(d: np.ndarray) -> np.ndarray:
     return interleave(((u + 1.0) * ((2 ** RAY_ORDER_BITS - 1) / 2.0)).astype(np.int64))
 
 
+@given(st.integers(0, 2**21 - 1))
+@settings(max_examples=200, deadline=None)
+def test_spreading_an_axis_puts_bit_b_at_bit_3b(x: int) -> None:
+    # the masked shifts of the Morton code equal the bit-by-bit interleave of one axis
+    want = sum(((x >> b) & 1) << (3 * b) for b in range(21))
+    assert kmesh._spread_bits(x) == want
+    # bits past the 21st are dropped
+    assert kmesh._spread_bits(x | (1 << 21) | (1 << 40)) == want
+
+
 def test_the_walk_order_is_the_stable_sort_by_morton_code() -> None:
     rng = np.random.default_rng(1)
     o = rng.uniform(-50.0, 50.0, (RAY_ORDER_MIN_RAYS + 123, 3))
