@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from swept import (
@@ -439,11 +439,38 @@ def test_flat_pairs_agree_with_contact_and_lie_on_both_boundaries(a: Any, b: Any
     _check(b, a)
 
 
+_NEARLY_UPRIGHT = Polygon([(4.0, 3.0), (-1.9999999999999991, 6.464101615137755),
+                           (-2.0000000000000018, -0.4641016151377535)])
+
+
 @settings(max_examples=300, deadline=None)
 @given(cores(), flat())
+# a segment inside a triangle whose left face is upright to rounding (found by hypothesis)
+@example(Segment((0.0, 0.0), (0.0, 4.0)), _NEARLY_UPRIGHT)
 def test_segments_and_capsules_on_faces_agree_with_contact(a: Any, b: Any) -> None:
     _check(a, b)
     _check(b, a)
+
+
+@pytest.mark.parametrize("a", [Segment((0.0, 0.0), (0.0, 4.0)), Segment((0.0, 4.0), (0.0, 0.0)),
+                               Capsule((0.0, 0.0), (0.0, 4.0), 0.5)])
+def test_a_core_along_a_face_upright_to_rounding_gives_both_ends(a: Any) -> None:
+    # The triangle's left face is upright to rounding (x from -1.9999999999999991 to
+    # -2.0000000000000018), so the separating axis test picks the core's own axis (-1, 0)
+    # over the face's by an ulp. The manifold took that as a corner poking into the core's
+    # side and gave the triangle's corner at y = -0.46, below the core's end, as its one
+    # point. The core's side is now a reference face like any other: the triangle's face,
+    # clipped to the core's ends, gives two points.
+    c = contact(a, _NEARLY_UPRIGHT)
+    m = manifold(a, _NEARLY_UPRIGHT)
+    assert c is not None and m is not None and tuple(m.normal) == (-1.0, 0.0)
+    assert len(m.points) == 2
+    r = a.radius if isinstance(a, Capsule) else 0.0
+    assert m.points[0].depth == c.depth == 2.0000000000000018 + r
+    assert sorted(p.point[1] for p in m.points) == [0.0, 4.0]
+    for p in m.points:
+        assert p.point[0] == pytest.approx(-2.0, abs=4e-15)
+        assert p.depth == pytest.approx(2.0 + r, abs=4e-15)
 
 
 @settings(max_examples=200, deadline=None)

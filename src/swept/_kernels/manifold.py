@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constants import MANIFOLD_TOUCH_TOLERANCE
+from ..constants import FACE_NORMAL_TOLERANCE, MANIFOLD_TOUCH_TOLERANCE
 from . import callee, kernel, reader
 from .contact import (
     TOUCH_TOLERANCE,
@@ -235,9 +235,11 @@ def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: 
     """Capsule (core a0a1, radius r; r = 0 is a segment) against a convex polygon:
     ``contact_capsule_polygon``'s normal and depth. When that normal is one of the polygon's
     face normals and the core is a segment (r = 0) or lies parallel to the face, the core is
-    the incident edge, clipped to the face; otherwise (a tilted capsule, whose shallower end
-    has no surface point straight below its core; a corner poking into the core's side) the
-    contact's one point."""
+    the incident edge, clipped to the face; when it is the core's own normal and a polygon
+    face lies along the core to rounding, that face clipped to the core
+    (:func:`_clip_to_core`); otherwise (a tilted capsule, whose shallower end has no surface
+    point straight below its core; a corner poking into the core's side) the contact's one
+    point."""
     hit, nx, ny, depth, px, py = contact_capsule_polygon(a0x, a0y, a1x, a1y, r, verts, norms)
     if not hit:
         return _MISS
@@ -256,12 +258,12 @@ def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: 
         if norms[i, 0] == nx and norms[i, 1] == ny:
             face = i
             break
-    if face < 0:
-        # the core's side is the reference: a corner pokes into it
-        return one
-    i2 = face + 1 if face + 1 < n else 0
     scale = max(max(abs(a0x), abs(a0y)), max(abs(a1x), abs(a1y)))
     scale = max(max(scale, _abs_max(verts)), r)
+    if face < 0:
+        # the core's side is the reference: the polygon's incident edge clipped to it
+        return _clip_to_core(a0x, a0y, a1x, a1y, r, verts, norms, nx, ny, depth, scale, one)
+    i2 = face + 1 if face + 1 < n else 0
     (count, _c1x, _c1y, q1x, q1y, h1, _c2x, _c2y, q2x, q2y, h2) = clip_incident(
         a0x, a0y, a1x, a1y, verts[face, 0], verts[face, 1], verts[i2, 0], verts[i2, 1],
         nx, ny, r, MANIFOLD_TOUCH_TOLERANCE * scale)
@@ -272,6 +274,56 @@ def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: 
         # the deepest end lies beyond the face's ends: the contact's one point
         return one
     return _pack(nx, ny, count, q1x, q1y, h1, q2x, q2y, h2)
+
+
+@callee
+def _clip_to_core(a0x: float, a0y: float, a1x: float, a1y: float, r: float, verts: np.ndarray,
+                  norms: np.ndarray, nx: float, ny: float, depth: float, scale: float,
+                  one: tuple[bool, float, float, int, float, float, float, float, float, float]
+                  ) -> tuple[bool, float, float, int, float, float, float, float, float, float]:
+    """The manifold when the core's side is the reference face (normal ``n`` square to the
+    core): the polygon's incident edge (at its corner deepest along ``n``, the one of its two
+    edges more parallel to ``n``) clipped to the core's side planes, with the separations
+    from the capsule's face toward the polygon (the core moved by ``-n r``), when that edge
+    lies along the core (its normal within ``FACE_NORMAL_TOLERANCE`` of ``n``: a face that
+    lost the separating axis test to the core's own axis by rounding): two points, not the
+    polygon's corner beyond the core's end. ``one`` (the contact's point) otherwise (a corner
+    poking into the core's side) and when the clipped ends do not reach the contact's
+    depth."""
+    n = verts.shape[0]
+    # the capsule's face toward the polygon, its outward normal -n, ends counter-clockwise
+    fx = 0.0 - nx
+    fy = 0.0 - ny
+    r1x = a0x - nx * r
+    r1y = a0y - ny * r
+    r2x = a1x - nx * r
+    r2y = a1y - ny * r
+    if (-fy) * (r2x - r1x) + fx * (r2y - r1y) < 0.0:
+        r1x, r1y, r2x, r2y = r2x, r2y, r1x, r1y
+    # the polygon's corner reaching deepest into the face, and its edge more parallel to n
+    j = 0
+    for k in range(1, n):
+        if verts[k, 0] * nx + verts[k, 1] * ny > verts[j, 0] * nx + verts[j, 1] * ny:
+            j = k
+    jp = j - 1 if j > 0 else n - 1
+    jn = j + 1 if j + 1 < n else 0
+    if norms[jp, 0] * nx + norms[jp, 1] * ny > norms[j, 0] * nx + norms[j, 1] * ny:
+        k1, k2 = jp, j
+    else:
+        k1, k2 = j, jn
+    if norms[k1, 0] * nx + norms[k1, 1] * ny < 1.0 - FACE_NORMAL_TOLERANCE:
+        # a corner poking into the core's side: the contact's one point
+        return one
+    (count, c1x, c1y, _q1x, _q1y, h1, c2x, c2y, _q2x, _q2y, h2) = clip_incident(
+        verts[k1, 0], verts[k1, 1], verts[k2, 0], verts[k2, 1], r1x, r1y, r2x, r2y, fx, fy,
+        0.0, MANIFOLD_TOUCH_TOLERANCE * scale)
+    if count == 0:
+        return one
+    deepest = max(max(0.0 - h1, 0.0 - h2), 0.0) if count == 2 else max(0.0 - h1, 0.0)
+    if abs(deepest - depth) > TOUCH_TOLERANCE * scale:
+        return one
+    # the polygon's boundary points, the capsule's face a depth along n from each
+    return _pack(nx, ny, count, c1x, c1y, h1, c2x, c2y, h2)
 
 
 @kernel
