@@ -426,8 +426,14 @@ def _check(a: Any, b: Any) -> None:
     assert r is not None
     rc = contact(b, a)
     assert rc is not None and r.normal == rc.normal
-    if rc.normal != c.normal:
-        assert r.normal == Vec2(-nx + 0.0, -ny + 0.0)
+    if rc.normal == c.normal:
+        # an exact tie between opposite axes, taken the positive way in both orders: the two
+        # orders leave by opposite sides, whose manifolds may differ (a 2 x 6 box through a
+        # diamond of radius 3 leaves right touching (0, 3) a depth 1 past its face, and the
+        # diamond leaves right touching the box's corner a depth 2 past it; found by
+        # hypothesis seed 1212)
+        return
+    assert r.normal == Vec2(-nx + 0.0, -ny + 0.0)
     assert sorted(p.depth for p in r.points) == pytest.approx(
         sorted(p.depth for p in m.points), rel=1e-9, abs=tol)
 
