@@ -411,14 +411,13 @@ def test_kernels_only_compiled_code_calls_are_callees() -> None:
     assert sorted((callees & names) - plain) == []
 
 
-def test_the_worlds_tree_walk_and_planes_compile_once_for_the_scalar_and_batch_casts() -> None:
-    """The World's cast has two inlined copies, the scalar one (``world.cast_hit``, on the
+
+def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> None:
+    """The World's cast has two copies, the scalar one (``world.cast_hit``, on the
     descriptor's owner-less views) and the batch one (``world.cast_range``, on ``unowned``
-    views); each calls the tree walk (``world._cast_trees``) and the planes
-    (``world._cast_planes``) as compiled callees, so that the walk is compiled once for both:
-    that holds only while the two copies pass the very same argument types, which this checks
-    (a third signature would be a second compile of the walk), with the scalar and the batch
-    answers equal, rays and balls, among static and moving colliders and a plane."""
+    views), each inlining the tree walk and the planes: each compiles once (no literal or
+    layout twin), and the two answer alike, rays and balls, among static and moving colliders
+    and a plane (the tree walk, the moving tree and the planes all met)."""
     from swept import AABB, Plane, Ray, Sphere, World
     from swept._kernels import world as kworld
 
@@ -446,7 +445,5 @@ def test_the_worlds_tree_walk_and_planes_compile_once_for_the_scalar_and_batch_c
     assert 20 <= hits < 200
     # a ball along a ray's path meets whatever the ray meets
     assert np.all(balls.handle[batch.handle >= 0] >= 0)
-    walk = vars(kworld)["_cast_trees"]  # (by string: no Python code names a callee)
-    planes = vars(kworld)["_cast_planes"]
-    assert len(walk.signatures) == 1
-    assert len(planes.signatures) == 1
+    assert len(kworld.cast_hit.signatures) == 1
+    assert len(kworld.cast_range.signatures) == 1
