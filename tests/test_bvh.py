@@ -140,9 +140,11 @@ def rows_view(boxes: np.ndarray) -> np.ndarray:
     """``boxes`` as the World passes them to ``refit``: columns of a wider array (a
     non-contiguous view, numba's 'A' layout; a C-contiguous array would compile ``refit``
     once more)."""
-    wide = np.zeros((boxes.shape[0], boxes.shape[1] + 1))
-    wide[:, 1:] = boxes
-    return wide[:, 1:]
+    wide = np.zeros((boxes.shape[0], 2 * boxes.shape[1]))
+    # every other column: not contiguous even for one row (numpy calls a one-row slice of
+    # adjacent columns C-contiguous)
+    wide[:, ::2] = boxes
+    return wide[:, ::2]
 
 
 def refit_whole(tree: Tree, lo: np.ndarray, hi: np.ndarray) -> None:
