@@ -421,6 +421,8 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
     from swept import AABB, Plane, Ray, Sphere, World
     from swept._kernels import world as kworld
 
+    # (the compiles this test adds: other tests in the process may have compiled them before)
+    before = (set(kworld.cast_hit.signatures), set(kworld.cast_range.signatures))
     world = World()
     world.add(Plane((0.0, 0.0, 1.0), -5.0), "floor")
     rng = np.random.default_rng(3)
@@ -445,5 +447,6 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
     assert 20 <= hits < 200
     # a ball along a ray's path meets whatever the ray meets
     assert np.all(balls.handle[batch.handle >= 0] >= 0)
-    assert len(kworld.cast_hit.signatures) == 1
-    assert len(kworld.cast_range.signatures) == 1
+    assert len(set(kworld.cast_hit.signatures) - before[0]) <= 1
+    assert len(set(kworld.cast_range.signatures) - before[1]) <= 1
+    assert kworld.cast_hit.signatures and kworld.cast_range.signatures
