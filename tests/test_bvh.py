@@ -136,10 +136,21 @@ def candidate_ids(tree: Tree, boxes: np.ndarray, origin: np.ndarray, direction: 
     return out[:count].tolist()
 
 
+def rows_view(boxes: np.ndarray) -> np.ndarray:
+    """``boxes`` as the World passes them to ``refit``: columns of a wider array (a
+    non-contiguous view, numba's 'A' layout; a C-contiguous array would compile ``refit``
+    once more)."""
+    wide = np.zeros((boxes.shape[0], 2 * boxes.shape[1]))
+    # every other column: not contiguous even for one row (numpy calls a one-row slice of
+    # adjacent columns C-contiguous)
+    wide[:, ::2] = boxes
+    return wide[:, ::2]
+
+
 def refit_whole(tree: Tree, lo: np.ndarray, hi: np.ndarray) -> None:
     """refit a whole tree to the boxes [lo, hi]."""
     nodes, links = tree
-    refit(nodes, links, whole(nodes, lo.shape[1]), box_rows(lo, hi))
+    refit(nodes, links, whole(nodes, lo.shape[1]), rows_view(box_rows(lo, hi)))
 
 
 def check_every_query(tree: Tree, lo: np.ndarray, hi: np.ndarray,
@@ -1113,7 +1124,7 @@ def test_refit_and_walks_on_trees_embedded_at_an_offset(d: int) -> None:
     lo2, hi2 = lo + shift, hi + shift
     gone = rng.random(n) < 0.05
     lo2[gone], hi2[gone] = EMPTY_LO, EMPTY_HI
-    boxes = box_rows(lo2, hi2)
+    boxes = rows_view(box_rows(lo2, hi2))
     spare = np.ones(nodes.shape[0], bool)
     spare[at_a[0]:at_a[0] + at_a[1]] = spare[at_b[0]:at_b[0] + at_b[1]] = False
     links_before = links.copy()

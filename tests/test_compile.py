@@ -409,3 +409,44 @@ def test_kernels_only_compiled_code_calls_are_callees() -> None:
     assert sorted(plain - names) == []
     # (a name two files share counts for both: a test names a callee only by a twin's name)
     assert sorted((callees & names) - plain) == []
+
+
+
+def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> None:
+    """The World's cast has two copies, the scalar one (``world.cast_hit``, on the
+    descriptor's owner-less views) and the batch one (``world.cast_range``, on ``unowned``
+    views), each inlining the tree walk and the planes: each compiles once (no literal or
+    layout twin), and the two answer alike, rays and balls, among static and moving colliders
+    and a plane (the tree walk, the moving tree and the planes all met)."""
+    from swept import AABB, Plane, Ray, Sphere, World
+    from swept._kernels import world as kworld
+
+    # (the compiles this test adds: other tests in the process may have compiled them before)
+    before = (set(kworld.cast_hit.signatures), set(kworld.cast_range.signatures))
+    world = World()
+    world.add(Plane((0.0, 0.0, 1.0), -5.0), "floor")
+    rng = np.random.default_rng(3)
+    for k in range(30):
+        c = rng.uniform(0.0, 40.0, 3)
+        shape = Sphere(tuple(c), 1.5) if k % 2 else AABB(tuple(c), tuple(c + 2.0))
+        world.add(shape, k, moving=k % 5 == 0)
+    origins = rng.uniform(-5.0, 45.0, (200, 3))
+    directions = rng.normal(size=(200, 3))
+    directions /= np.linalg.norm(directions, axis=1)[:, None]
+    batch = world.raycast_many(origins, directions, 100.0)
+    balls = world.sweep_many(origins, np.full(200, 0.5), directions * 100.0)
+    hits = 0
+    for i in range(200):
+        hit = world.raycast(Ray(tuple(origins[i]), tuple(directions[i]), 100.0))
+        assert (hit.handle if hit is not None else -1) == batch.handle[i]
+        if hit is not None:
+            hits += 1
+            assert hit.distance == batch.distance[i]
+        ball = world.sweep(Sphere(tuple(origins[i]), 0.5), tuple(directions[i] * 100.0))
+        assert (ball.handle if ball is not None else -1) == balls.handle[i]
+    assert 20 <= hits < 200
+    # a ball along a ray's path meets whatever the ray meets
+    assert np.all(balls.handle[batch.handle >= 0] >= 0)
+    assert len(set(kworld.cast_hit.signatures) - before[0]) <= 1
+    assert len(set(kworld.cast_range.signatures) - before[1]) <= 1
+    assert kworld.cast_hit.signatures and kworld.cast_range.signatures

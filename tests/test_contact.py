@@ -587,7 +587,10 @@ def test_kernels_run_inside_compiled_loops() -> None:
 def test_flip_kernels_reverse_normal_and_move_point() -> None:
     assert kernels.flip_contact2(True, 0.0, 1.0, 2.0, 5.0, 5.0) == (True, -0.0, -1.0, 2.0, 5.0,
                                                                     3.0)
-    assert kernels.flip_contact3(False, 1, 0, 0, 0, 0, 0, 0)[0] is False
+    # floats, as the library passes them: ints would compile the kernel once more (int64)
+    assert kernels.flip_contact3(False, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)[0] is False
+    assert kernels.flip_contact3(True, 1.0, 0.0, 0.0, 2.0, 5.0, 5.0, 5.0) == (
+        True, -1.0, -0.0, -0.0, 2.0, 3.0, 5.0, 5.0)
 
 
 def test_tolerances_are_named_constants() -> None:

@@ -36,8 +36,15 @@ def cache() -> np.ndarray:
 
 
 def core(points: list[tuple[float, ...]]) -> np.ndarray:
-    """A core array from a list of points."""
-    return np.array(points, dtype=np.float64)
+    """A core array from a list of points, read-only as a shape's core is (a writable one
+    would compile the kernels once more, for writable arrays)."""
+    return read_only(np.array(points, dtype=np.float64))
+
+
+def read_only(a: np.ndarray) -> np.ndarray:
+    """``a``, marked read-only."""
+    a.flags.writeable = False
+    return a
 
 
 # --------------------------------------------------------------------------------------------
@@ -514,7 +521,7 @@ def test_gjk_repeated_and_collinear_points() -> None:
 
 
 def test_gjk_empty_core_fails() -> None:
-    out = K.gjk_distance(np.zeros((0, 2)), core([(0.0, 0.0)]), cache())
+    out = K.gjk_distance(read_only(np.zeros((0, 2))), core([(0.0, 0.0)]), cache())
     assert out[0] == math.inf and out[8] == K.GJK_FAILED
 
 
@@ -551,7 +558,7 @@ def test_gjk_warm_start_repeats_the_answer_in_fewer_iterations() -> None:
         assert warm[0] == pytest.approx(cold[0], rel=1e-12, abs=1e-12)
         assert warm[7] <= cold[7]
         # a slightly moved b, warm-started from the old simplex
-        moved = b._verts + np.array([0.01, -0.02])
+        moved = read_only(b._verts + np.array([0.01, -0.02]))
         fresh = K.gjk_distance(a._verts, moved, cache())
         again = K.gjk_distance(a._verts, moved, c)
         assert again[0] == pytest.approx(fresh[0], rel=1e-9, abs=1e-12)

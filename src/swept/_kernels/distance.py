@@ -709,7 +709,7 @@ def gjk_distance(verts_a: np.ndarray, verts_b: np.ndarray, cache: np.ndarray
     return dist, ax, ay, az, bx, by, bz, iterations, status
 
 
-@kernel
+@reader
 def shape_distance(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray,
                    radius_b: float, cache: np.ndarray
                    ) -> tuple[float, float, float, float, float, float, float, float, float,
