@@ -407,14 +407,16 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
             nx, ny = fallback_perp2(ex, ey)
             dist = nx * dx + ny * dy
     else:
-        # beside the core: along its perpendicular, by the signed distance to its line (the
-        # unit normal first, then the dot: exact for an axis-aligned core, so a ball exactly
-        # touching a wall is touching, not 0.05000000000000001 away from it)
+        # beside the core: along its perpendicular (the side by the unit normal's dot), by
+        # the distance to the nearest core point, as distance() measures it: a ball exactly
+        # touching an axis-aligned wall touches (the cross product over the length read
+        # 0.05000000000000001 for 0.05), and a point on a diagonal core to rounding touches
+        # when its distance is 0
         length = math.hypot(ex, ey)
         px = -ey / length
         py = ex / length
         sd = px * (cx - ax) + py * (cy - ay)
-        dist = abs(sd)
+        dist = math.hypot(cx - qx, cy - qy)
         if dist > reach:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         if sd > 0.0:
