@@ -473,7 +473,7 @@ def test_circle_exactly_touching_an_axis_aligned_segment_touches(a: Any, b: Any,
     # The signed distance to the segment's line was the cross product over the length, which
     # rounds (3 * 0.05 / 3 is 0.05000000000000001): a ball exactly touching a wall of a tile
     # map read as apart while the same ball touching the wall's end read as touching. The
-    # distance is now the unit normal's dot, exact for an axis-aligned segment.
+    # distance is now to the nearest point on the segment, exact for an axis-aligned one.
     seg = Segment(a, b)
     c = contact(Circle((-r, 1.5), r), seg)
     assert c is not None and c.depth == 0.0 and tuple(c.normal) == (-1.0, 0.0)
