@@ -267,13 +267,24 @@ def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: 
     (count, _c1x, _c1y, q1x, q1y, h1, _c2x, _c2y, q2x, q2y, h2) = clip_incident(
         a0x, a0y, a1x, a1y, verts[face, 0], verts[face, 1], verts[i2, 0], verts[i2, 1],
         nx, ny, r, MANIFOLD_TOUCH_TOLERANCE * scale)
+    # the points on the polygon's face
+    return _reaching(nx, ny, count, q1x, q1y, h1, q2x, q2y, h2, depth, scale, one)
+
+
+@callee
+def _reaching(nx: float, ny: float, count: int, p1x: float, p1y: float, h1: float, p2x: float,
+              p2y: float, h2: float, depth: float, scale: float,
+              one: tuple[bool, float, float, int, float, float, float, float, float, float]
+              ) -> tuple[bool, float, float, int, float, float, float, float, float, float]:
+    """The clipped ends as the manifold when the deeper reaches the contact's ``depth`` (to
+    rounding at ``scale``); else ``one``, the contact's one point (the deepest end lies beyond
+    the reference face's ends, or none was kept)."""
     if count == 0:
         return one
     deepest = max(max(0.0 - h1, 0.0 - h2), 0.0) if count == 2 else max(0.0 - h1, 0.0)
     if abs(deepest - depth) > TOUCH_TOLERANCE * scale:
-        # the deepest end lies beyond the face's ends: the contact's one point
         return one
-    return _pack(nx, ny, count, q1x, q1y, h1, q2x, q2y, h2)
+    return _pack(nx, ny, count, p1x, p1y, h1, p2x, p2y, h2)
 
 
 @callee
@@ -317,13 +328,8 @@ def _clip_to_core(a0x: float, a0y: float, a1x: float, a1y: float, r: float, vert
     (count, c1x, c1y, _q1x, _q1y, h1, c2x, c2y, _q2x, _q2y, h2) = clip_incident(
         verts[k1, 0], verts[k1, 1], verts[k2, 0], verts[k2, 1], r1x, r1y, r2x, r2y, fx, fy,
         0.0, MANIFOLD_TOUCH_TOLERANCE * scale)
-    if count == 0:
-        return one
-    deepest = max(max(0.0 - h1, 0.0 - h2), 0.0) if count == 2 else max(0.0 - h1, 0.0)
-    if abs(deepest - depth) > TOUCH_TOLERANCE * scale:
-        return one
     # the polygon's boundary points, the capsule's face a depth along n from each
-    return _pack(nx, ny, count, c1x, c1y, h1, c2x, c2y, h2)
+    return _reaching(nx, ny, count, c1x, c1y, h1, c2x, c2y, h2, depth, scale, one)
 
 
 @kernel
