@@ -41,7 +41,7 @@ from .contact import (
     contact_capsule_polygon,
     polygon_reference_face,
 )
-from .geom import DEGENERATE_SEGMENT_SQ
+from .geom import DEGENERATE_SEGMENT_SQ, polygon_support
 
 _INF = float("inf")
 
@@ -312,10 +312,7 @@ def _clip_to_core(a0x: float, a0y: float, a1x: float, a1y: float, r: float, vert
     if (-fy) * (r2x - r1x) + fx * (r2y - r1y) < 0.0:
         r1x, r1y, r2x, r2y = r2x, r2y, r1x, r1y
     # the polygon's corner reaching deepest into the face, and its edge more parallel to n
-    j = 0
-    for k in range(1, n):
-        if verts[k, 0] * nx + verts[k, 1] * ny > verts[j, 0] * nx + verts[j, 1] * ny:
-            j = k
+    j = polygon_support(verts, nx, ny)
     jp = j - 1 if j > 0 else n - 1
     jn = j + 1 if j + 1 < n else 0
     if norms[jp, 0] * nx + norms[jp, 1] * ny > norms[j, 0] * nx + norms[j, 1] * ny:

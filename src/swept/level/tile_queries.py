@@ -59,7 +59,7 @@ from .._kernels.geom import closest_on_segment2
 from .._kernels.ray import ray_capsule2
 from .._kernels.sweep import ray_rounded_polygon
 from .._kernels.tilemap import sweep_segments, swept_ids
-from ..chain import Chain, closest_points_segment, contact_raw2
+from ..chain import Chain, _support_depth, closest_points_segment, contact_raw2
 from ..constants import (
     CAST_ROUNDING,
     CLEARANCE_TOLERANCE,
@@ -261,13 +261,6 @@ def clipped(seg: Segment, lo: Any, hi: Any, motion: Any, margin: float) -> Segme
 
 
 # ------------------------------------------------------------------------------------ contact
-
-def _support_depth(shape: Shape, normal: Vec2, through: Vec2) -> float:
-    """How far ``shape`` reaches past the line through ``through`` with outward ``normal``."""
-    core, radius = shape_core(shape)
-    lowest = float(np.min(core @ np.asarray(normal, dtype=np.float64))) - radius
-    return through.dot(normal) - lowest
-
 
 def _nearest_segment(tiles: TileMap, p: Vec2) -> tuple[int, int, Vec2, float]:
     """The outline segment nearest ``p``: (chain, segment, its nearest point, distance),
