@@ -7,32 +7,21 @@ it from here, so each formula exists once.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
 from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
+from ..vec import _length3, _unit2
 from . import callee, callee_reader, kernel, reader
 
-#: The smallest normal float: a sum of squares below it has lost bits (or all of them).
-_FLOAT_MIN = sys.float_info.min
+#: ``sqrt(x^2 + y^2 + z^2)``, rescaled by the largest magnitude where the sum of squares
+#: underflows below the smallest normal float: :meth:`swept.Vec3.length`'s function itself,
+#: compiled (so the same operations, bit for bit).
+length3 = callee(_length3)
 
-
-@callee
-def length3(x: float, y: float, z: float) -> float:
-    """``sqrt(x^2 + y^2 + z^2)``, rescaled by the largest magnitude where the sum of squares
-    underflows below the smallest normal float: ``Vec3.length``'s operations, bit for bit."""
-    s = x * x + y * y + z * z
-    if _FLOAT_MIN <= s < math.inf:
-        return math.sqrt(s)
-    m = max(abs(x), abs(y), abs(z))
-    if not 0.0 < m < math.inf:
-        # zero, or not finite (no length to rescale)
-        return math.sqrt(s)
-    x /= m
-    y /= m
-    z /= m
-    return m * math.sqrt(x * x + y * y + z * z)
+#: 2D's one unit-direction formula, ``(ux, uy, length)``: :func:`swept.vec._unit2` itself,
+#: compiled, so that a batch row's direction is a :class:`~swept.Ray`'s to the last bit.
+unit2 = callee(_unit2)
 
 
 @kernel

@@ -34,6 +34,9 @@ PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 #: only names the cache) and the constants they import.
 KERNELS = os.path.join(PACKAGE, "_kernels")
 CONSTANTS = os.path.join(PACKAGE, "constants.py")
+#: The vectors module: the kernels compile two of its functions as they stand (``_length3``,
+#: ``_unit2``, :mod:`swept._kernels.geom`), so its content reaches their machine code.
+VEC = os.path.join(PACKAGE, "vec.py")
 
 #: Most files one closure may visit: far above the package's file count (a bound, not a limit
 #: that a real closure reaches).
@@ -53,7 +56,7 @@ def _module_file(directory: str, dotted: str) -> str | None:
 
 def _compiled(path: str) -> bool:
     """Whether the content of source file ``path`` can reach a kernel's machine code."""
-    if path == CONSTANTS:
+    if path in (CONSTANTS, VEC):
         return True
     return os.path.dirname(path) == KERNELS and os.path.basename(path) != "stamps.py"
 

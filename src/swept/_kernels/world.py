@@ -39,7 +39,7 @@ from .bvh import (
     ray_next_leaf,
     refit,
 )
-from .geom import length3
+from .geom import length3, unit2
 from .grid import (
     MG_GRIDDED,
     MG_HEAD,
@@ -1029,16 +1029,15 @@ def _ray_at(o: np.ndarray, v: np.ndarray, radii: np.ndarray, tmax: np.ndarray, i
             ) -> tuple[int, float, float, float, float, float, float, float, float]:
     """Row ``i`` of a batch as :func:`cast_range` reads it: ``(i, ox, oy, oz, dx, dy, dz, r,
     tmax)`` (z 0 in 2D, r 0 for rays), the direction divided by its length when
-    ``normalise`` (the bits of numpy's ``v / lengths``, ``swept.world._lengths``' formulas).
+    ``normalise`` (a :class:`~swept.Ray`'s bits: :func:`~swept._kernels.geom.unit2` in 2D,
+    :func:`~swept._kernels.geom.length3` in 3D).
     Inlined on views without an owner: no counts."""
     dx = v[i, 0]
     dy = v[i, 1]
     dz = v[i, 2] if d == 3 else 0.0
     if normalise:
         if d == 2:
-            length = math.hypot(dx, dy)
-            dx /= length
-            dy /= length
+            dx, dy, _length = unit2(dx, dy)
         else:
             length = length3(dx, dy, dz)
             dx /= length
