@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from swept import AABB, Circle, Ray, Segment, Vec2, raycast
 from swept._kernels.ray import ray_segment
+from swept.vec import _unit2
 from swept.world import World
 
 #: Colliders of the grid scene: enough for the World to take its grid.
@@ -310,8 +311,8 @@ def test_segment_hits_finished_after_the_walk_equal_ray_segment_bit_for_bit(
                 (b[targets[0]] - a[targets[0]]) @ np.array([[0.0, 1.0], [-1.0, 0.0]]))))
         batch = world.raycast_many(origins, directions)
         assert (batch.handle >= 0).mean() > 0.9
-        # the batch's own unit directions (each divided by its hypot, as its kernel does)
-        units = directions / np.hypot(directions[:, 0], directions[:, 1])[:, None]
+        # the batch's own unit directions (the shared formula, as its kernel applies it)
+        units = np.array([_unit2(x, y)[:2] for x, y in directions.tolist()])
         for r in range(m):
             h = int(batch.handle[r])
             if h < 0:

@@ -5,7 +5,7 @@ arrays and the traversal stack, :func:`swept._kernels.world.describe`), so each 
 the descriptor of the current scene: after any change that rebuilds or reallocates the arrays
 (adds past the table's capacity, polygons past the pool's, moves, removals, a copy or a
 pickle) the next ray answers on the new arrays. raycast_many normalises its directions in one
-compiled pass, to the very bits of numpy's ``v / lengths``.
+compiled pass, to the very bits of a Ray's direction.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from swept import Circle, Polygon, Ray, Segment, Vec3, raycast
 from swept._kernels import world as kw
+from swept.vec import _unit2
 from swept.world import INITIAL_CAPACITY, INITIAL_POOL, World, _lengths
 
 
@@ -149,10 +150,11 @@ def _directions(d: int, seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("d", [2, 3])
-def test_the_batch_normalises_to_the_bits_of_numpy_division(d: int) -> None:
+def test_the_batch_normalises_to_the_bits_of_a_rays_direction(d: int) -> None:
     """raycast_many divides each direction by its length inside the cast kernel (where the
-    threads share the work): the very bits of numpy's ``v / lengths``, so each row is the
-    cast of the direction numpy would have normalised."""
+    threads share the work): the very bits of a Ray's direction (in 2D the shared formula
+    ``swept.vec._unit2``, in 3D numpy's ``v / lengths``), so each row is the cast of the
+    direction a Ray would have normalised."""
     v = _directions(d, d)
     length = _lengths(v)
     v = v[length > 0.0]
@@ -176,7 +178,11 @@ def test_the_batch_normalises_to_the_bits_of_numpy_division(d: int) -> None:
         return out
 
     inside = cast(v, kw.CAST_NORMALISE)
-    numpy = cast(np.ascontiguousarray(v / _lengths(v)[:, None]), 0)
+    if d == 2:
+        units = np.array([_unit2(x, y)[:2] for x, y in v.tolist()])
+    else:
+        units = np.ascontiguousarray(v / _lengths(v)[:, None])
+    numpy = cast(units, 0)
     assert (inside.handle >= 0).any()
     for got, want in zip(inside, numpy):
         assert np.array_equal(got, want)
@@ -231,8 +237,10 @@ def test_raycast_many_normalises_as_the_rays_do() -> None:
         hit = world.raycast(Ray(origins[i], directions[i]))
         assert batch.hit[i] == (hit is not None)
         if hit is not None:
+            # the same unit direction (one formula), so the same bits
             assert batch.handle[i] == hit.handle
-            assert batch.distance[i] == pytest.approx(hit.distance, rel=1e-12, abs=1e-12)
+            assert batch.distance[i] == hit.distance
+            assert tuple(batch.point[i]) == tuple(hit.point)
 
 
 def test_raycast_many_names_the_zero_direction() -> None:
