@@ -7,8 +7,8 @@ and ``World.raycast_many`` normalises each row in its cast kernel with
 mechanism that keeps a batch row bit for bit its scalar ray: numba without fastmath evaluates
 the same IEEE operations in the same order with the same roundings as CPython (no reordering,
 no fused multiply-add), for every direction a user can pass, from subnormal to 1e50 and beyond;
-and they pin the formula's accuracy against exact arithmetic (100-digit decimals), which the C library's
-``hypot`` it replaced did not keep for tiny vectors.
+and they pin the formula's accuracy against exact arithmetic (100-digit decimals), which the C
+library's ``hypot`` it replaced did not keep for tiny vectors.
 """
 
 from __future__ import annotations
@@ -232,9 +232,10 @@ def test_batch_rows_equal_scalar_rays_bit_for_bit(scale: float) -> None:
             directions[row + 1] = p - origins[row + 1]
         elif isinstance(shape, AABB):
             lo, hi = np.array(shape.min), np.array(shape.max)
+            # along the bottom edge, and at the top right corner from below left
             origins[row] = (lo[0] - 5.0, lo[1])
             directions[row] = (1.0, 0.0)
-            origins[row + 1] = lo - (4.0, 3.0)
+            origins[row + 1] = hi - (8.0, 6.0)
             directions[row + 1] = (4.0, 3.0)
         elif isinstance(shape, Circle):
             c = np.array(shape.center)
