@@ -228,17 +228,18 @@ def _depends_on(name: str) -> set[str]:
 
 def test_a_kernel_file_depends_on_what_it_imports_and_the_constants() -> None:
     """The cache stamp's file set: a kernel module, the kernel modules it imports (directly or
-    not) and constants.py; not the Python layer, not the modules it does not import."""
+    not), constants.py and vec.py (whose ``_length3`` and ``_unit_direction2`` geom compiles as they
+    stand); not the rest of the Python layer, not the modules it does not import."""
     names = _depends_on("world.py")
     assert {"_kernels/world.py", "_kernels/ray.py", "_kernels/scene.py", "_kernels/__init__.py",
-            "constants.py"} <= names
+            "constants.py", "vec.py"} <= names
     assert "_kernels/stamps.py" not in names
-    assert all(n.startswith("_kernels/") or n == "constants.py" for n in names)
+    assert all(n.startswith("_kernels/") or n in ("constants.py", "vec.py") for n in names)
     # linking.py lowers the compiled calls between kernels, so its edits reach their code too
     # (compile_locks.py, which the decorators import, only for the file set's rule)
     assert _depends_on("geom.py") == {"_kernels/geom.py", "_kernels/__init__.py",
                                       "_kernels/linking.py", "_kernels/compile_locks.py",
-                                      "constants.py"}
+                                      "constants.py", "vec.py"}
 
 
 def test_a_changed_callee_file_changes_its_callers_stamp(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,8 @@
 """2D's one unit-direction formula, shared by Python and the kernels.
 
-A :class:`~swept.Ray` normalises its direction with :func:`swept.vec._unit2` (a square root of
-``x*x + y*y`` and two divisions, rescaled by an exact power of two where the squares underflow)
-and ``World.raycast_many`` normalises each row in its cast kernel with
+A :class:`~swept.Ray` normalises its direction with :func:`swept.vec._unit_direction2` (a
+square root of ``x*x + y*y`` and two divisions, rescaled by an exact power of two where the
+squares underflow) and ``World.raycast_many`` normalises each row in its cast kernel with
 :func:`swept._kernels.geom.unit2`, the same Python function compiled. These tests guard the
 mechanism that keeps a batch row bit for bit its scalar ray: numba without fastmath evaluates
 the same IEEE operations in the same order with the same roundings as CPython (no reordering,
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from swept import AABB, Circle, Polygon, Ray, Segment, Vec2
 from swept._kernels.geom import unit2
-from swept.vec import _unit2
+from swept.vec import _unit_direction2
 from swept.world import World
 
 # 2^-53: half an ulp of 1, the unit roundoff of float64
@@ -78,7 +78,7 @@ def test_compiled_and_python_formulas_agree_bit_for_bit() -> None:
     out = np.empty((x.shape[0], 3))
     _compiled_units(x, y, out)
     for i in range(x.shape[0]):
-        want = _unit2(float(x[i]), float(y[i]))
+        want = _unit_direction2(float(x[i]), float(y[i]))
         assert _bits(out[i]) == _bits(want), (x[i], y[i], out[i], want)
 
 
@@ -117,7 +117,7 @@ def test_accuracy_against_exact_arithmetic() -> None:
     for a, b in zip(x.tolist(), y.tolist()):
         if a == 0.0 and b == 0.0:
             continue
-        ux, uy, n = _unit2(a, b)
+        ux, uy, n = _unit_direction2(a, b)
         ex, ey, en = _exact(a, b)
         worst_c = max(worst_c, _ulps(ux, ex), _ulps(uy, ey))
         worst_n = max(worst_n, _ulps(n, en))
@@ -125,10 +125,10 @@ def test_accuracy_against_exact_arithmetic() -> None:
     assert worst_n <= _LENGTH_ULPS
     # the subnormal diagonal: the bits of (1, 1)'s direction, 1 / fl(sqrt 2), an ulp from
     # sqrt(1/2)
-    ux, uy, _n = _unit2(1.0, 1.0)
+    ux, uy, _n = _unit_direction2(1.0, 1.0)
     assert ux == uy == 1.0 / math.sqrt(2.0)
     assert abs(ux - math.sqrt(0.5)) == math.ulp(0.5)
-    assert _unit2(5e-324, 5e-324)[:2] == (ux, uy)
+    assert _unit_direction2(5e-324, 5e-324)[:2] == (ux, uy)
     assert Ray((0, 0), (5e-324, -5e-324)).direction == Vec2(ux, -uy)
 
 
@@ -145,20 +145,20 @@ def test_the_direction_is_invariant_under_power_of_two_scaling(a: float, b: floa
         x = -x
     if x == 0.0 and y == 0.0:
         return
-    ux, uy, n = _unit2(x, y)
-    sx, sy, sn = _unit2(math.ldexp(x, k), math.ldexp(y, k))
+    ux, uy, n = _unit_direction2(x, y)
+    sx, sy, sn = _unit_direction2(math.ldexp(x, k), math.ldexp(y, k))
     assert _bits((sx, sy)) == _bits((ux, uy))
     assert sn == math.ldexp(n, k)
     # a tiny vector (the squares underflow: the rescaled path) is its scaled-up twin
-    tx, ty, tn = _unit2(math.ldexp(x, -1000), math.ldexp(y, -1000))
+    tx, ty, tn = _unit_direction2(math.ldexp(x, -1000), math.ldexp(y, -1000))
     if min(abs(x), abs(y)) >= 2.0 ** -30:
         assert _bits((tx, ty)) == _bits((ux, uy))
         assert tn == math.ldexp(n, -1000)
 
 
 def test_the_zero_vector_has_no_direction() -> None:
-    assert _unit2(0.0, 0.0) == (0.0, 0.0, 0.0)
-    assert _unit2(-0.0, 0.0) == (0.0, 0.0, 0.0)
+    assert _unit_direction2(0.0, 0.0) == (0.0, 0.0, 0.0)
+    assert _unit_direction2(-0.0, 0.0) == (0.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="direction"):
         Ray((0, 0), (0.0, -0.0))
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from swept import AABB, Chain, Circle, Polygon, Ray, Segment, World, contact, raycast, sweep
 from swept._kernels import chain as _kc
 from swept._kernels import scene as _scene
-from swept.vec import Vec2, _unit2
+from swept.vec import Vec2, _unit_direction2
 
 UP = Vec2(0.0, -1.0)  # screen coordinates: y grows down
 
@@ -188,7 +188,7 @@ def test_raycast_is_the_scalar_raycast(moving: bool, chain: Chain, data: Any) ->
         assert hit is not None and hit.handle == h and hit.data == "chain"
         assert tuple(hit)[:5] == tuple(ref)
         assert every == [(*ref, h)]
-        if _unit2(*ray.direction)[:2] != tuple(ray.direction):
+        if _unit_direction2(*ray.direction)[:2] != tuple(ray.direction):
             # the batch normalises the direction again, and its last bit moved: through a
             # vertex that may pick the other segment
             continue

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from swept import AABB, Circle, Ray, Segment, Vec2, raycast
 from swept._kernels.ray import ray_segment
-from swept.vec import _unit2
+from swept.vec import _unit_direction2
 from swept.world import World
 
 #: Colliders of the grid scene: enough for the World to take its grid.
@@ -312,7 +312,7 @@ def test_segment_hits_finished_after_the_walk_equal_ray_segment_bit_for_bit(
         batch = world.raycast_many(origins, directions)
         assert (batch.handle >= 0).mean() > 0.9
         # the batch's own unit directions (the shared formula, as its kernel applies it)
-        units = np.array([_unit2(x, y)[:2] for x, y in directions.tolist()])
+        units = np.array([_unit_direction2(x, y)[:2] for x, y in directions.tolist()])
         for r in range(m):
             h = int(batch.handle[r])
             if h < 0:

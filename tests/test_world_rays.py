@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from swept import Circle, Polygon, Ray, Segment, Vec3, raycast
 from swept._kernels import world as kw
-from swept.vec import _unit2
+from swept.vec import _unit_direction2
 from swept.world import INITIAL_CAPACITY, INITIAL_POOL, World, _lengths
 
 
@@ -153,7 +153,7 @@ def _directions(d: int, seed: int) -> np.ndarray:
 def test_the_batch_normalises_to_the_bits_of_a_rays_direction(d: int) -> None:
     """raycast_many divides each direction by its length inside the cast kernel (where the
     threads share the work): the very bits of a Ray's direction (in 2D the shared formula
-    ``swept.vec._unit2``, in 3D numpy's ``v / lengths``), so each row is the cast of the
+    ``swept.vec._unit_direction2``, in 3D numpy's ``v / lengths``), so each row is the cast of the
     direction a Ray would have normalised."""
     v = _directions(d, d)
     length = _lengths(v)
@@ -179,7 +179,7 @@ def test_the_batch_normalises_to_the_bits_of_a_rays_direction(d: int) -> None:
 
     inside = cast(v, kw.CAST_NORMALISE)
     if d == 2:
-        units = np.array([_unit2(x, y)[:2] for x, y in v.tolist()])
+        units = np.array([_unit_direction2(x, y)[:2] for x, y in v.tolist()])
     else:
         units = np.ascontiguousarray(v / _lengths(v)[:, None])
     numpy = cast(units, 0)

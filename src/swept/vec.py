@@ -46,7 +46,7 @@ def _length3(x: float, y: float, z: float) -> float:
     return m * math.sqrt(x * x + y * y + z * z)
 
 
-def _unit2(x: float, y: float) -> tuple[float, float, float]:
+def _unit_direction2(x: float, y: float) -> tuple[float, float, float]:
     """``(x, y)`` divided by its length, and the length: 2D's one unit-direction formula (a
     :class:`~swept.Ray`'s direction, ``raycast_many``'s rows, every scalar query's
     :func:`unit`), compiled as it stands for the kernels (:func:`swept._kernels.geom.unit2`),
@@ -57,10 +57,13 @@ def _unit2(x: float, y: float) -> tuple[float, float, float]:
     scaled by the power of two that brings the larger into [0.5, 1) (exact), the direction
     taken from the scaled vector and the length scaled back. ``(0, 0, 0)`` for the zero
     vector; finite components of magnitude at most ``MAX_COORDINATE`` (the length of a
-    larger vector may overflow). Accuracy (mpmath, ``tests/test_unit_direction.py``): each
-    component within 1.5 ulp of the exact quotient, the length within 1 ulp; the C library's
-    ``hypot`` (rays22: 17 ns a ray of ``raycast_many``) is replaced by a square root and no
-    function call."""
+    larger vector may overflow). Accuracy against exact arithmetic
+    (``tests/test_unit_direction.py``): each component within 2.75 ulps (the rounding bound;
+    the worst of 50,000 directions of every scale 2.1, the mean 0.46), the length within 1.75
+    (measured 1.1). Dividing by the C library's ``hypot`` instead is within 1.5 ulps for
+    ordinary vectors but wrong for tiny ones (a subnormal length: ``(5e-324, 5e-324)`` became
+    ``(1, 1)``), rounds differently from CPython's ``math.hypot``, and cost a batch ray about
+    25 ns more (a library call the next ray's cast cannot overlap)."""
     s = x * x + y * y
     if _FLOAT_MIN <= s < _INF:
         n = math.sqrt(s)
@@ -445,11 +448,11 @@ def as_finite(value: Any, name: str, *, minimum: float | None = None,
 def unit(value: Vec2 | Vec3, name: str) -> tuple[Vec2 | Vec3, float]:
     """``value`` (a coerced vector) normalised, and its length: only an exactly zero vector
     raises (``ValueError`` naming ``name``). The length never underflows (rescaled where the
-    squares would), so a 1e-200 vector has a direction. In 2D, :func:`_unit2` (bit for bit
-    the batch kernels' normalisation); in 3D, ``value / value.length()``, as the kernels
+    squares would), so a 1e-200 vector has a direction. In 2D, :func:`_unit_direction2` (bit
+    for bit the batch kernels' normalisation); in 3D, ``value / value.length()``, as the kernels
     compute it."""
     if len(value) == 2:
-        ux, uy, length = _unit2(value[0], value[1])
+        ux, uy, length = _unit_direction2(value[0], value[1])
         if length == 0.0:
             raise ValueError(f"{name} must not be the zero vector")
         return _tuple_new(Vec2, (ux, uy)), length

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
-from ..vec import _length3, _unit2
+from ..vec import _length3, _unit_direction2
 from . import callee, callee_reader, kernel, reader
 
 #: ``sqrt(x^2 + y^2 + z^2)``, rescaled by the largest magnitude where the sum of squares
@@ -19,9 +19,10 @@ from . import callee, callee_reader, kernel, reader
 #: compiled (so the same operations, bit for bit).
 length3 = callee(_length3)
 
-#: 2D's one unit-direction formula, ``(ux, uy, length)``: :func:`swept.vec._unit2` itself,
-#: compiled, so that a batch row's direction is a :class:`~swept.Ray`'s to the last bit.
-unit2 = callee(_unit2)
+#: 2D's one unit-direction formula, ``(ux, uy, length)``:
+#: :func:`swept.vec._unit_direction2` itself, compiled, so that a batch row's direction is a
+#: :class:`~swept.Ray`'s to the last bit.
+unit2 = callee(_unit_direction2)
 
 
 @kernel

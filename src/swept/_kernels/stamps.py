@@ -35,7 +35,8 @@ PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 KERNELS = os.path.join(PACKAGE, "_kernels")
 CONSTANTS = os.path.join(PACKAGE, "constants.py")
 #: The vectors module: the kernels compile two of its functions as they stand (``_length3``,
-#: ``_unit2``, :mod:`swept._kernels.geom`), so its content reaches their machine code.
+#: ``_unit_direction2``, :mod:`swept._kernels.geom`): its content reaches their machine
+#: code.
 VEC = os.path.join(PACKAGE, "vec.py")
 
 #: Most files one closure may visit: far above the package's file count (a bound, not a limit
