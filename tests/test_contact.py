@@ -28,8 +28,10 @@ from swept import (
     Sphere,
     Vec2,
     Vec3,
+    distance,
 )
 from swept._kernels import contact as kernels
+from swept.constants import TOUCH_TOLERANCE
 from swept.contact import axis_overlaps, contact
 
 TOL = 1e-12
@@ -451,7 +453,11 @@ def test_circle_a_tiny_gap_from_a_box_or_polygon_still_gets_a_normal() -> None:
     # a gap whose square underflows to 0
     check(contact(Circle((0.0, -1e-200), 1.0), AABB((-1, 0), (1, 2))), (0, -1), 1.0, (0, 0))
     check(contact(Circle((0.0, -1e-200), 1.0), Polygon.box(1, 1, (0, 1))), (0, -1), 1.0, (0, 0))
-    assert contact(Circle((0.0, -1e-200), 0.0), AABB((-1, 0), (1, 2))) is None
+    # with no radius, 1e-200 is within the touch tolerance of the box's coordinates (2e-12):
+    # touching, as distance() reads it; 1e-11 is apart
+    check(contact(Circle((0.0, -1e-200), 0.0), AABB((-1, 0), (1, 2))), (0, -1), 0.0, (0, 0))
+    assert distance(Circle((0.0, -1e-200), 0.0), AABB((-1, 0), (1, 2))) == 0.0
+    assert contact(Circle((0.0, -1e-11), 0.0), AABB((-1, 0), (1, 2))) is None
 
 
 def test_circle_on_a_slanted_edge_to_rounding_leaves_along_the_edge_normal() -> None:
@@ -481,8 +487,14 @@ def test_circle_exactly_touching_an_axis_aligned_segment_touches(a: Any, b: Any,
     # and the box the segment bounds agrees
     box = contact(Circle((-r, 1.5), r), AABB((0.0, 0.0), (1.0, 3.0)))
     assert box is not None and box.depth == 0.0
-    # a ulp farther: apart
-    assert contact(Circle((-r * (1 + 2**-52) - 2**-60, 1.5), r), seg) is None
+    # a ulp farther: a gap within TOUCH_TOLERANCE of the coordinates still touches (depth 0),
+    # as distance() reads it 0; twice the tolerance farther is apart
+    near = contact(Circle((-r * (1 + 2**-52) - 2**-60, 1.5), r), seg)
+    assert near is not None and near.depth == 0.0
+    assert distance(Circle((-r * (1 + 2**-52) - 2**-60, 1.5), r), seg) == 0.0
+    gap = 2 * TOUCH_TOLERANCE * max(3.0, 2 * r)
+    assert contact(Circle((-r - gap, 1.5), r), seg) is None
+    assert distance(Circle((-r - gap, 1.5), r), seg) > 0.0
 
 
 def test_circle_far_past_a_needle_corner_is_apart() -> None:

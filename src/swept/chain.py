@@ -274,11 +274,18 @@ def chain_contacts(shape: Shape, chain: Chain) -> list[tuple[int, Contact]]:
     """Every segment of ``chain`` that ``shape`` touches, as (segment index, Contact), with
     normals in each segment's Voronoi region (ghost pushes replaced by face normals)."""
     box = shape.aabb
+    # the candidate box grown as for a sweep: a shape touching a segment to rounding may lie
+    # an ulp outside that segment's box (a point on the chain's end), and still touches
+    big = max(1.0, *(abs(v) for v in (*box.min, *box.max, *chain._box.min, *chain._box.max)))
+    grow = CANDIDATE_MARGIN * big
+    lo = (box.min[0] - grow, box.min[1] - grow)
+    hi = (box.max[0] + grow, box.max[1] + grow)
     toward = reference_point(shape)
     found: list[tuple[int, Contact]] = []
-    for i in chain._near(box.min, box.max):
+    for i in chain._near(lo, hi):
         seg = chain.segments[i]
-        if not box.overlaps(seg.aabb):
+        sb = seg.aabb
+        if sb.min[0] > hi[0] or sb.max[0] < lo[0] or sb.min[1] > hi[1] or sb.max[1] < lo[1]:
             continue
         c = contact(shape, seg)
         if c is None:

@@ -76,13 +76,16 @@ from . import (
 )
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
+    abs_max,
     closest_on_aabb2,
     closest_on_aabb3,
     closest_on_polygon,
     closest_on_segment2,
     closest_on_segment3,
+    gap_apart,
     polygon_support,
     segment_segment_params,
+    witness_scale,
 )
 
 _INF = math.inf
@@ -298,16 +301,6 @@ def _polygon_face_separation(verts: np.ndarray, norms: np.ndarray, px: float, py
 
 
 @callee_reader
-def _abs_max(verts: np.ndarray) -> float:
-    """The largest coordinate magnitude among the rows of ``verts``: the scale of rounding."""
-    m = 0.0
-    for i in range(verts.shape[0]):
-        for k in range(verts.shape[1]):
-            m = max(m, abs(verts[i, k]))
-    return m
-
-
-@callee_reader
 def _polygon_nearest(verts: np.ndarray, px: float, py: float) -> tuple[float, float, float]:
     """The point of a polygon's edges nearest p, and its distance (no direction, so nothing
     divides by a distance that may be 0)."""
@@ -359,7 +352,7 @@ def contact_circle_circle(ax: float, ay: float, ar: float, bx: float, by: float,
     dy = ay - by
     d = math.hypot(dx, dy)
     reach = ar + br
-    if d > reach:
+    if gap_apart(d - reach, max(witness_scale(ax, ay, 0.0, bx, by, 0.0), ar, br)):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0
     if d > 0.0:
         nx = dx / d
@@ -368,7 +361,8 @@ def contact_circle_circle(ax: float, ay: float, ar: float, bx: float, by: float,
         # coincident centres: no direction between them
         nx = COINCIDENT_2X
         ny = COINCIDENT_2Y
-    return True, nx, ny, reach - d, bx + nx * br, by + ny * br
+    # (a gap within the touch tolerance touches: depth 0)
+    return True, nx, ny, max(reach - d, 0.0), bx + nx * br, by + ny * br
 
 
 @kernel
@@ -381,13 +375,14 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
     ey = by - ay
     reach = cr + br
     qx, qy, t = closest_on_segment2(cx, cy, ax, ay, bx, by)
+    touch = max(witness_scale(cx, cy, 0.0, ax, ay, 0.0), abs(bx), abs(by), cr, br)
     degenerate = ex * ex + ey * ey <= DEGENERATE_SEGMENT_SQ
     if degenerate or t <= 0.0 or t >= 1.0:
         # nearest an end of the core (or the core is a point): straight from that end
         dx = cx - qx
         dy = cy - qy
         dist = math.hypot(dx, dy)
-        if dist > reach:
+        if gap_apart(dist - reach, touch):
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         scale = max(max(abs(cx), abs(cy)), max(max(abs(ax), abs(ay)), max(abs(bx), abs(by))))
         if degenerate:
@@ -417,7 +412,7 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
         py = ex / length
         sd = px * (cx - ax) + py * (cy - ay)
         dist = math.hypot(cx - qx, cy - qy)
-        if dist > reach:
+        if gap_apart(dist - reach, touch):
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         if sd > 0.0:
             nx = px + 0.0
@@ -428,7 +423,8 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
         else:
             # centre on the core
             nx, ny = fallback_perp2(ex, ey)
-    return True, nx, ny, reach - dist, qx + nx * br, qy + ny * br
+    # (a gap within the touch tolerance touches: depth 0)
+    return True, nx, ny, max(reach - dist, 0.0), qx + nx * br, qy + ny * br
 
 
 @kernel
@@ -442,9 +438,10 @@ def contact_circle_aabb(cx: float, cy: float, r: float, minx: float, miny: float
         # centre inside: out through the nearest face
         return True, nx, ny, r + (qx - cx) * nx + (qy - cy) * ny, qx, qy
     d = math.hypot(cx - qx, cy - qy)
-    if d > r:
+    if gap_apart(d - r, max(witness_scale(cx, cy, 0.0, minx, miny, 0.0), abs(maxx), abs(maxy),
+                            r)):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0
-    return True, nx, ny, r - d, qx, qy
+    return True, nx, ny, max(r - d, 0.0), qx, qy
 
 
 @reader
@@ -461,7 +458,7 @@ def contact_circle_polygon(cx: float, cy: float, r: float, verts: np.ndarray, no
     if s <= 0.0:
         # centre inside (or on): out through the nearest edge
         return True, nx, ny, r - s, cx - nx * s, cy - ny * s
-    scale = max(_abs_max(verts), max(abs(cx), abs(cy)))
+    scale = max(abs_max(verts), max(abs(cx), abs(cy)))
     near = TOUCH_TOLERANCE * scale
     if s <= near and _polygon_nearest(verts, cx, cy)[2] <= near:
         # a hair outside an edge (not far past a sharp corner, whose edges' lines pass near
@@ -471,9 +468,9 @@ def contact_circle_polygon(cx: float, cy: float, r: float, verts: np.ndarray, no
     # outside: away from the nearest boundary point (an edge's, or a corner's)
     qx, qy, nx, ny, _inside = closest_on_polygon(verts, norms, cx, cy)
     d = math.hypot(cx - qx, cy - qy)
-    if d > r:
+    if gap_apart(d - r, max(scale, r)):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0
-    return True, nx, ny, r - d, qx, qy
+    return True, nx, ny, max(r - d, 0.0), qx, qy
 
 
 @kernel
@@ -546,11 +543,11 @@ def contact_capsule_capsule(a0x: float, a0y: float, a1x: float, a1y: float, ar: 
             a0x, a0y, 0.0, a1x, a1y, 0.0, b0x, b0y, 0.0, b1x, b1y, 0.0)
         if d > TOUCH_TOLERANCE * scale:
             # cores apart: along the line between their closest points
-            if d > reach:
+            if gap_apart(d - reach, max(scale, ar, br)):
                 return False, 0.0, 0.0, 0.0, 0.0, 0.0
             nx = (pax - pbx) / d
             ny = (pay - pby) / d
-            return True, nx, ny, reach - d, pbx + nx * br, pby + ny * br
+            return True, nx, ny, max(reach - d, 0.0), pbx + nx * br, pby + ny * br
     # cores crossing or touching: the least push over the axes
     # (cores this close touch, even with no radii)
     depth = max(reach - best_s, 0.0)
@@ -606,7 +603,7 @@ def contact_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: f
         return contact_circle_polygon(a0x, a0y, r, verts, norms)
     n = verts.shape[0]
     scale = max(max(abs(a0x), abs(a0y)), max(abs(a1x), abs(a1y)))
-    scale = max(scale, _abs_max(verts))
+    scale = max(scale, abs_max(verts))
     best_s = -_INF
     bnx = 0.0
     bny = 0.0
@@ -659,9 +656,9 @@ def contact_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: f
                 bd = d
                 pax, pay, pbx, pby = qx, qy, vx, vy
         if bd > TOUCH_TOLERANCE * scale:
-            if bd > r:
+            if gap_apart(bd - r, max(scale, r)):
                 return False, 0.0, 0.0, 0.0, 0.0, 0.0
-            return True, (pax - pbx) / bd, (pay - pby) / bd, r - bd, pbx, pby
+            return True, (pax - pbx) / bd, (pay - pby) / bd, max(r - bd, 0.0), pbx, pby
     # core touching or inside: the least push over the axes
     # (a core this close touches, even with no radius)
     depth = max(r - best_s, 0.0)
@@ -769,7 +766,7 @@ def polygon_reference_face(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb: n
     outward normal, or a's inward one), ``separation`` its (negative or ~0) separation and
     ``corner`` the other polygon's deepest corner against it.
     """
-    touch = TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb))
+    touch = TOUCH_TOLERANCE * max(abs_max(va), abs_max(vb))
     best_s = -_INF
     bnx = 0.0
     bny = 0.0
@@ -889,6 +886,17 @@ def _box_push(amin: float, amax: float, bmin: float, bmax: float) -> float:
     return 1.0
 
 
+@callee
+def _boxes_apart(gx: float, gy: float, gz: float, aminx: float, aminy: float, aminz: float,
+                 amaxx: float, amaxy: float, amaxz: float, bminx: float, bminy: float,
+                 bminz: float, bmaxx: float, bmaxy: float, bmaxz: float) -> bool:
+    """Whether two boxes with gaps g on the axes (0 where they overlap) are apart by more than
+    the touch tolerance of their coordinates (2D callers pass 0 for z)."""
+    scale = max(witness_scale(aminx, aminy, aminz, amaxx, amaxy, amaxz),
+                witness_scale(bminx, bminy, bminz, bmaxx, bmaxy, bmaxz))
+    return gap_apart(math.hypot(math.hypot(gx, gy), gz), scale)
+
+
 @kernel
 def contact_aabb_aabb(aminx: float, aminy: float, amaxx: float, amaxy: float, bminx: float,
                       bminy: float, bmaxx: float, bmaxy: float
@@ -896,15 +904,18 @@ def contact_aabb_aabb(aminx: float, aminy: float, amaxx: float, amaxy: float, bm
     """2D box a against box b: out along the shallowest axis (x on a tie), the shorter way. The
     point is on b's face, at the middle of the boxes' overlap along the other axis."""
     ox, oy = aabb_axis_overlaps(aminx, aminy, amaxx, amaxy, bminx, bminy, bmaxx, bmaxy)
-    if ox < 0.0 or oy < 0.0:
+    if (ox < 0.0 or oy < 0.0) and _boxes_apart(max(-ox, 0.0), max(-oy, 0.0), 0.0, aminx, aminy,
+                                                0.0, amaxx, amaxy, 0.0, bminx, bminy, 0.0,
+                                                bmaxx, bmaxy, 0.0):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0
+    # (a gap within the touch tolerance touches: depth 0)
     if ox <= oy:
         sx = _box_push(aminx, amaxx, bminx, bmaxx)
         py = 0.5 * (max(aminy, bminy) + min(amaxy, bmaxy))
-        return True, sx, 0.0, ox, bmaxx if sx > 0.0 else bminx, py
+        return True, sx, 0.0, max(ox, 0.0), bmaxx if sx > 0.0 else bminx, py
     sy = _box_push(aminy, amaxy, bminy, bmaxy)
     px = 0.5 * (max(aminx, bminx) + min(amaxx, bmaxx))
-    return True, 0.0, sy, oy, px, bmaxy if sy > 0.0 else bminy
+    return True, 0.0, sy, max(oy, 0.0), px, bmaxy if sy > 0.0 else bminy
 
 
 @kernel
@@ -971,7 +982,7 @@ def contact_sphere_sphere(ax: float, ay: float, az: float, ar: float, bx: float,
     dz = az - bz
     d = math.sqrt(dx * dx + dy * dy + dz * dz)
     reach = ar + br
-    if d > reach:
+    if gap_apart(d - reach, max(witness_scale(ax, ay, az, bx, by, bz), ar, br)):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     if d > 0.0:
         nx = dx / d
@@ -982,7 +993,8 @@ def contact_sphere_sphere(ax: float, ay: float, az: float, ar: float, bx: float,
         nx = COINCIDENT_3X
         ny = COINCIDENT_3Y
         nz = COINCIDENT_3Z
-    return True, nx, ny, nz, reach - d, bx + nx * br, by + ny * br, bz + nz * br
+    # (a gap within the touch tolerance touches: depth 0)
+    return True, nx, ny, nz, max(reach - d, 0.0), bx + nx * br, by + ny * br, bz + nz * br
 
 
 @kernel
@@ -1014,10 +1026,10 @@ def contact_sphere_capsule(cx: float, cy: float, cz: float, cr: float, ax: float
             dy -= k * ey
             dz -= k * ez
     dist = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if dist > reach:
-        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     scale = max(max(abs(cx), abs(cy), abs(cz)),
                 max(max(abs(ax), abs(ay), abs(az)), max(abs(bx), abs(by), abs(bz))))
+    if gap_apart(dist - reach, max(scale, cr, br)):
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     if degenerate:
         if dist > 0.0:
             nx = dx / dist
@@ -1035,7 +1047,8 @@ def contact_sphere_capsule(cx: float, cy: float, cz: float, cr: float, ax: float
         # which side of an end the centre is, too): square to the core, nearest +x
         nx, ny, nz = fallback_perp3(ex, ey, ez)
         dist = nx * dx + ny * dy + nz * dz
-    return (True, nx, ny, nz, reach - dist, qx + nx * br, qy + ny * br, qz + nz * br)
+    # (a gap within the touch tolerance touches: depth 0)
+    return (True, nx, ny, nz, max(reach - dist, 0.0), qx + nx * br, qy + ny * br, qz + nz * br)
 
 
 @kernel
@@ -1051,9 +1064,10 @@ def contact_sphere_aabb(cx: float, cy: float, cz: float, r: float, minx: float, 
         depth = r + (qx - cx) * nx + (qy - cy) * ny + (qz - cz) * nz
         return True, nx, ny, nz, depth, qx, qy, qz
     d = math.sqrt((cx - qx) ** 2 + (cy - qy) ** 2 + (cz - qz) ** 2)
-    if d > r:
+    if gap_apart(d - r, max(witness_scale(cx, cy, cz, minx, miny, minz),
+                            witness_scale(maxx, maxy, maxz, 0.0, 0.0, 0.0), r)):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    return True, nx, ny, nz, r - d, qx, qy, qz
+    return True, nx, ny, nz, max(r - d, 0.0), qx, qy, qz
 
 
 @kernel
@@ -1104,7 +1118,7 @@ def contact_capsule_capsule3(a0x: float, a0y: float, a0z: float, a1x: float, a1y
     scale = max(scale, max(max(abs(b0x), abs(b0y), abs(b0z)), max(abs(b1x), abs(b1y),
                                                                    abs(b1z))))
     if d > TOUCH_TOLERANCE * scale:
-        if d > reach:
+        if gap_apart(d - reach, max(scale, ar, br)):
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         dl = math.sqrt(dx * dx + dy * dy + dz * dz)
         nx = dx / dl
@@ -1150,7 +1164,9 @@ def contact_capsule_capsule3(a0x: float, a0y: float, a0z: float, a1x: float, a1y
                 nx, ny, nz = ux, uy, uz
         # cores this close touch, even with no radius
         d = min(best_s, reach)
-    return (True, nx, ny, nz, reach - d, pbx + nx * br, pby + ny * br, pbz + nz * br)
+    # (a gap within the touch tolerance touches: depth 0)
+    return (True, nx, ny, nz, max(reach - d, 0.0), pbx + nx * br, pby + ny * br,
+            pbz + nz * br)
 
 
 @callee
@@ -1326,10 +1342,10 @@ def contact_capsule_aabb3(a0x: float, a0y: float, a0z: float, a1x: float, a1y: f
                                                               minx, miny, minz, maxx, maxy,
                                                               maxz)
         if bd > TOUCH_TOLERANCE * scale:
-            if bd > r:
+            if gap_apart(bd - r, max(scale, r)):
                 return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-            return (True, (pax - pbx) / bd, (pay - pby) / bd, (paz - pbz) / bd, r - bd,
-                    pbx, pby, pbz)
+            return (True, (pax - pbx) / bd, (pay - pby) / bd, (paz - pbz) / bd,
+                    max(r - bd, 0.0), pbx, pby, pbz)
     # core touching or inside: the least push over the axes
     # (a core this close touches, even with no radius)
     depth = max(r - best_s, 0.0)
@@ -1392,19 +1408,22 @@ def contact_aabb_aabb3(aminx: float, aminy: float, aminz: float, amaxx: float, a
     the boxes' overlap on the other two axes."""
     ox, oy, oz = aabb_axis_overlaps3(aminx, aminy, aminz, amaxx, amaxy, amaxz, bminx, bminy,
                                      bminz, bmaxx, bmaxy, bmaxz)
-    if ox < 0.0 or oy < 0.0 or oz < 0.0:
+    if (ox < 0.0 or oy < 0.0 or oz < 0.0) and _boxes_apart(
+            max(-ox, 0.0), max(-oy, 0.0), max(-oz, 0.0), aminx, aminy, aminz, amaxx, amaxy,
+            amaxz, bminx, bminy, bminz, bmaxx, bmaxy, bmaxz):
         return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     mx = 0.5 * (max(aminx, bminx) + min(amaxx, bmaxx))
     my = 0.5 * (max(aminy, bminy) + min(amaxy, bmaxy))
     mz = 0.5 * (max(aminz, bminz) + min(amaxz, bmaxz))
+    # (a gap within the touch tolerance touches: depth 0)
     if ox <= oy and ox <= oz:
         sx = _box_push(aminx, amaxx, bminx, bmaxx)
-        return True, sx, 0.0, 0.0, ox, bmaxx if sx > 0.0 else bminx, my, mz
+        return True, sx, 0.0, 0.0, max(ox, 0.0), bmaxx if sx > 0.0 else bminx, my, mz
     if oy <= oz:
         sy = _box_push(aminy, amaxy, bminy, bmaxy)
-        return True, 0.0, sy, 0.0, oy, mx, bmaxy if sy > 0.0 else bminy, mz
+        return True, 0.0, sy, 0.0, max(oy, 0.0), mx, bmaxy if sy > 0.0 else bminy, mz
     sz = _box_push(aminz, amaxz, bminz, bmaxz)
-    return True, 0.0, 0.0, sz, oz, mx, my, bmaxz if sz > 0.0 else bminz
+    return True, 0.0, 0.0, sz, max(oz, 0.0), mx, my, bmaxz if sz > 0.0 else bminz
 
 
 @kernel

@@ -48,12 +48,15 @@ from . import (
 )
 from .geom import (
     DEGENERATE_SEGMENT_SQ,
+    abs_max,
     closest_on_aabb3,
     closest_on_polygon,
     closest_on_segment2,
     closest_on_segment3,
+    gap_apart,
     polygon_support,
     segment_segment_params,
+    witness_scale,
 )
 
 #: Length of a simplex cache array: ``[count, ia0, ib0, ia1, ib1, ia2, ib2, ia3, ib3]``.
@@ -219,30 +222,25 @@ def closest_on_plane(px: float, py: float, pz: float, nx: float, ny: float, nz: 
 
 
 @callee
-def _magnitude(ax: float, ay: float, az: float, bx: float, by: float, bz: float) -> float:
-    """The largest coordinate magnitude of two points: the scale of their rounding error."""
-    return max(abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz))
-
-
-@callee
 def finish_pair(ax: float, ay: float, az: float, bx: float, by: float, bz: float,
-                radius_a: float, radius_b: float, cores_touch: bool
+                radius_a: float, radius_b: float, cores_touch: bool, scale: float
                 ) -> tuple[float, float, float, float, float, float, float]:
     """The pair result of two shapes from their core witnesses a and b: take off the radii.
 
     Apart: the points move from a toward b by ``radius_a`` and from b toward a by
     ``radius_b``. Touching or overlapping (``cores_touch``, or a gap within
-    :data:`TOUCH_TOLERANCE`): distance 0, and both points are the middle of the overlap of the
-    two shapes along the line from a to b (a point in both); coincident witnesses give that
-    point.
+    :data:`TOUCH_TOLERANCE` of ``scale``, the largest coordinate magnitude of the two shapes'
+    core points, or of the witnesses or radii when larger): distance 0, and both points are
+    the middle of the overlap of the two shapes along the line from a to b (a point in both);
+    coincident witnesses give that point.
     """
     dx = bx - ax
     dy = by - ay
     dz = bz - az
     d = _length3(dx, dy, dz)
-    scale = max(_magnitude(ax, ay, az, bx, by, bz), radius_a, radius_b)
     gap = d - radius_a - radius_b
-    if not cores_touch and gap > TOUCH_TOLERANCE * scale:
+    scale = max(scale, witness_scale(ax, ay, az, bx, by, bz), radius_a, radius_b)
+    if not cores_touch and gap_apart(gap, scale):
         # apart: step in from the core witnesses by the radii
         ka = radius_a / d
         kb = radius_b / d
@@ -281,8 +279,11 @@ def closest_points_capsule_capsule(a1x: float, a1y: float, a1z: float, b1x: floa
     d2z = b2z - a2z
     s, t = segment_segment_params(d1x, d1y, d1z, d2x, d2y, d2z, a1x - a2x, a1y - a2y,
                                   a1z - a2z)
+    scale = max(witness_scale(a1x, a1y, a1z, b1x, b1y, b1z),
+                witness_scale(a2x, a2y, a2z, b2x, b2y, b2z))
     return finish_pair(a1x + s * d1x, a1y + s * d1y, a1z + s * d1z,
-                       a2x + t * d2x, a2y + t * d2y, a2z + t * d2z, radius1, radius2, False)
+                       a2x + t * d2x, a2y + t * d2y, a2z + t * d2z, radius1, radius2, False,
+                       scale)
 
 
 @kernel
@@ -293,8 +294,9 @@ def closest_points_ball_polygon(cx: float, cy: float, radius: float, verts: np.n
     qx, qy, _nx, _ny, inside = closest_on_polygon(verts, norms, cx, cy)
     if inside:
         # centre in the polygon
-        return finish_pair(cx, cy, 0.0, cx, cy, 0.0, radius, 0.0, True)
-    return finish_pair(cx, cy, 0.0, qx, qy, 0.0, radius, 0.0, False)
+        return finish_pair(cx, cy, 0.0, cx, cy, 0.0, radius, 0.0, True, 0.0)
+    return finish_pair(cx, cy, 0.0, qx, qy, 0.0, radius, 0.0, False,
+                       max(abs_max(verts), abs(cx), abs(cy)))
 
 
 @kernel
@@ -307,8 +309,10 @@ def closest_points_ball_aabb(cx: float, cy: float, cz: float, radius: float, min
                                                          maxy, maxz)
     if inside:
         # centre in the box
-        return finish_pair(cx, cy, cz, cx, cy, cz, radius, 0.0, True)
-    return finish_pair(cx, cy, cz, qx, qy, qz, radius, 0.0, False)
+        return finish_pair(cx, cy, cz, cx, cy, cz, radius, 0.0, True, 0.0)
+    return finish_pair(cx, cy, cz, qx, qy, qz, radius, 0.0, False,
+                       max(witness_scale(cx, cy, cz, minx, miny, minz),
+                           witness_scale(maxx, maxy, maxz, 0.0, 0.0, 0.0)))
 
 
 @callee
@@ -335,7 +339,9 @@ def closest_points_aabb_aabb(minax: float, minay: float, minaz: float, maxax: fl
     ax, bx = _interval_witness(minax, maxax, minbx, maxbx)
     ay, by = _interval_witness(minay, maxay, minby, maxby)
     az, bz = _interval_witness(minaz, maxaz, minbz, maxbz)
-    return finish_pair(ax, ay, az, bx, by, bz, 0.0, 0.0, False)
+    scale = max(witness_scale(minax, minay, minaz, maxax, maxay, maxaz),
+                witness_scale(minbx, minby, minbz, maxbx, maxby, maxbz))
+    return finish_pair(ax, ay, az, bx, by, bz, 0.0, 0.0, False, scale)
 
 
 @callee_reader
@@ -623,7 +629,7 @@ def gjk_distance(verts_a: np.ndarray, verts_b: np.ndarray, cache: np.ndarray
         sw[i, 0] = ax - bx
         sw[i, 1] = ay - by
         sw[i, 2] = az - bz
-        size = max(size, _magnitude(ax, ay, az, bx, by, bz))
+        size = max(size, witness_scale(ax, ay, az, bx, by, bz))
 
     status = GJK_ITERATION_LIMIT
     best_vv = math.inf
@@ -685,7 +691,7 @@ def gjk_distance(verts_a: np.ndarray, verts_b: np.ndarray, cache: np.ndarray
         sw[count, 1] = wy
         sw[count, 2] = wz
         count += 1
-        size = max(size, _magnitude(ax, ay, az, bx, by, bz))
+        size = max(size, witness_scale(ax, ay, az, bx, by, bz))
 
     # witness points: the best simplex's weights applied to each core's support points
     ax = ay = az = bx = by = bz = 0.0
@@ -731,5 +737,6 @@ def shape_distance(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray,
         ny = (by - ay) / d
         nz = (bz - az) / d
     dist, pax, pay, paz, pbx, pby, pbz = finish_pair(ax, ay, az, bx, by, bz, radius_a,
-                                                     radius_b, status == GJK_OVERLAPPED)
+                                                     radius_b, status == GJK_OVERLAPPED,
+                                                     max(abs_max(verts_a), abs_max(verts_b)))
     return dist, pax, pay, paz, pbx, pby, pbz, nx, ny, nz, iterations, status

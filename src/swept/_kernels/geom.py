@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ
+from ..constants import DEGENERATE_SEGMENT_SQ, SEGMENT_PARALLEL_SINE_SQ, TOUCH_TOLERANCE
 from ..vec import _length3, _unit_direction2
 from . import callee, callee_reader, kernel, reader
 
@@ -42,6 +42,31 @@ def closest_on_segment2(px: float, py: float, ax: float, ay: float, bx: float,
     if t >= 1.0:
         return bx, by, 1.0
     return ax + t * ex, ay + t * ey, t
+
+
+@callee_reader
+def abs_max(verts: np.ndarray) -> float:
+    """The largest coordinate magnitude among the rows of ``verts``: the scale of rounding."""
+    m = 0.0
+    for i in range(verts.shape[0]):
+        for k in range(verts.shape[1]):
+            m = max(m, abs(verts[i, k]))
+    return m
+
+
+@callee
+def witness_scale(ax: float, ay: float, az: float, bx: float, by: float, bz: float) -> float:
+    """The largest coordinate magnitude of two points: the scale of their rounding error."""
+    return max(abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz))
+
+
+@callee
+def gap_apart(gap: float, scale: float) -> bool:
+    """Whether two shapes ``gap`` apart (surface to surface) are apart: a gap within
+    :data:`TOUCH_TOLERANCE` of ``scale`` (the largest coordinate magnitude of the shapes'
+    points, and their radii) is rounding, and touches. The one rule for ``distance()``'s 0 and
+    ``contact()``'s depth-0 touch."""
+    return gap > TOUCH_TOLERANCE * scale
 
 
 @callee

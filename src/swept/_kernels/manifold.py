@@ -35,13 +35,12 @@ from ..constants import FACE_NORMAL_TOLERANCE, MANIFOLD_TOUCH_TOLERANCE
 from . import callee, kernel, reader
 from .contact import (
     TOUCH_TOLERANCE,
-    _abs_max,
     box_arrays,
     contact_aabb_aabb,
     contact_capsule_polygon,
     polygon_reference_face,
 )
-from .geom import DEGENERATE_SEGMENT_SQ, polygon_support
+from .geom import DEGENERATE_SEGMENT_SQ, abs_max, polygon_support
 
 _INF = float("inf")
 
@@ -178,7 +177,7 @@ def manifold_polygon_polygon(va: np.ndarray, na: np.ndarray, vb: np.ndarray, nb:
         k1, k2 = j, jn
     (count, c1x, c1y, q1x, q1y, h1, c2x, c2y, q2x, q2y, h2) = clip_incident(
         inc[k1, 0], inc[k1, 1], inc[k2, 0], inc[k2, 1], ref[i, 0], ref[i, 1], ref[i2, 0],
-        ref[i2, 1], fx, fy, 0.0, MANIFOLD_TOUCH_TOLERANCE * max(_abs_max(va), _abs_max(vb)))
+        ref[i2, 1], fx, fy, 0.0, MANIFOLD_TOUCH_TOLERANCE * max(abs_max(va), abs_max(vb)))
     if count == 0:
         # (cannot happen for overlapping polygons: the deepest corner is kept)
         return _MISS
@@ -259,7 +258,7 @@ def manifold_capsule_polygon(a0x: float, a0y: float, a1x: float, a1y: float, r: 
             face = i
             break
     scale = max(max(abs(a0x), abs(a0y)), max(abs(a1x), abs(a1y)))
-    scale = max(max(scale, _abs_max(verts)), r)
+    scale = max(max(scale, abs_max(verts)), r)
     if face < 0:
         # the core's side is the reference: the polygon's incident edge clipped to it
         return _clip_to_core(a0x, a0y, a1x, a1y, r, verts, norms, nx, ny, depth, scale, one)

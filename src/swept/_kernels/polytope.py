@@ -41,6 +41,7 @@ import numpy as np
 from ..constants import AXIS_PARALLEL_SINE, POLYTOPE_FEATURE_TOLERANCE
 from . import callee_reader, reader
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
+from .geom import abs_max, gap_apart
 from .ray import MISS, ray_capsule3
 
 _INF = math.inf
@@ -274,15 +275,19 @@ def contact_core_polytope(core_a: np.ndarray, ra: float, faces_a: np.ndarray,
     px, py, pz)`` as every 3D contact kernel (see the module's docstring for the method)."""
     cache = np.zeros(GJK_CACHE_SIZE, np.int64)
     d, ax, ay, az, bx, by, bz, _it, status = gjk_distance(core_a, core_b, cache)
-    if status != GJK_OVERLAPPED and d > 0.0:
-        if d > ra + rb:
+    scale = max(abs_max(core_a), abs_max(core_b))
+    if status != GJK_OVERLAPPED and gap_apart(d, scale):
+        if gap_apart(d - ra - rb, max(scale, ra, rb)):
             return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-        # cores apart: along the line between their nearest points
+        # cores apart: along the line between their nearest points (a gap within the touch
+        # tolerance touches: depth 0)
         nx = (ax - bx) / d
         ny = (ay - by) / d
         nz = (az - bz) / d
-        return True, nx, ny, nz, ra + rb - d, bx + nx * rb, by + ny * rb, bz + nz * rb
-    # cores touching or overlapping: the least push over the separating axes
+        return (True, nx, ny, nz, max(ra + rb - d, 0.0), bx + nx * rb, by + ny * rb,
+                bz + nz * rb)
+    # cores touching (to rounding: their direction would be noise) or overlapping: the least
+    # push over the separating axes
     best = _INF
     bnx = 0.0
     bny = 0.0

@@ -31,7 +31,7 @@ from ..constants import (
 )
 from . import callee, callee_reader, kernel, reader
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
-from .geom import closest_on_aabb3, closest_on_polygon
+from .geom import abs_max, closest_on_aabb3, closest_on_polygon
 from .ray import MISS, ray_aabb3, ray_capsule3, ray_circle, ray_segment
 
 __all__ = ["CAST_ROUNDING", "CAST_TOLERANCE", "SWEEP_RIM_TOLERANCE"]
@@ -71,7 +71,7 @@ def ray_rounded_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.nd
     # the rim's width: a fraction of the grown polygon's own size, plus the rounding of
     # coordinates this large (never an absolute length: the scene may be of any size)
     tol = (SWEEP_RIM_TOLERANCE * max(r, _extent(verts), abs(dist))
-           + CAST_ROUNDING * max(abs(ox), abs(oy), _scale_of(verts)))
+           + CAST_ROUNDING * max(abs(ox), abs(oy), abs_max(verts)))
     if dist <= r + tol:
         # within rounding of the rim counts as on it: a centre a hair outside would otherwise
         # start *on* an offset edge, which the casts below cannot see
@@ -214,16 +214,6 @@ def _extent(verts: np.ndarray) -> float:
 
 
 @callee_reader
-def _scale_of(verts: np.ndarray) -> float:
-    """The largest coordinate magnitude in a core."""
-    s = 0.0
-    for i in range(verts.shape[0]):
-        for k in range(verts.shape[1]):
-            s = max(s, abs(verts[i, k]))
-    return s
-
-
-@callee_reader
 def _moved(verts: np.ndarray, dx: float, dy: float, dz: float, t: float) -> np.ndarray:
     """A core moved by t times (dx, dy, dz) (z ignored for a planar core)."""
     out = np.empty_like(verts)
@@ -314,7 +304,7 @@ def cast_cores(verts_a: np.ndarray, radius_a: float, verts_b: np.ndarray, radius
     length = math.hypot(math.hypot(dx, dy), dz)
     size = max(0.5 * _extent(verts_a), 0.5 * _extent(verts_b), radius_a, radius_b, length,
                target_distance)
-    magnitude = max(_scale_of(verts_a), _scale_of(verts_b), length)
+    magnitude = max(abs_max(verts_a), abs_max(verts_b), length)
     tol = CAST_TOLERANCE * size + CAST_ROUNDING * magnitude
     t = 0.0
     # the separating normal of the previous iteration
@@ -402,10 +392,10 @@ def rotating_time_of_impact(local_a: np.ndarray, radius_a: float, pax: float, pa
     # of their coordinates; no absolute length
     speed_a = math.hypot(vax, vay)
     speed_b = math.hypot(vbx, vby)
-    size = max(_scale_of(local_a), _scale_of(local_b), radius_a, radius_b, speed_a, speed_b,
+    size = max(abs_max(local_a), abs_max(local_b), radius_a, radius_b, speed_a, speed_b,
                target_distance)
-    magnitude = max(_scale_of(local_a) + max(abs(pax), abs(pay)),
-                    _scale_of(local_b) + max(abs(pbx), abs(pby)), speed_a, speed_b)
+    magnitude = max(abs_max(local_a) + max(abs(pax), abs(pay)),
+                    abs_max(local_b) + max(abs(pbx), abs(pby)), speed_a, speed_b)
     tol = CAST_TOLERANCE * size + CAST_ROUNDING * magnitude
     spin = abs(wa) * reach_a + abs(wb) * reach_b
     t = 0.0
