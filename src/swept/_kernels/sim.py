@@ -42,12 +42,14 @@ import numpy as np
 from .._parallel import parallel_for
 from ..constants import (
     CACHE_MARGIN_FRACTION,
+    DEGENERATE_SEGMENT_SQ,
     GRID_MAX_DOUBLINGS,
     MAX_GRID_KEYS,
     PAIR_MARGIN_FRACTION,
     PAIR_PUSH_SLOP,
     PUSH_SLIDES,
     RELATIVE_MOTION_TOLERANCE,
+    SEGMENT_CULL_TOLERANCE,
     SLEEP_DEPTH_FRACTION,
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
@@ -101,7 +103,8 @@ __all__ = [
     "advance_range", "find_pairs", "meeting_pairs", "pair_pass", "pairs_pass", "resolve_range",
     "listed_pairs_pass", "first_work", "next_work",
     "approaches_range",
-    "cast_entering_row", "path_reaches_row", "candidates", "find_pairs_serial", "after_move_serial",
+    "cast_entering_row", "path_reaches_row", "segment_beyond", "candidates",
+    "find_pairs_serial", "after_move_serial",
     "step_serial",
 ]
 
@@ -357,6 +360,47 @@ def _gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, be
     if not hit:
         return math.inf, 0.0, 0.0, 0.0
     return beyond - depth, nx, ny, nz
+
+
+@inline_kernel
+def segment_beyond(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: float,
+                   reach: float) -> bool:
+    """Whether collider h is a segment (``KIND_SEGMENT``) whose distance from the point p is
+    over ``reach`` by more than :data:`SEGMENT_CULL_TOLERANCE` of the magnitudes: then a ball
+    of centre p touches it only when its radius and margin exceed ``reach``, and a kernel that
+    asks :func:`gap_row` with that reach may skip the call (it would report +inf). False for
+    any other collider, a degenerate segment, or a non-finite input (the call decides).
+
+    Most of a cache's segments within a ball's box are far from the segment itself (a thin
+    wall at an angle has a large box): measured on bench_sim's scene (10,000 balls), the
+    events' kernel made 1,386 calls a step, 1,335 of them answering +inf."""
+    if tags[h, KIND] != KIND_SEGMENT:
+        return False
+    ax = rows[h, 0]
+    ay = rows[h, 1]
+    bx = rows[h, 2]
+    by = rows[h, 3]
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    if not ee > DEGENERATE_SEGMENT_SQ:
+        return False
+    wx = px - ax
+    wy = py - ay
+    scale = abs(px) + abs(py) + abs(ax) + abs(ay) + abs(bx) + abs(by) + reach
+    m = reach + SEGMENT_CULL_TOLERANCE * scale
+    t = wx * ex + wy * ey
+    if t <= 0.0:
+        d2 = wx * wx + wy * wy
+    elif t >= ee:
+        fx = px - bx
+        fy = py - by
+        d2 = fx * fx + fy * fy
+    else:
+        c = wx * ey - wy * ex
+        d2 = c * c / ee
+    # (a NaN compares False: not culled)
+    return d2 > m * m
 
 
 @inline_kernel
@@ -1099,6 +1143,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     mode = b.mode
     masks = b.mask
     rows = scene.rows
+    tags = scene.tags
     query = np.empty(6)
     spare = _spare(scene)
     # owner-less: the compiled row calls reference-count nothing
@@ -1181,6 +1226,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 # the ball's box misses the collider's box
                 continue
             if ball:
+                if segment_beyond(rows, tags, h, px, py, r):
+                    # a wall clear of the ball (the call would answer +inf)
+                    continue
                 gap, nx, ny, nz = gap_row(view, h, px, py, pz, r, 0.0)
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(view, h, kinds, b.local, radius, i,
