@@ -327,12 +327,14 @@ MAX_GRID_KEYS = 1 << 60
 #: by a few ulps after a push, median 2e-13; 1e-12 is five times that median (the share of
 #: them it covers was not recorded).
 PAIR_PUSH_SLOP = 1e-12
-#: How far beyond a ball's reach (relative to the reach and the coordinates' magnitudes) a
-#: segment collider must lie before the Simulation's kernels skip its narrowphase call
-#: (:func:`swept._kernels.sim.segment_beyond`): a skip only where the call would have found
-#: no contact. The cull's squared distances and the narrowphase's own differ by a few ulps of
-#: the coordinates; 1e-9 is far above that rounding and far below any reach.
-SEGMENT_CULL_TOLERANCE = 1e-9
+#: How far beyond a ball's reach (relative to the sum of the reach's and the coordinates'
+#: magnitudes) a segment collider must lie before the Simulation's kernels skip its
+#: narrowphase call (:func:`swept._kernels.sim.segment_beyond`,
+#: :func:`swept._kernels.sim.segment_off_path`): a skip only where the call would have found
+#: no contact. The culls' distances and the narrowphase's own differ by a few ulps of the
+#: coordinates, and a cast counts an origin within :data:`RIM_TOLERANCE` (1e-9 of the largest
+#: magnitude) of the rim as on it; 1e-6 is far above both and far below any reach.
+SEGMENT_CULL_TOLERANCE = 1e-6
 #: Casts a Simulation body's position-pass push takes at most: at each contact the rest of the
 #: push slides along it (a loop cap). Four: a floor, a wall and a ceiling in 3D leave nothing
 #: after the third; a fourth catches an edge met on the way. Not measured beyond the pile of

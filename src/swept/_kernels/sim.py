@@ -103,7 +103,7 @@ __all__ = [
     "advance_range", "find_pairs", "meeting_pairs", "pair_pass", "pairs_pass", "resolve_range",
     "listed_pairs_pass", "first_work", "next_work",
     "approaches_range",
-    "cast_entering_row", "path_reaches_row", "segment_beyond", "candidates",
+    "cast_entering_row", "path_reaches_row", "segment_beyond", "segment_off_path", "candidates",
     "find_pairs_serial", "after_move_serial",
     "step_serial",
 ]
@@ -401,6 +401,44 @@ def segment_beyond(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: fl
         d2 = c * c / ee
     # (a NaN compares False: not culled)
     return d2 > m * m
+
+
+@inline_kernel
+def segment_off_path(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: float,
+                     qx: float, qy: float, dx: float, dy: float, r: float) -> bool:
+    """Whether collider h is a segment (``KIND_SEGMENT``) that a ball of radius r moving
+    straight from p to q (unit direction d) never comes within r of, with the margin of
+    :data:`SEGMENT_CULL_TOLERANCE`: the segment's two ends lie on one side of the move's line
+    farther than r from it, or the move's two ends on one side of the segment's line farther
+    than r. Then the move's cast against it (:func:`entering_row`) misses, and a kernel may
+    skip the call. False for any other collider, a degenerate segment, or a non-finite input.
+
+    Measured on bench_sim's scene (10,000 balls): see :func:`advance_range`."""
+    if tags[h, KIND] != KIND_SEGMENT:
+        return False
+    ax = rows[h, 0]
+    ay = rows[h, 1]
+    bx = rows[h, 2]
+    by = rows[h, 3]
+    scale = (abs(px) + abs(py) + abs(qx) + abs(qy) + abs(ax) + abs(ay) + abs(bx) + abs(by)
+             + r)
+    m = r + SEGMENT_CULL_TOLERANCE * scale
+    # the segment's ends against the move's line (d is a unit vector: signed distances)
+    sa = (ax - px) * dy - (ay - py) * dx
+    sb = (bx - px) * dy - (by - py) * dx
+    if (sa > m and sb > m) or (sa < -m and sb < -m):
+        return True
+    # the move's ends against the segment's line (|e| times the signed distances)
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    if not ee > DEGENERATE_SEGMENT_SQ:
+        return False
+    sp = (px - ax) * ey - (py - ay) * ex
+    sq = (qx - ax) * ey - (qy - ay) * ex
+    mm = m * m * ee
+    # (a NaN compares False: not culled)
+    return sp * sq > 0.0 and sp * sp > mm and sq * sq > mm
 
 
 @inline_kernel
@@ -989,6 +1027,10 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                                 continue
                         elif length == 0.0:
                             # at rest: a still collider is never entered
+                            continue
+                        elif segment_off_path(rows, tags, k, px, py, px + mx, py + my, dx, dy,
+                                              r):
+                            # a still wall the move passes clear of
                             continue
                         tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz, reach,
                                                          r)
