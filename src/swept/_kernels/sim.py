@@ -405,15 +405,14 @@ def segment_beyond(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: fl
 
 @inline_kernel
 def segment_off_path(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: float,
-                     qx: float, qy: float, dx: float, dy: float, r: float) -> bool:
-    """Whether collider h is a segment (``KIND_SEGMENT``) that a ball of radius r moving
-    straight from p to q (unit direction d) never comes within r of, with the margin of
+                     qx: float, qy: float, r: float) -> bool:
+    """Whether collider h is a segment (``KIND_SEGMENT``) that a ball of radius r (0: a
+    centre's path) moving straight from p to q never comes within r of, with the margin of
     :data:`SEGMENT_CULL_TOLERANCE`: the segment's two ends lie on one side of the move's line
     farther than r from it, or the move's two ends on one side of the segment's line farther
-    than r. Then the move's cast against it (:func:`entering_row`) misses, and a kernel may
-    skip the call. False for any other collider, a degenerate segment, or a non-finite input.
-
-    Measured on bench_sim's scene (10,000 balls): see :func:`advance_range`."""
+    than r. Then the move's cast against it (:func:`entering_row`) misses and the path does
+    not reach it (:func:`reaches_row`), and a kernel may skip the call. False for any other
+    collider, a degenerate segment, or a non-finite input (the call decides)."""
     if tags[h, KIND] != KIND_SEGMENT:
         return False
     ax = rows[h, 0]
@@ -423,12 +422,15 @@ def segment_off_path(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: 
     scale = (abs(px) + abs(py) + abs(qx) + abs(qy) + abs(ax) + abs(ay) + abs(bx) + abs(by)
              + r)
     m = r + SEGMENT_CULL_TOLERANCE * scale
-    # the segment's ends against the move's line (d is a unit vector: signed distances)
-    sa = (ax - px) * dy - (ay - py) * dx
-    sb = (bx - px) * dy - (by - py) * dx
-    if (sa > m and sb > m) or (sa < -m and sb < -m):
+    # the segment's ends against the move's line (|q - p| times their signed distances)
+    ux = qx - px
+    uy = qy - py
+    sa = (ax - px) * uy - (ay - py) * ux
+    sb = (bx - px) * uy - (by - py) * ux
+    mm = m * m * (ux * ux + uy * uy)
+    if sa * sb > 0.0 and sa * sa > mm and sb * sb > mm:
         return True
-    # the move's ends against the segment's line (|e| times the signed distances)
+    # the move's ends against the segment's line (|b - a| times their signed distances)
     ex = bx - ax
     ey = by - ay
     ee = ex * ex + ey * ey
@@ -1028,8 +1030,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         elif length == 0.0:
                             # at rest: a still collider is never entered
                             continue
-                        elif segment_off_path(rows, tags, k, px, py, px + mx, py + my, dx, dy,
-                                              r):
+                        elif segment_off_path(rows, tags, k, px, py, px + mx, py + my, r):
                             # a still wall the move passes clear of
                             continue
                         tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz, reach,
@@ -1247,6 +1248,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         or rows[h, LO + 1] > query[4] or rows[h, HI + 1] < query[1]):
                     # the path's box misses the collider's box
                     continue
+                if segment_off_path(rows, tags, h, px, py, qx, qy, 0.0):
+                    # a wall the push passes clear of
+                    continue
                 if reaches_row(view, h, px, py, pz, qx, qy, qz):
                     crossed[i] = True
                     break
@@ -1333,6 +1337,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     caught = b.caught
     missed = b.missed
     rows = scene.rows
+    tags = scene.tags
     query = np.empty(6)
     spare = _spare(scene)
     # owner-less: the compiled row calls reference-count nothing
@@ -1365,6 +1370,10 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
                         or rows[h, LO + 1] > query[4] or rows[h, HI + 1] < query[1]):
                     # the path's box misses the collider's box
+                    continue
+                if ((tags[h, FLAGS] & FLAG_KINEMATIC) == 0
+                        and segment_off_path(rows, tags, h, px, py, qx, qy, 0.0)):
+                    # a still wall the path passes clear of
                     continue
                 # (relative to a moving collider's motion over the step)
                 reached = path_reaches_moving_row(view, h, px, py, pz, qx, qy, qz)
