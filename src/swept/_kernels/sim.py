@@ -798,11 +798,15 @@ def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float]
     x1 = max(px, px + dx * length) + r
     y0 = min(py, py + dy * length) - r
     y1 = max(py, py + dy * length) + r
+    tags = scene.tags
     for c in range(count):
         h = cache[i, c] if cached else spare[0, c]
         if (boxes[h, LO] > x1 or boxes[h, LO + 3] < x0 or boxes[h, LO + 1] > y1
                 or boxes[h, LO + 4] < y0):
             # the swept box misses the collider's box (a plane's unbounded box never does)
+            continue
+        if segment_off_path(boxes, tags, h, px, py, px + dx * length, py + dy * length, r):
+            # a wall the cast passes clear of
             continue
         t, nx, ny, nz = entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
         if t < 0.0:
@@ -1101,6 +1105,10 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     closing = 0.0
                     wx = wy = wz = 0.0
                     if ball:
+                        if ((tags[h, FLAGS] & FLAG_KINEMATIC) == 0
+                                and segment_beyond(rows, tags, h, px, py, r + reach)):
+                            # a still wall out of this step's reach
+                            continue
                         # a moving collider: the gap at the step's start
                         gap, nx, ny, nz = start_gap(view, h, px, py, pz, r, reach)
                         if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
