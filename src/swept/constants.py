@@ -333,7 +333,8 @@ PAIR_PUSH_SLOP = 1e-12
 #: :func:`swept._kernels.sim.segment_off_path`): a skip only where the call would have found
 #: no contact. The culls' distances and the narrowphase's own differ by a few ulps of the
 #: coordinates, and a cast counts an origin within :data:`RIM_TOLERANCE` (1e-9 of the largest
-#: magnitude) of the rim as on it; 1e-6 is far above both and far below any reach.
+#: magnitude) of the rim as on it. Not measured: chosen as 1e-6, far above both and far
+#: below any reach (what it culls is measured in :func:`swept._kernels.sim.segment_beyond`).
 SEGMENT_CULL_TOLERANCE = 1e-6
 #: Casts a Simulation body's position-pass push takes at most: at each contact the rest of the
 #: push slides along it (a loop cap). Four: a floor, a wall and a ceiling in 3D leave nothing

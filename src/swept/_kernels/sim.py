@@ -1613,24 +1613,21 @@ def meeting_pairs(b: Bodies, first: np.ndarray, neighbour: np.ndarray) -> np.nda
     n = b.pos.shape[0]
     layer = b.layer
     mask = b.mask
-    count = 0
+    # one scan into room for every listed neighbour (each pair is listed from both of its
+    # bodies, so half of it is used): two scans, one to count, cost 0.21 ms a step at
+    # 10,000 balls (bench_sim, one thread)
+    out = np.empty((neighbour.shape[0], 2), np.int64)
+    k = 0
     for i in range(n):
         for q in range(first[i], first[i + 1]):
             j = neighbour[q]
             # each pair once, from its lower index; one that masks the other out passes
             # through it
             if j > i and (layer[i] & mask[j]) != 0 and (layer[j] & mask[i]) != 0:
-                count += 1
-    out = np.empty((count, 2), np.int64)
-    k = 0
-    for i in range(n):
-        for q in range(first[i], first[i + 1]):
-            j = neighbour[q]
-            if j > i and (layer[i] & mask[j]) != 0 and (layer[j] & mask[i]) != 0:
                 out[k, 0] = i
                 out[k, 1] = j
                 k += 1
-    return out
+    return out[:k]
 
 
 @kernel
