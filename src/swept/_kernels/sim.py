@@ -363,6 +363,23 @@ def _gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, be
 
 
 @inline_kernel
+def _segment_ends(rows: np.ndarray, tags: np.ndarray, h: int
+                  ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """Whether collider h is a segment (``KIND_SEGMENT``) of a length over rounding, its
+    ends ``a``, ``b``, ``e = b - a`` and ``|e|^2``."""
+    if tags[h, KIND] != KIND_SEGMENT:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    ax = rows[h, 0]
+    ay = rows[h, 1]
+    bx = rows[h, 2]
+    by = rows[h, 3]
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    return ee > DEGENERATE_SEGMENT_SQ, ax, ay, bx, by, ex, ey, ee
+
+
+@inline_kernel
 def segment_beyond(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: float,
                    reach: float) -> bool:
     """Whether collider h is a segment (``KIND_SEGMENT``) whose distance from the point p is
@@ -374,16 +391,8 @@ def segment_beyond(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: fl
     Most of a cache's segments within a ball's box are far from the segment itself (a thin
     wall at an angle has a large box): measured on bench_sim's scene (10,000 balls), the
     events' kernel made 1,386 calls a step, 1,335 of them answering +inf."""
-    if tags[h, KIND] != KIND_SEGMENT:
-        return False
-    ax = rows[h, 0]
-    ay = rows[h, 1]
-    bx = rows[h, 2]
-    by = rows[h, 3]
-    ex = bx - ax
-    ey = by - ay
-    ee = ex * ex + ey * ey
-    if not ee > DEGENERATE_SEGMENT_SQ:
+    segment, ax, ay, bx, by, ex, ey, ee = _segment_ends(rows, tags, h)
+    if not segment:
         return False
     wx = px - ax
     wy = py - ay
@@ -413,12 +422,9 @@ def segment_off_path(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: 
     than r. Then the move's cast against it (:func:`entering_row`) misses and the path does
     not reach it (:func:`reaches_row`), and a kernel may skip the call. False for any other
     collider, a degenerate segment, or a non-finite input (the call decides)."""
-    if tags[h, KIND] != KIND_SEGMENT:
+    segment, ax, ay, bx, by, ex, ey, ee = _segment_ends(rows, tags, h)
+    if not segment:
         return False
-    ax = rows[h, 0]
-    ay = rows[h, 1]
-    bx = rows[h, 2]
-    by = rows[h, 3]
     scale = (abs(px) + abs(py) + abs(qx) + abs(qy) + abs(ax) + abs(ay) + abs(bx) + abs(by)
              + r)
     m = r + SEGMENT_CULL_TOLERANCE * scale
@@ -431,11 +437,6 @@ def segment_off_path(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: 
     if sa * sb > 0.0 and sa * sa > mm and sb * sb > mm:
         return True
     # the move's ends against the segment's line (|b - a| times their signed distances)
-    ex = bx - ax
-    ey = by - ay
-    ee = ex * ex + ey * ey
-    if not ee > DEGENERATE_SEGMENT_SQ:
-        return False
     sp = (px - ax) * ey - (py - ay) * ex
     sq = (qx - ax) * ey - (qy - ay) * ex
     mm = m * m * ee
