@@ -81,6 +81,25 @@ def test_events_read_late_equal_the_events_a_callback_gets_each_step() -> None:
     assert seen > 50
 
 
+def test_the_first_read_of_either_array_compares_the_tables_for_both() -> None:
+    # A step keeps its last and new touch tables and compares them on the first read of any
+    # of its two contact arrays: reading the ended events first, or the began first, or
+    # neither for some steps, gives the same records.
+    began_first = _busy(6)
+    ended_first = _busy(6)
+    seen = 0
+    for k in range(30):
+        began_first.step()
+        ended_first.step()
+        if k % 4 == 3:
+            b1, e1 = began_first.contacts_began, began_first.contacts_ended
+            e2, b2 = ended_first.contacts_ended, ended_first.contacts_began
+            _same_events(b1, b2)
+            _same_events(e1, e2)
+            seen += b1.shape[0] + e1.shape[0]
+    assert seen > 10
+
+
 def test_an_event_array_read_twice_is_the_same_array() -> None:
     sim = _busy(2)
     for _ in range(5):

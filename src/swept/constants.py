@@ -77,7 +77,7 @@ __all__ = [
     "SPECULATIVE_MARGIN_FRACTION", "PAIR_MARGIN_FRACTION", "CACHE_MARGIN_FRACTION",
     "SIM_GRID_CELLS_PER_COLLIDER", "SIM_GRID_MAX_ENTRIES_PER_COLLIDER",
     "RELATIVE_MOTION_TOLERANCE",
-    "MAX_GRID_KEYS", "PAIR_PUSH_SLOP",
+    "MAX_GRID_KEYS", "PAIR_PUSH_SLOP", "SEGMENT_CULL_TOLERANCE",
     "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
     "ACCUMULATOR_TOLERANCE", "SIM_PARALLEL_MIN",
     # the swept step
@@ -327,6 +327,15 @@ MAX_GRID_KEYS = 1 << 60
 #: by a few ulps after a push, median 2e-13; 1e-12 is five times that median (the share of
 #: them it covers was not recorded).
 PAIR_PUSH_SLOP = 1e-12
+#: How far beyond a ball's reach (relative to the sum of the reach's and the coordinates'
+#: magnitudes) a segment collider must lie before the Simulation's kernels skip its
+#: narrowphase call (:func:`swept._kernels.sim.segment_beyond`,
+#: :func:`swept._kernels.sim.segment_off_path`): a skip only where the call would have found
+#: no contact. The culls' distances and the narrowphase's own differ by a few ulps of the
+#: coordinates, and a cast counts an origin within :data:`RIM_TOLERANCE` (1e-9 of the largest
+#: magnitude) of the rim as on it. Not measured: chosen as 1e-6, far above both and far
+#: below any reach (what it culls is measured in :func:`swept._kernels.sim.segment_beyond`).
+SEGMENT_CULL_TOLERANCE = 1e-6
 #: Casts a Simulation body's position-pass push takes at most: at each contact the rest of the
 #: push slides along it (a loop cap). Four: a floor, a wall and a ceiling in 3D leave nothing
 #: after the third; a fourth catches an edge met on the way. Not measured beyond the pile of

@@ -47,6 +47,7 @@ from .sim import (
     gap_row,
     gather_spare,
     pair_normal,
+    segment_beyond,
     touch_row,
 )
 from .sim_shapes import BODY_BALL, body_cast_one, body_gap_row, body_pair_gap
@@ -188,6 +189,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
         if not cached:
             count = gather_spare(scene, stack, query, mask[i], spare)
         rows = scene.rows
+        tags = scene.tags
         far = ri + reach
         for k in range(count):
             h = s.cache[i, k] if cached else spare[0, k]
@@ -197,6 +199,9 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 # step's travel around it: most end here, without a call)
                 continue
             if ball:
+                if segment_beyond(rows, tags, h, px, py, far):
+                    # a wall clear of the ball's reach (the call would answer +inf)
+                    continue
                 gap, nx, ny, nz = gap_row(view, h, px, py, pz, ri, reach)
                 qx = px - (ri + gap) * nx
                 qy = py - (ri + gap) * ny

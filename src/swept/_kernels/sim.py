@@ -42,12 +42,14 @@ import numpy as np
 from .._parallel import parallel_for
 from ..constants import (
     CACHE_MARGIN_FRACTION,
+    DEGENERATE_SEGMENT_SQ,
     GRID_MAX_DOUBLINGS,
     MAX_GRID_KEYS,
     PAIR_MARGIN_FRACTION,
     PAIR_PUSH_SLOP,
     PUSH_SLIDES,
     RELATIVE_MOTION_TOLERANCE,
+    SEGMENT_CULL_TOLERANCE,
     SLEEP_DEPTH_FRACTION,
     SPECULATIVE_ITERATIONS,
     SPECULATIVE_MARGIN_FRACTION,
@@ -101,7 +103,8 @@ __all__ = [
     "advance_range", "find_pairs", "meeting_pairs", "pair_pass", "pairs_pass", "resolve_range",
     "listed_pairs_pass", "first_work", "next_work",
     "approaches_range",
-    "cast_entering_row", "path_reaches_row", "candidates", "find_pairs_serial", "after_move_serial",
+    "cast_entering_row", "path_reaches_row", "segment_beyond", "segment_off_path", "candidates",
+    "find_pairs_serial", "after_move_serial",
     "step_serial",
 ]
 
@@ -357,6 +360,88 @@ def _gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, be
     if not hit:
         return math.inf, 0.0, 0.0, 0.0
     return beyond - depth, nx, ny, nz
+
+
+@inline_kernel
+def _segment_ends(rows: np.ndarray, tags: np.ndarray, h: int
+                  ) -> tuple[bool, float, float, float, float, float, float, float]:
+    """Whether collider h is a segment (``KIND_SEGMENT``) of a length over rounding, its
+    ends ``a``, ``b``, ``e = b - a`` and ``|e|^2``."""
+    if tags[h, KIND] != KIND_SEGMENT:
+        return False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    ax = rows[h, 0]
+    ay = rows[h, 1]
+    bx = rows[h, 2]
+    by = rows[h, 3]
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    return ee > DEGENERATE_SEGMENT_SQ, ax, ay, bx, by, ex, ey, ee
+
+
+@inline_kernel
+def segment_beyond(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: float,
+                   reach: float) -> bool:
+    """Whether collider h is a segment (``KIND_SEGMENT``) whose distance from the point p is
+    over ``reach`` by more than :data:`SEGMENT_CULL_TOLERANCE` of the magnitudes: then a ball
+    of centre p touches it only when its radius and margin exceed ``reach``, and a kernel that
+    asks :func:`gap_row` with that reach may skip the call (it would report +inf). False for
+    any other collider, a degenerate segment, or a non-finite input (the call decides).
+
+    Most of a cache's segments within a ball's box are far from the segment itself (a thin
+    wall at an angle has a large box): measured on bench_sim's scene (10,000 balls), the
+    events' kernel made 1,386 calls a step, 1,335 of them answering +inf."""
+    segment, ax, ay, bx, by, ex, ey, ee = _segment_ends(rows, tags, h)
+    if not segment:
+        return False
+    wx = px - ax
+    wy = py - ay
+    scale = abs(px) + abs(py) + abs(ax) + abs(ay) + abs(bx) + abs(by) + reach
+    m = reach + SEGMENT_CULL_TOLERANCE * scale
+    t = wx * ex + wy * ey
+    if t <= 0.0:
+        d2 = wx * wx + wy * wy
+    elif t >= ee:
+        fx = px - bx
+        fy = py - by
+        d2 = fx * fx + fy * fy
+    else:
+        c = wx * ey - wy * ex
+        d2 = c * c / ee
+    # (a NaN compares False: not culled)
+    return d2 > m * m
+
+
+@inline_kernel
+def segment_off_path(rows: np.ndarray, tags: np.ndarray, h: int, px: float, py: float,
+                     qx: float, qy: float, r: float) -> bool:
+    """Whether collider h is a segment (``KIND_SEGMENT``) that a ball of radius r (0: a
+    centre's path) moving straight from p to q never comes within r of, with the margin of
+    :data:`SEGMENT_CULL_TOLERANCE`: the segment's two ends lie on one side of the move's line
+    farther than r from it, or the move's two ends on one side of the segment's line farther
+    than r. Then the move's cast against it (:func:`entering_row`) misses and the path does
+    not reach it (:func:`reaches_row`), and a kernel may skip the call. False for any other
+    collider, a degenerate segment, or a non-finite input (the call decides)."""
+    segment, ax, ay, bx, by, ex, ey, ee = _segment_ends(rows, tags, h)
+    if not segment:
+        return False
+    scale = (abs(px) + abs(py) + abs(qx) + abs(qy) + abs(ax) + abs(ay) + abs(bx) + abs(by)
+             + r)
+    m = r + SEGMENT_CULL_TOLERANCE * scale
+    # the segment's ends against the move's line (|q - p| times their signed distances)
+    ux = qx - px
+    uy = qy - py
+    sa = (ax - px) * uy - (ay - py) * ux
+    sb = (bx - px) * uy - (by - py) * ux
+    mm = m * m * (ux * ux + uy * uy)
+    if sa * sb > 0.0 and sa * sa > mm and sb * sb > mm:
+        return True
+    # the move's ends against the segment's line (|b - a| times their signed distances)
+    sp = (px - ax) * ey - (py - ay) * ex
+    sq = (qx - ax) * ey - (qy - ay) * ex
+    mm = m * m * ee
+    # (a NaN compares False: not culled)
+    return sp * sq > 0.0 and sp * sp > mm and sq * sq > mm
 
 
 @inline_kernel
@@ -714,11 +799,15 @@ def _cast_all(scene: Scene, ray: tuple[float, float, float, float, float, float]
     x1 = max(px, px + dx * length) + r
     y0 = min(py, py + dy * length) - r
     y1 = max(py, py + dy * length) + r
+    tags = scene.tags
     for c in range(count):
         h = cache[i, c] if cached else spare[0, c]
         if (boxes[h, LO] > x1 or boxes[h, LO + 3] < x0 or boxes[h, LO + 1] > y1
                 or boxes[h, LO + 4] < y0):
             # the swept box misses the collider's box (a plane's unbounded box never does)
+            continue
+        if segment_off_path(boxes, tags, h, px, py, px + dx * length, py + dy * length, r):
+            # a wall the cast passes clear of
             continue
         t, nx, ny, nz = entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
         if t < 0.0:
@@ -946,6 +1035,9 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         elif length == 0.0:
                             # at rest: a still collider is never entered
                             continue
+                        elif segment_off_path(rows, tags, k, px, py, px + mx, py + my, r):
+                            # a still wall the move passes clear of
+                            continue
                         tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz, reach,
                                                          r)
                         if tk >= 0.0:
@@ -1014,6 +1106,10 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     closing = 0.0
                     wx = wy = wz = 0.0
                     if ball:
+                        if ((tags[h, FLAGS] & FLAG_KINEMATIC) == 0
+                                and segment_beyond(rows, tags, h, px, py, r + reach)):
+                            # a still wall out of this step's reach
+                            continue
                         # a moving collider: the gap at the step's start
                         gap, nx, ny, nz = start_gap(view, h, px, py, pz, r, reach)
                         if (tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
@@ -1099,6 +1195,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     mode = b.mode
     masks = b.mask
     rows = scene.rows
+    tags = scene.tags
     query = np.empty(6)
     spare = _spare(scene)
     # owner-less: the compiled row calls reference-count nothing
@@ -1160,6 +1257,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         or rows[h, LO + 1] > query[4] or rows[h, HI + 1] < query[1]):
                     # the path's box misses the collider's box
                     continue
+                if segment_off_path(rows, tags, h, px, py, qx, qy, 0.0):
+                    # a wall the push passes clear of
+                    continue
                 if reaches_row(view, h, px, py, pz, qx, qy, qz):
                     crossed[i] = True
                     break
@@ -1181,6 +1281,9 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 # the ball's box misses the collider's box
                 continue
             if ball:
+                if segment_beyond(rows, tags, h, px, py, r):
+                    # a wall clear of the ball (the call would answer +inf)
+                    continue
                 gap, nx, ny, nz = gap_row(view, h, px, py, pz, r, 0.0)
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(view, h, kinds, b.local, radius, i,
@@ -1243,6 +1346,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     caught = b.caught
     missed = b.missed
     rows = scene.rows
+    tags = scene.tags
     query = np.empty(6)
     spare = _spare(scene)
     # owner-less: the compiled row calls reference-count nothing
@@ -1275,6 +1379,10 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
                         or rows[h, LO + 1] > query[4] or rows[h, HI + 1] < query[1]):
                     # the path's box misses the collider's box
+                    continue
+                if ((tags[h, FLAGS] & FLAG_KINEMATIC) == 0
+                        and segment_off_path(rows, tags, h, px, py, qx, qy, 0.0)):
+                    # a still wall the path passes clear of
                     continue
                 # (relative to a moving collider's motion over the step)
                 reached = path_reaches_moving_row(view, h, px, py, pz, qx, qy, qz)
@@ -1506,24 +1614,21 @@ def meeting_pairs(b: Bodies, first: np.ndarray, neighbour: np.ndarray) -> np.nda
     n = b.pos.shape[0]
     layer = b.layer
     mask = b.mask
-    count = 0
+    # one scan into room for every listed neighbour (each pair is listed from both of its
+    # bodies, so half of it is used): two scans, one to count, cost 0.21 ms a step at
+    # 10,000 balls (bench_sim, one thread)
+    out = np.empty((neighbour.shape[0], 2), np.int64)
+    k = 0
     for i in range(n):
         for q in range(first[i], first[i + 1]):
             j = neighbour[q]
             # each pair once, from its lower index; one that masks the other out passes
             # through it
             if j > i and (layer[i] & mask[j]) != 0 and (layer[j] & mask[i]) != 0:
-                count += 1
-    out = np.empty((count, 2), np.int64)
-    k = 0
-    for i in range(n):
-        for q in range(first[i], first[i + 1]):
-            j = neighbour[q]
-            if j > i and (layer[i] & mask[j]) != 0 and (layer[j] & mask[i]) != 0:
                 out[k, 0] = i
                 out[k, 1] = j
                 k += 1
-    return out
+    return out[:k]
 
 
 @kernel

@@ -61,6 +61,7 @@ from .sim import (
     collider_velocity,
     gather_spare,
     pair_normal,
+    segment_beyond,
     start_gap,
 )
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
@@ -242,6 +243,10 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 continue
             wx = wy = wz = 0.0
             if ball:
+                if ((tags[h, FLAGS] & FLAG_KINEMATIC) == 0
+                        and segment_beyond(rows, tags, h, px, py, far)):
+                    # a still wall clear of the ball's reach (the call would answer +inf)
+                    continue
                 # (a moving collider: the gap at the step's start, where it started)
                 gap, nx, ny, nz = start_gap(view, h, px, py, pz, ri, reach)
                 if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) != 0:
