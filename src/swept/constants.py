@@ -93,7 +93,7 @@ __all__ = [
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
     "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
-    "RAY_BLOCK", "PLANE_CULL_TOLERANCE",
+    "RAY_BLOCK", "PACKETS_IN_FLIGHT", "PLANE_CULL_TOLERANCE",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "REACH_ROUNDING",
     "TOUCH_TOLERANCE",
@@ -484,6 +484,11 @@ RAY_ORDER_MIN_RAYS = 8192
 #: the terrain's incoherent rays, 1.53 -> 1.14 on the icosphere's; blocks of 64, 256 and 1024
 #: within the noise of one another (load 5-10).
 RAY_BLOCK = 256
+#: Packets of a lidar's rays a mesh's ray batch walks at once, a node of each in turn
+#: (:func:`swept._kernels.mesh.packet_step`): each node's rows are asked for when it is put
+#: on its packet's stack and arrive while the other packets' nodes are walked, so that the
+#: waits for memory overlap. Measured: see the packet step.
+PACKETS_IN_FLIGHT = 6
 #: A ball's cast against a triangle (:func:`swept._kernels.mesh.sphere_triangle_cast`) is
 #: skipped when its centre's whole path stays farther than the radius from the triangle's
 #: plane, on one side, by more than this times the size of the numbers involved (the centre's
