@@ -110,10 +110,8 @@ def _fold(builder: Any, vector: Any, lanes: int, keep: str) -> Any:
     return builder.extract_element(vector, i32(0))
 
 
-def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
-    """Ask the CPU to start loading row ``row`` of the 2D array ``rows`` (its first
-    ``64 PREFETCH_LINES`` bytes) into cache, without waiting for it: LLVM's prefetch hint,
-    which changes no result."""
+def _prefetch_lines(rows: Any, row: Any, lines: int) -> Any:
+    """The signature and code of :func:`_prefetch_typer` for ``lines`` lines."""
     sig = types.void(rows, row)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -123,9 +121,8 @@ def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
         fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         first = builder.bitcast(ptr, byte)
-        # a read, kept in every cache level, of data: the row's first PREFETCH_LINES 64-byte
-        # lines
-        for line in range(PREFETCH_LINES):
+        # a read, kept in every cache level, of data: the row's first 64-byte lines
+        for line in range(lines):
             at = builder.gep(first, [llvm_ir.IntType(64)(64 * line)])
             builder.call(fn, [at, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
@@ -133,8 +130,25 @@ def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
     return sig, codegen
 
 
+def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
+    """Ask the CPU to start loading row ``row`` of the 2D array ``rows`` (its first
+    ``64 PREFETCH_LINES`` bytes) into cache, without waiting for it: LLVM's prefetch hint,
+    which changes no result."""
+    return _prefetch_lines(rows, row, PREFETCH_LINES)
+
+
 #: ``_prefetch(rows, row)`` in compiled code: :func:`_prefetch_typer`'s hint.
 _prefetch: Any = intrinsic(_prefetch_typer)
+
+
+def _prefetch_block_typer(typingctx: Any, rows: Any, row: Any) -> Any:
+    """:func:`_prefetch_typer` of a whole leaf block of :func:`pack_leaves`
+    (:data:`LEAF_BLOCK_LINES` lines)."""
+    return _prefetch_lines(rows, row, LEAF_BLOCK_LINES)
+
+
+#: ``_prefetch_block(packed, block)`` in compiled code: :func:`_prefetch_block_typer`'s hint.
+_prefetch_block: Any = intrinsic(_prefetch_block_typer)
 
 
 #: Children a row of the rays' tree holds (:func:`flatten_tree`), their boxes tested at once
@@ -142,6 +156,9 @@ _prefetch: Any = intrinsic(_prefetch_typer)
 TREE_WIDTH = 8
 #: 64-byte lines of a tree row (or a leaf block's first lines) :func:`_prefetch` asks for.
 PREFETCH_LINES = 4
+#: 64-byte lines of a leaf block (:func:`pack_leaves`: nine float64 coordinates of eight
+#: lanes) :func:`_prefetch_block` asks for.
+LEAF_BLOCK_LINES = 9
 
 
 def _lowest_bit_typer(typingctx: Any, bits: Any) -> Any:
@@ -849,7 +866,7 @@ def ray_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.n
                 if stack_ref[q] >= 0:
                     _prefetch(tree, stack_ref[q])
                 else:
-                    _prefetch(packed, (-1 - stack_ref[q]) >> LEAF_COUNT_BITS)
+                    _prefetch_block(packed, (-1 - stack_ref[q]) >> LEAF_COUNT_BITS)
             sp -= 1
             return stack_ref[sp], sp, limit, best_k
     else:
@@ -1306,7 +1323,7 @@ def packet_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: n
             if pack_ref[q] >= 0:
                 _prefetch(tree, pack_ref[q])
             else:
-                _prefetch(packed, (-1 - pack_ref[q]) >> LEAF_COUNT_BITS)
+                _prefetch_block(packed, (-1 - pack_ref[q]) >> LEAF_COUNT_BITS)
     else:
         # a leaf: its triangles against each ray of the mask
         block = (-1 - ref) >> LEAF_COUNT_BITS
