@@ -151,6 +151,30 @@ def _prefetch_block_typer(typingctx: Any, rows: Any, row: Any) -> Any:
 _prefetch_block: Any = intrinsic(_prefetch_block_typer)
 
 
+def _prefetch_item_typer(typingctx: Any, items: Any, at: Any) -> Any:
+    """:func:`_prefetch_typer` of the 64-byte line that holds item ``at`` of the 1D array
+    ``items``."""
+    sig = types.void(items, at)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i32 = llvm_ir.IntType(32)
+        byte = llvm_ir.IntType(8).as_pointer()
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, byte), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+#: ``_prefetch_item(items, at)`` in compiled code: :func:`_prefetch_item_typer`'s hint.
+_prefetch_item: Any = intrinsic(_prefetch_item_typer)
+
+
 #: Children a row of the rays' tree holds (:func:`flatten_tree`), their boxes tested at once
 #: (:func:`_entry_row_typer`): eight, one AVX-512 register of float64 an axis' planes.
 TREE_WIDTH = 8
@@ -788,6 +812,22 @@ def _nearer(t: float, k: int, best_t: float, best_k: int) -> tuple[float, int]:
     return best_t, best_k
 
 
+@inline_kernel
+def _prefetch_child(packed: np.ndarray, tree: np.ndarray, order: np.ndarray, ref: int) -> None:
+    """Ask for a child of the rays' tree before it is walked (:func:`_prefetch`): a row's
+    four lines, or a leaf's whole block and the line of ``order`` that holds its triangles'
+    indices. Measured (bench_mesh's 100,000 rays, one thread, CPU time, paired in one
+    process with several walks in flight): a leaf's whole block against its first four
+    lines, icosphere lidar 1.075x, incoherent 1.117x, terrain 1.04x and 1.125x; then its
+    ``order`` line too, 1.07x, 1.043x, 1.036x and 1.045x."""
+    if ref >= 0:
+        _prefetch(tree, ref)
+    else:
+        block = (-1 - ref) >> LEAF_COUNT_BITS
+        _prefetch_block(packed, block)
+        _prefetch_item(order, LEAF_LANES * block)
+
+
 #: Entries of a single ray's walk frame (:func:`ray_begin`): origin (3), the direction's
 #: inverses (3), the origin permuted into the ray's frame (3), the shear (3), tmin (1); and of
 #: its integer part: the frame's axes (3), the entering planes' column offsets (3).
@@ -863,10 +903,7 @@ def ray_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.n
         if sp > base:
             # the children start loading, the nearest too: other walks may come before it
             for q in range(base, sp):
-                if stack_ref[q] >= 0:
-                    _prefetch(tree, stack_ref[q])
-                else:
-                    _prefetch_block(packed, (-1 - stack_ref[q]) >> LEAF_COUNT_BITS)
+                _prefetch_child(packed, tree, order, stack_ref[q])
             sp -= 1
             return stack_ref[sp], sp, limit, best_k
     else:
@@ -1320,10 +1357,7 @@ def packet_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: n
         # the children start loading, the nearest too: the other packets' nodes are walked
         # before it
         for q in range(sp - n, sp):
-            if pack_ref[q] >= 0:
-                _prefetch(tree, pack_ref[q])
-            else:
-                _prefetch_block(packed, (-1 - pack_ref[q]) >> LEAF_COUNT_BITS)
+            _prefetch_child(packed, tree, order, pack_ref[q])
     else:
         # a leaf: its triangles against each ray of the mask
         block = (-1 - ref) >> LEAF_COUNT_BITS
