@@ -1170,7 +1170,7 @@ _widest_reach: Any = intrinsic(_widest_reach_typer)
 # ---------------------------------------------------------------------------------------------
 # ray packets: rays from one origin walked together
 
-#: Rays a packet walks together (:func:`mesh_packet_walk`): one box tested against them all
+#: Rays a packet walks together (:func:`packet_step`): one box tested against them all
 #: at once, eight float64 lanes (one AVX-512 register).
 PACKET_LANES = 8
 #: Rows of a packet's rays (:func:`packet_rays`): origin (3), the direction's inverses (3),
