@@ -6,7 +6,7 @@ the end of a batch, rays on axis planes (mixed signs, infinite inverses), origin
 surface and on box planes, short reaches, at scales from 1e-3 to 1e4. Its two vector tests:
 a box against the packet's rays equals the single ray's slab test lane by lane, and the
 frustum test never drops a box a ray enters nor bounds its entry too late. Every batch is also
-walked with several walks in flight (:data:`swept.constants.PACKETS_IN_FLIGHT`, a node of each
+walked with several walks in flight (:data:`swept.constants.WALKS_IN_FLIGHT`, a node of each
 in turn), rays and packets mixed: the same answers."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from shared import on_threads
 from swept._kernels import mesh as kmesh
-from swept.constants import PACKETS_IN_FLIGHT, RAY_ORDER_MIN_RAYS
+from swept.constants import RAY_ORDER_MIN_RAYS, WALKS_IN_FLIGHT
 from swept.level import raycast_many
 from test_mesh_wide_tree import blob, bumpy, every_triangle, units, walk_each
 
@@ -29,7 +29,7 @@ Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def batch(m: object, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, packets: bool,
-          walk: np.ndarray | None = None, in_flight: int = PACKETS_IN_FLIGHT) -> Batch:
+          walk: np.ndarray | None = None, in_flight: int = WALKS_IN_FLIGHT) -> Batch:
     """The batch kernel over every ray, in the batch's order unless ``walk`` is given, with
     ``in_flight`` walks at once."""
     n = o.shape[0]

@@ -1296,7 +1296,7 @@ def packet_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: n
     One node a call, so that the batch (:func:`mesh_ray_range`) keeps several packets'
     walks in flight, a node of each in turn: each node's rows were asked for when it was
     pushed, and arrive while the other packets' nodes are walked
-    (:data:`~swept.constants.PACKETS_IN_FLIGHT`).
+    (:data:`~swept.constants.WALKS_IN_FLIGHT`).
 
     Measured (bench_mesh's lidars, 100,000 rays, one thread, CPU time, the batch with and
     without packets alternated in one process, medians of 9 paired ratios, load 3-7): 1.12x,
@@ -1604,7 +1604,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`), each
     ray's answer in its own row. ``in_flight`` walks (at least 1) go on at once, a node of
     each in turn (:func:`ray_step`, :func:`packet_step`;
-    :data:`~swept.constants.PACKETS_IN_FLIGHT`). With ``packets``, each run of
+    :data:`~swept.constants.WALKS_IN_FLIGHT`). With ``packets``, each run of
     :data:`PACKET_LANES` rays of the walk order that share their origin (a lidar's, sorted
     by direction) and enter boxes by the same planes is one walk (:func:`packet_step`), the
     other rays one walk each. The same answers either way."""
