@@ -178,7 +178,7 @@ _prefetch_item: Any = intrinsic(_prefetch_item_typer)
 #: Children a row of the rays' tree holds (:func:`flatten_tree`), their boxes tested at once
 #: (:func:`_entry_row_typer`): eight, one AVX-512 register of float64 an axis' planes.
 TREE_WIDTH = 8
-#: 64-byte lines of a tree row (or a leaf block's first lines) :func:`_prefetch` asks for.
+#: 64-byte lines of a tree row (the whole row) :func:`_prefetch` asks for.
 PREFETCH_LINES = 4
 #: 64-byte lines of a leaf block (:func:`pack_leaves`: nine float64 coordinates of eight
 #: lanes) :func:`_prefetch_block` asks for.
