@@ -81,8 +81,9 @@ OTHERS = {
     "DRAW_ARC_SEGMENTS",
     # the default polygon resolution of a circle in to_shapely (swept.interop)
     "SHAPELY_QUAD_SEGMENTS",
-    # the order a mesh walks a ray batch in (swept._kernels.mesh.ray_order), and its blocks
-    "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "RAY_BLOCK",
+    # the order a mesh walks a ray batch in (swept._kernels.mesh.ray_order), its blocks and
+    # the walks it keeps in flight
+    "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS", "RAY_BLOCK", "WALKS_IN_FLIGHT",
     # swept warmup's wait between two tries of a compile lock (swept._kernels.compile_locks)
     "COMPILE_LOCK_POLL_SECONDS",
     # which compiled callees are linked into their callers (swept._kernels.linking)

@@ -1,11 +1,13 @@
-"""The packet walk of a mesh's rays (:func:`swept._kernels.mesh.mesh_packet_walk`): eight rays
+"""The packet walk of a mesh's rays (:func:`swept._kernels.mesh.packet_step`): eight rays
 from one origin walked together must give each ray exactly its own walk's answer (distance and
 triangle, ties to the smallest index) and that of every triangle tested one by one: on rays
 aimed at vertices and edges, random rays, packets whose rays part at once, partial packets at
 the end of a batch, rays on axis planes (mixed signs, infinite inverses), origins on the
 surface and on box planes, short reaches, at scales from 1e-3 to 1e4. Its two vector tests:
 a box against the packet's rays equals the single ray's slab test lane by lane, and the
-frustum test never drops a box a ray enters nor bounds its entry too late."""
+frustum test never drops a box a ray enters nor bounds its entry too late. Every batch is also
+walked with several walks in flight (:data:`swept.constants.WALKS_IN_FLIGHT`, a node of each
+in turn), rays and packets mixed: the same answers."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 
 from shared import on_threads
 from swept._kernels import mesh as kmesh
-from swept.constants import RAY_ORDER_MIN_RAYS
+from swept.constants import RAY_ORDER_MIN_RAYS, WALKS_IN_FLIGHT
 from swept.level import raycast_many
 from test_mesh_wide_tree import blob, bumpy, every_triangle, units, walk_each
 
@@ -27,23 +29,26 @@ Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def batch(m: object, o: np.ndarray, d: np.ndarray, tmax: np.ndarray, packets: bool,
-          walk: np.ndarray | None = None) -> Batch:
-    """The batch kernel over every ray, in the batch's order unless ``walk`` is given."""
+          walk: np.ndarray | None = None, in_flight: int = WALKS_IN_FLIGHT) -> Batch:
+    """The batch kernel over every ray, in the batch's order unless ``walk`` is given, with
+    ``in_flight`` walks at once."""
     n = o.shape[0]
     out = (np.empty(n), np.empty(n, np.int64), np.empty((n, 3)), np.empty((n, 3)))
     order = np.empty(0, np.int64) if walk is None else walk
     kmesh.mesh_ray_range(0, n, m._packed, m._tree, m._order, m.normals,  # type: ignore[attr-defined]
-                         o, d, tmax, order, packets, out)
+                         o, d, tmax, order, packets, in_flight, out)
     return out
 
 
 def assert_packets_exact(m: object, o: np.ndarray, d: np.ndarray, tmax: np.ndarray,
                          walk: np.ndarray | None = None) -> Batch:
-    """The packet walk equals the single walk and every triangle, row by row, exactly."""
+    """The packet walk equals the single walk and every triangle, row by row, exactly; each
+    with several walks in flight and with one at a time."""
     packed = batch(m, o, d, tmax, True, walk)
-    single = batch(m, o, d, tmax, False, walk)
-    for a, b in zip(packed, single):
-        np.testing.assert_array_equal(a, b)
+    for other in (batch(m, o, d, tmax, False, walk, 1), batch(m, o, d, tmax, True, walk, 1),
+                  batch(m, o, d, tmax, False, walk)):
+        for a, b in zip(packed, other):
+            np.testing.assert_array_equal(a, b)
     ref_t, ref_k = every_triangle(m.vertices, m.triangles, o, units(d),  # type: ignore[attr-defined]
                                   tmax)
     np.testing.assert_array_equal(packed[0], ref_t)
@@ -151,6 +156,37 @@ def test_packets_with_short_and_exact_reaches_equal_single_rays() -> None:
     out = assert_packets_exact(m, o, d, tmax, in_direction_order(o, d))
     assert (out[1][::4] >= 0).all()
     assert (out[1][1::4] < 0).all()
+
+
+@pytest.mark.parametrize("in_flight", [1, 2, 3, 5, 8, 13])
+def test_walks_in_flight_mixing_packets_and_single_rays_equal_every_triangle(
+        in_flight: int) -> None:
+    # Several walks go on at once, a node of each in turn, each free slot taking the next run
+    # of rays (a packet, or the run's rays one by one); each walk's state (next node, stack,
+    # reach, best hit) is its own, so no answer may depend on how many are in flight or on
+    # which walks share a pass. Runs from one origin (packets) alternate with runs of
+    # scattered origins (single rays), with rays aimed at vertices and edges, reaches of 0
+    # and a batch that is not a whole number of packets, in the direction order and not.
+    m = blob(9, 1.0)
+    rng = np.random.default_rng(29)
+    targets = surface_targets(m, rng, 60)
+    origin = np.array([0.05, -0.1, 0.02])
+    o = np.empty((targets.shape[0], 3))
+    for run in range(0, o.shape[0], 8):
+        o[run:run + 8] = origin if run % 16 == 0 else rng.uniform(-3, 3, (1, 3))
+    d = targets - o
+    tmax = np.full(d.shape[0], np.inf)
+    tmax[::17] = 0.0
+    for walk in (None, np.arange(d.shape[0] - 4, -1, -1)):
+        out = batch(m, o[:-3], d[:-3], tmax[:-3], True, walk, in_flight)
+        ref_t, ref_k = every_triangle(m.vertices, m.triangles, o[:-3], units(d[:-3]),
+                                      tmax[:-3])
+        np.testing.assert_array_equal(out[0], ref_t)
+        np.testing.assert_array_equal(out[1], ref_k)
+        single = batch(m, o[:-3], d[:-3], tmax[:-3], False, walk, in_flight)
+        for a, b in zip(out, single):
+            np.testing.assert_array_equal(a, b)
+        assert (out[1] >= 0).sum() > d.shape[0] // 2
 
 
 @settings(max_examples=20, deadline=None)

@@ -93,7 +93,7 @@ __all__ = [
     # triangle meshes and height fields
     "TRIANGLE_AREA_TOLERANCE", "FLAT_EDGE_TOLERANCE", "SURFACE_SEARCH_DOUBLINGS",
     "MAX_MESH_TRIANGLES", "RAY_ORDER_BITS", "RAY_ORDER_MIN_RAYS",
-    "RAY_BLOCK", "PLANE_CULL_TOLERANCE",
+    "RAY_BLOCK", "WALKS_IN_FLIGHT", "PLANE_CULL_TOLERANCE",
     # sweep, time of impact, distance and contact
     "CAST_TOLERANCE", "CAST_ROUNDING", "SWEEP_RIM_TOLERANCE", "REACH_ROUNDING",
     "TOUCH_TOLERANCE",
@@ -493,6 +493,15 @@ RAY_ORDER_MIN_RAYS = 8192
 #: the terrain's incoherent rays, 1.53 -> 1.14 on the icosphere's; blocks of 64, 256 and 1024
 #: within the noise of one another (load 5-10).
 RAY_BLOCK = 256
+#: Walks (single rays or lidar packets) a mesh's ray batch keeps going at once, a node of each
+#: in turn (:func:`swept._kernels.mesh.ray_step`, :func:`~swept._kernels.mesh.packet_step`):
+#: each child is asked for when it goes on its walk's stack and arrives while the other
+#: walks' nodes are walked, so that the waits for memory overlap. Measured (bench_mesh's
+#: 100,000 rays, one thread, CPU time, paired in one process against one walk at a time,
+#: load 4-7): icosphere lidar 1.15x at 4, 6 or 8, 1.17x at 12; icosphere incoherent 1.19x,
+#: 1.21x, 1.21x, 1.23x; terrain incoherent 1.14x, 1.15x, 1.13x, 1.13x; terrain lidar
+#: 0.97-0.98x at every count (1.03x against the code before: see docs/level.md).
+WALKS_IN_FLIGHT = 6
 #: A ball's cast against a triangle (:func:`swept._kernels.mesh.sphere_triangle_cast`) is
 #: skipped when its centre's whole path stays farther than the radius from the triangle's
 #: plane, on one side, by more than this times the size of the numbers involved (the centre's

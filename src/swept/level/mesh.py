@@ -17,7 +17,7 @@ import numpy as np
 from .._kernels import bvh as _bvh
 from .._kernels import mesh as _k
 from .._kernels import surface as _ks
-from ..constants import MAX_MESH_TRIANGLES
+from ..constants import MAX_MESH_TRIANGLES, WALKS_IN_FLIGHT
 from ..vec import Vec3
 from .surface import Surface, check_triangles, check_vertices, register, run_batch
 
@@ -128,7 +128,7 @@ class TriangleMesh(Surface):
         walk = _k.ray_order(o, d)
         run_batch(_k.mesh_ray_range, o.shape[0], (self._packed, self._tree, self._order,
                                                   self.normals, o, d, tmax, walk,
-                                                  walk.shape[0] > 0, out))
+                                                  walk.shape[0] > 0, WALKS_IN_FLIGHT, out))
 
 
 register(TriangleMesh)
