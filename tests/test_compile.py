@@ -368,6 +368,15 @@ def test_a_shipped_callee_refuses_python() -> None:
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+def _decorator_name(d: ast.expr) -> str:
+    """A decorator's last name: ``njit`` for ``numba.njit(cache=False)``."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    if isinstance(d, ast.Attribute):
+        return d.attr
+    return d.id if isinstance(d, ast.Name) else ""
+
+
 def _python_names_and_kernels() -> tuple[set[str], dict[str, set[str]]]:
     """The names Python code reads (outside compiled kernels' bodies) in swept, its tests and
     benchmarks, and each kernel decorator's function names."""
@@ -382,8 +391,10 @@ def _python_names_and_kernels() -> tuple[set[str], dict[str, set[str]]]:
             marks = {d.id for d in node.decorator_list if isinstance(d, ast.Name)} & decorators
             for mark in marks:
                 by_decorator[mark].add(node.name)
+            # a test's own ``@numba.njit(...)`` function is compiled code too
+            jitted = any(_decorator_name(d) in ("njit", "jit") for d in node.decorator_list)
             for child in node.body:
-                visit(child, compiled or bool(marks))
+                visit(child, compiled or bool(marks) or jitted)
             return
         if not compiled:
             if isinstance(node, ast.Name):
