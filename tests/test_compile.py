@@ -413,16 +413,19 @@ def test_kernels_only_compiled_code_calls_are_callees() -> None:
 
 
 def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> None:
-    """The World's cast has two copies, the scalar one (``world.cast_hit``, on the
-    descriptor's owner-less views) and the batch one (``world.cast_range``, on ``unowned``
-    views), each inlining the tree walk and the planes: each compiles once (no literal or
-    layout twin), and the two answer alike, rays and balls, among static and moving colliders
-    and a plane (the tree walk, the moving tree and the planes all met)."""
+    """The World's cast has one compiled copy, the batch loop (``world.cast_rows``, on
+    owner-less views, its casts read-only) that the batch (``world.cast_range``) calls once
+    a range and the scalar queries (``world.cast_one``) on the descriptor's one-row batch:
+    it compiles once (no literal, layout or read-only twin: a batch of read-only arrays
+    adds a compile of ``cast_range`` alone), and the scalar and batch queries answer alike,
+    rays and balls, among static and moving colliders and a plane (the tree walk, the moving
+    tree and the planes all met)."""
     from swept import AABB, Plane, Ray, Sphere, World
     from swept._kernels import world as kworld
 
+    rows = vars(kworld)["cast_rows"]  # (by string: no Python code names a callee)
     # (the compiles this test adds: other tests in the process may have compiled them before)
-    before = (set(kworld.cast_hit.signatures), set(kworld.cast_range.signatures))
+    before = set(rows.signatures)
     world = World()
     world.add(Plane((0.0, 0.0, 1.0), -5.0), "floor")
     rng = np.random.default_rng(3)
@@ -435,6 +438,11 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
     directions /= np.linalg.norm(directions, axis=1)[:, None]
     batch = world.raycast_many(origins, directions, 100.0)
     balls = world.sweep_many(origins, np.full(200, 0.5), directions * 100.0)
+    frozen_origins = origins.copy()
+    frozen_origins.setflags(write=False)
+    again = world.raycast_many(frozen_origins, directions, 100.0)
+    assert np.array_equal(again.handle, batch.handle)
+    assert np.array_equal(again.distance, batch.distance)
     hits = 0
     for i in range(200):
         hit = world.raycast(Ray(tuple(origins[i]), tuple(directions[i]), 100.0))
@@ -442,11 +450,15 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
         if hit is not None:
             hits += 1
             assert hit.distance == batch.distance[i]
+            assert tuple(hit.point) == tuple(batch.point[i])
+            assert tuple(hit.normal) == tuple(batch.normal[i])
         ball = world.sweep(Sphere(tuple(origins[i]), 0.5), tuple(directions[i] * 100.0))
         assert (ball.handle if ball is not None else -1) == balls.handle[i]
+        if ball is not None:
+            assert ball.fraction == pytest.approx(balls.fraction[i], rel=1e-12, abs=1e-15)
     assert 20 <= hits < 200
     # a ball along a ray's path meets whatever the ray meets
     assert np.all(balls.handle[batch.handle >= 0] >= 0)
-    assert len(set(kworld.cast_hit.signatures) - before[0]) <= 1
-    assert len(set(kworld.cast_range.signatures) - before[1]) <= 1
-    assert kworld.cast_hit.signatures and kworld.cast_range.signatures
+    assert len(set(rows.signatures) - before) <= 1
+    assert rows.signatures
+    assert all(not t.mutable for sig in rows.signatures for t in sig[4].types)
