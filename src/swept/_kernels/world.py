@@ -21,6 +21,7 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
+from llvmlite import ir
 from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -763,21 +764,21 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
 
 
 @inline_kernel
-def cast_one(scene: Scene, stack: np.ndarray, row: tuple[Casts, Hits, np.ndarray],
+def cast_one(scene: Scene, row: tuple[Casts, Hits, np.ndarray],
              ray: tuple[float, float, float, float, float, float], tmax: float, radius: float,
              mask: int, flags: int
              ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
     """One ray (or ball) for the scalar World queries: ``(handle, t, px, py, pz, nx, ny, nz,
     inside, exit)`` (z is 0 in 2D; ``exit``, the hit collider's :func:`exit_row`, for a ray
-    only, else ``t``). ``ray`` is ``(ox, oy, oz, dx, dy, dz)`` with a unit direction;
-    ``stack`` a (STACK_SIZE, 2) float64 scratch array; ``row`` the descriptor's one-row
-    batch (:func:`described`); ``flags`` as :func:`_cast` takes them.
+    only, else ``t``). ``ray`` is ``(ox, oy, oz, dx, dy, dz)`` with a unit direction; ``row``
+    the descriptor's one-row batch (:func:`described`); ``flags`` as :func:`_cast` takes
+    them.
 
-    The ray is cast as row 0 of that one-row batch by :func:`cast_rows`, the batch's own
-    compiled loop, so that the World's cast is compiled once for the scalar and the batch
-    queries (it had a copy inlined in each: about 10 s of CPU of a cold compile apiece).
-    Inlined (a call of :func:`cast_rows` and one of :func:`_exit_at`) into the two entry
-    points :func:`cast_at` and :mod:`swept._kernels.world_hit`'s entries."""
+    The ray is cast as row 0 of that one-row batch by :func:`cast_range`, the batch's own
+    kernel, so that the World's cast is compiled once for the scalar and the batch queries
+    (a copy inlined in each took about 11 and 16 s of CPU of a cold compile). Inlined (a
+    call of :func:`cast_range` and one of :func:`_exit_at`) into the two entry points
+    :func:`cast_at` and :mod:`swept._kernels.world_hit`'s entries."""
     casts, out, order = row
     casts.origins[0, 0] = ray[0]
     casts.origins[0, 1] = ray[1]
@@ -787,7 +788,7 @@ def cast_one(scene: Scene, stack: np.ndarray, row: tuple[Casts, Hits, np.ndarray
     casts.directions[0, 2] = ray[5]
     casts.tmax[0] = tmax
     casts.radii[0] = radius
-    cast_rows(0, 1, scene, stack, frozen(casts), order, mask, flags, out)
+    cast_range(0, 1, scene, casts, order, mask, flags, out)
     h = out.handle[0]
     t = out.t[0]
     te = t
@@ -811,12 +812,10 @@ def cast_one(scene: Scene, stack: np.ndarray, row: tuple[Casts, Hits, np.ndarray
 #: Values a descriptor holds per array: its address, then two dimensions (a 1-d array's second
 #: is 0).
 DESC_STRIDE = 3
-#: The arrays a descriptor holds, in order: the scene's (``rows, tags, pool, nodes, links``) and
-#: the traversal stack.
-DESC_ARRAYS = 6
+#: The arrays a descriptor holds, in order: the scene's (``rows, tags, pool, nodes, links``).
+DESC_ARRAYS = 5
 #: Each described array's dtype and number of dimensions, in descriptor order.
-DESC_LAYOUT = ((np.float64, 2), (np.int64, 2), (np.float64, 2), (np.float64, 2), (np.int64, 1),
-               (np.float64, 2))
+DESC_LAYOUT = ((np.float64, 2), (np.int64, 2), (np.float64, 2), (np.float64, 2), (np.int64, 1))
 #: The one-row batch that follows the described arrays in a descriptor (:func:`described`,
 #: :func:`cast_one`: the scalar queries' ray as a :class:`Casts` row, their hit as a
 #: :class:`Hits` row), each field's offset in 8-byte slots from the batch's start, in field
@@ -872,6 +871,25 @@ _bool_at: Any = _bool_pointer
 
 
 @intrinsic
+def _frame_stack_pointer(typingctx: Any) -> Any:
+    """A float64 pointer to room for a (STACK_SIZE, 2) traversal stack on the calling
+    compiled function's own frame (allocated once, at its entry, for as long as it runs):
+    a scratch stack that costs a call nothing, where ``np.empty`` allocates and frees one
+    on the heap."""
+    sig = types.CPointer(types.float64)()
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        room = cgutils.alloca_once(builder, ir.ArrayType(ir.DoubleType(), 2 * STACK_SIZE))
+        return builder.bitcast(room, context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
+#: :func:`_frame_stack_pointer` as compiled code calls it (untyped for mypy, as above).
+_frame_stack: Any = _frame_stack_pointer
+
+
+@intrinsic
 def _unowned_view(typingctx: Any, value: Any) -> Any:
     """An array, or a named tuple of arrays (a :class:`~swept._kernels.scene.Scene`, the
     casts, the outputs), without an owner: each array's meminfo and parent null, so that its
@@ -913,53 +931,17 @@ def _unowned_view(typingctx: Any, value: Any) -> Any:
 unowned: Any = _unowned_view
 
 
-def _read_only_type(value: Any) -> Any:
-    """The type of ``value`` (an array, or a named tuple of arrays) with every array
-    read-only; None for any other type."""
-    if isinstance(value, types.Array):
-        return value.copy(readonly=True)
-    members = tuple(getattr(value, "types", ()))
-    if (not isinstance(value, types.BaseNamedTuple) or not members
-            or not all(isinstance(t, types.Array) for t in members)):
-        return None
-    if isinstance(value, types.NamedUniTuple):
-        return types.NamedUniTuple(members[0].copy(readonly=True), len(members),
-                                   value.instance_class)
-    return types.NamedTuple(tuple(t.copy(readonly=True) for t in members), value.instance_class)
 
-
-@intrinsic
-def _frozen_view(typingctx: Any, value: Any) -> Any:
-    """An array, or a named tuple of arrays, typed read-only (the same value: a read-only
-    array is stored as a writable one). A kernel that passes its inputs through this to a
-    compiled callee calls one compile of it for read-only and writable inputs alike
-    (:func:`cast_rows`: the batch's casts, writable or not, and the scalar queries' one-row
-    batch)."""
-    typ = _read_only_type(value)
-    if typ is None:
-        return None
-    sig = typ(value)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return args[0]
-
-    return sig, codegen
-
-
-#: :func:`_frozen_view` as compiled code calls it (untyped for mypy, as above).
-frozen: Any = _frozen_view
-
-
-def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
-    """The descriptor of ``scene`` and ``stack`` whose address :func:`cast_at` takes (and
+def describe(scene: Scene) -> np.ndarray:
+    """The descriptor of ``scene`` whose address :func:`cast_at` takes (and
     :func:`swept._kernels.world_hit.ray_hit2`, from a longer descriptor that begins so):
     (DESC_SIZE,) int64, each array's address and shape, then the slots of the scalar
     queries' one-row batch (:data:`ONE_ROW`: the descriptor is its memory, so a query
-    allocates nothing). The caller keeps the descriptor, ``scene`` and ``stack`` alive (and
-    unchanged in shape) as long as it passes the address: the kernels read their memory by
+    allocates nothing). The caller keeps the descriptor and ``scene`` alive (and unchanged
+    in shape) as long as it passes the address: the kernels read their memory by
     address."""
     desc = np.zeros(DESC_SIZE, np.int64)
-    for k, (array, (dtype, ndim)) in enumerate(zip((*scene, stack), DESC_LAYOUT)):
+    for k, (array, (dtype, ndim)) in enumerate(zip(scene, DESC_LAYOUT)):
         if array.dtype != dtype or array.ndim != ndim or not array.flags.c_contiguous:
             # the views rebuilt in the kernel assume this layout
             raise ValueError(f"scene array {k} must be a C-contiguous {ndim}-d {dtype.__name__} "
@@ -970,9 +952,9 @@ def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
 
 
 @inline_kernel
-def described(address: int) -> tuple[Scene, np.ndarray, tuple[Casts, Hits, np.ndarray]]:
-    """The scene, the stack and the one-row batch (``(casts, hits, order)``, ``order``
-    empty: :func:`cast_one`) of the descriptor (:func:`describe`) at ``address``, as arrays
+def described(address: int) -> tuple[Scene, tuple[Casts, Hits, np.ndarray]]:
+    """The scene and the one-row batch (``(casts, hits, order)``, ``order`` empty:
+    :func:`cast_one`) of the descriptor (:func:`describe`) at ``address``, as arrays
     without an owner (the descriptor itself passed by address too: an int unboxes in a third
     of an array's time, 0.31 against 0.33 us a World.raycast kernel call)."""
     desc = carray(_int64_at(address), (DESC_ARRAYS * DESC_STRIDE,))
@@ -981,7 +963,6 @@ def described(address: int) -> tuple[Scene, np.ndarray, tuple[Casts, Hits, np.nd
     pool = carray(_float64_at(desc[6]), (desc[7], desc[8]))
     nodes = carray(_float64_at(desc[9]), (desc[10], desc[11]))
     links = carray(_int64_at(desc[12]), (desc[13],))
-    stack = carray(_float64_at(desc[15]), (desc[16], desc[17]))
     one = address + 8 * DESC_ARRAYS * DESC_STRIDE
     at = ONE_ROW
     casts = Casts(carray(_float64_at(one + 8 * at[0]), (1, 3)),
@@ -994,7 +975,7 @@ def described(address: int) -> tuple[Scene, np.ndarray, tuple[Casts, Hits, np.nd
                 carray(_float64_at(one + 8 * at[7]), (1, 3)),
                 carray(_bool_at(one + 8 * at[8]), (1,)))
     order = carray(_int64_at(one), (0,))
-    return Scene(rows, tags, pool, nodes, links), stack, (casts, hits, order)
+    return Scene(rows, tags, pool, nodes, links), (casts, hits, order)
 
 
 @entry
@@ -1002,11 +983,10 @@ def cast_at(desc: int, ray: tuple[float, float, float, float, float, float], tma
             radius: float, mask: int, flags: int
             ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
     """:func:`cast_one` on the scene of the descriptor (:func:`describe`) at address
-    ``desc``: the scalar World's
-    3D rays, rays that ignore colliders, and balls. Keeps the GIL: the stack is the World's
-    one scratch array."""
-    scene, stack, row = described(desc)
-    return cast_one(scene, stack, row, ray, tmax, radius, mask, flags)
+    ``desc``: the scalar World's 3D rays, rays that ignore colliders, and balls. Keeps the
+    GIL: the one-row batch is the World's one scratch."""
+    scene, row = described(desc)
+    return cast_one(scene, row, ray, tmax, radius, mask, flags)
 
 
 #: :func:`normal_key`'s keys (:func:`swept._kernels.world_hit.ray_hit2`'s shared normals):
@@ -1124,23 +1104,25 @@ def _ray_at(o: np.ndarray, v: np.ndarray, radii: np.ndarray, tmax: np.ndarray, i
             radii[i] if grown else 0.0, tmax[i])
 
 
-@callee
-def cast_rows(first: int, stop: int, scene: Scene, stack: np.ndarray, casts: Casts,
-              order: np.ndarray, mask: int, flags: int, out: Hits) -> None:
+@kernel
+def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndarray,
+               mask: int, flags: int, out: Hits) -> None:
     """:func:`_cast` for the rows ``order[first .. stop-1]`` of a batch (``order`` a
     permutation of its rows, :func:`spatial_order`; empty: the rows ``first .. stop-1``
-    themselves), writing those rows of ``out``; ``stack`` a (STACK_SIZE, 2) float64 scratch
-    array. The World's one compiled cast: :func:`cast_range` calls it once a range (the
-    batch queries), :func:`cast_one` on a one-row batch (the scalar ones). Every array it
-    takes is a view without an owner (:func:`unowned`, :func:`described`), which the caller
-    keeps alive, and the casts read-only (:func:`frozen`: one compile whatever the batch's
-    arrays). ``flags``: :data:`CAST_GROWN` (balls of ``casts.radii``),
-    :data:`CAST_SKIPPING`, :data:`CAST_NORMALISE` (directions of any nonzero length)."""
+    themselves), writing those rows of ``out`` (a range kernel: any split of a batch into
+    ranges gives the same answers). ``flags``: :data:`CAST_GROWN` (balls of
+    ``casts.radii``), :data:`CAST_SKIPPING`, :data:`CAST_NORMALISE` (directions of any
+    nonzero length).
+
+    The World's one compiled cast: the batch queries call it once a range, the scalar ones
+    (:func:`cast_one`) on a one-row batch. Its traversal stack is on the call's own frame
+    (:func:`_frame_stack`), so a call allocates nothing."""
     if first >= stop:
         return
-    # the views again here, so that this code knows them owner-less: no reference counts in
-    # the loop (each helper the cast inlines that takes an array would count it)
-    stack = unowned(stack)
+    # no reference counts in the loop (unowned): every array it passes or reads is a view
+    # without an owner, each kept alive by an argument (the cast inlined: a call of a
+    # compiled cast once a ray made the batch's casts through the trees 1.2x slower)
+    stack = carray(_frame_stack(), (STACK_SIZE, 2))
     scene = unowned(scene)
     casts = unowned(casts)
     order = unowned(order)
@@ -1176,24 +1158,6 @@ def cast_rows(first: int, stop: int, scene: Scene, stack: np.ndarray, casts: Cas
         if d == 3:
             out.point[i, 2] = pz
             out.normal[i, 2] = nz
-
-
-@kernel
-def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndarray,
-               mask: int, flags: int, out: Hits) -> None:
-    """:func:`cast_rows` for the rows ``order[first .. stop-1]`` of a batch, writing those
-    rows of ``out`` (a range kernel: any split of a batch into ranges gives the same
-    answers), with a scratch stack of its own. ``flags``: :data:`CAST_GROWN` (balls of
-    ``casts.radii``), :data:`CAST_NORMALISE` (directions of any nonzero length)."""
-    if first >= stop:
-        return
-    scratch = np.empty((STACK_SIZE, 2))
-    # owner-less views (each kept alive by an argument or by ``scratch``): the call
-    # reference-counts nothing
-    cast_rows(first, stop, unowned(scene), unowned(scratch), frozen(unowned(casts)),
-              unowned(order), mask, flags, unowned(out))
-    # (a use of the scratch after the call: it lives until here)
-    scratch[0, 0] = 0.0
 
 
 @kernel
@@ -1337,3 +1301,4 @@ def ray_candidates(scene: Scene, ray: tuple[float, float, float, float, float, f
             out[found] = links[j]
         found += 1
     return found
+
