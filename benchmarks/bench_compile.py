@@ -54,7 +54,8 @@ run_families(list(FAMILIES))
 #: Run before the tour with ``--breakdown``: records each compile (its CPU seconds inclusive and
 #: exclusive of the compiles nested in it, and the exclusive seconds by phase: each numba
 #: compiler pass, and LLVM's function passes, module passes and machine-code emission timed
-#: inside the lowering pass) and writes them as JSON to $SWEPT_COMPILE_RECORD.
+#: inside the lowering pass; the compile it is nested in, its ``parent``) and writes them as
+#: JSON to $SWEPT_COMPILE_RECORD.
 RECORDER = r"""
 import atexit, json, os, time
 from numba.core import codegen, event
@@ -62,12 +63,12 @@ from numba.core import codegen, event
 _stack, _records = [], []
 
 
-def _enter(label):
-    _stack.append([label, time.process_time(), 0.0, {}])
+def _enter(label, kernel=None):
+    _stack.append([label, time.process_time(), 0.0, {}, kernel])
 
 
 def _leave():
-    label, start, nested, phases = _stack.pop()
+    label, start, nested, phases, _kernel = _stack.pop()
     spent = time.process_time() - start
     if _stack:
         _stack[-1][2] += spent
@@ -82,15 +83,21 @@ def _charge(label, seconds):
             return
 
 
+def _name(ev):
+    fn = ev.data["dispatcher"].py_func
+    return fn.__module__ + "." + fn.__qualname__
+
+
 class _Compiles(event.Listener):
     def on_start(self, ev):
-        _enter(None)
+        _enter(None, _name(ev))
 
     def on_end(self, ev):
         _label, spent, exclusive, phases = _leave()
-        fn = ev.data["dispatcher"].py_func
+        # the compile that asked for this one (None: a call from Python)
+        parent = next((f[4] for f in reversed(_stack) if f[4] is not None), None)
         phases["other"] = phases.get("other", 0.0) + exclusive  # outside any pass
-        _records.append({"kernel": fn.__module__ + "." + fn.__qualname__,
+        _records.append({"kernel": _name(ev), "parent": parent,
                          "signature": ", ".join(str(a) for a in ev.data["args"]),
                          "inclusive": spent, "exclusive": sum(phases.values()),
                          "phases": phases})
@@ -184,6 +191,20 @@ def print_breakdown(cold: list[dict[str, Any]], warm: list[dict[str, Any]],
     print(f"the {top} costliest kernels (CPU s, signatures compiled):")
     for key, (sec, n) in sorted(by_kernel.items(), key=lambda kv: -kv[1][0])[:top]:
         print(f"  {sec:6.2f} s x{int(n)}  {key}")
+    asking: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0])
+    for r in cold:
+        if not str(r["kernel"]).startswith("swept."):
+            parent = r.get("parent")
+            for _ in range(len(cold)):
+                if parent is None or str(parent).startswith("swept."):
+                    break
+                # a library compile nested in another: charged to the swept kernel above
+                parent = next((q.get("parent") for q in cold if q["kernel"] == parent), None)
+            asking[str(parent)][0] += float(r["exclusive"])
+            asking[str(parent)][1] += 1
+    print("numba's library compiles by the swept kernel that asked for them (CPU s, compiles):")
+    for key, (sec, n) in sorted(asking.items(), key=lambda kv: -kv[1][0])[:10]:
+        print(f"  {sec:6.2f} s {int(n):4d}  {key}")
     duplicates = [(k, int(n)) for k, (_s, n) in by_kernel.items()
                   if n > 1 and k.startswith("swept.")]
     print(f"swept kernels compiled for more than one signature: {len(duplicates)}")

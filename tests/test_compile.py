@@ -425,16 +425,17 @@ def test_kernels_only_compiled_code_calls_are_callees() -> None:
 
 
 def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> None:
-    """The World's cast has two copies, the scalar one (``world.cast_hit``, on the
-    descriptor's owner-less views) and the batch one (``world.cast_range``, on ``unowned``
-    views), each inlining the tree walk and the planes: each compiles once (no literal or
-    layout twin), and the two answer alike, rays and balls, among static and moving colliders
-    and a plane (the tree walk, the moving tree and the planes all met)."""
+    """The World's cast has one compiled copy, the batch's (``world.cast_range``, on
+    owner-less views), which the scalar queries (``world.cast_one``) call on the
+    descriptor's one-row batch: it compiles once (the one-row batch's types are the
+    batch's; no literal or layout twin), and the scalar and batch queries answer alike, rays
+    and balls, among static and moving colliders and a plane (the tree walk, the moving tree
+    and the planes all met)."""
     from swept import AABB, Plane, Ray, Sphere, World
     from swept._kernels import world as kworld
 
     # (the compiles this test adds: other tests in the process may have compiled them before)
-    before = (set(kworld.cast_hit.signatures), set(kworld.cast_range.signatures))
+    before = set(kworld.cast_range.signatures)
     world = World()
     world.add(Plane((0.0, 0.0, 1.0), -5.0), "floor")
     rng = np.random.default_rng(3)
@@ -447,6 +448,7 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
     directions /= np.linalg.norm(directions, axis=1)[:, None]
     batch = world.raycast_many(origins, directions, 100.0)
     balls = world.sweep_many(origins, np.full(200, 0.5), directions * 100.0)
+    batch_signatures = set(kworld.cast_range.signatures)
     hits = 0
     for i in range(200):
         hit = world.raycast(Ray(tuple(origins[i]), tuple(directions[i]), 100.0))
@@ -454,11 +456,15 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
         if hit is not None:
             hits += 1
             assert hit.distance == batch.distance[i]
+            assert tuple(hit.point) == tuple(batch.point[i])
+            assert tuple(hit.normal) == tuple(batch.normal[i])
         ball = world.sweep(Sphere(tuple(origins[i]), 0.5), tuple(directions[i] * 100.0))
         assert (ball.handle if ball is not None else -1) == balls.handle[i]
+        if ball is not None:
+            assert ball.fraction == pytest.approx(balls.fraction[i], rel=1e-12, abs=1e-15)
     assert 20 <= hits < 200
     # a ball along a ray's path meets whatever the ray meets
     assert np.all(balls.handle[batch.handle >= 0] >= 0)
-    assert len(set(kworld.cast_hit.signatures) - before[0]) <= 1
-    assert len(set(kworld.cast_range.signatures) - before[1]) <= 1
-    assert kworld.cast_hit.signatures and kworld.cast_range.signatures
+    assert len(set(kworld.cast_range.signatures) - before) <= 1
+    # the scalar queries' one-row batch types as the batch does: no compile of its own
+    assert set(kworld.cast_range.signatures) == batch_signatures

@@ -628,12 +628,10 @@ class World:
         self._refits = 0
         #: the last broadphase choice for the static colliders (swept.broadphase)
         self._broadphase: BroadphaseChoice | None = None
-        #: the traversal stack of the scalar queries, reused
-        self._stack = np.empty((_bvh.STACK_SIZE, 2))
         #: the scene World.raycast's descriptor describes (_NOT_DESCRIBED before one), the
         #: descriptor (swept._kernels.world.describe: it holds the addresses of that scene's
-        #: arrays and the stack, which this reference keeps alive) and its own address, which
-        #: the scalar kernels take
+        #: arrays, which this reference keeps alive, and the scalar queries' one-row batch)
+        #: and its own address, which the scalar kernels take
         self._ray_scene: Any = _NOT_DESCRIBED
         self._ray_desc = np.zeros(0, np.int64)
         self._ray_address = 0
@@ -1575,7 +1573,7 @@ class World:
         # locals, then stored together with no allocation between: an allocation may run the
         # garbage collector, whose finalizers may query the World and describe it in between
         data = self._data
-        desc = _world_hit.describe_hits(scene, self._stack, data, normals, self._hcap)
+        desc = _world_hit.describe_hits(scene, data, normals, self._hcap)
         address = desc.ctypes.data
         self._normals = normals
         self._ray_objects = (data, normals)

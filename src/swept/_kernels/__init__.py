@@ -27,11 +27,14 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
   :func:`kernel` would be compiled and emitted on its own and then again inside its caller.
 - A large body several kernels need is one :func:`kernel` they call, on owner-less views of
   their arrays (``world.unowned``, ``world.described``) so that the call
-  reference-counts nothing: ``world.cast_hit`` (the World's cast, once inlined into
-  ``cast_one`` and ``cast_range``), ``sim.gap_row``, ``sim.entering_row``, ``sim.reaches_row``
+  reference-counts nothing: ``sim.gap_row``, ``sim.entering_row``, ``sim.reaches_row``
   (row dispatches once inlined at nine sites of the Simulation's kernels). A dispatch needed
   at two sites of one kernel is one site with its arguments chosen before it
-  (``sim.relative_move``).
+  (``sim.relative_move``). A hot loop's body that a one-item query also needs is compiled
+  once, in the batch kernel, which the one-item query calls on a one-row batch kept beside
+  its scene (``world.cast_range``: the World's cast, once inlined into a scalar ``cast_hit``
+  too, the tour 172.7 to 161.3 s of CPU; a call inside the loop instead made the batch's
+  tree casts 1.2x slower, and the loop as a callee of its own its ball casts 1.07x).
 - No literal arguments and no read-only / writable mixes (:func:`kernel` and :func:`reader`
   make every call site share one signature); the breakdown lists any kernel compiled twice.
 - A kernel that only compiled code calls is a :func:`callee` (or :func:`callee_reader`):
@@ -199,10 +202,9 @@ def inline_kernel(fn: F) -> F:
 
     Each call site gets a copy of its own, typed and lowered again with its caller, so a large
     body costs its compile once per site (measured: the World's ``_cast`` compiles in about
-    10 s of CPU; inlined into ``cast_one`` and ``cast_range`` it cost that twice; now one
-    ``cast_hit`` that both call on owner-less views, at no cost to ``raycast_many``; the
-    same call on reference-counted arrays had made it 1.4x slower). Inline small helpers;
-    call large ones."""
+    10 s of CPU; inlined into ``cast_one`` and ``cast_range`` it cost that twice; now only
+    in ``cast_range``, which the scalar queries call on a one-row batch). Inline small
+    helpers; call large ones."""
     compiled: F = compiled_once(_typed_unliteral(_njit(cache=True, nogil=True, inline="always",
                                                        no_cfunc_wrapper=True)(fn)))
     return compiled

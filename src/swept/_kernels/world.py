@@ -21,6 +21,7 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
+from llvmlite import ir
 from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -108,7 +109,7 @@ from .scene import (
 
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
-           "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_hit", "cast_one",
+           "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one",
            "describe", "unowned", "cast_at", "cast_range", "spatial_order", "within",
            "zero_length_row", "contact_range", "box_candidates", "ray_candidates",
            "refit_moving", "STACK_SIZE"]
@@ -258,7 +259,7 @@ def _row_cast(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, 
     """:func:`~swept._kernels.scene.cast_row` as a real call, for the rare paths (planes, a
     grid entry that is not a segment) and the trees' colliders: one compiled copy of the
     whole narrowphase instead of one inlined at every site (each copy is seconds of a cold
-    compile). :func:`cast_hit`'s scene is owner-less, so the call reference-counts nothing:
+    compile). :func:`cast_range`'s scene is owner-less, so the call reference-counts nothing:
     measured (one thread, min of 7, side by side), the trees' colliders through this call
     against an inlined ``cast_row``: 3D rays at 3,000 spheres 0.93 against 0.95 us, 2D balls
     0.43 against 0.54 us, and ``cast_hit`` compiled in 7.7 s of CPU against 9.8."""
@@ -762,39 +763,39 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
 
 
-@kernel
-def cast_hit(scene: Scene, stack: np.ndarray,
-             ray: tuple[float, float, float, float, float, float], r: float, limit: float,
-             mask: int, flags: int
-             ) -> tuple[int, float, float, float, float, float, float, float, bool]:
-    """:func:`_cast` compiled once for the scalar queries (:func:`cast_one`, inlined into
-    every scalar entry), called on owner-less arrays (:func:`described`), so the call
-    reference-counts nothing. Measured (``benchmarks/bench_compile.py --breakdown``, CPU s):
-    ``cast_one`` 10.9 and ``cast_range`` 13.2, each with the cast inlined; the batch
-    (:func:`cast_range`) keeps its own inlined copy: calling this kernel once a ray, on the
-    batch's owner-less views, made ``raycast_many`` 1.2x slower on one thread (0.245 -> 0.30
-    us a ray at 10,000 segments, alternated runs of bench_world_rays on an idle machine)."""
-    return _cast(scene, stack, ray, r, limit, mask, flags)
-
-
 @inline_kernel
-def cast_one(scene: Scene, stack: np.ndarray,
+def cast_one(scene: Scene, row: tuple[Casts, Hits, np.ndarray],
              ray: tuple[float, float, float, float, float, float], tmax: float, radius: float,
              mask: int, flags: int
              ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
     """One ray (or ball) for the scalar World queries: ``(handle, t, px, py, pz, nx, ny, nz,
     inside, exit)`` (z is 0 in 2D; ``exit``, the hit collider's :func:`exit_row`, for a ray
-    only, else ``t``). ``ray`` is ``(ox, oy, oz, dx, dy, dz)`` with a unit direction;
-    ``stack`` a (STACK_SIZE, 2) float64 scratch array; ``flags`` as :func:`_cast` takes them.
-    Inlined (a call of :func:`cast_hit` and one of :func:`_exit_at`) into the two entry points
+    only, else ``t``). ``ray`` is ``(ox, oy, oz, dx, dy, dz)`` with a unit direction; ``row``
+    the descriptor's one-row batch (:func:`described`); ``flags`` as :func:`_cast` takes
+    them.
+
+    The ray is cast as row 0 of that one-row batch by :func:`cast_range`, the batch's own
+    kernel, so that the World's cast is compiled once for the scalar and the batch queries
+    (a copy inlined in each took about 11 and 16 s of CPU of a cold compile). Inlined (a
+    call of :func:`cast_range` and one of :func:`_exit_at`) into the two entry points
     :func:`cast_at` and :mod:`swept._kernels.world_hit`'s entries."""
-    h, t, px, py, pz, nx, ny, nz, inside = cast_hit(scene, stack, ray, radius, tmax, mask,
-                                                    flags)
-    grown = (flags & CAST_GROWN) != 0
+    casts, out, order = row
+    casts.origins[0, 0] = ray[0]
+    casts.origins[0, 1] = ray[1]
+    casts.origins[0, 2] = ray[2]
+    casts.directions[0, 0] = ray[3]
+    casts.directions[0, 1] = ray[4]
+    casts.directions[0, 2] = ray[5]
+    casts.tmax[0] = tmax
+    casts.radii[0] = radius
+    cast_range(0, 1, scene, casts, order, mask, flags, out)
+    h = out.handle[0]
+    t = out.t[0]
     te = t
-    if h >= 0 and not grown:
+    if h >= 0 and (flags & CAST_GROWN) == 0:
         te = _exit_at(scene, h, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], t)
-    return h, t, px, py, pz, nx, ny, nz, inside, te
+    return (h, t, out.point[0, 0], out.point[0, 1], out.point[0, 2], out.normal[0, 0],
+            out.normal[0, 1], out.normal[0, 2], out.inside[0], te)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -811,40 +812,65 @@ def cast_one(scene: Scene, stack: np.ndarray,
 #: Values a descriptor holds per array: its address, then two dimensions (a 1-d array's second
 #: is 0).
 DESC_STRIDE = 3
-#: The arrays a descriptor holds, in order: the scene's (``rows, tags, pool, nodes, links``) and
-#: the traversal stack.
-DESC_ARRAYS = 6
+#: The arrays a descriptor holds, in order: the scene's (``rows, tags, pool, nodes, links``).
+DESC_ARRAYS = 5
 #: Each described array's dtype and number of dimensions, in descriptor order.
-DESC_LAYOUT = ((np.float64, 2), (np.int64, 2), (np.float64, 2), (np.float64, 2), (np.int64, 1),
-               (np.float64, 2))
+DESC_LAYOUT = ((np.float64, 2), (np.int64, 2), (np.float64, 2), (np.float64, 2), (np.int64, 1))
+#: The one-row batch that follows the described arrays in a descriptor (:func:`described`,
+#: :func:`cast_one`: the scalar queries' ray as a :class:`Casts` row, their hit as a
+#: :class:`Hits` row), each field's offset in 8-byte slots from the batch's start, in field
+#: order: the casts' ``origins`` (1, 3), ``directions`` (1, 3), ``tmax`` (1,), ``radii``
+#: (1,), then the hits' ``handle`` (1,) int64, ``t`` (1,), ``point`` (1, 3), ``normal`` (1,
+#: 3) and ``inside`` (1,) bool (one byte of its slot).
+ONE_ROW = (0, 3, 6, 7, 8, 9, 10, 13, 16)
+#: The slots of the one-row batch (:data:`ONE_ROW`).
+ONE_ROW_SLOTS = 17
+#: The length of :func:`describe`'s descriptor, in int64 values: the arrays' addresses and
+#: shapes, then the one-row batch.
+DESC_SIZE = DESC_ARRAYS * DESC_STRIDE + ONE_ROW_SLOTS
+
+
+def _pointer_intrinsic(dtype: Any, name: str) -> Any:
+    """An intrinsic ``pointer(address)``: the ``dtype`` pointer at an integer ``address``,
+    named ``name`` (this module's name for it, as a pickle finds it)."""
+
+    def pointer(typingctx: Any, address: Any) -> Any:
+        sig = types.CPointer(dtype)(types.int64)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+        return sig, codegen
+
+    pointer.__name__ = pointer.__qualname__ = name
+    pointer.__doc__ = f"The {dtype} pointer at an integer ``address``."
+    return intrinsic(pointer)
+
+
+#: The float64, int64 and bool pointers at an address, as compiled code calls them,
+#: ``pointer(address)`` (untyped for mypy).
+_float64_at: Any = _pointer_intrinsic(types.float64, "_float64_at")
+_int64_at: Any = _pointer_intrinsic(types.int64, "_int64_at")
+_bool_at: Any = _pointer_intrinsic(types.boolean, "_bool_at")
 
 
 @intrinsic
-def _float64_pointer(typingctx: Any, address: Any) -> Any:
-    """The float64 pointer at an integer ``address``."""
-    sig = types.CPointer(types.float64)(types.int64)
+def _frame_stack_pointer(typingctx: Any) -> Any:
+    """A float64 pointer to room for a (STACK_SIZE, 2) traversal stack on the calling
+    compiled function's own frame (allocated once, at its entry, for as long as it runs):
+    a scratch stack that costs a call nothing, where ``np.empty`` allocates and frees one
+    on the heap."""
+    sig = types.CPointer(types.float64)()
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+        room = cgutils.alloca_once(builder, ir.ArrayType(ir.DoubleType(), 2 * STACK_SIZE))
+        return builder.bitcast(room, context.get_value_type(signature.return_type))
 
     return sig, codegen
 
 
-@intrinsic
-def _int64_pointer(typingctx: Any, address: Any) -> Any:
-    """The int64 pointer at an integer ``address``."""
-    sig = types.CPointer(types.int64)(types.int64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-
-    return sig, codegen
-
-
-#: The two intrinsics as compiled code calls them, ``pointer(address)`` (untyped for mypy,
-#: which sees the typing function's signature).
-_float64_at: Any = _float64_pointer
-_int64_at: Any = _int64_pointer
+#: :func:`_frame_stack_pointer` as compiled code calls it (untyped for mypy, as above).
+_frame_stack: Any = _frame_stack_pointer
 
 
 @intrinsic
@@ -889,14 +915,17 @@ def _unowned_view(typingctx: Any, value: Any) -> Any:
 unowned: Any = _unowned_view
 
 
-def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
-    """The descriptor of ``scene`` and ``stack`` whose address :func:`cast_at` takes (and
+
+def describe(scene: Scene) -> np.ndarray:
+    """The descriptor of ``scene`` whose address :func:`cast_at` takes (and
     :func:`swept._kernels.world_hit.ray_hit2`, from a longer descriptor that begins so):
-    (DESC_ARRAYS * DESC_STRIDE,) int64, each array's address and shape.
-    The caller keeps the descriptor, ``scene`` and ``stack`` alive (and unchanged in shape) as
-    long as it passes the address: the kernels read their memory by address."""
-    desc = np.zeros(DESC_ARRAYS * DESC_STRIDE, np.int64)
-    for k, (array, (dtype, ndim)) in enumerate(zip((*scene, stack), DESC_LAYOUT)):
+    (DESC_SIZE,) int64, each array's address and shape, then the slots of the scalar
+    queries' one-row batch (:data:`ONE_ROW`: the descriptor is its memory, so a query
+    allocates nothing). The caller keeps the descriptor and ``scene`` alive (and unchanged
+    in shape) as long as it passes the address: the kernels read their memory by
+    address."""
+    desc = np.zeros(DESC_SIZE, np.int64)
+    for k, (array, (dtype, ndim)) in enumerate(zip(scene, DESC_LAYOUT)):
         if array.dtype != dtype or array.ndim != ndim or not array.flags.c_contiguous:
             # the views rebuilt in the kernel assume this layout
             raise ValueError(f"scene array {k} must be a C-contiguous {ndim}-d {dtype.__name__} "
@@ -907,18 +936,30 @@ def describe(scene: Scene, stack: np.ndarray) -> np.ndarray:
 
 
 @inline_kernel
-def described(address: int) -> tuple[Scene, np.ndarray]:
-    """The scene and the stack the descriptor (:func:`describe`) at ``address`` points at, as
-    arrays without an owner (the descriptor itself passed by address too: an int unboxes in
-    a third of an array's time, 0.31 against 0.33 us a World.raycast kernel call)."""
+def described(address: int) -> tuple[Scene, tuple[Casts, Hits, np.ndarray]]:
+    """The scene and the one-row batch (``(casts, hits, order)``, ``order`` empty:
+    :func:`cast_one`) of the descriptor (:func:`describe`) at ``address``, as arrays
+    without an owner (the descriptor itself passed by address too: an int unboxes in a third
+    of an array's time, 0.31 against 0.33 us a World.raycast kernel call)."""
     desc = carray(_int64_at(address), (DESC_ARRAYS * DESC_STRIDE,))
     rows = carray(_float64_at(desc[0]), (desc[1], desc[2]))
     tags = carray(_int64_at(desc[3]), (desc[4], desc[5]))
     pool = carray(_float64_at(desc[6]), (desc[7], desc[8]))
     nodes = carray(_float64_at(desc[9]), (desc[10], desc[11]))
     links = carray(_int64_at(desc[12]), (desc[13],))
-    stack = carray(_float64_at(desc[15]), (desc[16], desc[17]))
-    return Scene(rows, tags, pool, nodes, links), stack
+    one = address + 8 * DESC_ARRAYS * DESC_STRIDE
+    at = ONE_ROW
+    casts = Casts(carray(_float64_at(one + 8 * at[0]), (1, 3)),
+                  carray(_float64_at(one + 8 * at[1]), (1, 3)),
+                  carray(_float64_at(one + 8 * at[2]), (1,)),
+                  carray(_float64_at(one + 8 * at[3]), (1,)))
+    hits = Hits(carray(_int64_at(one + 8 * at[4]), (1,)),
+                carray(_float64_at(one + 8 * at[5]), (1,)),
+                carray(_float64_at(one + 8 * at[6]), (1, 3)),
+                carray(_float64_at(one + 8 * at[7]), (1, 3)),
+                carray(_bool_at(one + 8 * at[8]), (1,)))
+    order = carray(_int64_at(one), (0,))
+    return Scene(rows, tags, pool, nodes, links), (casts, hits, order)
 
 
 @entry
@@ -926,11 +967,10 @@ def cast_at(desc: int, ray: tuple[float, float, float, float, float, float], tma
             radius: float, mask: int, flags: int
             ) -> tuple[int, float, float, float, float, float, float, float, bool, float]:
     """:func:`cast_one` on the scene of the descriptor (:func:`describe`) at address
-    ``desc``: the scalar World's
-    3D rays, rays that ignore colliders, and balls. Keeps the GIL: the stack is the World's
-    one scratch array."""
-    scene, stack = described(desc)
-    return cast_one(scene, stack, ray, tmax, radius, mask, flags)
+    ``desc``: the scalar World's 3D rays, rays that ignore colliders, and balls. Keeps the
+    GIL: the one-row batch is the World's one scratch."""
+    scene, row = described(desc)
+    return cast_one(scene, row, ray, tmax, radius, mask, flags)
 
 
 #: :func:`normal_key`'s keys (:func:`swept._kernels.world_hit.ray_hit2`'s shared normals):
@@ -1054,19 +1094,23 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     permutation of its rows, :func:`spatial_order`; empty: the rows ``first .. stop-1``
     themselves), writing those rows of ``out`` (a range kernel: any split of a batch into
     ranges gives the same answers). ``flags``: :data:`CAST_GROWN` (balls of
-    ``casts.radii``), :data:`CAST_NORMALISE` (directions of any nonzero length)."""
+    ``casts.radii``), :data:`CAST_SKIPPING`, :data:`CAST_NORMALISE` (directions of any
+    nonzero length).
+
+    The World's one compiled cast: the batch queries call it once a range, the scalar ones
+    (:func:`cast_one`) on a one-row batch. Its traversal stack is on the call's own frame
+    (:func:`_frame_stack`), so a call allocates nothing."""
     if first >= stop:
         return
-    d = casts.origins.shape[1]
-    scratch = np.empty((STACK_SIZE, 2))
     # no reference counts in the loop (unowned): every array it passes or reads is a view
-    # without an owner, each kept alive by an argument or by ``scratch`` (the cast inlined:
-    # see cast_hit)
-    stack = unowned(scratch)
+    # without an owner, each kept alive by an argument (the cast inlined: a call of a
+    # compiled cast once a ray made the batch's casts through the trees 1.2x slower)
+    stack = carray(_frame_stack(), (STACK_SIZE, 2))
     scene = unowned(scene)
     casts = unowned(casts)
     order = unowned(order)
     out = unowned(out)
+    d = casts.origins.shape[1]
     o = casts.origins
     v = casts.directions
     grown = (flags & CAST_GROWN) != 0
@@ -1086,7 +1130,7 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
             ahead = _ray_at(o, v, radii, tmax, order[k + 1] if ordered else k + 1, d, grown,
                             normalise)
         h, t, px, py, pz, nx, ny, nz, inside = _cast(
-            scene, stack, (ox, oy, oz, dx, dy, dz), r, limit, mask, CAST_GROWN if grown else 0)
+            scene, stack, (ox, oy, oz, dx, dy, dz), r, limit, mask, flags)
         out.handle[i] = h
         out.t[i] = t
         out.inside[i] = inside
@@ -1097,8 +1141,6 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
         if d == 3:
             out.point[i, 2] = pz
             out.normal[i, 2] = nz
-    # (a use of the scratch after the loop: it lives until here, its view used in the loop)
-    scratch[0, 0] = 0.0
 
 
 @kernel
@@ -1242,3 +1284,4 @@ def ray_candidates(scene: Scene, ray: tuple[float, float, float, float, float, f
             out[found] = links[j]
         found += 1
     return found
+

@@ -47,8 +47,9 @@ from . import entry, inline_kernel
 from .scene import CHAIN_OWNER, Scene
 from .world import (
     CAST_GROWN,
-    DESC_ARRAYS,
-    DESC_STRIDE,
+    DESC_SIZE,
+    Casts,
+    Hits,
     _int64_at,
     cast_one,
     described,
@@ -348,15 +349,16 @@ def _box_ball_hit3(typ: Any, val: Any, c: Any) -> Any:
         pyapi.bool_from_bool(h.inside), pyapi.long_from_longlong(h.h), data], _vectors3)
 
 
-def describe_hits(scene: Scene, stack: np.ndarray, data: list[Any], normals: dict[int, Any],
+def describe_hits(scene: Scene, data: list[Any], normals: dict[int, Any],
                   hcap: int) -> np.ndarray:
     """The descriptor :func:`ray_hit2` takes by address: :func:`swept._kernels.world.describe`'s
-    for ``scene`` and ``stack``, then :data:`DESC_OBJECTS` values: the addresses of ``data``
-    (each handle's user data) and ``normals`` (the shared normals by key), and ``hcap``.
-    The caller keeps all of them alive, and unchanged, as long as it passes the address."""
+    for ``scene`` (with its one-row batch), then :data:`DESC_OBJECTS` values: the addresses
+    of ``data`` (each handle's user data) and ``normals`` (the shared normals by key), and
+    ``hcap``. The caller keeps all of them alive, and unchanged, as long as it passes the
+    address."""
     from .world import describe
 
-    return np.concatenate([describe(scene, stack),
+    return np.concatenate([describe(scene),
                            np.array([id(data), id(normals), hcap], np.int64)])
 
 
@@ -366,15 +368,15 @@ def ray_hit2(desc: int, ray: tuple[float, float, float, float, float], mask: int
     descriptor (:func:`describe_hits`) at address ``desc``, given as the Ray's ``(ox, oy, dx,
     dy, max_distance)`` (a unit direction): the nearest hit as a :data:`hit_type`, boxed (as
     the call returns to Python) as the ``WorldRayHit``, or None on a miss. Keeps the GIL
-    (:func:`swept._kernels.entry`): the stack is the World's one scratch array, and the boxing
-    calls the C API."""
-    scene, stack = described(desc)
-    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    (:func:`swept._kernels.entry`): the descriptor's one-row batch is the World's one scratch,
+    and the boxing calls the C API."""
+    scene, one = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_SIZE), (DESC_OBJECTS,))
     ox, oy, dx, dy, tmax = ray
     # flags computed, not the literal 0 (a literal compiles cast_one once more)
     no_flags = mask & 0
     h, t, px, py, _pz, nx, ny, _nz, inside, te = cast_one(
-        scene, stack, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, no_flags)
+        scene, one, (ox, oy, 0.0, dx, dy, 0.0), tmax, 0.0, mask, no_flags)
     key = -1
     if h >= 0:
         key = normal_key(scene, h, nx, ny)
@@ -389,7 +391,8 @@ def ray_hit2(desc: int, ray: tuple[float, float, float, float, float], mask: int
 
 
 @inline_kernel
-def _ball(scene: Scene, stack: np.ndarray, chain_start: int, c: tuple[float, float, float],
+def _ball(scene: Scene, one: tuple[Casts, Hits, np.ndarray], chain_start: int,
+          c: tuple[float, float, float],
           d: tuple[float, float, float], r: float, length: float, mask: int
           ) -> tuple[int, int, float, float, float, float, float, float, float, bool]:
     """A ball of radius ``r`` centred at ``c`` moved by ``d`` (of length ``length``, as the
@@ -397,7 +400,8 @@ def _ball(scene: Scene, stack: np.ndarray, chain_start: int, c: tuple[float, flo
     same order: ``(row, handle, fraction, point, normal, inside)``, the row the cast met (-1:
     none) and its handle (a chain's segment, from ``chain_start`` on, reported as its
     chain); the point is the ball's point of contact, or the kernel's touch point for a chain
-    (whose region rule may have turned the normal) and for a ball that starts touching."""
+    (whose region rule may have turned the normal) and for a ball that starts touching.
+    ``one`` is the descriptor's one-row batch (:func:`swept._kernels.world.described`)."""
     cx, cy, cz = c
     dx, dy, dz = d
     ux = 1.0
@@ -410,7 +414,7 @@ def _ball(scene: Scene, stack: np.ndarray, chain_start: int, c: tuple[float, flo
     # flags computed, not a literal (a literal compiles cast_one once more)
     grown = (mask & 0) | CAST_GROWN
     row, t, px, py, pz, nx, ny, nz, inside, _te = cast_one(
-        scene, stack, (cx, cy, cz, ux, uy, uz), length, r, mask, grown)
+        scene, one, (cx, cy, cz, ux, uy, uz), length, r, mask, grown)
     h = row
     fraction = 0.0
     if row >= 0:
@@ -438,12 +442,12 @@ def ball_hit2(desc: int, ball: tuple[float, float, float, float, float],
     :data:`ball_hit_type`, boxed as the ``WorldSweepHit`` (or None on a miss). Each value is
     computed with the very operations of the World's general ball path (its ``_sweep_ball``),
     so that both answer bit for bit alike."""
-    scene, stack = described(desc)
-    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    scene, one = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_SIZE), (DESC_OBJECTS,))
     cx, cy, r, dx, dy = ball
     length = math.hypot(dx, dy)
     row, h, fraction, px, py, _pz, nx, ny, _nz, inside = _ball(
-        scene, stack, tail[2], (cx, cy, 0.0), (dx, dy, 0.0), r, length, mask)
+        scene, one, tail[2], (cx, cy, 0.0), (dx, dy, 0.0), r, length, mask)
     key = normal_key(scene, row, nx, ny) if row >= 0 else -1
     return make_ball_hit((h, fraction, px, py, nx, ny, cx + dx * fraction,
                           cy + dy * fraction, inside, key, tail[0], tail[1]))
@@ -454,12 +458,12 @@ def ray_hit3(desc: int, ray: tuple[float, float, float, float, float, float, flo
              mask: int) -> Any:
     """One 3D ray for :meth:`swept.world.World.raycast`, as :func:`ray_hit2`: the Ray's
     ``(ox, oy, oz, dx, dy, dz, max_distance)`` in, the ``WorldRayHit`` (Vec3s) or None out."""
-    scene, stack = described(desc)
-    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    scene, one = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_SIZE), (DESC_OBJECTS,))
     ox, oy, oz, dx, dy, dz, tmax = ray
     no_flags = mask & 0
     h, t, px, py, pz, nx, ny, nz, inside, te = cast_one(
-        scene, stack, (ox, oy, oz, dx, dy, dz), tmax, 0.0, mask, no_flags)
+        scene, one, (ox, oy, oz, dx, dy, dz), tmax, 0.0, mask, no_flags)
     if h >= 0 and inside:
         px = ox
         py = oy
@@ -473,10 +477,10 @@ def ball_hit3(desc: int, ball: tuple[float, float, float, float, float, float, f
     """One sphere swept for :meth:`swept.world.World.sweep`, as :func:`ball_hit2`: ``(cx,
     cy, cz, r, dx, dy, dz, length)`` in (the length as ``Vec3.length`` computes it), the
     ``WorldSweepHit`` (Vec3s) or None out."""
-    scene, stack = described(desc)
-    tail = carray(_int64_at(desc + 8 * DESC_ARRAYS * DESC_STRIDE), (DESC_OBJECTS,))
+    scene, one = described(desc)
+    tail = carray(_int64_at(desc + 8 * DESC_SIZE), (DESC_OBJECTS,))
     cx, cy, cz, r, dx, dy, dz, length = ball
     _row, h, fraction, px, py, pz, nx, ny, nz, inside = _ball(
-        scene, stack, tail[2], (cx, cy, cz), (dx, dy, dz), r, length, mask)
+        scene, one, tail[2], (cx, cy, cz), (dx, dy, dz), r, length, mask)
     return make_ball_hit3((h, fraction, px, py, pz, nx, ny, nz, cx + dx * fraction,
                            cy + dy * fraction, cz + dz * fraction, inside, tail[0]))
