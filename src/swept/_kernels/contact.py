@@ -45,8 +45,10 @@ Degenerate cases, decided once here:
   directions, the way nearer +x (then +y, +z): a mirror-symmetric case, so both argument orders
   give the same normal, as with coincident centres; touching parallel 3D cores use
   :func:`fallback_perp3` of the first core.
-- **Touching**: cores whose separation is within :data:`TOUCH_TOLERANCE` of the coordinates'
-  magnitude touch (a contact of depth at least 0), even with no radius.
+- **Touching**: shapes whose gap (surface to surface, or between the cores when they have no
+  radius) is within :data:`TOUCH_TOLERANCE` of the largest coordinate magnitude of their points
+  and radii touch: a contact of depth 0. It is ``distance()``'s rule for 0, written once
+  (:func:`~swept._kernels.geom.gap_apart`).
 - **Exact ties between separating axes** go to the axis whose sign-free direction is greatest
   (x first, then y), so that swapping two shapes of one type only reverses the normal; when the
   two opposite pushes along one axis tie (a box centred on another along that axis, collinear
