@@ -173,10 +173,15 @@ class Chain:
         box = shape.aabb
         lo = [min(box.min[k], box.min[k] + disp[k]) for k in range(2)]
         hi = [max(box.max[k], box.max[k] + disp[k]) for k in range(2)]
-        big = max(1.0, *(abs(v) for v in lo + hi), *(abs(v) for v in self._box.min),
-                  *(abs(v) for v in self._box.max))
+        return self._near(*self._grown(lo, hi, reach))
+
+    def _grown(self, lo: Sequence[float], hi: Sequence[float], reach: float
+               ) -> tuple[list[float], list[float]]:
+        """The box ``lo``..``hi`` grown by ``reach`` and :data:`~swept.constants.CANDIDATE_MARGIN`
+        of the scale (its and the chain's largest coordinate, at least 1)."""
+        big = max(1.0, *(abs(v) for v in (*lo, *hi, *self._box.min, *self._box.max)))
         grow = reach + CANDIDATE_MARGIN * big
-        return self._near([v - grow for v in lo], [v + grow for v in hi])
+        return [v - grow for v in lo], [v + grow for v in hi]
 
     def _near_ray(self, ray: Any) -> Sequence[int]:
         """The segments whose boxes (grown by :data:`~swept.constants.CANDIDATE_MARGIN` of the
@@ -276,10 +281,7 @@ def chain_contacts(shape: Shape, chain: Chain) -> list[tuple[int, Contact]]:
     box = shape.aabb
     # the candidate box grown as for a sweep: a shape touching a segment to rounding may lie
     # an ulp outside that segment's box (a point on the chain's end), and still touches
-    big = max(1.0, *(abs(v) for v in (*box.min, *box.max, *chain._box.min, *chain._box.max)))
-    grow = CANDIDATE_MARGIN * big
-    lo = (box.min[0] - grow, box.min[1] - grow)
-    hi = (box.max[0] + grow, box.max[1] + grow)
+    lo, hi = chain._grown(box.min, box.max, 0.0)
     toward = reference_point(shape)
     found: list[tuple[int, Contact]] = []
     for i in chain._near(lo, hi):

@@ -377,7 +377,8 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
     ey = by - ay
     reach = cr + br
     qx, qy, t = closest_on_segment2(cx, cy, ax, ay, bx, by)
-    touch = max(witness_scale(cx, cy, 0.0, ax, ay, 0.0), abs(bx), abs(by), cr, br)
+    scale = max(max(abs(cx), abs(cy)), max(max(abs(ax), abs(ay)), max(abs(bx), abs(by))))
+    touch = max(scale, cr, br)
     degenerate = ex * ex + ey * ey <= DEGENERATE_SEGMENT_SQ
     if degenerate or t <= 0.0 or t >= 1.0:
         # nearest an end of the core (or the core is a point): straight from that end
@@ -386,7 +387,6 @@ def contact_circle_capsule(cx: float, cy: float, cr: float, ax: float, ay: float
         dist = math.hypot(dx, dy)
         if gap_apart(dist - reach, touch):
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
-        scale = max(max(abs(cx), abs(cy)), max(max(abs(ax), abs(ay)), max(abs(bx), abs(by))))
         if degenerate:
             if dist > 0.0:
                 nx = dx / dist
