@@ -1465,7 +1465,10 @@ class World:
                 - self._rows[handles, _scene.LO:_scene.LO + 2])
         per_axis = np.minimum(np.floor((span + g) / (k * cell)) + 2.0, [mnx, mny])
         capacity = int(np.sum(per_axis[:, 0] * per_axis[:, 1]))
-        return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE)
+        # and at most floor((s + 2 g) / cell) + 2 grid cells an axis (the cells it marks)
+        fine = np.minimum(np.floor((span + g) / cell) + 2.0, [nx, ny])
+        marked = int(min(np.sum(fine[:, 0] * fine[:, 1]), nx * ny))
+        return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE, marked)
 
     def _outside(self, sensors: bool, skip: set[int]) -> set[int] | None:
         """The skip set for a walk of the outside tree, or None when the query has nothing

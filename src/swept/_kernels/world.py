@@ -42,6 +42,8 @@ from .bvh import (
 )
 from .geom import length3, unit2
 from .grid import (
+    CELL_MOVING,
+    CELL_START,
     MG_GRIDDED,
     MG_HEAD,
     MG_K,
@@ -235,7 +237,7 @@ def refit_moving(scene: Scene) -> None:
         handles = links[first:first + links[tree[2] + 2]]
         bin_moving(scene.rows, links, block, handles,
                    (scene.nodes[frame, 0], scene.nodes[frame, 1], scene.nodes[frame, 2],
-                    links[H_GRID_NX], links[H_GRID_NY]))
+                    links[H_GRID_NX], links[H_GRID_NY]), links[H_GRID_CELLS])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -562,9 +564,16 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 lo = links[sc]
                 hi = links[sc + 1]
             else:
-                if gridded:
+                c = cells + walk[0] + gnx * walk[1]
+                lo = links[c]
+                if lo >= CELL_MOVING:
+                    # a cell some moving collider's box touches (grid.bin_moving marks them,
+                    # only while gridded): its coarse cell's moving colliders, once a coarse
+                    # cell. Unmarked cells skip the coarse cell's arithmetic and list
+                    # (measured: see MOVING_GRID_COLLIDERS_PER_CELL)
+                    lo &= CELL_START
                     mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
-                    if mc != last:
+                    if gridded and mc != last:
                         # a coarse cell entered: its moving colliders, once
                         last = mc
                         for j in range(m_items + links[m_starts + mc],
@@ -590,10 +599,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                                 limit = t
                                 px, py, nx, ny, inside = ax, ay, anx, any_, ains
                                 seg_row = -1
-                c = cells + walk[0] + gnx * walk[1]
                 base = items
-                lo = links[c]
-                hi = links[c + 1]
+                hi = links[c + 1] & CELL_START
                 if hi == lo + 1 and links[items + lo] < 0:
                     # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
                     block_at = items - 1 - links[items + lo]
