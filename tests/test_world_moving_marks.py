@@ -95,9 +95,11 @@ def test_the_marked_cells_are_exactly_those_the_moving_boxes_touch_after_every_m
     """Each sync clears the last marks and marks the cells of the boxes now: the bit and the
     block's list name the same cells, exactly the touched ones, and the static starts are
     unchanged under the bit."""
-    moving = [Circle((50.0 + 70.0 * i, 200.0), 6.0 + i) for i in range(5)]
-    moving.append(AABB((300.0, 300.0), (330.0, 318.0)))
+    moving = [Circle((50.0 + 70.0 * i, 200.0), 3.0 + i) for i in range(5)]
+    moving.append(AABB((300.0, 300.0), (312.0, 306.0)))
     world, shapes, handles = _world(moving)
+    links = world._sync().links
+    assert links[int(links[kscene.H_MOVING_GRID]) + kgrid.MG_MARKED_CAP] > 0
     flagged, listed, start0, frame = _marks(world)
     assert flagged == listed == _touched([_box_of(s) for s in moving], frame)
     rng = np.random.default_rng(5)
@@ -208,9 +210,10 @@ def test_rays_at_moving_boxes_corners_on_cell_lines_and_grazing_circles(scale: f
         assert batch.distance[k] == one.distance
         assert tuple(batch.point[k]) == tuple(one.point)
         assert tuple(batch.normal[k]) == tuple(one.normal)
-    # the moving grid is what the rays walked (not the moving tree)
+    # the moving grid, its cells marked, is what the rays walked (not the moving tree)
     links = world._sync().links
     assert links[int(links[kscene.H_MOVING_GRID]) + kgrid.MG_GRIDDED] == 1
+    assert links[int(links[kscene.H_MOVING_GRID]) + kgrid.MG_MARKED_CAP] > 0
 
 
 def _marks_frame(world: World) -> tuple[float, float, float, int, int]:
@@ -220,3 +223,36 @@ def _marks_frame(world: World) -> tuple[float, float, float, int, int]:
     frame = int(links[kscene.H_FRAME])
     return (float(nodes[frame, 0]), float(nodes[frame, 1]), float(nodes[frame, 2]),
             int(links[kscene.H_GRID_NX]), int(links[kscene.H_GRID_NY]))
+
+
+def test_moving_colliders_too_large_for_marks_are_read_in_every_cell() -> None:
+    """Moving colliders whose boxes would mark more than MOVING_GRID_MARKS_PER_COLLIDER cells
+    each: the block reserves no marks, none is set, the rays still meet them in the grid (not
+    the moving tree), read at every cell, and equal brute force, before and after a move."""
+    from swept.constants import MOVING_GRID_MARKS_PER_COLLIDER
+
+    moving = [Circle((60.0 + 90.0 * i, 200.0 + 30.0 * i), 35.0) for i in range(4)]
+    world, shapes, handles = _world(moving)
+    links = world._sync().links
+    block = int(links[kscene.H_MOVING_GRID])
+    frame = _marks(world)[3]
+    assert len(_touched([_box_of(s) for s in moving], frame)) > (
+        MOVING_GRID_MARKS_PER_COLLIDER * len(moving))
+    assert links[block + kgrid.MG_MARKED_CAP] == 0
+    assert links[block + kgrid.MG_GRIDDED] == 1
+    rng = np.random.default_rng(13)
+    for step in range(2):
+        flagged, listed, _start, _frame = _marks(world)
+        assert flagged == set() and listed == set()
+        o = rng.uniform(-20.0, 420.0, (60, 2))
+        a = rng.uniform(0.0, 2.0 * math.pi, 60)
+        d = np.stack([np.cos(a), np.sin(a)], axis=1)
+        # and rays aimed at the circles' centres from afar
+        aim = np.array([shapes[h].center for h in handles])
+        o2 = aim + np.array([[-200.0, 5.0]])
+        d2 = np.tile([1.0, 0.0], (len(handles), 1))
+        rays_equal_brute_force(shapes, world, np.concatenate([o, o2]),
+                               np.concatenate([d, d2]), np.full(60 + len(handles), 600.0))
+        for h in handles:
+            shapes[h] = Circle(np.asarray(shapes[h].center) + (17.0, -11.0 * step), 35.0)
+            world.move(h, shapes[h])

@@ -33,7 +33,9 @@ The grid cells (fine ones) that some moving collider's grown box touches are *ma
 :data:`CELL_START`), their indices listed in the block so that the next binning clears them.
 A walk tests a coarse cell's moving colliders only in a marked cell (and once a coarse cell):
 a ray that crosses a coarse cell away from every moving box skips its list and the coarse
-cell's arithmetic.
+cell's arithmetic. A block with no room for marks (``marked_capacity`` 0: the marks would
+cost the sync more than :data:`~swept.constants.MOVING_GRID_MARKS_PER_COLLIDER` a moving
+collider) marks nothing, and a walk then reads the coarse cell of every cell it crosses.
 
 A cell listing many entries (a cluster's) holds instead one entry, ``-1 - b``, naming a
 sub-grid block at ``items[b]`` (:func:`subdivide`): S, then its S x S sub-cells' starts and
@@ -427,10 +429,11 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
                 c = cx + mnx * cy
                 links[items + fill[c]] = h
                 fill[c] += 1
-    # mark the grid cells the binned colliders' grown boxes touch (each listed once)
+    # mark the grid cells the binned colliders' grown boxes touch (each listed once; no room
+    # reserved: no marks, the rays read every cell's coarse cell)
     marked_cap = links[block + MG_MARKED_CAP]
     n_marked = 0
-    for i in range(handles.shape[0]):
+    for i in range(handles.shape[0] if marked_cap > 0 else 0):
         h = handles[i]
         if rows[h, LO] < x0 or rows[h, LO + 1] < y0 or rows[h, HI] > x1 or rows[h, HI + 1] > y1:
             continue

@@ -47,6 +47,7 @@ from .grid import (
     MG_GRIDDED,
     MG_HEAD,
     MG_K,
+    MG_MARKED_CAP,
     MG_NX,
     MG_NY,
     MG_OUTSIDE,
@@ -534,6 +535,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gridded = block > 0 and links[block + MG_GRIDDED] != 0
         inv_k = 1.0
         mnx = m_starts = m_items = 0
+        # a moving grid whose cells are not marked (grid.bin_moving): every cell is read
+        unmarked = gridded and links[block + MG_MARKED_CAP] == 0
         if gridded:
             inv_k = 1.0 / links[block + MG_K]
             mnx = links[block + MG_NX]
@@ -566,11 +569,12 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             else:
                 c = cells + walk[0] + gnx * walk[1]
                 lo = links[c]
-                if lo >= CELL_MOVING:
+                if lo >= CELL_MOVING or unmarked:
                     # a cell some moving collider's box touches (grid.bin_moving marks them,
-                    # only while gridded): its coarse cell's moving colliders, once a coarse
-                    # cell. Unmarked cells skip the coarse cell's arithmetic and list
-                    # (measured: see MOVING_GRID_COLLIDERS_PER_CELL)
+                    # only while gridded), or any cell of a moving grid without marks: its
+                    # coarse cell's moving colliders, once a coarse cell. Unmarked cells skip
+                    # the coarse cell's arithmetic and list (measured: see
+                    # MOVING_GRID_MARKS_PER_COLLIDER)
                     lo &= CELL_START
                     mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
                     if gridded and mc != last:
