@@ -28,19 +28,25 @@ from swept.world import World
 SIDE = 40
 
 
-def _world(moving: list[Any]) -> tuple[World, list[Any], list[int]]:
-    """A gridded World of short static segments, then ``moving`` shapes added moving."""
+def _static_world(scale: float = 1.0, seed: int = 24) -> tuple[World, list[Any]]:
+    """A gridded World of short static segments on the lattice, scaled by ``scale``."""
     world = World()
     shapes: list[Any] = []
-    rng = np.random.default_rng(24)
+    rng = np.random.default_rng(seed)
     for i in range(SIDE):
         for j in range(SIDE):
             if (i + j) % 3:
                 continue
             a = np.array([10.0 * i + 1.0, 10.0 * j + 1.0])
-            seg = Segment(a, a + rng.uniform(2.0, 8.0, 2))
+            seg = Segment(a * scale, (a + rng.uniform(2.0, 8.0, 2)) * scale)
             world.add(seg)
             shapes.append(seg)
+    return world, shapes
+
+
+def _world(moving: list[Any]) -> tuple[World, list[Any], list[int]]:
+    """:func:`_static_world`, then ``moving`` shapes added moving (and their handles)."""
+    world, shapes = _static_world()
     handles = []
     for shape in moving:
         handles.append(world.add(shape, moving=True))
@@ -168,17 +174,7 @@ def test_rays_at_moving_boxes_corners_on_cell_lines_and_grazing_circles(scale: f
     """Moving boxes whose corners sit on grid cell lines (the marks' edge), rays through
     those corners, along the edges and grazing a moving circle, at scales 1e-6 to 1e6: equal
     brute force, and each batch row is its scalar ray bit for bit."""
-    world = World()
-    shapes: list[Any] = []
-    rng = np.random.default_rng(31)
-    for i in range(SIDE):
-        for j in range(SIDE):
-            if (i + j) % 3:
-                continue
-            a = np.array([10.0 * i + 1.0, 10.0 * j + 1.0])
-            b = a + rng.uniform(2.0, 8.0, 2)
-            shapes.append(Segment(a * scale, b * scale))
-            world.add(shapes[-1])
+    world, shapes = _static_world(scale, 31)
     frame = _marks_frame(world)
     x0, y0, cell = frame[0], frame[1], frame[2]
     # a box from one cell corner to another, and a circle whose box does the same
