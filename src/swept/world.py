@@ -94,6 +94,7 @@ from .constants import (
     MAX_COORDINATE,
     MAX_DEPTH,
     MOVING_GRID_COLLIDERS_PER_CELL,
+    MOVING_GRID_MARKS_PER_COLLIDER,
     MOVING_GRID_OUTSIDE,
 )
 from .contact import contact
@@ -1465,7 +1466,14 @@ class World:
                 - self._rows[handles, _scene.LO:_scene.LO + 2])
         per_axis = np.minimum(np.floor((span + g) / (k * cell)) + 2.0, [mnx, mny])
         capacity = int(np.sum(per_axis[:, 0] * per_axis[:, 1]))
-        return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE)
+        # and at most floor((s + 2 g) / cell) + 2 grid cells an axis (the cells it marks),
+        # marked only within MOVING_GRID_MARKS_PER_COLLIDER a collider (0: no marks, the rays
+        # read the coarse cell of every grid cell they cross)
+        fine = np.minimum(np.floor((span + g) / cell) + 2.0, [nx, ny])
+        marked = int(min(np.sum(fine[:, 0] * fine[:, 1]), nx * ny))
+        if marked > MOVING_GRID_MARKS_PER_COLLIDER * m:
+            marked = 0
+        return _grid.moving_block(k, mnx, mny, capacity, MOVING_GRID_OUTSIDE, marked)
 
     def _outside(self, sensors: bool, skip: set[int]) -> set[int] | None:
         """The skip set for a walk of the outside tree, or None when the query has nothing

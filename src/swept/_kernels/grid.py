@@ -22,10 +22,20 @@ its cell ``(cx // K, cy // K)`` (:func:`coarse_of`) holds every moving collider 
 walking the grid meets them cell by cell (a line crosses a square in one run of cells, so each
 coarse cell is tested once, when the walk enters it) instead of walking the moving tree. Its
 block in ``links`` (at ``links[H_MOVING_GRID]``): :data:`MG_HEAD` slots ``K mnx mny gridded
-capacity outside outside_capacity``, the outside list (moving colliders whose boxes leave the
-frame, tested by every ray), the coarse cells' starts (``mnx * mny + 1``) and the entries
-(``capacity`` of them, sized when packed). ``gridded`` 0 means the rays walk the moving tree
-instead (too many outside, or more entries than the capacity).
+capacity outside outside_capacity marked marked_capacity``, the outside list (moving colliders
+whose boxes leave the frame, tested by every ray), the coarse cells' starts (``mnx * mny +
+1``), the entries (``capacity`` of them, sized when packed) and the marked cells (below).
+``gridded`` 0 means the rays walk the moving tree instead (too many outside, more entries
+than the capacity, or more marked cells than theirs).
+
+The grid cells (fine ones) that some moving collider's grown box touches are *marked*: bit
+:data:`CELL_MOVING` of their start in the grid's ``start`` (a reader masks it off with
+:data:`CELL_START`), their indices listed in the block so that the next binning clears them.
+A walk tests a coarse cell's moving colliders only in a marked cell (and once a coarse cell):
+a ray that crosses a coarse cell away from every moving box skips its list and the coarse
+cell's arithmetic. A block with no room for marks (``marked_capacity`` 0: the marks would
+cost the sync more than :data:`~swept.constants.MOVING_GRID_MARKS_PER_COLLIDER` a moving
+collider) marks nothing, and a walk then reads the coarse cell of every cell it crosses.
 
 A cell listing many entries (a cluster's) holds instead one entry, ``-1 - b``, naming a
 sub-grid block at ``items[b]`` (:func:`subdivide`): S, then its S x S sub-cells' starts and
@@ -60,9 +70,16 @@ from .scene import (
 )
 
 #: Slots of the moving grid's block head (module docstring): K, mnx, mny, gridded, capacity,
-#: outside count, outside capacity.
+#: outside count, outside capacity, marked cells' count, their capacity.
 MG_K, MG_NX, MG_NY, MG_GRIDDED, MG_CAPACITY, MG_OUTSIDE, MG_OUTSIDE_CAP = 0, 1, 2, 3, 4, 5, 6
-MG_HEAD = 7
+MG_MARKED, MG_MARKED_CAP = 7, 8
+MG_HEAD = 9
+
+#: The bit of a grid cell's start (``start[c]``) that marks cell c as touched by some moving
+#: collider's box (module docstring): starts are below it (an entry count never nears 2^62).
+CELL_MOVING = 1 << 62
+#: A cell's start without :data:`CELL_MOVING`.
+CELL_START = CELL_MOVING - 1
 
 #: The state of a DDA walk (module docstring).
 Walk = tuple[int, int, int, int, float, float, float, float]
@@ -315,10 +332,13 @@ def walk_next(walk: Walk, nx: int, ny: int) -> tuple[bool, Walk]:
 
 
 @kernel
-def moving_block(k: int, mnx: int, mny: int, capacity: int, outside_cap: int) -> np.ndarray:
+def moving_block(k: int, mnx: int, mny: int, capacity: int, outside_cap: int,
+                 marked_cap: int) -> np.ndarray:
     """A moving grid's block for ``links`` (module docstring), empty (``gridded`` 0) until
-    :func:`bin_moving` fills it."""
-    block = np.zeros(MG_HEAD + outside_cap + mnx * mny + 1 + capacity, np.int64)
+    :func:`bin_moving` fills it; room for ``capacity`` entries, ``outside_cap`` colliders
+    outside the frame and ``marked_cap`` marked grid cells."""
+    block = np.zeros(MG_HEAD + outside_cap + mnx * mny + 1 + capacity + marked_cap, np.int64)
+    block[MG_MARKED_CAP] = marked_cap
     block[MG_K] = k
     block[MG_NX] = mnx
     block[MG_NY] = mny
@@ -350,12 +370,14 @@ def _coarse_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, n
 
 @callee
 def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndarray,
-               frame: tuple[float, float, float, int, int]) -> None:
+               frame: tuple[float, float, float, int, int], cells: int) -> None:
     """Rebin the moving colliders ``handles`` into the moving grid's block at
     ``links[block]`` in place (module docstring), for the grid ``frame`` ``(x0, y0, cell,
-    nx, ny)``. Colliders whose boxes leave the frame go in the outside list; when they do not
-    fit it, or the entries exceed the capacity, ``gridded`` is left 0 (the rays walk the
-    moving tree)."""
+    nx, ny)``, whose cells' starts are ``links[cells ..]``: the last binning's marks cleared,
+    then the grid cells the binned colliders touch marked (module docstring). Colliders whose
+    boxes leave the frame go in the outside list; when they do not fit it, or the entries or
+    the marked cells exceed their capacities, ``gridded`` is left 0 (the rays walk the moving
+    tree) and no cell is marked."""
     x0, y0, cell, nx, ny = frame
     inv_k = 1.0 / links[block + MG_K]
     mnx = links[block + MG_NX]
@@ -366,6 +388,11 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
     outside = block + MG_HEAD
     starts = outside + outside_cap
     items = starts + mnx * mny + 1
+    marked = items + capacity
+    # the last binning's marks cleared (before anything can fail: an unbinned grid marks none)
+    for i in range(links[block + MG_MARKED]):
+        links[cells + links[marked + i]] &= CELL_START
+    links[block + MG_MARKED] = 0
     x1 = x0 + nx * cell
     y1 = y0 + ny * cell
     for c in range(mnx * mny + 1):
@@ -402,6 +429,30 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
                 c = cx + mnx * cy
                 links[items + fill[c]] = h
                 fill[c] += 1
+    # mark the grid cells the binned colliders' grown boxes touch (each listed once; no room
+    # reserved: no marks, the rays read every cell's coarse cell)
+    marked_cap = links[block + MG_MARKED_CAP]
+    n_marked = 0
+    for i in range(handles.shape[0] if marked_cap > 0 else 0):
+        h = handles[i]
+        if rows[h, LO] < x0 or rows[h, LO + 1] < y0 or rows[h, HI] > x1 or rows[h, HI + 1] > y1:
+            continue
+        ax, bx, ay, by = _box_cells(rows, h, x0, y0, cell, nx, ny)
+        for cy in range(ay, by + 1):
+            for cx in range(ax, bx + 1):
+                at = cells + cx + nx * cy
+                if links[at] >= CELL_MOVING:
+                    continue
+                if n_marked == marked_cap:
+                    # more cells than were reserved (grown colliders, until the next pack):
+                    # the rays walk the moving tree, and no cell stays marked
+                    for j in range(n_marked):
+                        links[cells + links[marked + j]] &= CELL_START
+                    return
+                links[at] |= CELL_MOVING
+                links[marked + n_marked] = cx + nx * cy
+                n_marked += 1
+    links[block + MG_MARKED] = n_marked
     links[block + MG_OUTSIDE] = n_out
     links[block + MG_GRIDDED] = 1
 

@@ -42,9 +42,12 @@ from .bvh import (
 )
 from .geom import length3, unit2
 from .grid import (
+    CELL_MOVING,
+    CELL_START,
     MG_GRIDDED,
     MG_HEAD,
     MG_K,
+    MG_MARKED_CAP,
     MG_NX,
     MG_NY,
     MG_OUTSIDE,
@@ -235,7 +238,7 @@ def refit_moving(scene: Scene) -> None:
         handles = links[first:first + links[tree[2] + 2]]
         bin_moving(scene.rows, links, block, handles,
                    (scene.nodes[frame, 0], scene.nodes[frame, 1], scene.nodes[frame, 2],
-                    links[H_GRID_NX], links[H_GRID_NY]))
+                    links[H_GRID_NX], links[H_GRID_NY]), links[H_GRID_CELLS])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -532,6 +535,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gridded = block > 0 and links[block + MG_GRIDDED] != 0
         inv_k = 1.0
         mnx = m_starts = m_items = 0
+        # a moving grid whose cells are not marked (grid.bin_moving): every cell is read
+        unmarked = gridded and links[block + MG_MARKED_CAP] == 0
         if gridded:
             inv_k = 1.0 / links[block + MG_K]
             mnx = links[block + MG_NX]
@@ -562,9 +567,17 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 lo = links[sc]
                 hi = links[sc + 1]
             else:
-                if gridded:
+                c = cells + walk[0] + gnx * walk[1]
+                lo = links[c]
+                if lo >= CELL_MOVING or unmarked:
+                    # a cell some moving collider's box touches (grid.bin_moving marks them,
+                    # only while gridded), or any cell of a moving grid without marks: its
+                    # coarse cell's moving colliders, once a coarse cell. Unmarked cells skip
+                    # the coarse cell's arithmetic and list (measured: see
+                    # MOVING_GRID_MARKS_PER_COLLIDER)
+                    lo &= CELL_START
                     mc = coarse_of(walk[0], inv_k) + mnx * coarse_of(walk[1], inv_k)
-                    if mc != last:
+                    if gridded and mc != last:
                         # a coarse cell entered: its moving colliders, once
                         last = mc
                         for j in range(m_items + links[m_starts + mc],
@@ -590,10 +603,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                                 limit = t
                                 px, py, nx, ny, inside = ax, ay, anx, any_, ains
                                 seg_row = -1
-                c = cells + walk[0] + gnx * walk[1]
                 base = items
-                lo = links[c]
-                hi = links[c + 1]
+                hi = links[c + 1] & CELL_START
                 if hi == lo + 1 and links[items + lo] < 0:
                     # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
                     block_at = items - 1 - links[items + lo]
