@@ -21,7 +21,14 @@ processes; a virtual machine's cores may be shared with other machines), each ch
 by the switches, and a helper descheduled in the middle of its chunk holds the caller for the
 rest of a time slice (a 0.3 ms call took up to 14 ms so, measured with both cores busy). So
 each kernel's calls choose their way by measurement: the wall time per item of its last
-:data:`SAMPLES` parallel calls and of its last serial calls, medians compared. A kernel's
+:data:`SAMPLES` parallel calls against the thread CPU time per item of its last serial calls
+(``time.thread_time``; the wall clock where that clock is coarse), medians compared. A serial
+call's CPU time is what it would take on a core of its own: unlike its wall time it is not
+stretched when another process takes the core for a time slice, so a serial call unlucky
+under load no longer makes threads look faster than they are (measured on the 2-core machine
+at load 5: serial calls of 2.2-2.5 ms took up to 7 ms of wall time, 2.5-3x, one in four; a
+median of three such timings favoured threads that only took turns on one core), and the
+choice errs towards one thread, since "never slower than one thread" comes first. A kernel's
 first call goes the way the latest choice of any kernel went (one thread before any
 choice: the safe way; the machine's load is the same for every kernel), its second call probes
 the other way; from then on it runs the faster way (parallel only while at least
@@ -55,7 +62,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from .constants import MAX_THREADS
+from .constants import MAX_THREADS, THREAD_CLOCK_RESOLUTION
 
 __all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
            "PARALLEL_MIN_BATCH", "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES",
@@ -117,6 +124,9 @@ MAX_REMEMBERED = 256
 
 _lock = threading.Lock()
 _threads: int | None = None
+# whether serial calls are timed on this thread's CPU clock (fine enough on Linux and macOS;
+# Windows counts it in 15.6 ms ticks, longer than most calls: the wall clock there)
+_CPU_CLOCK = time.get_clock_info("thread_time").resolution <= THREAD_CLOCK_RESOLUTION
 
 
 def _env_threads(name: str) -> int | None:
@@ -338,10 +348,12 @@ class _Choice:
             return not self.parallel, True
         return self.parallel, False
 
-    def record(self, parallel: bool, probe: bool, seconds: float, n: int, now: float) -> None:
-        """Note a call of ``n`` items that took ``seconds`` one way, and choose again."""
+    def record(self, parallel: bool, probe: bool, seconds: float, n: int, now: float,
+               sample: float | None = None) -> None:
+        """Note a call of ``n`` items that took ``seconds`` (wall) one way, and choose again;
+        ``sample``: the seconds its timings keep (a serial call's CPU time), else ``seconds``."""
         ring = self.samples[1 if parallel else 0]
-        ring.append(seconds / n)
+        ring.append((seconds if sample is None else sample) / n)
         if len(ring) > SAMPLES:
             del ring[0]
         serial, threaded = self.samples
@@ -508,9 +520,15 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
             else:
                 bounds = _even_bounds(n, chunk)
             _run(kernel, args, bounds, count)
+            now = time.perf_counter()
+            sample = now - start
         else:
+            cpu = time.thread_time() if _CPU_CLOCK else 0.0
             kernel(0, n, *args)
-        now = time.perf_counter()
-        choice.record(parallel, probe, now - start, n, now)
+            now = time.perf_counter()
+            # what the call costs on a core of its own (the wall clock where the thread clock
+            # is coarse)
+            sample = min(time.thread_time() - cpu, now - start) if _CPU_CLOCK else now - start
+        choice.record(parallel, probe, now - start, n, now, sample)
     finally:
         _lock.release()
