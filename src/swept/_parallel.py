@@ -64,7 +64,7 @@ from typing import Any
 
 from .constants import MAX_THREADS, THREAD_CLOCK_RESOLUTION
 
-__all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
+__all__ = ["parallel_for", "either_way", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
            "PARALLEL_MIN_BATCH", "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES",
            "BACKOFF_MIN", "BACKOFF_MAX", "BACKOFF_CALLS"]
 
@@ -123,6 +123,8 @@ MAX_REMEMBERED = 256
 
 
 _lock = threading.Lock()
+# guards the kernels' timings (parallel_for holds _lock too; either_way only this)
+_choice_lock = threading.Lock()
 _threads: int | None = None
 # whether serial calls are timed on this thread's CPU clock (fine enough on Linux and macOS;
 # Windows counts it in 15.6 ms ticks, longer than most calls: the wall clock there)
@@ -312,9 +314,10 @@ _pool = _Pool()
 
 def _reset_after_fork() -> None:
     """A forked child has none of the parent's helper threads: start afresh."""
-    global _pool, _lock
+    global _pool, _lock, _choice_lock
     _pool = _Pool()
     _lock = threading.Lock()
+    _choice_lock = threading.Lock()
     _state.inside = False
 
 
@@ -475,6 +478,54 @@ def _run(kernel: Callable[..., Any], args: Sequence[Any], bounds: list[int], cou
         raise job.error
 
 
+def _choose(key: Hashable, now: float) -> tuple[_Choice, bool, bool]:
+    """``key``'s choice (made afresh when new), whether this call runs on threads, and
+    whether it is a probe of the way not chosen."""
+    with _choice_lock:
+        choice = _choices.get(key)
+        if choice is None:
+            if len(_choices) >= MAX_REMEMBERED:
+                _choices.clear()
+            choice = _choices[key] = _Choice(now, _last_choice)
+        parallel, probe = choice.pick(now)
+    return choice, parallel, probe
+
+
+def _timed(choice: _Choice, parallel: bool, probe: bool, n: int, start: float,
+           call: Callable[[], Any]) -> None:
+    """Run ``call`` (the way ``parallel`` says) and note its time in ``choice``: the wall
+    time from ``start`` on threads, the thread's CPU time on one thread (its cost on a core of
+    its own; the wall clock where the thread clock is coarse)."""
+    cpu = time.thread_time() if _CPU_CLOCK and not parallel else 0.0
+    call()
+    now = time.perf_counter()
+    sample = now - start
+    if _CPU_CLOCK and not parallel:
+        sample = min(time.thread_time() - cpu, sample)
+    with _choice_lock:
+        choice.record(parallel, probe, now - start, n, now, sample)
+
+
+def either_way(key: Hashable, n: int, serial: Callable[[], Any], threaded: Callable[[], Any],
+               *, min_batch: int = PARALLEL_MIN_BATCH) -> None:
+    """Run ``serial()`` or ``threaded()`` (a sequence of :func:`parallel_for` calls doing the
+    same work), whichever ``key``'s timings favour, chosen and timed as :func:`parallel_for`
+    chooses for one kernel; ``n``: the items, for the timings and ``min_batch``.
+
+    For work whose one-thread form is faster than its threaded form run serially (the
+    Simulation's step: one compiled call, against kernels called one by one with Python
+    between them): a choice per kernel inside the threaded form cannot see that.
+    """
+    n = _whole(n, "n", 0)
+    min_batch = _whole(min_batch, "min_batch", 0)
+    if threads() == 1 or n == 0 or n < min_batch or _state.inside:
+        serial()
+        return
+    start = time.perf_counter()
+    choice, parallel, probe = _choose(key, start)
+    _timed(choice, parallel, probe, n, start, threaded if parallel else serial)
+
+
 def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
                  chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH,
                  key: Hashable = None) -> None:
@@ -504,14 +555,7 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
         return
     try:
         start = time.perf_counter()
-        if key is None:
-            key = kernel
-        choice = _choices.get(key)
-        if choice is None:
-            if len(_choices) >= MAX_REMEMBERED:
-                _choices.clear()
-            choice = _choices[key] = _Choice(start, _last_choice)
-        parallel, probe = choice.pick(start)
+        choice, parallel, probe = _choose(kernel if key is None else key, start)
         if parallel:
             if chunk is None:
                 per_item = choice.per_item()
@@ -519,16 +563,8 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
                                          _smallest_chunk(per_item))
             else:
                 bounds = _even_bounds(n, chunk)
-            _run(kernel, args, bounds, count)
-            now = time.perf_counter()
-            sample = now - start
+            _timed(choice, True, probe, n, start, lambda: _run(kernel, args, bounds, count))
         else:
-            cpu = time.thread_time() if _CPU_CLOCK else 0.0
-            kernel(0, n, *args)
-            now = time.perf_counter()
-            # what the call costs on a core of its own (the wall clock where the thread clock
-            # is coarse)
-            sample = min(time.thread_time() - cpu, now - start) if _CPU_CLOCK else now - start
-        choice.record(parallel, probe, now - start, n, now, sample)
+            _timed(choice, False, probe, n, start, lambda: kernel(0, n, *args))
     finally:
         _lock.release()
