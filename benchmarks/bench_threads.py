@@ -24,9 +24,11 @@ machine as it is ("idle": this benchmark starts nothing) and then with a busy pr
   nothing differs (on a shared machine, other processes' time slices).
 
 Prints the median time of each call and the ratio default / one thread (at most about 1.0
-under load, under 1 with free cores): the median of the ratios of each alternated pair (two
-calls next to each other in time see nearly the same load, so a change of load between
-rounds cancels), beside the ratio of the two medians; writes
+under load, under 1 with free cores): the trimmed geometric mean of the ratios of each
+alternated pair (:func:`pair_ratio`: two calls next to each other in time see nearly the same
+load, so a change of load between rounds cancels; the order within a pair alternates, so a
+machine whose other processes slow the second call of each pair, or the first, cancels too),
+beside the ratio of the two medians; writes
 ``benchmarks/results/threads.json``. ``--trace`` prints instead where the time of
 ``World.raycast_many`` calls forced onto threads goes (see :func:`trace`). The
 machine is shared: the load average at the start of each regime is recorded, since other
@@ -43,6 +45,7 @@ import math
 import multiprocessing
 import os
 import platform
+import random
 import statistics
 import threading
 import time
@@ -81,8 +84,13 @@ STEPS_PER_TIMING = 30
 BIG_STEPS_PER_TIMING = 3
 #: Alternated timings of each call (default threads, then one thread), per regime.
 REPEATS = 15
-#: ... in a quick run.
-QUICK_REPEATS = 5
+#: ... in a quick run (measured at load 5: with 5 pairs, the control read 0.36 one run: the
+#: second call of each pair was the slow one, and a median of 5 pairs fell on one side).
+QUICK_REPEATS = 9
+#: The pause before each timed call, seconds (see :func:`measure`).
+PAUSE = 0.01
+#: The share of the pairs' ratios dropped at each end before their geometric mean.
+TRIM = 0.2
 #: Calls with the default threads before each call's timings (see :func:`measure`).
 WARM_CALLS = 4
 #: Seed of every random scene, so runs compare.
@@ -162,8 +170,9 @@ def calls() -> dict[str, Callable[[], Any]]:
     return out
 
 
-def _timed(fn: Callable[[], Any]) -> float:
-    """Seconds one call of ``fn`` takes."""
+def _rested(fn: Callable[[], Any]) -> float:
+    """Seconds one call of ``fn`` takes, after a pause of PAUSE seconds."""
+    time.sleep(PAUSE)
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
@@ -173,10 +182,21 @@ def _timed(fn: Callable[[], Any]) -> float:
 CONTROL = "control: 1 thread both ways"
 
 
+def pair_ratio(ratios: list[float]) -> float:
+    """The geometric mean of ``ratios`` once the lowest and highest TRIM of them are dropped:
+    ratios of calls slowed at random average out, and a ratio and its inverse (the same
+    slowdown falling on the other call of a pair) cancel."""
+    logs = sorted(math.log(r) for r in ratios)
+    cut = int(len(logs) * TRIM)
+    kept = logs[cut:len(logs) - cut] or logs
+    return math.exp(sum(kept) / len(kept))
+
+
 def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[str, float]:
     """``fn`` with the default threads and on one thread, alternated ``repeats`` times (after
-    a warm-up of each): the medians in milliseconds, the median of the ratios of the pairs
-    and the ratio of the medians. ``control``: the "default" side on one thread too."""
+    a warm-up of each): the medians in milliseconds, the ratio of the pairs
+    (:func:`pair_ratio`) and the ratio of the medians. ``control``: the "default" side on one
+    thread too."""
     default_threads = 1 if control else None
     default: list[float] = []
     one: list[float] = []
@@ -186,21 +206,24 @@ def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[
         swept.set_threads(None)
         for _ in range(WARM_CALLS):
             fn()
+        order = random.Random(SEED)
         for k in range(repeats + 1):
-            # which goes first swaps each round: on a loaded machine another process's time
-            # slices can fall in step with the pairs, on the same one of the two for several
-            # rounds running (measured: serial calls of 2 ms, each first one of its pair taking
-            # 6 ms for six rounds, then each second one for three)
-            if k % 2 == 0:
+            # which goes first is drawn at random each round, and every call starts after the
+            # same pause: on a loaded machine the scheduler lets a process that has just slept
+            # run at once, and stops one that has run for a few ms to give the others their
+            # share (measured at load 5: of two 2.4 ms calls back to back, the second took 5-19
+            # ms in 12 of 16 pairs, the first 2.3-3.4 ms); each call starts "rested", as a
+            # game's call does once a frame
+            if order.random() < 0.5:
                 swept.set_threads(default_threads)
-                t_default = _timed(fn)
+                t_default = _rested(fn)
                 swept.set_threads(1)
-                t_one = _timed(fn)
+                t_one = _rested(fn)
             else:
                 swept.set_threads(1)
-                t_one = _timed(fn)
+                t_one = _rested(fn)
                 swept.set_threads(default_threads)
-                t_default = _timed(fn)
+                t_default = _rested(fn)
             if k > 0:
                 default.append(t_default)
                 one.append(t_one)
@@ -210,7 +233,7 @@ def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[
     o = statistics.median(one)
     pairs = [a / b for a, b in zip(default, one)]
     return {"default_ms": d * 1e3, "one_thread_ms": o * 1e3,
-            "ratio": statistics.median(pairs), "ratio_of_medians": d / o,
+            "ratio": pair_ratio(pairs), "ratio_of_medians": d / o,
             "pair_ratio_range": [min(pairs), max(pairs)],
             "default_best_ms": min(default) * 1e3, "one_thread_best_ms": min(one) * 1e3}
 
@@ -249,7 +272,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "quick": quick,
         "repeats": repeats,
         "goal": "default / one thread <= ~1.0 with one core busy, < 1 with the cores free "
-                "(ratio: the median of the alternated pairs' ratios)",
+                "(ratio: the trimmed geometric mean of the alternated pairs' ratios)",
         "idle": idle,
         "one_core_busy": busy,
     }
@@ -366,7 +389,8 @@ def print_table(result: dict[str, Any]) -> None:
     busy = result["one_core_busy"]
     print(f"default threads: {threads}; load average before: idle "
           f"{idle['load_average_1min']:.2f}, busy {busy['load_average_1min']:.2f}")
-    print("ratio: the median of the alternated pairs' ratios (the ratio of the medians in ())")
+    print("ratio: the trimmed geometric mean of the alternated pairs' ratios (the ratio of the "
+          "medians in ()); the control row: one thread both ways, the noise of this run")
     print(f"{'call':<28}{'idle: default':>15}{'1 thread':>10}{'ratio':>13}"
           f"{'busy: default':>16}{'1 thread':>10}{'ratio':>13}")
     for name, a in idle["calls"].items():
