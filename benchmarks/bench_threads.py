@@ -24,11 +24,10 @@ machine as it is ("idle": this benchmark starts nothing) and then with a busy pr
   nothing differs (on a shared machine, other processes' time slices).
 
 Prints the median time of each call and the ratio default / one thread (at most about 1.0
-under load, under 1 with free cores): the trimmed geometric mean of the ratios of each
-alternated pair (:func:`pair_ratio`: two calls next to each other in time see nearly the same
-load, so a change of load between rounds cancels; the order within a pair alternates, so a
-machine whose other processes slow the second call of each pair, or the first, cancels too),
-beside the ratio of the two medians; writes
+under load, under 1 with free cores): the median of the ratios of each pair (two calls next
+to each other in time see nearly the same load, so a change of load between rounds cancels;
+each call starts after the same pause, the order within a pair drawn at random), beside the
+ratio of the two medians, and how many default calls ran on threads; writes
 ``benchmarks/results/threads.json``. ``--trace`` prints instead where the time of
 ``World.raycast_many`` calls forced onto threads goes (see :func:`trace`). The
 machine is shared: the load average at the start of each regime is recorded, since other
@@ -89,8 +88,7 @@ REPEATS = 15
 QUICK_REPEATS = 9
 #: The pause before each timed call, seconds (see :func:`measure`).
 PAUSE = 0.01
-#: The share of the pairs' ratios dropped at each end before their geometric mean.
-TRIM = 0.2
+
 #: Calls with the default threads before each call's timings (see :func:`measure`).
 WARM_CALLS = 4
 #: Seed of every random scene, so runs compare.
@@ -182,23 +180,22 @@ def _rested(fn: Callable[[], Any]) -> float:
 CONTROL = "control: 1 thread both ways"
 
 
-def pair_ratio(ratios: list[float]) -> float:
-    """The geometric mean of ``ratios`` once the lowest and highest TRIM of them are dropped:
-    ratios of calls slowed at random average out, and a ratio and its inverse (the same
-    slowdown falling on the other call of a pair) cancel."""
-    logs = sorted(math.log(r) for r in ratios)
-    cut = int(len(logs) * TRIM)
-    kept = logs[cut:len(logs) - cut] or logs
-    return math.exp(sum(kept) / len(kept))
-
-
 def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[str, float]:
     """``fn`` with the default threads and on one thread, alternated ``repeats`` times (after
-    a warm-up of each): the medians in milliseconds, the ratio of the pairs
-    (:func:`pair_ratio`) and the ratio of the medians. ``control``: the "default" side on one
+    a warm-up of each): the medians in milliseconds, the median of the pairs' ratios and
+    the ratio of the medians, and how many parallel_for calls ran on threads. ``control``: the "default" side on one
     thread too."""
+    from swept import _parallel
+
     default_threads = 1 if control else None
     default: list[float] = []
+    # the timed default calls that ran chunks on threads (a probe, or the threads chosen)
+    threaded = [0]
+    real_run = _parallel._run
+
+    def counted(*args: Any) -> None:
+        threaded[0] += 1
+        real_run(*args)
     one: list[float] = []
     try:
         # the runner settles which way each kernel runs best under this load (a first call,
@@ -207,6 +204,7 @@ def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[
         for _ in range(WARM_CALLS):
             fn()
         order = random.Random(SEED)
+        _parallel._run = counted  # type: ignore[assignment]
         for k in range(repeats + 1):
             # which goes first is drawn at random each round, and every call starts after the
             # same pause: on a loaded machine the scheduler lets a process that has just slept
@@ -228,13 +226,14 @@ def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[
                 default.append(t_default)
                 one.append(t_one)
     finally:
+        _parallel._run = real_run  # type: ignore[assignment]
         swept.set_threads(None)
     d = statistics.median(default)
     o = statistics.median(one)
     pairs = [a / b for a, b in zip(default, one)]
     return {"default_ms": d * 1e3, "one_thread_ms": o * 1e3,
-            "ratio": pair_ratio(pairs), "ratio_of_medians": d / o,
-            "pair_ratio_range": [min(pairs), max(pairs)],
+            "ratio": statistics.median(pairs), "ratio_of_medians": d / o,
+            "pair_ratio_range": [min(pairs), max(pairs)], "threaded_runs": threaded[0],
             "default_best_ms": min(default) * 1e3, "one_thread_best_ms": min(one) * 1e3}
 
 
@@ -272,7 +271,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "quick": quick,
         "repeats": repeats,
         "goal": "default / one thread <= ~1.0 with one core busy, < 1 with the cores free "
-                "(ratio: the trimmed geometric mean of the alternated pairs' ratios)",
+                "(ratio: the median of the pairs' ratios)",
         "idle": idle,
         "one_core_busy": busy,
     }
@@ -389,16 +388,17 @@ def print_table(result: dict[str, Any]) -> None:
     busy = result["one_core_busy"]
     print(f"default threads: {threads}; load average before: idle "
           f"{idle['load_average_1min']:.2f}, busy {busy['load_average_1min']:.2f}")
-    print("ratio: the trimmed geometric mean of the alternated pairs' ratios (the ratio of the "
-          "medians in ()); the control row: one thread both ways, the noise of this run")
-    print(f"{'call':<28}{'idle: default':>15}{'1 thread':>10}{'ratio':>13}"
-          f"{'busy: default':>16}{'1 thread':>10}{'ratio':>13}")
+    print("ratio: the median of the pairs' ratios (the ratio of the medians in ()); the control "
+          "row: one thread both ways, the noise of this run")
+    print("runs: the parallel_for calls of the default calls that ran on threads")
+    print(f"{'call':<28}{'idle: default':>15}{'1 thread':>10}{'ratio':>13}{'runs':>5}"
+          f"{'busy: default':>16}{'1 thread':>10}{'ratio':>13}{'runs':>5}")
     for name, a in idle["calls"].items():
         b = busy["calls"][name]
         print(f"{name:<28}{a['default_ms']:>12.2f} ms{a['one_thread_ms']:>7.2f} ms"
-              f"{a['ratio']:>6.2f} ({a['ratio_of_medians']:.2f})"
+              f"{a['ratio']:>6.2f} ({a['ratio_of_medians']:.2f}){a['threaded_runs']:>5}"
               f"{b['default_ms']:>13.2f} ms{b['one_thread_ms']:>7.2f} ms"
-              f"{b['ratio']:>6.2f} ({b['ratio_of_medians']:.2f})")
+              f"{b['ratio']:>6.2f} ({b['ratio_of_medians']:.2f}){b['threaded_runs']:>5}")
 
 
 def main(argv: list[str] | None = None) -> int:
