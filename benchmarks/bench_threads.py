@@ -183,8 +183,8 @@ CONTROL = "control: 1 thread both ways"
 def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[str, float]:
     """``fn`` with the default threads and on one thread, alternated ``repeats`` times (after
     a warm-up of each): the medians in milliseconds, the median of the pairs' ratios and
-    the ratio of the medians, and how many parallel_for calls ran on threads. ``control``: the "default" side on one
-    thread too."""
+    the ratio of the medians, and how many parallel_for calls ran on threads. ``control``:
+    the "default" side on one thread too."""
     from swept import _parallel
 
     default_threads = 1 if control else None
