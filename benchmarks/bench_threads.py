@@ -180,7 +180,7 @@ def _rested(fn: Callable[[], Any]) -> float:
 CONTROL = "control: 1 thread both ways"
 
 
-def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[str, float]:
+def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[str, Any]:
     """``fn`` with the default threads and on one thread, alternated ``repeats`` times (after
     a warm-up of each): the medians in milliseconds, the median of the pairs' ratios and
     the ratio of the medians, and how many parallel_for calls ran on threads. ``control``:
@@ -226,7 +226,7 @@ def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[
                 default.append(t_default)
                 one.append(t_one)
     finally:
-        _parallel._run = real_run  # type: ignore[assignment]
+        _parallel._run = real_run
         swept.set_threads(None)
     d = statistics.median(default)
     o = statistics.median(one)
@@ -290,7 +290,7 @@ def _stamped(log: list[tuple[Any, ...]]) -> Callable[..., None]:
     ``log``, and the call itself its entry and exit ("call", ns)."""
     from swept import world as world_module
 
-    real = world_module.parallel_for
+    real = world_module.parallel_for  # type: ignore[attr-defined]
 
     def parallel_for(kernel: Callable[..., Any], n: int, args: Any, **kw: Any) -> None:
         def chunk(start: int, stop: int, *rest: Any) -> None:
@@ -325,11 +325,12 @@ def trace(calls: int = TRACE_CALLS) -> dict[str, float]:
     angle = rng.uniform(0.0, 2.0 * np.pi, QUERIES)
     directions = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     log: list[tuple[Any, ...]] = []
-    real_for, real_pick = world_module.parallel_for, _parallel._Choice.pick
+    real_for = world_module.parallel_for  # type: ignore[attr-defined]
+    real_pick = _parallel._Choice.pick
     rows: dict[str, list[float]] = {}
     default = swept.threads()
     try:
-        world_module.parallel_for = _stamped(log)  # type: ignore[assignment]
+        world_module.parallel_for = _stamped(log)  # type: ignore[attr-defined]
         _parallel._Choice.pick = lambda self, now: (True, False)  # type: ignore[method-assign]
         for k in range(2 * calls):
             for count in (default, 1):
@@ -341,7 +342,7 @@ def trace(calls: int = TRACE_CALLS) -> dict[str, float]:
                 if k >= calls:
                     _trace_row(rows, "threads" if count > 1 else "one", start, end, log)
     finally:
-        world_module.parallel_for = real_for  # type: ignore[assignment]
+        world_module.parallel_for = real_for  # type: ignore[attr-defined]
         _parallel._Choice.pick = real_pick  # type: ignore[method-assign]
         swept.set_threads(None)
     return {name: statistics.median(values) for name, values in rows.items()}
