@@ -39,6 +39,33 @@ own duration apart, so that probing costs a few percent at most. Once threads ha
 one kernel, no kernel probes them for such a spell: the load is the machine's. Measured on
 the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
 
+The price of timing serial calls by CPU time: on a machine whose other processes keep every
+core busy, two threads can still finish a call sooner than one by taking a larger share of the
+machine from those processes (measured at load 4, another process spinning: ``sweep_many``
+0.83x and the batch circle sweep 0.80x one thread's time when serial calls were timed on the
+wall clock); now the kernel keeps to one thread there, at 0.98x. Threads pay only when they do
+more than one core's work a second.
+
+Work with a one-thread form and a threaded form that are not the same kernel (the
+Simulation's step: one compiled call, or its range kernels called one by one with the pair
+search and work lists between them, which run serially cost 5-7% more CPU) chooses between
+the two forms with :func:`either_way`, timed and chosen as above; the choices of the kernels
+inside the threaded form cannot see that cost.
+
+Where a threaded call's time goes (``benchmarks/bench_threads.py --trace``: every chunk
+stamped; ``World.raycast_many``, 10,000 rays, 10,000 segments, forced onto two threads; load
+4-6 on the 2-core machine, so other processes held the cores): not in the runner. A chunk
+costs the kernel's entry point 1.2 us (an empty range: unboxing its five packed arguments) and
+1-2 us of Python, 18 chunks a call: under 60 us of a 2.3 ms call, so a compiled chunk loop
+that unboxes once a thread would save about 2%. The helper starts its first chunk 15-40 us
+after the caller. The serial work around the chunks (the rays' spatial order, the output
+arrays, the handles) takes 150-230 us: two free cores give at most about 1.8x. Under load the
+caller waited for a core: its chunks took 1,510 ns a ray of wall time for 252 of CPU time, of
+which 466 ns a ray on the run queue (``/proc/thread-self/schedstat``) and 42 asleep (the GIL
+and the locks), while the helper ran at 340 ns for 253: the two threads shared one core's time,
+and there was no gain to be had. Python's 5 ms switch interval plays no part: lowered to 0.1
+ms for a run, the threaded call stayed slower than one thread (4.0 against 2.5 ms).
+
 Threads: :func:`threads` (how many take part in a call, the caller included) and
 :func:`set_threads`. The default is the ``SWEPT_NUM_THREADS`` environment variable if set, else
 ``NUMBA_NUM_THREADS`` if set, else the number of cores this process may run on
