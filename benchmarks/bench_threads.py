@@ -234,6 +234,7 @@ def measure(fn: Callable[[], Any], repeats: int, control: bool = False) -> dict[
     return {"default_ms": d * 1e3, "one_thread_ms": o * 1e3,
             "ratio": statistics.median(pairs), "ratio_of_medians": d / o,
             "pair_ratio_range": [min(pairs), max(pairs)], "threaded_runs": threaded[0],
+            "default_all_ms": [t * 1e3 for t in default], "one_thread_all_ms": [t * 1e3 for t in one],
             "default_best_ms": min(default) * 1e3, "one_thread_best_ms": min(one) * 1e3}
 
 

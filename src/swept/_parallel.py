@@ -21,14 +21,13 @@ processes; a virtual machine's cores may be shared with other machines), each ch
 by the switches, and a helper descheduled in the middle of its chunk holds the caller for the
 rest of a time slice (a 0.3 ms call took up to 14 ms so, measured with both cores busy). So
 each kernel's calls choose their way by measurement: the wall time per item of its last
-:data:`SAMPLES` parallel calls against the thread CPU time per item of its last serial calls
-(``time.thread_time``; the wall clock where that clock is coarse), medians compared. A serial
-call's CPU time is what it would take on a core of its own: unlike its wall time it is not
-stretched when another process takes the core for a time slice, so a serial call unlucky
-under load no longer makes threads look faster than they are (measured on the 2-core machine
-at load 5: serial calls of 2.2-2.5 ms took up to 7 ms of wall time, 2.5-3x, one in four; a
-median of three such timings favoured threads that only took turns on one core), and the
-choice errs towards one thread, since "never slower than one thread" comes first. A kernel's
+:data:`SAMPLES` parallel calls and of its last serial calls, medians compared. The timings
+are wall-clock readings (``time.perf_counter``, no system call): timing a serial call by its
+thread's CPU time (``time.thread_time``, not stretched by another process's time slices) was
+tried and measured worse, since reading that clock is a system call, a point where a loaded
+scheduler stops the caller: on the 2-core machine at load 5.7 with a process spinning,
+10,000-ray calls started after a 10 ms pause took 3.0 ms (median of 20) plain or between
+``perf_counter`` readings, and 11.0 ms between ``thread_time`` readings. A kernel's
 first call goes the way the latest choice of any kernel went (one thread before any
 choice: the safe way; the machine's load is the same for every kernel), its second call probes
 the other way; from then on it runs the faster way (parallel only while at least
@@ -39,12 +38,10 @@ own duration apart, so that probing costs a few percent at most. Once threads ha
 one kernel, no kernel probes them for such a spell: the load is the machine's. Measured on
 the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
 
-The price of timing serial calls by CPU time: on a machine whose other processes keep every
-core busy, two threads can still finish a call sooner than one by taking a larger share of the
-machine from those processes (measured at load 4, another process spinning: ``sweep_many``
-0.83x and the batch circle sweep 0.80x one thread's time when serial calls were timed on the
-wall clock); now the kernel keeps to one thread there, at 0.98x. Threads pay only when they do
-more than one core's work a second.
+On a machine whose other processes keep every core busy, two threads can still finish a call
+sooner than one by taking a larger share of the machine from those processes (measured at load
+5.6 with a process spinning: ``sweep_many`` 0.60x and ``contact_many`` 0.68x one thread's
+time), and the choice keeps them there.
 
 Work with a one-thread form and a threaded form that are not the same kernel (the
 Simulation's step: one compiled call, or its range kernels called one by one with the pair
@@ -89,7 +86,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from .constants import MAX_THREADS, THREAD_CLOCK_RESOLUTION
+from .constants import MAX_THREADS
 
 __all__ = ["parallel_for", "either_way", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
            "PARALLEL_MIN_BATCH", "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES",
@@ -153,9 +150,6 @@ _lock = threading.Lock()
 # guards the kernels' timings (parallel_for holds _lock too; either_way only this)
 _choice_lock = threading.Lock()
 _threads: int | None = None
-# whether serial calls are timed on this thread's CPU clock (fine enough on Linux and macOS;
-# Windows counts it in 15.6 ms ticks, longer than most calls: the wall clock there)
-_CPU_CLOCK = time.get_clock_info("thread_time").resolution <= THREAD_CLOCK_RESOLUTION
 
 
 def _env_threads(name: str) -> int | None:
@@ -378,12 +372,10 @@ class _Choice:
             return not self.parallel, True
         return self.parallel, False
 
-    def record(self, parallel: bool, probe: bool, seconds: float, n: int, now: float,
-               sample: float | None = None) -> None:
-        """Note a call of ``n`` items that took ``seconds`` (wall) one way, and choose again;
-        ``sample``: the seconds its timings keep (a serial call's CPU time), else ``seconds``."""
+    def record(self, parallel: bool, probe: bool, seconds: float, n: int, now: float) -> None:
+        """Note a call of ``n`` items that took ``seconds`` one way, and choose again."""
         ring = self.samples[1 if parallel else 0]
-        ring.append((seconds if sample is None else sample) / n)
+        ring.append(seconds / n)
         if len(ring) > SAMPLES:
             del ring[0]
         serial, threaded = self.samples
@@ -520,17 +512,12 @@ def _choose(key: Hashable, now: float) -> tuple[_Choice, bool, bool]:
 
 def _timed(choice: _Choice, parallel: bool, probe: bool, n: int, start: float,
            call: Callable[[], Any]) -> None:
-    """Run ``call`` (the way ``parallel`` says) and note its time in ``choice``: the wall
-    time from ``start`` on threads, the thread's CPU time on one thread (its cost on a core of
-    its own; the wall clock where the thread clock is coarse)."""
-    cpu = time.thread_time() if _CPU_CLOCK and not parallel else 0.0
+    """Run ``call`` (the way ``parallel`` says) and note its wall time from ``start`` in
+    ``choice``."""
     call()
     now = time.perf_counter()
-    sample = now - start
-    if _CPU_CLOCK and not parallel:
-        sample = min(time.thread_time() - cpu, sample)
     with _choice_lock:
-        choice.record(parallel, probe, now - start, n, now, sample)
+        choice.record(parallel, probe, now - start, n, now)
 
 
 def either_way(key: Hashable, n: int, serial: Callable[[], Any], threaded: Callable[[], Any],

@@ -122,7 +122,7 @@ __all__ = [
     "GRID_SUB_CROWDED", "GRID_SUB_PER_CELL", "GRID_SUB_MAX_SIDE",
     "GRID_SUB_GROWTH",
     # threads
-    "MAX_THREADS", "THREAD_CLOCK_RESOLUTION",
+    "MAX_THREADS",
     # the order a batch casts its rays in (swept._kernels.world.spatial_order)
     "RAY_ORDER_PER_BUCKET", "RAY_ORDER_MAX_SIDE",
     # the Simulation's velocity solver
@@ -727,12 +727,6 @@ BROADPHASE_MAX_OCCUPANCY = 5.0
 #: not a machine brought down. Not measured: chosen well above the cores of any one machine
 #: that swept targets (a batch cut for more threads than cores only adds chunks).
 MAX_THREADS = 256
-#: The coarsest thread CPU clock (``time.thread_time``'s resolution, seconds) that
-#: :func:`swept._parallel.parallel_for` times its serial calls with; on a coarser clock (Windows
-#: counts thread time in 15.6 ms ticks, longer than most batches) it times them on the wall
-#: clock. A serial call's CPU time is its cost on a core of its own, not stretched by another
-#: process's time slices.
-THREAD_CLOCK_RESOLUTION = 1e-6
 
 # --- the order a batch casts its rays in (swept._kernels.world.spatial_order)
 
