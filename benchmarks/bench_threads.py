@@ -317,7 +317,9 @@ def trace(calls: int = TRACE_CALLS) -> dict[str, float]:
     one thread): medians over ``calls`` of each, in microseconds and nanoseconds a ray.
 
     A debugging tool, not the shipped path: each chunk is wrapped in a Python function that
-    stamps it (``perf_counter_ns``, ``thread_time_ns``), costing about a microsecond a chunk.
+    stamps it (``perf_counter_ns``, ``thread_time_ns``), costing about a microsecond a chunk;
+    the CPU clock's reads are system calls, where a loaded scheduler may switch threads, so a
+    traced call under load is not quite a plain one.
     """
     from swept import _parallel
     from swept import world as world_module
