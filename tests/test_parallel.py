@@ -10,6 +10,7 @@ Simulation's step, the batch circle sweep) give the very same bits on any thread
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import threading
@@ -381,6 +382,99 @@ def test_a_kernel_whose_threads_do_not_pay_runs_on_one_thread(
     _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
     assert len(kernel.calls) == 4 and choice.parallel
     assert out.tolist() == [4] * 400
+
+
+def test_the_runner_times_calls_without_a_system_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the thread's CPU clock (``time.thread_time``) is a system call, where a loaded
+    scheduler stops a caller that has just woken: timing serial calls by it made 3 ms calls
+    take 11 ms on the 2-core machine at load 5.7. The runner's timings read only the wall
+    clock (``perf_counter``, no system call)."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+
+    def forbidden() -> float:
+        raise AssertionError("the runner read the thread CPU clock")
+
+    monkeypatch.setattr(time, "thread_time", forbidden)
+    monkeypatch.setattr(time, "thread_time_ns", forbidden)
+    monkeypatch.setattr(time, "process_time", forbidden)
+    swept.set_threads(2)
+    out = np.zeros(400, np.int64)
+    kernel = Recorder()
+    for _ in range(4):  # threads, then a probe of one thread, then the choice
+        _parallel.parallel_for(kernel, 400, (out,), chunk=100, min_batch=0)
+        _parallel.either_way("work", 400, lambda: None, lambda: None, min_batch=0)
+    choice = _parallel._choices[kernel]
+    assert choice.samples[0] and choice.samples[1]
+    assert out.tolist() == [4] * 400
+
+
+def test_either_way_runs_the_form_its_timings_favour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work with a one-thread form and a threaded form (the Simulation's step) runs the one
+    that measures faster."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    monkeypatch.setattr(_parallel, "_last_choice", False)
+    swept.set_threads(2)
+    ran: list[str] = []
+
+    def serial() -> None:
+        ran.append("serial")
+        time.sleep(0.004)
+
+    def threaded() -> None:
+        ran.append("threaded")
+        time.sleep(0.001)
+
+    # one thread first (no choice yet), then a probe of threads, which win (1 ms < 4 ms / 1.1)
+    for _ in range(3):
+        _parallel.either_way("work", 1000, serial, threaded, min_batch=0)
+    assert ran == ["serial", "threaded", "threaded"]
+    choice = _parallel._choices["work"]
+    assert choice.parallel and len(choice.samples[0]) == 1
+    # threads that take 20 ms lose to the serial form's 4 ms
+    ran.clear()
+
+    def slow() -> None:
+        ran.append("threaded")
+        time.sleep(0.02)
+
+    for _ in range(_parallel.SAMPLES):
+        _parallel.either_way("work", 1000, serial, slow, min_batch=0)
+    assert not choice.parallel
+    choice.probe_at = time.perf_counter() + 60.0
+    ran.clear()
+    _parallel.either_way("work", 1000, serial, slow, min_batch=0)
+    assert ran == ["serial"]
+
+
+def test_either_way_runs_small_work_and_one_thread_serially() -> None:
+    ran: list[str] = []
+    swept.set_threads(2)
+    _parallel.either_way("small", 10, lambda: ran.append("s"), lambda: ran.append("t"),
+                         min_batch=100)
+    swept.set_threads(1)
+    _parallel.either_way("one", 1000, lambda: ran.append("s"), lambda: ran.append("t"),
+                         min_batch=0)
+    assert ran == ["s", "s"] and not {"small", "one"} & set(_parallel._choices)
+    with pytest.raises(ValueError, match="n must be"):
+        _parallel.either_way("bad", -1, lambda: None, lambda: None)
+    with pytest.raises(TypeError, match="min_batch"):
+        _parallel.either_way("bad", 1, lambda: None, lambda: None, min_batch=1.5)  # type: ignore[arg-type]
+
+
+def test_the_simulation_step_keeps_its_bits_whichever_form_each_step_takes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step chooses each time between its one compiled call and its threaded form: both
+    give the same bits, so a run that switches between them step by step matches a run on one
+    thread."""
+    swept.set_threads(1)
+    serial = _run(_busy_scene(), 25)
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
+    ways = itertools.cycle([(True, False), (False, False), (False, False), (True, False)])
+    monkeypatch.setattr(_parallel._Choice, "pick", lambda self, now: next(ways))
+    swept.set_threads(3)
+    mixed = _run(_busy_scene(), 25)
+    assert mixed == serial
+    assert "Simulation.step" in _parallel._choices
 
 
 def test_workloads_under_their_own_keys_keep_their_own_timings(

@@ -21,7 +21,13 @@ processes; a virtual machine's cores may be shared with other machines), each ch
 by the switches, and a helper descheduled in the middle of its chunk holds the caller for the
 rest of a time slice (a 0.3 ms call took up to 14 ms so, measured with both cores busy). So
 each kernel's calls choose their way by measurement: the wall time per item of its last
-:data:`SAMPLES` parallel calls and of its last serial calls, medians compared. A kernel's
+:data:`SAMPLES` parallel calls and of its last serial calls, medians compared. The timings
+are wall-clock readings (``time.perf_counter``, no system call): timing a serial call by its
+thread's CPU time (``time.thread_time``, not stretched by another process's time slices) was
+tried and measured worse, since reading that clock is a system call, a point where a loaded
+scheduler stops the caller: on the 2-core machine at load 5.7 with a process spinning,
+10,000-ray calls started after a 10 ms pause took 3.0 ms (median of 20) plain or between
+``perf_counter`` readings, and 11.0 ms between ``thread_time`` readings. A kernel's
 first call goes the way the latest choice of any kernel went (one thread before any
 choice: the safe way; the machine's load is the same for every kernel), its second call probes
 the other way; from then on it runs the faster way (parallel only while at least
@@ -31,6 +37,31 @@ stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the 
 own duration apart, so that probing costs a few percent at most. Once threads have lost for
 one kernel, no kernel probes them for such a spell: the load is the machine's. Measured on
 the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
+
+On a machine whose other processes keep every core busy, two threads can still finish a call
+sooner than one by taking a larger share of the machine from those processes (measured at load
+5.6 with a process spinning: ``sweep_many`` 0.60x and ``contact_many`` 0.68x one thread's
+time), and the choice keeps them there.
+
+Work with a one-thread form and a threaded form that are not the same kernel (the
+Simulation's step: one compiled call, or its range kernels called one by one with the pair
+search and work lists between them, which run serially cost 5-7% more CPU) chooses between
+the two forms with :func:`either_way`, timed and chosen as above; the choices of the kernels
+inside the threaded form cannot see that cost.
+
+Where a threaded call's time goes (``benchmarks/bench_threads.py --trace``: every chunk
+stamped; ``World.raycast_many``, 10,000 rays, 10,000 segments, forced onto two threads; load
+4-6 on the 2-core machine, so other processes held the cores): not in the runner. A chunk
+costs the kernel's entry point 1.2 us (an empty range: unboxing its five packed arguments) and
+1-2 us of Python, 18 chunks a call: under 60 us of a 2.3 ms call, so a compiled chunk loop
+that unboxes once a thread would save about 2%. The helper starts its first chunk 15-40 us
+after the caller. The serial work around the chunks (the rays' spatial order, the output
+arrays, the handles) takes 150-230 us: two free cores give at most about 1.8x. Under load the
+caller waited for a core: its chunks took 1,510 ns a ray of wall time for 252 of CPU time, of
+which 466 ns a ray on the run queue (``/proc/thread-self/schedstat``) and 42 asleep (the GIL
+and the locks), while the helper ran at 340 ns for 253: the two threads shared one core's time,
+and there was no gain to be had. Python's 5 ms switch interval plays no part: lowered to 0.1
+ms for a run, the threaded call stayed slower than one thread (4.0 against 2.5 ms).
 
 Threads: :func:`threads` (how many take part in a call, the caller included) and
 :func:`set_threads`. The default is the ``SWEPT_NUM_THREADS`` environment variable if set, else
@@ -57,7 +88,7 @@ from typing import Any
 
 from .constants import MAX_THREADS
 
-__all__ = ["parallel_for", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
+__all__ = ["parallel_for", "either_way", "set_threads", "threads", "CHUNKS_PER_THREAD", "TAPER",
            "PARALLEL_MIN_BATCH", "MIN_CHUNK", "CHUNK_SECONDS", "MIN_GAIN", "SAMPLES",
            "BACKOFF_MIN", "BACKOFF_MAX", "BACKOFF_CALLS"]
 
@@ -116,6 +147,8 @@ MAX_REMEMBERED = 256
 
 
 _lock = threading.Lock()
+# guards the kernels' timings (parallel_for holds _lock too; either_way only this)
+_choice_lock = threading.Lock()
 _threads: int | None = None
 
 
@@ -302,9 +335,10 @@ _pool = _Pool()
 
 def _reset_after_fork() -> None:
     """A forked child has none of the parent's helper threads: start afresh."""
-    global _pool, _lock
+    global _pool, _lock, _choice_lock
     _pool = _Pool()
     _lock = threading.Lock()
+    _choice_lock = threading.Lock()
     _state.inside = False
 
 
@@ -463,6 +497,49 @@ def _run(kernel: Callable[..., Any], args: Sequence[Any], bounds: list[int], cou
         raise job.error
 
 
+def _choose(key: Hashable, now: float) -> tuple[_Choice, bool, bool]:
+    """``key``'s choice (made afresh when new), whether this call runs on threads, and
+    whether it is a probe of the way not chosen."""
+    with _choice_lock:
+        choice = _choices.get(key)
+        if choice is None:
+            if len(_choices) >= MAX_REMEMBERED:
+                _choices.clear()
+            choice = _choices[key] = _Choice(now, _last_choice)
+        parallel, probe = choice.pick(now)
+    return choice, parallel, probe
+
+
+def _timed(choice: _Choice, parallel: bool, probe: bool, n: int, start: float,
+           call: Callable[[], Any]) -> None:
+    """Run ``call`` (the way ``parallel`` says) and note its wall time from ``start`` in
+    ``choice``."""
+    call()
+    now = time.perf_counter()
+    with _choice_lock:
+        choice.record(parallel, probe, now - start, n, now)
+
+
+def either_way(key: Hashable, n: int, serial: Callable[[], Any], threaded: Callable[[], Any],
+               *, min_batch: int = PARALLEL_MIN_BATCH) -> None:
+    """Run ``serial()`` or ``threaded()`` (a sequence of :func:`parallel_for` calls doing the
+    same work), whichever ``key``'s timings favour, chosen and timed as :func:`parallel_for`
+    chooses for one kernel; ``n``: the items, for the timings and ``min_batch``.
+
+    For work whose one-thread form is faster than its threaded form run serially (the
+    Simulation's step: one compiled call, against kernels called one by one with Python
+    between them): a choice per kernel inside the threaded form cannot see that.
+    """
+    n = _whole(n, "n", 0)
+    min_batch = _whole(min_batch, "min_batch", 0)
+    if threads() == 1 or n == 0 or n < min_batch or _state.inside:
+        serial()
+        return
+    start = time.perf_counter()
+    choice, parallel, probe = _choose(key, start)
+    _timed(choice, parallel, probe, n, start, threaded if parallel else serial)
+
+
 def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
                  chunk: int | None = None, min_batch: int = PARALLEL_MIN_BATCH,
                  key: Hashable = None) -> None:
@@ -492,14 +569,7 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
         return
     try:
         start = time.perf_counter()
-        if key is None:
-            key = kernel
-        choice = _choices.get(key)
-        if choice is None:
-            if len(_choices) >= MAX_REMEMBERED:
-                _choices.clear()
-            choice = _choices[key] = _Choice(start, _last_choice)
-        parallel, probe = choice.pick(start)
+        choice, parallel, probe = _choose(kernel if key is None else key, start)
         if parallel:
             if chunk is None:
                 per_item = choice.per_item()
@@ -507,10 +577,8 @@ def parallel_for(kernel: Callable[..., Any], n: int, args: Sequence[Any], *,
                                          _smallest_chunk(per_item))
             else:
                 bounds = _even_bounds(n, chunk)
-            _run(kernel, args, bounds, count)
+            _timed(choice, True, probe, n, start, lambda: _run(kernel, args, bounds, count))
         else:
-            kernel(0, n, *args)
-        now = time.perf_counter()
-        choice.record(parallel, probe, now - start, n, now)
+            _timed(choice, False, probe, n, start, lambda: kernel(0, n, *args))
     finally:
         _lock.release()

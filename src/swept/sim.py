@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._lazy import kernels
-from ._parallel import parallel_for, threads
+from ._parallel import either_way, parallel_for, threads
 from .constants import (
     ACCUMULATOR_TOLERANCE,
     CONTACT_MARGIN_FRACTION,
@@ -118,6 +118,9 @@ CCD_MODES = ("discrete", "swept", "speculative")
 _NO_GRAVITY = np.zeros(3)
 #: No overlap shifts for the first position pass.
 _NO_SHIFT = np.zeros((0, 3))
+#: The key of the step's choice between its one compiled call and its threaded form
+#: (:func:`swept._parallel.either_way`).
+_STEP_KEY = "Simulation.step"
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 
@@ -996,13 +999,15 @@ class Simulation:
         self._shifted = False
         self._solve_velocities(scene)
         shift = self._shift if self._shifted else _NO_SHIFT
-        if threads() == 1 or n < SIM_PARALLEL_MIN:
-            # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN): the whole
-            # step in one call
+        def fused() -> None:
+            """The whole step in one compiled call."""
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
                                          self.max_casts, self.passes, self.dim, shift,
                                          self._gather_grid)
-        else:
+
+        def threaded() -> None:
+            """The step as range kernels on threads, with the pair search and the work lists
+            between them."""
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
                                                self._gather_grid))
@@ -1022,6 +1027,14 @@ class Simulation:
                 parallel_for(_k.resolve_range, count, (scene, bodies, scratch, work))
                 count = _k.next_work(k, scratch, stamped, listed, work, count)
             parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+
+        if threads() == 1 or n < SIM_PARALLEL_MIN:
+            # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN)
+            fused()
+        else:
+            # threads only while the threaded step measures faster than the one call (run
+            # serially, its kernels called one by one cost 5-7% more CPU than the one call)
+            either_way(_STEP_KEY, n, fused, threaded, min_batch=SIM_PARALLEL_MIN)
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:
             self._escape()
