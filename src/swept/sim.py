@@ -1006,22 +1006,10 @@ class Simulation:
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
                                                self._gather_grid))
-            first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
-                                                           self.dim)
-            pairs = _k.meeting_pairs(bodies, first, neighbour)
-            # each pass over a work list of the bodies it may change (the solver's shifts out
-            # of deep overlaps are the first pass's pushes, cast like any)
-            stamped = np.empty(n, np.int64)
-            listed = np.empty(n, np.bool_)
-            work = np.empty(n, np.int64)
-            count = _k.first_work(bodies, scratch, shift, stamped, listed, work)
-            for k in range(self.passes):
-                if pairs.shape[0]:
-                    count = _k.listed_pairs_pass(bodies, pairs, scratch.dpos, k, stamped,
-                                                 listed, work, count)
-                parallel_for(_k.resolve_range, count, (scene, bodies, scratch, work))
-                count = _k.next_work(k, scratch, stamped, listed, work, count)
-            parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+            # the rest on the calling thread, in one call (the pair lists, the passes, the
+            # bookkeeping): split over threads as a dozen calls from Python, it cost more
+            # than the move's split saved (README, the threaded step)
+            self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift)
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:
             self._escape()

@@ -104,7 +104,7 @@ __all__ = [
     "listed_pairs_pass", "first_work", "next_work",
     "approaches_range",
     "cast_entering_row", "path_reaches_row", "segment_beyond", "segment_off_path", "candidates",
-    "find_pairs_serial", "pairs_serial", "after_move_serial",
+    "find_pairs_serial", "pairs_serial", "after_move_serial", "after_move",
     "step_serial",
 ]
 
@@ -1991,6 +1991,14 @@ def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int
         count = next_work(k, s, changed, listed, work, count)
     approaches_range(0, n, scene, b, s)
     return first, neighbour
+
+
+@kernel
+def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`after_move_serial` called from Python: what the threaded step runs on the
+    calling thread after its move on the threads (one call, not a dozen)."""
+    return after_move_serial(scene, b, s, passes, dim, shift)
 
 
 @kernel
