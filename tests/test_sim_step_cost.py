@@ -523,69 +523,6 @@ def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_
                                           scene.rows[h, HI], scene.rows[h, HI + 1]]
 
 
-# ------------------------------------------------------- the fine table and the legs' boxes
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_the_fine_table_proves_empty_only_queries_no_static_box_touches(seed: int) -> None:
-    # The move skips its gather when the gather grid's fine occupancy table (a summed-area
-    # table of the fine cells the static boxes cover) counts none under the path's box. It
-    # must never prove empty a query that some box touches, even by a face, an edge or a
-    # corner on a fine cell line, and should prove empty most queries well clear of all.
-    from swept._kernels import sim_grid
-
-    rng = np.random.default_rng(seed)
-    world = World()
-    for _ in range(int(rng.integers(1, 40))):
-        p = rng.integers(0, 80, 2).astype(float) * 1.25
-        q = p + rng.integers(-6, 7, 2).astype(float) * 1.25
-        if (p == q).all():
-            q = q + 1.25
-        world.add(Segment(p, q))
-    grid = sim_grid.build_gather_grid(world._sync())
-    assert grid.fine_dims[0] > 0
-    boxes = grid.boxes
-    corners = rng.integers(-8, 90, (200, 2)).astype(float) * 1.25
-    sizes = rng.integers(0, 6, (200, 2)).astype(float) * 1.25
-    proved = 0
-    clear = 0
-    for (x, y), (w, h) in zip(corners, sizes):
-        touches = bool(((boxes[:, 0] <= x + w) & (boxes[:, 2] >= x) & (boxes[:, 1] <= y + h)
-                        & (boxes[:, 3] >= y)).any())
-        empty = sim_grid.proved_empty(grid, x, y, x + w, y + h)
-        assert not (empty and touches)
-        proved += empty
-        clear += not touches
-    # (the table's cells are finer than the query sizes: it proves some of the clear ones)
-    assert clear == 0 or proved > 0
-
-
-def test_the_fine_table_is_the_summed_area_of_the_boxes_fine_cells() -> None:
-    # covered[y, x] counts the occupied fine cells left of x and below y: one box covering
-    # exactly the fine cells 2..4 x 1..2 (on the cell lines) gives 3 x 2 = 6 occupied cells.
-    from swept import AABB
-    from swept._kernels import sim_grid
-
-    world = World()
-    world.add(AABB((0.0, 0.0), (1.0, 1.0)))
-    world.add(AABB((30.0, 30.0), (31.0, 31.0)))
-    grid = sim_grid.build_gather_grid(world._sync())
-    fx, fy = (int(v) for v in grid.fine_dims)
-    x0, y0, finv = grid.fine
-    occupied = np.zeros((fy, fx), np.int64)
-    for bx0, by0, bx1, by1 in grid.boxes:
-        ax, bx = (min(max(int((v - x0) * finv), 0), fx - 1) for v in (bx0, bx1))
-        ay, by = (min(max(int((v - y0) * finv), 0), fy - 1) for v in (by0, by1))
-        occupied[ay:by + 1, ax:bx + 1] = 1
-    expected = np.zeros((fy + 1, fx + 1), np.int64)
-    expected[1:, 1:] = occupied.cumsum(0).cumsum(1)
-    assert grid.covered.tolist() == expected.tolist()
-    assert not sim_grid.proved_empty(grid, 1.0, 1.0, 2.0, 2.0)
-    assert sim_grid.proved_empty(grid, 10.0, 10.0, 12.0, 12.0)
-
-
-
 # ------------------------------------------------------------ pairs found once, from one side
 
 

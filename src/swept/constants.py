@@ -76,7 +76,6 @@ __all__ = [
     "GRID_MAX_DOUBLINGS", "SPECULATIVE_ITERATIONS",
     "SPECULATIVE_MARGIN_FRACTION", "PAIR_MARGIN_FRACTION", "CACHE_MARGIN_FRACTION",
     "SIM_GRID_CELLS_PER_COLLIDER", "SIM_GRID_MAX_ENTRIES_PER_COLLIDER",
-    "SIM_GRID_FINE_CELLS_PER_COLLIDER", "SIM_GRID_FINE_MAX_CELLS",
     "RELATIVE_MOTION_TOLERANCE",
     "MAX_GRID_KEYS", "PAIR_PUSH_SLOP", "SEGMENT_CULL_TOLERANCE",
     "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
@@ -315,15 +314,6 @@ SIM_GRID_CELLS_PER_COLLIDER = 1.0
 #: colliders much larger than the cells) the Simulation walks the static tree instead. A limit
 #: on memory and on the build, not measured.
 SIM_GRID_MAX_ENTRIES_PER_COLLIDER = 16
-#: Cells per static collider of the gather grid's fine occupancy table (each grid cell split
-#: into square fine cells, about this many a collider): a query whose fine cells no static box
-#: covers lists no static collider without visiting a cell. Measured on bench_sim's scene
-#: (10,000 path boxes among 1,000 walls, fine cells of 8, 16, 32 and 64 units): 56, 50, 41 and
-#: 24% of the queries proved empty; 64 a collider gives cells of about 18 units there.
-SIM_GRID_FINE_CELLS_PER_COLLIDER = 64.0
-#: Most fine cells the occupancy table may have (int32 counts: 16 MiB); a scene that would
-#: need more at one fine cell a grid cell has no table. A limit on memory, not measured.
-SIM_GRID_FINE_MAX_CELLS = 1 << 22
 #: Largest grid key span (cells along all axes multiplied); sparser scenes use coarser cells.
 #: A limit, not a tolerance: keys below 2^60 leave an int64 room for a neighbour's offset.
 #: Not measured.

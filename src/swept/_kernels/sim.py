@@ -93,7 +93,7 @@ from .scene import (
     contact_row,
     one_way_stands,
 )
-from .sim_grid import GatherGrid, grid_gather_into, only_planes, planes_and_layers
+from .sim_grid import GatherGrid, grid_gather_into, planes_and_layers
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree, unowned
@@ -926,7 +926,6 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     cache = s.cache
     rows = scene.rows
     tags = scene.tags
-    links = scene.links
     asleep = b.asleep
     kinds = b.kind
     for i in range(first, stop):
@@ -978,12 +977,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             _path_box(px, py, pz, vx * dt, vy * dt, vz * dt, grow, query)
         # cache the colliders in the box (written out here: an inlined helper taking the
         # arrays cost a third of the step, measured; a compiled call, 50 ns a body)
-        if use_grid and only_planes(links, grid, query):
-            # the common case, a move far from every collider: the fine occupancy table
-            # proves that no static box touches the path's box (sim_grid), so the list is
-            # the planes alone, no cell visited
-            count = planes_and_layers(links, tags, mask, cache, i, 0)
-        elif use_grid:
+        if use_grid:
             count = grid_gather_into(scene, grid, stack, query, mask, cache, i)
         else:
             count = _gather_into(scene, stack, query, mask, cache, i)
@@ -1465,6 +1459,19 @@ def _lower_bound(sorted_keys: np.ndarray, key: int) -> int:
 
 
 @inline_kernel
+def _within_reach(pos: np.ndarray, radius: np.ndarray, pix: float, piy: float, piz: float,
+                  ri: float, j: int) -> bool:
+    """Whether body j is within the pair reach of a body of radius ``ri`` at ``pi``: the
+    sum of radii grown by :data:`~swept.constants.PAIR_MARGIN_FRACTION`. Symmetric, bit for
+    bit (``a - b`` is exactly ``-(b - a)``, and the sum of radii commutes)."""
+    dx = pix - pos[j, 0]
+    dy = piy - pos[j, 1]
+    dz = piz - pos[j, 2]
+    reach = (ri + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
+    return dx * dx + dy * dy + dz * dz <= reach * reach
+
+
+@inline_kernel
 def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
                 sorted_keys: np.ndarray, cell_start: np.ndarray, order: np.ndarray, sx: int,
                 sy: int, dim: int, out: np.ndarray, write: bool) -> int:
@@ -1493,12 +1500,8 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
                 e = _lower_bound(sorted_keys, key + 3)
             for q in range(s, e):
                 j = order[q]
-                dx = pix - pos[j, 0]
-                dy = piy - pos[j, 1]
-                dz = piz - pos[j, 2]
-                reach = (ri + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
                 # without a branch (a coin toss each): within reach, and not body i itself
-                ok = (dx * dx + dy * dy + dz * dz <= reach * reach) & (j != i)
+                ok = _within_reach(pos, radius, pix, piy, piz, ri, j) & (j != i)
                 if write and found < out.shape[0]:
                     # kept only when ok: otherwise the next one overwrites it
                     out[found] = j
@@ -1867,11 +1870,7 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
                 s = _lower_bound(sorted_keys, key)
             for q in range(s, e):
                 j = order[q]
-                dx = pix - pos[j, 0]
-                dy = piy - pos[j, 1]
-                dz = piz - pos[j, 2]
-                reach = (ri + radius[j]) * (1.0 + PAIR_MARGIN_FRACTION)
-                ok = dx * dx + dy * dy + dz * dz <= reach * reach
+                ok = _within_reach(pos, radius, pix, piy, piz, ri, j)
                 if found < out.shape[0]:
                     # kept only when ok: otherwise the next one overwrites it
                     out[found] = j

@@ -28,23 +28,6 @@ Simulation builds the grid again whenever the scene's ``links`` change, which a 
 collider's change always does (the static tree is built again), so the copy is never stale.
 Measured on bench_sim's scene (10,000 path boxes, one thread, CPU, alternated in one
 process): 2.1 -> 1.6 ms a gather of every ball.
-
-The fine occupancy table: most queries touch no static box (on bench_sim's scene 62% of the
-path boxes), yet visit a few cells and test their entries to learn it. Each grid cell is
-split into ``split`` x ``split`` fine cells (about
-:data:`~swept.constants.SIM_GRID_FINE_CELLS_PER_COLLIDER` of them a collider); a fine cell is
-*occupied* when some binned box covers it (the same clamped, monotone cell index as the grid
-on the finer scale), and ``covered`` holds the summed-area table of the occupied cells, so a
-query's count is four reads. A box that touches the query shares a point with it, and that
-point's fine cell is one both cover (the index is monotone in the coordinate, as above), so a
-count of zero proves that no static collider touches the query: its static part is empty
-without a cell visited. Measured on bench_sim's scene (10,000 path boxes, one thread, CPU, in
-one process): 1.17 -> 0.91 ms a gather of every ball (50% of the queries proved empty with
-fine cells of 16 units).
-
-``fine`` (3,) float64 ``x0 y0 inv_fine_cell``, ``fine_dims`` (2,) int64 ``fx fy`` (0 0: no
-table, every query visits its cells), ``covered`` (fy + 1, fx + 1) int32: ``covered[y, x]``
-the occupied fine cells in columns ``0 .. x-1`` of rows ``0 .. y-1``.
 """
 
 from __future__ import annotations
@@ -54,12 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..constants import (
-    SIM_GRID_CELLS_PER_COLLIDER,
-    SIM_GRID_FINE_CELLS_PER_COLLIDER,
-    SIM_GRID_FINE_MAX_CELLS,
-    SIM_GRID_MAX_ENTRIES_PER_COLLIDER,
-)
+from ..constants import SIM_GRID_CELLS_PER_COLLIDER, SIM_GRID_MAX_ENTRIES_PER_COLLIDER
 from . import inline_kernel, kernel
 from .bvh import NO_TREE, box_gather
 from .scene import (
@@ -78,13 +56,12 @@ from .scene import (
 from .world import moving_tree
 
 __all__ = ["GatherGrid", "NO_GRID", "no_grid", "build_gather_grid", "grid_gather_into",
-           "planes_and_layers", "only_planes", "proved_empty"]
+           "planes_and_layers"]
 
 class GatherGrid(NamedTuple):
     """The gather grid as the kernels take it (module docstring): ``frame`` (3,) float64,
     ``dims`` (2,) int64, ``starts`` and ``ranks`` int64 (CSR), each rank's ``boxes`` (K, 4)
-    float64 and first cells ``firsts`` (K, 2) int64, and the fine occupancy table ``fine``
-    (3,) float64, ``fine_dims`` (2,) int64, ``covered`` int32. A named tuple of arrays, so
+    float64 and first cells ``firsts`` (K, 2) int64. A named tuple of arrays, so
     that a kernel can pass it on without reference counts
     (:func:`swept._kernels.world.unowned`)."""
 
@@ -94,16 +71,12 @@ class GatherGrid(NamedTuple):
     ranks: np.ndarray
     boxes: np.ndarray
     firsts: np.ndarray
-    fine: np.ndarray
-    fine_dims: np.ndarray
-    covered: np.ndarray
 
 
 def no_grid() -> GatherGrid:
     """A grid of no cells: the gathers walk the static tree."""
     return GatherGrid(np.zeros(3), np.zeros(2, np.int64), np.zeros(1, np.int64),
-                      np.zeros(0, np.int64), np.zeros((0, 4)), np.zeros((0, 2), np.int64),
-                      np.zeros(3), np.zeros(2, np.int64), np.zeros((1, 1), np.int32))
+                      np.zeros(0, np.int64), np.zeros((0, 4)), np.zeros((0, 2), np.int64))
 
 
 #: The grid of no cells (shared, never written).
@@ -144,10 +117,8 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
     rows = scene.rows
     frame = np.zeros(3)
     dims = np.zeros(2, np.int64)
-    fine_dims = np.zeros(2, np.int64)
     none = GatherGrid(frame, dims, np.zeros(1, np.int64), np.zeros(0, np.int64),
-                      np.zeros((0, 4)), np.zeros((0, 2), np.int64), np.zeros(3), fine_dims,
-                      np.zeros((1, 1), np.int32))
+                      np.zeros((0, 4)), np.zeros((0, 2), np.int64))
     count = links[links[H_NODE_LINKS] + 2] if links[H_STATIC_NODES] > 0 else 0
     if links[H_DIM] != 2 or count == 0 or links[links[H_NODE_LINKS] + 1] != 0:
         return none
@@ -222,94 +193,7 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
     frame[2] = inv
     dims[0] = nx
     dims[1] = ny
-    fine, fine_dims, covered = _fine_table(rows, links, items, count, x0, y0, inv, nx, ny,
-                                           boxes)
-    return GatherGrid(frame, dims, starts, ranks, rank_boxes, firsts, fine, fine_dims, covered)
-
-
-@inline_kernel
-def _fine_table(rows: np.ndarray, links: np.ndarray, items: int, count: int, x0: float,
-                y0: float, inv: float, nx: int, ny: int, boxes: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The fine occupancy table (module docstring) of the grid's ``boxes`` binned static
-    colliders (the static tree's items ``0 .. count-1``): ``fine, fine_dims, covered``; no
-    table (``fine_dims`` 0 0) when even one fine cell a grid cell passes
-    :data:`~swept.constants.SIM_GRID_FINE_MAX_CELLS`."""
-    fine = np.zeros(3)
-    fine_dims = np.zeros(2, np.int64)
-    cells = min(SIM_GRID_FINE_CELLS_PER_COLLIDER * boxes, float(SIM_GRID_FINE_MAX_CELLS))
-    split = max(int(math.sqrt(cells / (nx * ny))), 1)
-    fx = nx * split
-    fy = ny * split
-    if fx * fy > SIM_GRID_FINE_MAX_CELLS:
-        return fine, fine_dims, np.zeros((1, 1), np.int32)
-    finv = inv * split
-    # each box's fine cells marked by a difference table, then summed: how many boxes
-    # cover each fine cell
-    covered = np.zeros((fy + 1, fx + 1), np.int32)
-    for k in range(count):
-        binned, ax, bx, ay, by = _binned(rows, links[items + k], x0, y0, finv, fx, fy)
-        if not binned:
-            continue
-        covered[ay, ax] += 1
-        covered[ay, bx + 1] -= 1
-        covered[by + 1, ax] -= 1
-        covered[by + 1, bx + 1] += 1
-    for y in range(fy):
-        for x in range(fx):
-            if x > 0:
-                covered[y, x] += covered[y, x - 1]
-            if y > 0:
-                covered[y, x] += covered[y - 1, x]
-            if x > 0 and y > 0:
-                covered[y, x] -= covered[y - 1, x - 1]
-    # occupied (0 or 1) cells' summed-area table, shifted by one row and column: entry
-    # (y, x) counts the rows above y and the columns left of x
-    for y in range(fy - 1, -1, -1):
-        for x in range(fx - 1, -1, -1):
-            covered[y + 1, x + 1] = 1 if covered[y, x] > 0 else 0
-    for x in range(fx + 1):
-        covered[0, x] = 0
-    for y in range(fy + 1):
-        covered[y, 0] = 0
-    for y in range(1, fy + 1):
-        for x in range(1, fx + 1):
-            covered[y, x] += covered[y, x - 1] + covered[y - 1, x] - covered[y - 1, x - 1]
-    fine[0] = x0
-    fine[1] = y0
-    fine[2] = finv
-    fine_dims[0] = fx
-    fine_dims[1] = fy
-    return fine, fine_dims, covered
-
-
-@inline_kernel
-def proved_empty(grid: GatherGrid, qx0: float, qy0: float, qx1: float, qy1: float) -> bool:
-    """Whether the fine occupancy table proves that no static collider's box touches the
-    query ``qx0 qy0 qx1 qy1`` (module docstring); False when the grid has no table."""
-    fx = grid.fine_dims[0]
-    if fx == 0:
-        return False
-    fy = grid.fine_dims[1]
-    gx = grid.fine[0]
-    gy = grid.fine[1]
-    finv = grid.fine[2]
-    ax = _cell(qx0, gx, finv, fx)
-    bx = _cell(qx1, gx, finv, fx) + 1
-    ay = _cell(qy0, gy, finv, fy)
-    by = _cell(qy1, gy, finv, fy) + 1
-    covered = grid.covered
-    return covered[by, bx] - covered[ay, bx] - covered[by, ax] + covered[ay, ax] == 0
-
-
-@inline_kernel
-def only_planes(links: np.ndarray, grid: GatherGrid, query: np.ndarray) -> bool:
-    """Whether :func:`grid_gather_into` would list no collider but the planes for ``query``
-    (a box, not empty): the scene has no moving collider and the fine occupancy table proves
-    that no static box touches the query (:func:`proved_empty`). The common case of a move
-    far from everything, tested before the gather (module docstring)."""
-    return (links[H_MOVING_NODES] == 0 and not (query[0] > query[3] or query[1] > query[4])
-            and proved_empty(grid, query[0], query[1], query[3], query[4]))
+    return GatherGrid(frame, dims, starts, ranks, rank_boxes, firsts)
 
 
 @inline_kernel
@@ -319,12 +203,7 @@ def grid_gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: n
     ``grid`` (which must be built and not empty): the same list, the same count, the same
     overflow rule (more than ``out.shape[1]`` touch: their count in any layer, the row
     unfiltered)."""
-    frame = grid.frame
-    dims = grid.dims
-    starts = grid.starts
-    ranks = grid.ranks
-    boxes = grid.boxes
-    firsts = grid.firsts
+    frame, dims, starts, ranks, boxes, firsts = grid
     links = scene.links
     rows = scene.rows
     tags = scene.tags
