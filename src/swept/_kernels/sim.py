@@ -1091,9 +1091,9 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     # the smallest handle), so the casts are those of a gather of the cube
                     # round the start; the passes and the bookkeeping check that the cache
                     # covers their own queries (it covers the ball's end, grown). Measured on
-                    # bench_sim's scene (10,000 balls, 1,420 respond, one thread, CPU): the
-                    # responders' moves 1.37 -> see docs (the cube held a few times more
-                    # colliders than the rest of the path's box)
+                    # bench_sim's scene (the 1,420 of 10,000 balls that respond, moved alone
+                    # from a snapshot, one thread, CPU, two alternated runs): 1.49 -> 1.35-1.37
+                    # ms (the cube held a few times more colliders than the rest's box)
                     _path_box(px, py, pz, vx * remaining, vy * remaining, vz * remaining,
                               grow, query)
                     count = gather_row(view, grid, stack_view, query_view, mask, cache, i)
@@ -1910,8 +1910,9 @@ def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
                       ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`find_pairs` on the calling thread, compiled whole: the same lists, each pair
     found once (:func:`_forward`, half the neighbourhood of each cell) and written into both
-    bodies' rows. Measured on bench_sim's scene (10,000 balls, one thread, CPU): see
-    ``docs/simulation.md``."""
+    bodies' rows. Measured on bench_sim's scene (10,000 balls after 10 steps, 4,624 listed
+    neighbours, one thread, CPU, medians of 40 calls, three runs): 0.60-0.61 ms, against
+    0.92-0.95 for :func:`find_pairs`' full scan (its count pass alone 0.56)."""
     n = pos.shape[0]
     start = np.zeros(n + 1, np.int64)
     if n == 0:
