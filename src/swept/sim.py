@@ -10,9 +10,10 @@ as it holds, carrying the rest to the next call (seed 000).
 One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
 (:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
-:func:`swept._parallel.parallel_for`, with the contact passes, the pair lists and the
-bookkeeping, from :data:`~swept.constants.SIM_PARALLEL_MIN` bodies (below it the whole step is
-one call on the calling thread, as on one thread). Every way gives the same bits:
+:func:`swept._parallel.parallel_for` from :data:`~swept.constants.SIM_PARALLEL_MIN`
+bodies, then the pair lists, the contact passes and the bookkeeping are one compiled call on
+the calling thread (:func:`~swept._kernels.sim.after_move`); below it the whole step is one
+call on the calling thread, as on one thread. Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
