@@ -229,9 +229,10 @@ def test_a_pair_pass_over_no_pairs_changes_nothing() -> None:
 
 def test_a_ball_bouncing_back_past_its_start_meets_the_wall_behind_it() -> None:
     # A swept ball caches the colliders round its path's box; the wall behind it is outside
-    # that box. When the ball responds, its cache grows to the cube round its start, so the
-    # cast back finds that wall: right 2 to the wall at x = 3, left 4 to x = -2 against the
-    # wall at x = -3, then right 3 to x = 1 (9 units at 540 units/s).
+    # that box. At each response the ball gathers the box of the rest of its path from the
+    # contact, so the cast back finds that wall and the cast after it the first wall again:
+    # right 2 to the wall at x = 3, left 4 to x = -2 against the wall at x = -3, then right 3
+    # to x = 1 (9 units at 540 units/s).
     sim = Simulation(step=STEP)
     sim.world.add(Segment((3.0, -5.0), (3.0, 5.0)))
     sim.world.add(Segment((-3.0, -5.0), (-3.0, 5.0)))
@@ -245,6 +246,9 @@ def test_a_ball_bouncing_back_past_its_start_meets_the_wall_behind_it() -> None:
     assert ball.caught == 1
     began = sim.contacts_began
     assert sorted(began["other"].tolist()) == [0, 1]
+    # the cache holds the last leg's box, x -2 .. 1, grown by the margin (two radii)
+    box = sim._scratch.cache_box[0]
+    assert box[0] == pytest.approx(-4.0, abs=1e-12) and box[3] == pytest.approx(3.0, abs=1e-12)
 
 
 # ------------------------------------------------------------------- the gather grid
@@ -517,3 +521,55 @@ def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_
         h = links[items + k]
         assert grid.boxes[k].tolist() == [scene.rows[h, LO], scene.rows[h, LO + 1],
                                           scene.rows[h, HI], scene.rows[h, HI + 1]]
+
+
+# ------------------------------------------------------------ pairs found once, from one side
+
+
+def _pair_lists(pos: np.ndarray, radius: np.ndarray, dim: int) -> None:
+    """The one-call step's pair lists equal the threaded step's, row for row."""
+    first, neighbour = kernels.find_pairs(pos, radius, dim)
+    first_s, neighbour_s = kernels.pairs_serial(pos, radius, dim)
+    assert first_s.tolist() == first.tolist()
+    assert neighbour_s.tolist() == neighbour.tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3]))
+def test_pairs_found_once_list_what_the_full_neighbourhood_scan_lists(seed: int,
+                                                                      dim: int) -> None:
+    # The one-call step finds each pair of neighbours once, scanning only the forward half
+    # of each cell's neighbourhood, and writes it into both rows: the lists must be the full
+    # scan's, row for row. Coincident centres, pairs exactly at the reach, crowds of more
+    # than the table's width in one cell, and far-flung bodies (a sparse grid searched by
+    # key) are where one side could see what the other does not.
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    pos = np.zeros((n, 3))
+    pos[:, :dim] = rng.integers(0, 40, (n, dim)).astype(float) * 0.5
+    radius = rng.integers(1, 5, n).astype(float) * 0.5
+    kind = rng.integers(0, 4)
+    if kind == 1:
+        # a crowd: many bodies at a few spots
+        pos[: n // 2] = pos[0]
+    elif kind == 2:
+        # far-flung: a sparse grid
+        pos[::7, 0] += 1e9
+    elif kind == 3:
+        # pairs exactly at the reach, (r_i + r_j)(1 + margin) apart along x
+        from swept.constants import PAIR_MARGIN_FRACTION
+
+        radius[:] = 1.0
+        pos[1::2] = pos[::2][: n // 2]
+        pos[1::2, 0] += 2.0 * (1.0 + PAIR_MARGIN_FRACTION)
+    _pair_lists(pos, radius, dim)
+
+
+def test_pairs_found_once_past_the_tables_width() -> None:
+    # 40 bodies at one spot: each has 39 neighbours, past the table's 16, found again
+    pos = np.zeros((45, 3))
+    pos[40:, 0] = (np.arange(5) + 1) * 100.0
+    radius = np.ones(45)
+    _pair_lists(pos, radius, 2)
+    first, neighbour = kernels.pairs_serial(pos, radius, 2)
+    assert neighbour[first[0]:first[1]].tolist() == list(range(1, 40))

@@ -10,9 +10,10 @@ as it holds, carrying the rest to the next call (seed 000).
 One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
 (:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
-:func:`swept._parallel.parallel_for`, with the contact passes, the pair lists and the
-bookkeeping, from :data:`~swept.constants.SIM_PARALLEL_MIN` bodies (below it the whole step is
-one call on the calling thread, as on one thread). Every way gives the same bits:
+:func:`swept._parallel.parallel_for` from :data:`~swept.constants.SIM_PARALLEL_MIN`
+bodies, then the pair lists, the contact passes and the bookkeeping are one compiled call on
+the calling thread (:func:`~swept._kernels.sim.after_move`); below it the whole step is one
+call on the calling thread, as on one thread. Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
@@ -1006,34 +1007,22 @@ class Simulation:
                                          self._gather_grid)
 
         def threaded() -> None:
-            """The step as range kernels on threads, with the pair search and the work lists
-            between them."""
+            """The move as a range kernel on threads, then the rest of the step in one call."""
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
                                                self._gather_grid))
-            first, neighbour = self._pairs = _k.find_pairs(self._pos, self._radius,
-                                                           self.dim)
-            pairs = _k.meeting_pairs(bodies, first, neighbour)
-            # each pass over a work list of the bodies it may change (the solver's shifts out
-            # of deep overlaps are the first pass's pushes, cast like any)
-            stamped = np.empty(n, np.int64)
-            listed = np.empty(n, np.bool_)
-            work = np.empty(n, np.int64)
-            count = _k.first_work(bodies, scratch, shift, stamped, listed, work)
-            for k in range(self.passes):
-                if pairs.shape[0]:
-                    count = _k.listed_pairs_pass(bodies, pairs, scratch.dpos, k, stamped,
-                                                 listed, work, count)
-                parallel_for(_k.resolve_range, count, (scene, bodies, scratch, work))
-                count = _k.next_work(k, scratch, stamped, listed, work, count)
-            parallel_for(_k.approaches_range, n, (scene, bodies, scratch))
+            # the rest on the calling thread, in one call (the pair lists, the passes, the
+            # bookkeeping): split over threads as a dozen calls from Python, it cost more
+            # than the move's split saved (README, the threaded step)
+            self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift)
 
         if threads() == 1 or n < SIM_PARALLEL_MIN:
             # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN)
             fused()
         else:
             # threads only while the threaded step measures faster than the one call (run
-            # serially, its kernels called one by one cost 5-7% more CPU than the one call)
+            # serially, the threaded form costs more CPU than the one call: 5-7% when all its
+            # kernels were called one by one from Python)
             either_way(_STEP_KEY, n, fused, threaded, min_batch=SIM_PARALLEL_MIN)
         self._shifted = False
         if not np.abs(self._pos).max() <= MAX_COORDINATE:
