@@ -97,13 +97,10 @@ def walk_counts(tree: np.ndarray, order: np.ndarray, verts: np.ndarray, tris: np
             ref, _t, sp = kmesh._pop(stack_ref, stack_t, sp, limit)
             if ref == 0:
                 break
-        stats[r, 0] = rows
-        stats[r, 1] = leaves
-        stats[r, 2] = lanes
-        stats[r, 3] = to_hit
-        stats[r, 4] = empty
-        stats[r, 5] = best_k
-        stats[r, 6] = limit if best_k >= 0 else -1.0
+        row = (float(rows), float(leaves), float(lanes), float(to_hit), float(empty),
+               float(best_k), limit if best_k >= 0 else -1.0)
+        for c in range(len(COLUMNS)):
+            stats[r, c] = row[c]
 
 
 def summary(stats: np.ndarray) -> dict[str, Any]:
