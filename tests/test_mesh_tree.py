@@ -238,11 +238,40 @@ def interleave(steps: np.ndarray) -> np.ndarray:
     return codes
 
 
-def direction_morton(d: np.ndarray) -> np.ndarray:
-    """The codes ray_order sorts a one-origin batch by: the unit directions' steps over
-    [-1, 1], from the definition."""
-    u = d / np.sqrt((d * d).sum(axis=1))[:, None]
-    return interleave(((u + 1.0) * ((2 ** RAY_ORDER_BITS - 1) / 2.0)).astype(np.int64))
+def hilbert(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The Hilbert index of the cells (x, y) of a square of 2^RAY_ORDER_BITS cells a side,
+    from its definition: the quadrant's two bits a level, from the highest, then the rest
+    of the square turned into the quadrant's frame (a lower quadrant transposed, its right
+    one mirrored first)."""
+    side = 1 << RAY_ORDER_BITS
+    x = x.copy()
+    y = y.copy()
+    code = np.zeros(x.shape[0], np.int64)
+    s = side >> 1
+    while s > 0:
+        rx = ((x & s) > 0).astype(np.int64)
+        ry = ((y & s) > 0).astype(np.int64)
+        code += s * s * ((3 * rx) ^ ry)
+        lower = ry == 0
+        right = lower & (rx == 1)
+        x[right] = side - 1 - x[right]
+        y[right] = side - 1 - y[right]
+        x[lower], y[lower] = y[lower].copy(), x[lower].copy()
+        s >>= 1
+    return code
+
+
+def direction_codes(d: np.ndarray) -> np.ndarray:
+    """The codes ray_order sorts a one-origin batch by, from the definition: the octant
+    (signs of x, y, z), then the Hilbert index of the direction's point on that octant's
+    face of the octahedron |x| + |y| + |z| = 1 (its x and z cut into steps)."""
+    a = np.abs(d)
+    steps = 2 ** RAY_ORDER_BITS - 1
+    scale = steps / ((a[:, 0] + a[:, 1]) + a[:, 2])
+    x = np.minimum((a[:, 0] * scale).astype(np.int64), steps)
+    y = np.minimum((a[:, 2] * scale).astype(np.int64), steps)
+    octant = (d[:, 0] < 0) * 4 + (d[:, 1] < 0) * 2 + (d[:, 2] < 0) * 1
+    return (octant.astype(np.int64) << (2 * RAY_ORDER_BITS)) | hilbert(x, y)
 
 
 @given(st.integers(0, 2**21 - 1))
@@ -280,17 +309,61 @@ def test_small_batches_and_one_ray_keep_the_batch_order() -> None:
 
 
 def test_a_lidar_is_walked_in_the_order_of_its_directions() -> None:
-    # every ray from one point: sorted by the Morton code of the unit directions, the
-    # axis-aligned ones (components exactly -1, 0, 1) on the first and last steps
+    # every ray from one point: sorted by octant, then along a Hilbert curve over the
+    # octant's face of the octahedron; the axis-aligned ones (components exactly -1, 0, 1)
+    # at the face's corners, lengths from 1e-3 to 1e4 (the code is of the direction alone)
     rng = np.random.default_rng(8)
     n = RAY_ORDER_MIN_RAYS + 77
     o = np.full((n, 3), -3.25)
     d = rng.normal(size=(n, 3)) * rng.uniform(1e-3, 1e4, (n, 1))
     d[:6] = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 5), (0, 0, -1e-3)]
     walk = kmesh.ray_order(o, d)
-    assert np.array_equal(walk, np.argsort(direction_morton(d), kind="stable"))
-    # -x, -y, -z is code 0's corner: (-1, 0, 0) sorts before (1, 0, 0)
-    assert list(walk).index(1) < list(walk).index(0)
+    assert np.array_equal(walk, np.argsort(direction_codes(d), kind="stable"))
+    # the octants in turn: +x before -x, +y before -y
+    assert list(walk).index(0) < list(walk).index(1)
+    assert list(walk).index(2) < list(walk).index(3)
+    # a direction's code does not depend on its length
+    for r in range(6, 40):
+        code = kmesh._direction_code(d[r, 0], d[r, 1], d[r, 2])
+        assert kmesh._direction_code(d[r, 0] * 1e-3, d[r, 1] * 1e-3, d[r, 2] * 1e-3) == code
+        assert kmesh._direction_code(d[r, 0] * 4.0, d[r, 1] * 4.0, d[r, 2] * 4.0) == code
+
+
+def test_the_hilbert_curve_visits_every_cell_once_through_neighbours() -> None:
+    # the ray order's curve over the octant's face: every cell of the square has its own
+    # index in [0, side^2), consecutive indices are cells one step apart (what keeps a run
+    # of a lidar's rays in a compact cone), and it equals the textbook definition
+    side = 1 << RAY_ORDER_BITS
+    x, y = (a.ravel().astype(np.int64) for a in np.meshgrid(np.arange(side), np.arange(side)))
+    codes = np.array([kmesh._hilbert(int(i), int(j)) for i, j in zip(x[::97], y[::97])])
+    assert np.array_equal(codes, hilbert(x[::97], y[::97]))
+    every = hilbert(x, y)
+    assert np.array_equal(np.sort(every), np.arange(side * side))
+    path = np.empty((side * side, 2), np.int64)
+    path[every, 0] = x
+    path[every, 1] = y
+    assert (np.abs(np.diff(path, axis=0)).sum(axis=1) == 1).all()
+    # the corners: the curve starts at (0, 0) and ends at (side - 1, 0)
+    assert kmesh._hilbert(0, 0) == 0
+    assert kmesh._hilbert(side - 1, 0) == side * side - 1
+
+
+def test_a_lidar_in_packets_from_the_hilbert_order_equals_single_rays() -> None:
+    # a lidar's rays walked eight together in the new order (packets of one octant, from
+    # one origin exactly on the mesh's split planes, lengths scaled) give each ray's own
+    # answer: distance and triangle, bit for bit, against the ray alone
+    m = terrain(24, seed=9, size=1.0)
+    rng = np.random.default_rng(10)
+    n = RAY_ORDER_MIN_RAYS + 13
+    o = np.full((n, 3), (12.0, 2.0, 12.0))
+    d = rng.normal(size=(n, 3)) * rng.uniform(1e-3, 1e4, (n, 1))
+    batch = raycast_many(m, o, d)
+    assert kmesh.ray_order(o, d).shape == (n,)
+    u = d / np.sqrt((d * d).sum(axis=1))[:, None]
+    for r in range(0, n, 7):
+        t, k = kmesh.mesh_ray(m._packed, m._tree, m._order, *o[r], *u[r], -1.0, np.inf)
+        assert batch.handle[r] == k
+        assert batch.distance[r] == (t if k >= 0 else np.inf)
 
 
 @pytest.mark.parametrize("thread_count", [1, 2])

@@ -1483,15 +1483,101 @@ def _spread_bits(x: int) -> int:
 assert RAY_ORDER_BITS <= 21
 
 
+def _hilbert_steps(levels: int) -> np.ndarray:
+    """The table :func:`_hilbert` reads ``levels`` levels of the curve a step from: entry
+    ``(state << 2 levels) | (x bits << levels) | y bits`` is the index's ``2 levels`` bits
+    for those bits of x and y, with the frame's new state above them. A state is the frame
+    the curve has turned to: bit 0 both axes mirrored, bit 1 transposed. At a level, the
+    quadrant seen in that frame gives two bits of the index; a lower quadrant transposes
+    the frame, its right one mirrors it too."""
+    table = np.empty(4 << (2 * levels), np.int64)
+    for state in range(4):
+        for bits in range(1 << (2 * levels)):
+            x = bits >> levels
+            y = bits & ((1 << levels) - 1)
+            flip = state & 1
+            turn = state >> 1
+            code = 0
+            for level in range(levels - 1, -1, -1):
+                bx = ((x >> level) & 1) ^ flip
+                by = ((y >> level) & 1) ^ flip
+                swap = (bx ^ by) & turn
+                rx = bx ^ swap
+                ry = by ^ swap
+                code = (code << 2) | ((3 * rx) ^ ry)
+                turn ^= 1 - ry
+                flip ^= (1 - ry) & rx
+            table[(state << (2 * levels)) | bits] = code | ((flip | (turn << 1)) << (2 * levels))
+    return table
+
+
+#: Levels of the Hilbert curve :func:`_hilbert` takes a step (a table of 4 x 2^(2 this)).
+HILBERT_LEVELS = 2
+#: :func:`_hilbert_steps`' table, a compile-time constant of the kernels.
+HILBERT_STEPS = _hilbert_steps(HILBERT_LEVELS)
+assert RAY_ORDER_BITS % HILBERT_LEVELS == 0
+
+
+@inline_kernel
+def _hilbert(x: int, y: int) -> int:
+    """The index of the cell ``(x, y)`` along the Hilbert curve over a square of
+    ``2^RAY_ORDER_BITS`` cells a side (x, y in ``[0, 2^RAY_ORDER_BITS)``): consecutive indices
+    are neighbouring cells, and any run of the curve stays compact (a Morton curve jumps
+    across the square between its quadrants). :data:`HILBERT_LEVELS` levels a step, from
+    the highest, each a lookup in :data:`HILBERT_STEPS` by the frame so far and the bits of
+    x and y (measured, a 100,000-ray lidar's order: a branch a level cost 0.06 us a ray, the
+    same in branch-free bit operations 0.026, more than the order gains)."""
+    steps = HILBERT_STEPS
+    width = 2 * HILBERT_LEVELS
+    low = (1 << HILBERT_LEVELS) - 1
+    code = 0
+    state = 0
+    for step in range(RAY_ORDER_BITS // HILBERT_LEVELS - 1, -1, -1):
+        shift = HILBERT_LEVELS * step
+        entry = steps[(state << width) | (((x >> shift) & low) << HILBERT_LEVELS)
+                      | ((y >> shift) & low)]
+        code = (code << width) | (entry & ((1 << width) - 1))
+        state = entry >> width
+    return code
+
+
+@inline_kernel
+def _direction_code(dx: float, dy: float, dz: float) -> int:
+    """The code a one-origin batch's ray of direction ``d`` (not zero) is walked in the
+    order of (:func:`ray_order`): its octant (the signs of x, y, z as bits 2, 1, 0) above
+    the :func:`_hilbert` index of its point on that octant's face of the octahedron
+    ``|x| + |y| + |z| = 1`` (the face's x and z, in [0, 1], cut into ``2^RAY_ORDER_BITS``
+    steps; the direction's length cancels). A run of rays in this order spans a compact cone
+    of directions, all of one octant (they then enter boxes by the same planes: one packet,
+    :func:`packet_rays`). Measured (bench_mesh's icosphere lidar, 100,000 rays, one thread,
+    CPU time, one process, load 6): 8 consecutive rays' widest angle from their mean, median
+    and 90th percentile, 1.72 and 4.16 degrees in the Morton order of the unit directions,
+    1.40 and 1.84 in this one; the walk 0.578 -> 0.554 us a ray, the same answers."""
+    steps = 2 ** RAY_ORDER_BITS - 1
+    ax = abs(dx)
+    az = abs(dz)
+    # (each ratio within [0, 1]: its step at most the last)
+    scale = steps / (ax + abs(dy) + az)
+    x = min(int(ax * scale), steps)
+    y = min(int(az * scale), steps)
+    octant = (4 if dx < 0.0 else 0) | (2 if dy < 0.0 else 0) | (1 if dz < 0.0 else 0)
+    return (octant << (2 * RAY_ORDER_BITS)) | _hilbert(x, y)
+
+
+# (a direction's code fits the counting sort's two halves of 3 RAY_ORDER_BITS + 1 bits)
+assert 2 * RAY_ORDER_BITS + 3 <= 3 * RAY_ORDER_BITS + 1
+
+
 @kernel
 def ray_order(origins: np.ndarray, directions: np.ndarray) -> np.ndarray:
     """The order to walk a ray batch in: its rows sorted by the Morton code of their origins
     (each axis cut into ``2^RAY_ORDER_BITS`` steps over the origins' box; ties keep the
     batch's order), so that rays from nearby points follow one another through the tree's
-    nodes while those are in cache; when every origin is the same point (a lidar), by the
-    Morton code of their unit directions (each axis of [-1, 1] cut the same way), so that
-    rays of nearby directions follow one another. An empty array (walk in the batch's own
-    order) for fewer than ``RAY_ORDER_MIN_RAYS`` rays, or when every ray has the same code.
+    nodes while those are in cache; when every origin is the same point (a lidar), by
+    :func:`_direction_code` (the octant, then a Hilbert curve over the octant's face of the
+    octahedron), so that rays of nearby directions follow one another in compact runs. An
+    empty array (walk in the batch's own order) for fewer than ``RAY_ORDER_MIN_RAYS`` rays,
+    or when every ray has the same code.
     Two stable counting sorts, by the low then the high half of the code: linear in the
     rays (the codes and both halves' bucket sizes in one pass, each code carried beside its
     row through the first sort: against a bit-by-bit interleave and the codes read back in
@@ -1514,11 +1600,6 @@ def ray_order(origins: np.ndarray, directions: np.ndarray) -> np.ndarray:
         # The span is divided first: origins within MAX_COORDINATE, high - low stays finite
         scale[a] = (2 ** RAY_ORDER_BITS - 1) / (high - low) if high > low else 0.0
     one_origin = scale[0] == 0.0 and scale[1] == 0.0 and scale[2] == 0.0
-    if one_origin:
-        # one origin (a lidar): the unit directions, over [-1, 1]
-        for a in range(3):
-            lo[a] = -1.0
-            scale[a] = (2 ** RAY_ORDER_BITS - 1) / 2.0
     half = (3 * RAY_ORDER_BITS + 1) // 2
     mask = (1 << half) - 1
     codes = np.empty(n, np.int64)
@@ -1528,14 +1609,12 @@ def ray_order(origins: np.ndarray, directions: np.ndarray) -> np.ndarray:
     same = True
     for r in range(n):
         if one_origin:
-            px, py, pz = _unit_direction(directions, r)
+            code = _direction_code(directions[r, 0], directions[r, 1], directions[r, 2])
         else:
-            px, py, pz = origins[r, 0], origins[r, 1], origins[r, 2]
-        # (a unit component rounds to at most 1: the last step at most). Bit b of axis a's
-        # step goes to bit 3 b + 2 - a of the code (x first)
-        code = ((_spread_bits(int((px - lo[0]) * scale[0])) << 2)
-                | (_spread_bits(int((py - lo[1]) * scale[1])) << 1)
-                | _spread_bits(int((pz - lo[2]) * scale[2])))
+            # bit b of axis a's step goes to bit 3 b + 2 - a of the code (x first)
+            code = ((_spread_bits(int((origins[r, 0] - lo[0]) * scale[0])) << 2)
+                    | (_spread_bits(int((origins[r, 1] - lo[1]) * scale[1])) << 1)
+                    | _spread_bits(int((origins[r, 2] - lo[2]) * scale[2])))
         codes[r] = code
         same = same and code == codes[0]
         count_low[(code & mask) + 1] += 1
