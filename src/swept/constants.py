@@ -989,3 +989,9 @@ COMPILE_LOCK_MAX_POLLS = 12_000
 #: LLVM's inlining bound at numba's -O3 (a cost of 250, about 5 an instruction: 50 to 150
 #: instructions with its bonuses), so that what LLVM would inline stays linked.
 LINKED_CALLEE_MAX_INSTRUCTIONS = 200
+# --- integer sorts in kernels (swept._kernels.order)
+
+#: Bits of the key a radix sort pass orders by (``stable_order``: 2**8 counters a pass, as
+#: many passes as the largest key's bits need). Not measured: a byte, the usual digit, whose
+#: counters stay in the first cache level.
+SORT_DIGIT_BITS = 8

@@ -14,7 +14,9 @@ one waits (measured on 2 cores, load 6: a second spare process took 385.6 s of w
 small family that reuses most of a big one's kernels starts once that one is done
 (:data:`AFTER`). The longest chain of compiles one process must make alone bounds the wall
 time: the 2D Simulation's is split in two (``sim2d_moves`` compiles the move and passes
-while ``sim2d`` compiles the contact solver).
+while ``sim2d`` compiles the contact solver), and so is the level geometry's (the meshes and
+height fields, ``level_surfaces``, the larger; the tile maps, ``level_tiles``), so that no
+family runs alone at the end.
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
@@ -204,26 +206,21 @@ def _simulation_moves() -> None:
     kernels.resolve_range(0, n, scene, bodies, scratch, np.arange(n, dtype=np.int64))
 
 
-def _level() -> None:
-    """Tile maps, triangle meshes and height fields: rays (one and many), sweeps, contacts,
-    distances and characters."""
+def _level_tiles() -> None:
+    """Tile maps: a ray, sweeps, contacts and closest points of a ball, a box and a capsule,
+    and a box's move_and_slide."""
     from swept import (
         AABB,
         Capsule,
         Circle,
-        HeightField,
         Ray,
-        Sphere,
         TileMap,
-        TriangleMesh,
         closest_points,
         contact,
-        distance,
         move_and_slide,
         raycast,
         sweep,
     )
-    from swept.level import raycast_many
     tiles: Any = TileMap(np.array([[0, 0, 0], [1, 1, 1]], bool), cell_size=16)
     raycast(Ray((8, 4), (0, 1)), tiles)
     for walker in (Circle((8, 4), 3), AABB((4, 2), (10, 6)), Capsule((4, 4), (10, 4), 2)):
@@ -231,6 +228,25 @@ def _level() -> None:
         contact(walker, tiles)
         closest_points(walker, tiles)
     move_and_slide(AABB((4, 2), (10, 6)), (20, 30), 1.0, [tiles], skin=1e-3)
+
+
+def _level_surfaces() -> None:
+    """Triangle meshes and height fields: rays (one and many), sweeps, contacts, distances
+    and a capsule's move_and_slide."""
+    from swept import (
+        AABB,
+        Capsule,
+        HeightField,
+        Ray,
+        Sphere,
+        TriangleMesh,
+        contact,
+        distance,
+        move_and_slide,
+        raycast,
+        sweep,
+    )
+    from swept.level import raycast_many
     rng = np.random.default_rng(3)
     field = HeightField(rng.normal(0.0, 0.3, (20, 20)), scale=(0.5, 1.0, 0.5))
     mesh = TriangleMesh(field.vertices, field.triangles)
@@ -252,14 +268,18 @@ def _level() -> None:
 #: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
 #: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
-#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 (load 6, three
-#: processes): sim2d_moves 39.7, sim2d 32.1, world2d 44.5, level 31.3, the rest under 8.
+#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 08:28 (load 4 to 5, three
+#: processes): sim2d 41.7, world2d 32.2, sim2d_moves 28.6, level 27.3 (of it the meshes' and
+#: height fields' kernels about 22: ``level_surfaces``, started as the first process frees;
+#: the tile maps' few, ``level_tiles``, fill the end beside the small families), the rest
+#: under 10.
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
     "sim2d_moves": _simulation_moves,
     "world2d": lambda: _world_queries(2),
-    "level": _level,
+    "level_surfaces": _level_surfaces,
     "scalar2d": _scalar2d,
+    "level_tiles": _level_tiles,
     "scalar3d": _scalar3d,
     "world3d": lambda: _world_queries(3),
     "sim3d": lambda: _simulation(3),
