@@ -133,6 +133,8 @@ __all__ = [
     "COMPILE_LOCK_POLL_SECONDS", "COMPILE_LOCK_MAX_POLLS",
     # which compiled callees are linked into their callers (swept._kernels.linking)
     "LINKED_CALLEE_MAX_INSTRUCTIONS",
+    # integer sorts in kernels
+    "SORT_DIGIT_BITS",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
