@@ -72,12 +72,12 @@ def test_a_failing_family_is_reported_after_the_others_ran(
 
     def child(name: str, locks: str = "") -> tuple[str, float, float]:
         seen.append(name)
-        if name == "level_surfaces":
-            raise RuntimeError("warm-up family 'level_surfaces' failed (status 1): boom")
+        if name == "level_meshes":
+            raise RuntimeError("warm-up family 'level_meshes' failed (status 1): boom")
         return name, 1.0, 1.0
 
     monkeypatch.setattr(warmup, "_child", child)
-    with pytest.raises(RuntimeError, match="'level_surfaces' failed"):
+    with pytest.raises(RuntimeError, match="'level_meshes' failed"):
         warmup.warm_up(1)
     assert sorted(seen) == sorted(warmup.FAMILIES)
 

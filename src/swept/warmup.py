@@ -19,8 +19,8 @@ one). The costliest families start first; a small family that reuses most of a b
 kernels starts once that one is done (:data:`AFTER`). The longest chain of compiles one
 process must make alone bounds the wall time: the 2D Simulation's is split in two
 (``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver),
-and so is the level geometry's (the meshes and height fields, ``level_surfaces``, the
-larger; the tile maps, ``level_tiles``), so that no family runs alone at the end.
+and the level geometry is three (``level_meshes``, ``level_fields``, ``level_tiles``), so that
+no family runs alone at the end.
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
@@ -236,9 +236,9 @@ def _level_tiles() -> None:
     move_and_slide(AABB((4, 2), (10, 6)), (20, 30), 1.0, [tiles], skin=1e-3)
 
 
-def _level_surfaces() -> None:
-    """Triangle meshes and height fields: rays (one and many), sweeps, contacts, distances
-    and a capsule's move_and_slide."""
+def _level_surface(mesh: bool) -> None:
+    """A triangle mesh (``mesh``) or a height field: rays (one and many), sweeps, contacts,
+    distances and a capsule's move_and_slide."""
     from swept import (
         AABB,
         Capsule,
@@ -255,38 +255,37 @@ def _level_surfaces() -> None:
     from swept.level import raycast_many
     rng = np.random.default_rng(3)
     field = HeightField(rng.normal(0.0, 0.3, (20, 20)), scale=(0.5, 1.0, 0.5))
-    mesh = TriangleMesh(field.vertices, field.triangles)
+    surface: Any = TriangleMesh(field.vertices, field.triangles) if mesh else field
     origins = np.tile([[4.0, 5.0, 4.0]], (100, 1))
     directions = rng.normal(size=(100, 3))
-    surfaces: list[Any] = [mesh, field]
-    for surface in surfaces:
-        raycast(Ray((4, 5, 4), (0, -1, 0)), surface)
-        raycast_many(surface, origins, directions)
-        for m in (Sphere((4, 2, 4), 0.5), Capsule((4, 2, 4), (4, 3, 4), 0.5),
-                  AABB((3.5, 2, 3.5), (4.5, 3, 4.5))):
-            sweep(m, (0, -5, 0), surface)
-            contact(m, surface)
-            distance(m, surface)
-        move_and_slide(Capsule((4, 2, 4), (4, 3, 4), 0.5), (1, -5, 0), 1.0, [surface],
-                       skin=1e-3)
+    raycast(Ray((4, 5, 4), (0, -1, 0)), surface)
+    raycast_many(surface, origins, directions)
+    for m in (Sphere((4, 2, 4), 0.5), Capsule((4, 2, 4), (4, 3, 4), 0.5),
+              AABB((3.5, 2, 3.5), (4.5, 3, 4.5))):
+        sweep(m, (0, -5, 0), surface)
+        contact(m, surface)
+        distance(m, surface)
+    move_and_slide(Capsule((4, 2, 4), (4, 3, 4), 0.5), (1, -5, 0), 1.0, [surface],
+                   skin=1e-3)
 
 
 #: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
 #: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
-#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 08:28 (load 4 to 5, three
-#: processes): sim2d 41.7, world2d 32.2, sim2d_moves 28.6, level 27.3 (of it the meshes' and
-#: height fields' kernels about 22: ``level_surfaces``, started as the first process frees;
-#: the tile maps' few, ``level_tiles``, fill the end beside the small families), the rest
-#: under 10.
+#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 08:55 (load 4 to 5, three
+#: processes): sim2d 42.6, world2d 33.9, sim2d_moves 30.3, level 28.5 (started as the first
+#: process freed and alone for its last 21 s), the rest under 10. The level geometry is three
+#: families since (about 23 s of CPU the meshes and height fields, 3 the tile maps), so that
+#: the pieces left when the first three end are small enough to share the cores evenly.
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
     "sim2d_moves": _simulation_moves,
     "world2d": lambda: _world_queries(2),
-    "level_surfaces": _level_surfaces,
+    "level_meshes": lambda: _level_surface(True),
+    "level_fields": lambda: _level_surface(False),
     "scalar2d": _scalar2d,
-    "level_tiles": _level_tiles,
     "scalar3d": _scalar3d,
+    "level_tiles": _level_tiles,
     "world3d": lambda: _world_queries(3),
     "sim3d": lambda: _simulation(3),
 }
