@@ -368,11 +368,15 @@ class _Worker:
         tail = self.stderr.read()[-2000:]
         return {"error": f"the worker ended (status {self.process.returncode}): {tail}"}
 
-    def close(self) -> None:
-        """End the worker (it exits at the end of its stdin) and wait for it."""
+    def release(self) -> None:
+        """Close the worker's stdin: it exits once its family (if any) ends."""
         with contextlib.suppress(OSError):
             if self.process.stdin is not None:
                 self.process.stdin.close()
+
+    def close(self) -> None:
+        """End the worker (:meth:`release`) and wait for it."""
+        self.release()
         try:
             self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -406,8 +410,14 @@ def _child(name: str, locks: str = "") -> tuple[str, float, float]:
 def _close_workers(locks: str) -> None:
     """End the idle workers of the warm-up that uses the lock directory ``locks``."""
     idle = _idle.pop(locks, None)
+    workers: list[_Worker] = []
     while idle is not None and not idle.empty():
-        idle.get_nowait().close()
+        workers.append(idle.get_nowait())
+    # all told first, then waited for: their exits (a second or more each) overlap
+    for worker in workers:
+        worker.release()
+    for worker in workers:
+        worker.close()
 
 
 def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
