@@ -276,7 +276,9 @@ def _level_surface(mesh: bool) -> None:
 #: processes): sim2d 42.6, world2d 33.9, sim2d_moves 30.3, level 28.5 (started as the first
 #: process freed and alone for its last 21 s), the rest under 10. The level geometry is three
 #: families since (about 23 s of CPU the meshes and height fields, 3 the tile maps), so that
-#: the pieces left when the first three end are small enough to share the cores evenly.
+#: the pieces left when the first three end are small enough to share the cores evenly (a
+#: warm-up at load 2, 09:55: sim2d_moves 31.3, world2d 35.5, sim2d 41.4, level_meshes 15.5,
+#: level_fields 9.4, scalar2d 8.4, scalar3d 4.5, level_tiles 2.6; all ended within 2.5 s).
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
     "sim2d_moves": _simulation_moves,
