@@ -10,6 +10,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -70,14 +71,47 @@ def test_a_process_waits_for_the_kernel_another_compiles_and_loads_it(
     assert (int(top_misses), int(leaf_misses)) == (0, 0)
 
 
-def test_a_lock_is_re_entered_by_its_own_process(tmp_path: pathlib.Path) -> None:
+def test_a_lock_is_re_entered_by_its_own_thread(tmp_path: pathlib.Path) -> None:
     """A kernel typed again inside its own compile takes its lock a second time: no wait."""
     path = str(tmp_path / "k.lock")
+    key = (threading.get_ident(), path)
     with compile_locks._locked(path) as outer:
         with compile_locks._locked(path) as inner:
             assert outer and inner
-        assert path in compile_locks._held
-    assert path not in compile_locks._held
+        assert key in compile_locks._held
+    assert key not in compile_locks._held
+
+
+def test_another_thread_of_the_process_waits_for_the_lock(tmp_path: pathlib.Path) -> None:
+    """Two threads of one process meeting a kernel at once (a batch query's threads): the
+    second waits for the first's lock instead of entering it as its own. Keyed by path alone,
+    the second thread entered at once, and the first's release (deleting the shared entry)
+    made the second's release raise KeyError (seen in a warm-up)."""
+    path = str(tmp_path / "k.lock")
+    log: list[str] = []
+    errors: list[BaseException] = []
+    inside = threading.Event()
+
+    def second() -> None:
+        try:
+            inside.wait(10)
+            with compile_locks._locked(path) as held:
+                log.append(f"second in {held}")
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    with compile_locks._locked(path) as held:
+        log.append(f"first in {held}")
+        inside.set()
+        time.sleep(0.3)
+        log.append("first out")
+    thread.join(30)
+    assert not thread.is_alive()
+    assert errors == []
+    assert log == ["first in True", "first out", "second in True"]
+    assert compile_locks._held == {}
 
 
 def test_a_wait_gives_up_after_its_polls(tmp_path: pathlib.Path,
@@ -92,7 +126,7 @@ def test_a_wait_gives_up_after_its_polls(tmp_path: pathlib.Path,
         fcntl.flock(other, fcntl.LOCK_EX)
         with compile_locks._locked(path) as held:
             assert not held
-        assert path not in compile_locks._held
+        assert (threading.get_ident(), path) not in compile_locks._held
     finally:
         os.close(other)
     with compile_locks._locked(path) as held:

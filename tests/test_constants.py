@@ -88,6 +88,8 @@ OTHERS = {
     "COMPILE_LOCK_POLL_SECONDS",
     # which compiled callees are linked into their callers (swept._kernels.linking)
     "LINKED_CALLEE_MAX_INSTRUCTIONS",
+    # a radix sort's digit (swept._kernels.order)
+    "SORT_DIGIT_BITS",
 }
 # a module-level name with one of these endings is a tolerance or cap: constants.py's alone
 RESERVED_SUFFIXES = ("_TOLERANCE", "_SLOP", "_MARGIN", "_ITERATIONS")

@@ -110,6 +110,26 @@ def test_the_index_files_every_segment_under_the_cells_it_borders() -> None:
             assert (k, i) in segments_near(tiles, mid, mid)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 40), st.integers(0, 2 ** 62)), max_size=300),
+       st.lists(st.integers(0, 300), min_size=8, max_size=8))
+@example([], [0] * 8)
+@example([7], [0] * 8)
+@example([5] * 50, [0] * 8)
+@example(list(range(200, 0, -1)) * 2, [0] * 8)
+def test_swept_ids_are_the_filed_ids_each_once_ascending(ids: list, cuts: list) -> None:
+    """swept_ids sorts its gathered ids by a heap sort of its own and drops repeats (it used
+    np.unique, whose sort numba compiled for this one call): on a 1 x 1 map whose nine grown
+    cells a still box covers, the result is np.unique of every id in the CSR table, however
+    the ids are spread over the cells, repeated or ordered."""
+    from swept._kernels.tilemap import swept_ids
+    table = np.array(ids, np.int64)
+    start = np.array([0, *sorted(min(c, len(ids)) for c in cuts), len(ids)], np.int64)
+    found = swept_ids(start, table, 1, 1, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0)
+    assert found.dtype == np.int64
+    assert found.tolist() == np.unique(table).tolist()
+
+
 # ------------------------------------------------------------------- sweeps: brute force
 
 @settings(max_examples=150, deadline=None)

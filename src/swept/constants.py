@@ -134,6 +134,8 @@ __all__ = [
     "COMPILE_LOCK_POLL_SECONDS", "COMPILE_LOCK_MAX_POLLS",
     # which compiled callees are linked into their callers (swept._kernels.linking)
     "LINKED_CALLEE_MAX_INSTRUCTIONS",
+    # integer sorts in kernels
+    "SORT_DIGIT_BITS",
     "SLEEP_SPEED_STEPS",
     # the swept command and its scene files
     "CLI_MAX_STEPS", "CLI_MAX_FRAMES", "CLI_MAX_SPEEDS", "SCENE_MAX_FILE_BYTES",
@@ -1003,3 +1005,9 @@ COMPILE_LOCK_MAX_POLLS = 12_000
 #: LLVM's inlining bound at numba's -O3 (a cost of 250, about 5 an instruction: 50 to 150
 #: instructions with its bonuses), so that what LLVM would inline stays linked.
 LINKED_CALLEE_MAX_INSTRUCTIONS = 200
+# --- integer sorts in kernels (swept._kernels.order)
+
+#: Bits of the key a radix sort pass orders by (``stable_order``: 2**8 counters a pass, as
+#: many passes as the largest key's bits need). Not measured: a byte, the usual digit, whose
+#: counters stay in the first cache level.
+SORT_DIGIT_BITS = 8

@@ -4,17 +4,23 @@ numba compiles each kernel on its first call and keeps the machine code on disk
 (``__pycache__`` beside swept's sources), so a fresh install pays the compile once, in the
 first session that meets each kernel: minutes of CPU in all (README, "Compile time").
 ``swept warmup`` pays it up front, in ``jobs`` processes at once (default: one more than the
-cores), each running a *family* (:data:`FAMILIES`: a tour of every kernel a family's public
-calls reach) and writing the shared cache; afterwards every call loads its kernel from the
-disk. The processes share one directory of compile locks (:mod:`swept._kernels.compile_locks`):
-a kernel two running families meet is compiled by one of them while the other waits and then
-loads it, so each kernel is compiled once, and the spare process keeps the cores busy while
-one waits (measured on 2 cores, load 6: a second spare process took 385.6 s of wall time and
-200.0 s of CPU against 367.1 and 165.3 s with one). The costliest families start first; a
-small family that reuses most of a big one's kernels starts once that one is done
-(:data:`AFTER`). The longest chain of compiles one process must make alone bounds the wall
-time: the 2D Simulation's is split in two (``sim2d_moves`` compiles the move and passes
-while ``sim2d`` compiles the contact solver).
+cores), each running *families* (:data:`FAMILIES`: a tour of every kernel a family's public
+calls reach) one after another and writing the shared cache; afterwards every call loads its
+kernel from the disk. A process runs the next family that is free to start once its last one
+ends, instead of a fresh interpreter a family: it pays numba's start-up once, and keeps what
+its earlier families compiled or loaded (a fresh interpreter a family paid about 1.2 s of
+CPU each, nine of them, measured on a warm cache: 14.4 s of CPU against 2.7 s for the same
+families in one interpreter). The processes share one directory of compile locks
+(:mod:`swept._kernels.compile_locks`): a kernel two running families meet is compiled by one
+of them while the other waits and then loads it, so each kernel is compiled once, and the
+spare process keeps the cores busy while one waits (measured on 2 cores, load 6: a second
+spare process took 385.6 s of wall time and 200.0 s of CPU against 367.1 and 165.3 s with
+one). The costliest families start first; a small family that reuses most of a big one's
+kernels starts once that one is done (:data:`AFTER`). The longest chain of compiles one
+process must make alone bounds the wall time: the 2D Simulation's is split in two
+(``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver),
+and the level geometry is three (``level_meshes``, ``level_fields``, ``level_tiles``), so that
+no family runs alone at the end.
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
@@ -22,8 +28,10 @@ two stay one list.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
@@ -204,26 +212,21 @@ def _simulation_moves() -> None:
     kernels.resolve_range(0, n, scene, bodies, scratch, np.arange(n, dtype=np.int64))
 
 
-def _level() -> None:
-    """Tile maps, triangle meshes and height fields: rays (one and many), sweeps, contacts,
-    distances and characters."""
+def _level_tiles() -> None:
+    """Tile maps: a ray, sweeps, contacts and closest points of a ball, a box and a capsule,
+    and a box's move_and_slide."""
     from swept import (
         AABB,
         Capsule,
         Circle,
-        HeightField,
         Ray,
-        Sphere,
         TileMap,
-        TriangleMesh,
         closest_points,
         contact,
-        distance,
         move_and_slide,
         raycast,
         sweep,
     )
-    from swept.level import raycast_many
     tiles: Any = TileMap(np.array([[0, 0, 0], [1, 1, 1]], bool), cell_size=16)
     raycast(Ray((8, 4), (0, 1)), tiles)
     for walker in (Circle((8, 4), 3), AABB((4, 2), (10, 6)), Capsule((4, 4), (10, 4), 2)):
@@ -231,36 +234,60 @@ def _level() -> None:
         contact(walker, tiles)
         closest_points(walker, tiles)
     move_and_slide(AABB((4, 2), (10, 6)), (20, 30), 1.0, [tiles], skin=1e-3)
+
+
+def _level_surface(mesh: bool) -> None:
+    """A triangle mesh (``mesh``) or a height field: rays (one and many), sweeps, contacts,
+    distances and a capsule's move_and_slide."""
+    from swept import (
+        AABB,
+        Capsule,
+        HeightField,
+        Ray,
+        Sphere,
+        TriangleMesh,
+        contact,
+        distance,
+        move_and_slide,
+        raycast,
+        sweep,
+    )
+    from swept.level import raycast_many
     rng = np.random.default_rng(3)
     field = HeightField(rng.normal(0.0, 0.3, (20, 20)), scale=(0.5, 1.0, 0.5))
-    mesh = TriangleMesh(field.vertices, field.triangles)
+    surface: Any = TriangleMesh(field.vertices, field.triangles) if mesh else field
     origins = np.tile([[4.0, 5.0, 4.0]], (100, 1))
     directions = rng.normal(size=(100, 3))
-    surfaces: list[Any] = [mesh, field]
-    for surface in surfaces:
-        raycast(Ray((4, 5, 4), (0, -1, 0)), surface)
-        raycast_many(surface, origins, directions)
-        for m in (Sphere((4, 2, 4), 0.5), Capsule((4, 2, 4), (4, 3, 4), 0.5),
-                  AABB((3.5, 2, 3.5), (4.5, 3, 4.5))):
-            sweep(m, (0, -5, 0), surface)
-            contact(m, surface)
-            distance(m, surface)
-        move_and_slide(Capsule((4, 2, 4), (4, 3, 4), 0.5), (1, -5, 0), 1.0, [surface],
-                       skin=1e-3)
+    raycast(Ray((4, 5, 4), (0, -1, 0)), surface)
+    raycast_many(surface, origins, directions)
+    for m in (Sphere((4, 2, 4), 0.5), Capsule((4, 2, 4), (4, 3, 4), 0.5),
+              AABB((3.5, 2, 3.5), (4.5, 3, 4.5))):
+        sweep(m, (0, -5, 0), surface)
+        contact(m, surface)
+        distance(m, surface)
+    move_and_slide(Capsule((4, 2, 4), (4, 3, 4), 0.5), (1, -5, 0), 1.0, [surface],
+                   skin=1e-3)
 
 
 #: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
 #: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
-#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 (load 6, three
-#: processes): sim2d_moves 39.7, sim2d 32.1, world2d 44.5, level 31.3, the rest under 8.
+#: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 08:55 (load 4 to 5, three
+#: processes): sim2d 42.6, world2d 33.9, sim2d_moves 30.3, level 28.5 (started as the first
+#: process freed and alone for its last 21 s), the rest under 10. The level geometry is three
+#: families since (about 23 s of CPU the meshes and height fields, 3 the tile maps), so that
+#: the pieces left when the first three end are small enough to share the cores evenly (a
+#: warm-up at load 2, 09:55: sim2d_moves 31.3, world2d 35.5, sim2d 41.4, level_meshes 15.5,
+#: level_fields 9.4, scalar2d 8.4, scalar3d 4.5, level_tiles 2.6; all ended within 2.5 s).
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
     "sim2d_moves": _simulation_moves,
     "world2d": lambda: _world_queries(2),
-    "level": _level,
+    "level_meshes": lambda: _level_surface(True),
+    "level_fields": lambda: _level_surface(False),
     "scalar2d": _scalar2d,
     "scalar3d": _scalar3d,
+    "level_tiles": _level_tiles,
     "world3d": lambda: _world_queries(3),
     "sim3d": lambda: _simulation(3),
 }
@@ -286,30 +313,122 @@ def run_families(names: Sequence[str]) -> dict[str, float]:
     return spent
 
 
+#: The line a warm-up worker prints before each family's result (JSON), so that anything else
+#: a family prints on stdout is skipped.
+_RESULT = "swept-warmup-result "
+
+#: A warm-up worker: an interpreter that runs the families named on its stdin, one a line,
+#: printing each one's CPU seconds (or its error, after which it exits).
+_WORKER = (
+    "import json, sys, traceback\n"
+    "from swept.warmup import run_families\n"
+    "for line in sys.stdin:\n"
+    "    name = line.strip()\n"
+    "    try:\n"
+    "        answer = {'cpu': run_families([name])[name]}\n"
+    "    except BaseException:\n"
+    "        answer = {'error': traceback.format_exc()[-2000:]}\n"
+    f"    print({_RESULT!r} + json.dumps(answer), flush=True)\n"
+    "    if 'error' in answer:\n"
+    "        break\n")
+
+#: Lines of other output a worker may print before a family's result (a cap on the read).
+_MAX_OTHER_LINES = 100_000
+
+
+class _Worker:
+    """One warm-up worker process (:data:`_WORKER`) and the file its stderr goes to."""
+
+    def __init__(self, locks: str) -> None:
+        env = dict(os.environ)
+        if locks:
+            env[LOCKS_ENV] = locks
+        # closed by close(), which ends the worker
+        self.stderr = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
+        self.process = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.stderr, text=True,
+                                        env=env)
+
+    def run(self, name: str) -> dict[str, Any]:
+        """Run family ``name``: its answer, ``{"cpu": seconds}`` or ``{"error": text}``."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            stdin.write(name + "\n")
+            stdin.flush()
+        except OSError:
+            pass  # the worker died: its stdout ends at once, below
+        for _ in range(_MAX_OTHER_LINES):
+            line = stdout.readline()
+            if not line:
+                break
+            if line.startswith(_RESULT):
+                answer: dict[str, Any] = json.loads(line[len(_RESULT):])
+                return answer
+        self.close()
+        self.stderr.seek(0)
+        tail = self.stderr.read()[-2000:]
+        return {"error": f"the worker ended (status {self.process.returncode}): {tail}"}
+
+    def release(self) -> None:
+        """Close the worker's stdin: it exits once its family (if any) ends."""
+        with contextlib.suppress(OSError):
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+
+    def close(self) -> None:
+        """End the worker (:meth:`release`) and wait for it."""
+        self.release()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.stderr.close()
+
+
+#: The idle workers of each running warm-up, by its compile-lock directory.
+_idle: dict[str, queue.SimpleQueue[_Worker]] = {}
+
+
 def _child(name: str, locks: str = "") -> tuple[str, float, float]:
-    """Run family ``name`` in a fresh interpreter (sharing the compile-lock directory
-    ``locks``, if given): (name, wall seconds, CPU seconds)."""
+    """Run family ``name`` in a worker interpreter (an idle one of this warm-up's, else a new
+    one), sharing the compile-lock directory ``locks``: (name, wall seconds, CPU seconds).
+    RuntimeError with the family's error when it fails (that worker is ended)."""
     start = time.perf_counter()
-    env = dict(os.environ)
-    if locks:
-        env[LOCKS_ENV] = locks
-    code = ("import json, sys; from swept.warmup import run_families; "
-            "print(json.dumps(run_families(sys.argv[1:])))")
-    done = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True,
-                          timeout=3600, env=env)
-    if done.returncode != 0:
-        raise RuntimeError(f"warm-up family {name!r} failed (status {done.returncode}): "
-                           f"{done.stderr.strip()[-2000:]}")
-    cpu = json.loads(done.stdout.strip().splitlines()[-1])[name]
-    return name, time.perf_counter() - start, cpu
+    idle = _idle.setdefault(locks, queue.SimpleQueue())
+    try:
+        worker = idle.get_nowait()
+    except queue.Empty:
+        worker = _Worker(locks)
+    answer = worker.run(name)
+    if "error" in answer:
+        worker.close()
+        raise RuntimeError(f"warm-up family {name!r} failed: {str(answer['error']).strip()}")
+    idle.put(worker)
+    return name, time.perf_counter() - start, float(answer["cpu"])
+
+
+def _close_workers(locks: str) -> None:
+    """End the idle workers of the warm-up that uses the lock directory ``locks``."""
+    idle = _idle.pop(locks, None)
+    workers: list[_Worker] = []
+    while idle is not None and not idle.empty():
+        workers.append(idle.get_nowait())
+    # all told first, then waited for: their exits (a second or more each) overlap
+    for worker in workers:
+        worker.release()
+    for worker in workers:
+        worker.close()
 
 
 def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
             starts: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
     """Compile the families ``names`` (default: all of :data:`FAMILIES`) into numba's cache,
-    each in its own interpreter, ``jobs`` at a time (default: one more than the CPU count),
-    sharing compile locks; returns each family's (wall, CPU) seconds, and fills ``starts``
-    (if given) with each family's start, in seconds after the first. ValueError for ``jobs``
+    ``jobs`` at a time (default: one more than the CPU count) in as many worker interpreters,
+    each running one family after another, sharing compile locks; returns each family's
+    (wall, CPU) seconds, and fills ``starts`` (if given) with each family's start, in seconds
+    after the first. ValueError for ``jobs``
     under 1 or an unknown family; RuntimeError when a family fails (the others still run)."""
     chosen = list(FAMILIES) if names is None else list(names)
     unknown = [n for n in chosen if n not in FAMILIES]
@@ -324,29 +443,40 @@ def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
     waiting = [n for n in FAMILIES if n in chosen]
     results: dict[str, tuple[float, float]] = {}
     errors: list[str] = []
-    done: set[str] = set()
     began = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="swept-warmup-") as locks, \
-            ThreadPoolExecutor(max_workers=jobs) as pool:
-        running: dict[Future[tuple[str, float, float]], str] = {}
-        for _ in range(2 * len(FAMILIES) + 1):
-            for name in [n for n in waiting
-                         if all(a in done or a not in chosen for a in AFTER.get(n, ()))]:
-                if len(running) < jobs:
-                    running[pool.submit(_child, name, locks)] = name
-                    if starts is not None:
-                        starts[name] = time.perf_counter() - began
-                    waiting.remove(name)
-            if not running:
-                break
-            finished, _pending = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done.add(running.pop(future))
-                try:
-                    name, wall, cpu = future.result()
-                    results[name] = (wall, cpu)
-                except RuntimeError as exc:
-                    errors.append(str(exc))
+    with tempfile.TemporaryDirectory(prefix="swept-warmup-") as locks:
+        try:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                _schedule(pool, locks, jobs, chosen, waiting, results, errors, starts, began)
+        finally:
+            _close_workers(locks)
     if errors:
         raise RuntimeError("; ".join(errors))
     return results
+
+
+def _schedule(pool: ThreadPoolExecutor, locks: str, jobs: int, chosen: list[str],
+              waiting: list[str], results: dict[str, tuple[float, float]], errors: list[str],
+              starts: dict[str, float] | None, began: float) -> None:
+    """:func:`warm_up`'s loop: start each family of ``waiting`` once those it waits for are
+    done, ``jobs`` at a time, filling ``results`` and ``errors`` as they end."""
+    done: set[str] = set()
+    running: dict[Future[tuple[str, float, float]], str] = {}
+    for _ in range(2 * len(FAMILIES) + 1):
+        for name in [n for n in waiting
+                     if all(a in done or a not in chosen for a in AFTER.get(n, ()))]:
+            if len(running) < jobs:
+                running[pool.submit(_child, name, locks)] = name
+                if starts is not None:
+                    starts[name] = time.perf_counter() - began
+                waiting.remove(name)
+        if not running:
+            break
+        finished, _pending = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            done.add(running.pop(future))
+            try:
+                name, wall, cpu = future.result()
+                results[name] = (wall, cpu)
+            except RuntimeError as exc:
+                errors.append(str(exc))

@@ -9,7 +9,7 @@ that compile wrote before letting go. Elsewhere (no variable) nothing changes.
 
 A compile holds its kernel's lock while its callees compile, each under its own lock;
 callees never call their callers back, so the waits form no cycle. A lock is re-entered by
-the process that holds it (a kernel typed again inside its own compile), and a wait gives up
+the thread that holds it (a kernel typed again inside its own compile), and a wait gives up
 after :data:`~swept.constants.COMPILE_LOCK_MAX_POLLS` polls and compiles anyway (two
 compiles, as before, never a stall).
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -35,21 +36,27 @@ except ImportError:  # pragma: no cover - Windows: no locks, each process compil
 #: The environment variable naming the lock directory.
 ENV = "SWEPT_COMPILE_LOCKS"
 
-#: This process's held locks: path -> (file descriptor, depth).
-_held: dict[str, tuple[int, int]] = {}
+#: The locks this process's threads hold: (thread id, path) -> (file descriptor, depth). By
+#: thread: two threads of one process may meet a kernel at once (the threads of a batch
+#: query, each calling it first), and the second must wait for the first's lock, not enter it
+#: as its own (keyed by path alone, it did: the first's release then failed the second's with
+#: a KeyError, seen once in a warm warm-up).
+_held: dict[tuple[int, str], tuple[int, int]] = {}
 
 
 @contextlib.contextmanager
 def _locked(path: str) -> Iterator[bool]:
-    """Hold the lock file ``path`` (re-entrant in this process); yields whether it is held
-    (False after :data:`COMPILE_LOCK_MAX_POLLS` polls found it taken)."""
-    if path in _held:
-        fd, depth = _held[path]
-        _held[path] = (fd, depth + 1)
+    """Hold the lock file ``path`` (re-entrant in this thread; another thread of this process
+    waits for it as another process does); yields whether it is held (False after
+    :data:`COMPILE_LOCK_MAX_POLLS` polls found it taken)."""
+    key = (threading.get_ident(), path)
+    if key in _held:
+        fd, depth = _held[key]
+        _held[key] = (fd, depth + 1)
         try:
             yield True
         finally:
-            _held[path] = (fd, _held[path][1] - 1)
+            _held[key] = (fd, _held[key][1] - 1)
         return
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     got = False
@@ -63,11 +70,11 @@ def _locked(path: str) -> Iterator[bool]:
             got = True
             break
         if got:
-            _held[path] = (fd, 1)
+            _held[key] = (fd, 1)
         yield got
     finally:
         if got:
-            del _held[path]
+            del _held[key]
             fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
 

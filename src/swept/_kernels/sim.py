@@ -64,6 +64,7 @@ from .bvh import (
 )
 from .chain import region_normal
 from .geom import segment_segment_params
+from .order import stable_order
 from .ray import HEADING_TOLERANCE, MISS, ray_capsule2_entering, ray_capsule3_entering
 from .response import respond_velocity
 from .scene import (
@@ -1540,7 +1541,7 @@ def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int) -> PairGrid:
         sorted_keys = keys[order]
     else:
         # a sparse grid: a stable sort of the keys, runs found by binary search
-        order = np.argsort(keys, kind="mergesort")
+        order = stable_order(keys, n)
         sorted_keys = keys[order]
         cell_start = np.empty(0, np.int64)
     return cells, sorted_keys, cell_start, order, sx, sy, dim

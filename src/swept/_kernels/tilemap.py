@@ -23,6 +23,7 @@ import numpy as np
 from ..constants import REACH_ROUNDING
 from . import callee, kernel, reader
 from .geom import closest_on_segment2
+from .order import stable_order
 from .ray import MISS, ray_aabb2_face_x, ray_capsule2
 from .sweep import ray_rounded_aabb2
 
@@ -109,7 +110,16 @@ def swept_ids(start: np.ndarray, ids: np.ndarray, rows: int, cols: int, ox: floa
         for j in range(spans[k, 0], spans[k, 1]):
             out[n] = ids[j]
             n += 1
-    return np.unique(out)
+    # each once, ascending (by a sort of loops: np.unique compiled numba's quick sort here)
+    order = stable_order(out, n)
+    found = np.empty(n, np.int64)
+    kept = 0
+    for k in range(n):
+        v = out[order[k]]
+        if kept == 0 or v != found[kept - 1]:
+            found[kept] = v
+            kept += 1
+    return found[:kept]
 
 
 @reader
