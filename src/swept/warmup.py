@@ -186,9 +186,10 @@ def _simulation(dim: int) -> None:
 
 
 def _simulation_moves() -> None:
-    """The 2D Simulation's move and passes (``advance_range``, ``resolve_range``), compiled
-    straight from Python on the arrays of the Simulation :func:`_simulation` builds, as the
-    step's threaded path calls them: the same kernels for the same argument types, which a
+    """The 2D Simulation's move and the rest of its step (``advance_range``, ``after_move``:
+    the pair lists, the passes' ``resolve_range``, the bookkeeping), compiled straight from
+    Python on the arrays of the Simulation :func:`_simulation` builds, as the step's threaded
+    path calls them: the same kernels for the same argument types, which a
     step on one thread reaches only after the contact solver's kernels. In a warm-up this
     family compiles them while ``sim2d`` compiles the solver, so that the Simulation's
     compiles run on two cores instead of one after another (the longest path of a warm-up);
@@ -196,7 +197,7 @@ def _simulation_moves() -> None:
     from swept import AABB, Capsule, Polygon, Simulation
     from swept._kernels import sim as kernels
     from swept._kernels import sim_grid
-    from swept.sim import _NO_GRAVITY, Body
+    from swept.sim import _NO_GRAVITY, _NO_SHIFT, Body
     rng = np.random.default_rng(2)
     sim = Simulation(_world(2), gravity=(0, -980))
     sim.add_balls(rng.uniform(10, 90, (300, 2)), 1.0, rng.normal(size=(300, 2)) * 300,
@@ -209,7 +210,7 @@ def _simulation_moves() -> None:
     n = bodies.pos.shape[0]
     kernels.advance_range(0, n, scene, bodies, scratch, _NO_GRAVITY, sim.time_step,
                           sim.max_casts, sim_grid.build_gather_grid(scene))
-    kernels.resolve_range(0, n, scene, bodies, scratch, np.arange(n, dtype=np.int64))
+    kernels.after_move(scene, bodies, scratch, sim.passes, 2, _NO_SHIFT)
 
 
 def _level_tiles() -> None:
