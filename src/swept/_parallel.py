@@ -44,10 +44,11 @@ sooner than one by taking a larger share of the machine from those processes (me
 time), and the choice keeps them there.
 
 Work with a one-thread form and a threaded form that are not the same kernel (the
-Simulation's step: one compiled call, or its range kernels called one by one with the pair
-search and work lists between them, which run serially cost 5-7% more CPU) chooses between
-the two forms with :func:`either_way`, timed and chosen as above; the choices of the kernels
-inside the threaded form cannot see that cost.
+Simulation's step: one compiled call, or its move as a range kernel on the threads followed by
+one call for the rest; run serially the threaded form costs more than the one call, 5-7% more
+CPU when its kernels were called one by one from Python) chooses between the two forms with
+:func:`either_way`, timed and chosen as above; the choices of the kernels inside the threaded
+form cannot see that cost.
 
 Where a threaded call's time goes (``benchmarks/bench_threads.py --trace``: every chunk
 stamped; ``World.raycast_many``, 10,000 rays, 10,000 segments, forced onto two threads; load
@@ -527,8 +528,8 @@ def either_way(key: Hashable, n: int, serial: Callable[[], Any], threaded: Calla
     chooses for one kernel; ``n``: the items, for the timings and ``min_batch``.
 
     For work whose one-thread form is faster than its threaded form run serially (the
-    Simulation's step: one compiled call, against kernels called one by one with Python
-    between them): a choice per kernel inside the threaded form cannot see that.
+    Simulation's step: one compiled call, against its move on the threads and the rest in a
+    second call): a choice per kernel inside the threaded form cannot see that.
     """
     n = _whole(n, "n", 0)
     min_batch = _whole(min_batch, "min_batch", 0)

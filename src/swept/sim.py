@@ -1000,6 +1000,7 @@ class Simulation:
         self._shifted = False
         self._solve_velocities(scene)
         shift = self._shift if self._shifted else _NO_SHIFT
+
         def fused() -> None:
             """The whole step in one compiled call."""
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
