@@ -36,18 +36,17 @@ KERNELS_PACKAGE = "swept._kernels"
 #: Seconds of CPU that compiling each kernel module's kernels took from an empty cache, the
 #: basis of the notice's estimate (a first use compiles only the kernels it calls, so the
 #: figure is an upper bound for a module). Measured by ``benchmarks/bench_compile.py
-#: --breakdown`` (the tour of every family, 2-core machine at a load average of 0.5, 108.3 s
-#: of CPU in all; the 7.5 s of numba's own library kernels spread over the first modules;
-#: ``world`` from the run after its cast was compiled once, 105.2 s in all at a load of 2).
-#: Kept here rather than in :mod:`swept.constants`: a figure for a message, and an edit there
-#: recompiles every kernel. ``default`` is for a module that the table does not name.
+#: --breakdown`` (the tour of every family on the 2-core machine, load average about 1,
+#: 2026-12-02 10:24: 161.3 s of CPU in 387 compiles; numba's own library kernels, 5.8 s,
+#: are in no module's figure). Kept here rather than in :mod:`swept.constants`: a figure for
+#: a message, and an edit there recompiles every kernel. ``default`` is for a module that the
+#: table does not name.
 COMPILE_SECONDS: dict[str, float] = {
-    "world": 22.0, "sim": 22.5, "bvh": 5.9, "contact": 8.9, "ray": 7.5, "solver": 4.7,
-    "distance": 4.0, "sweep": 3.8, "events": 3.0, "grid": 2.7, "manifold": 1.8, "chain": 1.3,
-    "geom": 1.3, "response": 0.1, "world_sweep": 2.0, "batch_sweep": 2.0, "default": 2.0,
-    # the World's one-call rays and ball sweeps (its four entries, measured in CPU seconds
-    # with the world family already cached)
-    "world_hit": 7.4,
+    "sim": 44.0, "world": 25.6, "mesh": 19.9, "contact": 11.7, "ray": 7.6, "bvh": 6.4,
+    "sim_shapes": 4.6, "solver": 4.5, "distance": 3.5, "tilemap": 3.4, "grid": 3.3,
+    "polytope": 2.9, "sweep": 2.9, "manifold": 2.5, "events": 2.4, "surface": 2.3,
+    "world_hit": 2.0, "world_sweep": 1.7, "sim_grid": 1.4, "chain": 1.2, "geom": 1.1,
+    "order": 0.3, "response": 0.1, "batch_sweep": 2.0, "default": 2.0,
 }
 
 _lock = threading.RLock()
