@@ -368,6 +368,13 @@ def _coarse_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, n
             coarse_of(by, inv_k))
 
 
+@inline_kernel
+def _clear_marks(links: np.ndarray, cells: int, marked: int, count: int) -> None:
+    """Clear the marks of the ``count`` grid cells listed at ``links[marked ..]``."""
+    for i in range(count):
+        links[cells + links[marked + i]] &= CELL_START
+
+
 @callee
 def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndarray,
                frame: tuple[float, float, float, int, int], cells: int) -> None:
@@ -390,8 +397,7 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
     items = starts + mnx * mny + 1
     marked = items + capacity
     # the last binning's marks cleared (before anything can fail: an unbinned grid marks none)
-    for i in range(links[block + MG_MARKED]):
-        links[cells + links[marked + i]] &= CELL_START
+    _clear_marks(links, cells, marked, links[block + MG_MARKED])
     links[block + MG_MARKED] = 0
     x1 = x0 + nx * cell
     y1 = y0 + ny * cell
@@ -419,6 +425,11 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
     fill = np.empty(mnx * mny, np.int64)
     for c in range(mnx * mny):
         fill[c] = links[starts + c]
+    # each binned collider into its coarse cells, and the grid cells its grown box touches
+    # marked (each listed once; no room reserved: no marks, the rays read every cell's
+    # coarse cell)
+    marked_cap = links[block + MG_MARKED_CAP]
+    n_marked = 0
     for i in range(handles.shape[0]):
         h = handles[i]
         if rows[h, LO] < x0 or rows[h, LO + 1] < y0 or rows[h, HI] > x1 or rows[h, HI + 1] > y1:
@@ -429,13 +440,7 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
                 c = cx + mnx * cy
                 links[items + fill[c]] = h
                 fill[c] += 1
-    # mark the grid cells the binned colliders' grown boxes touch (each listed once; no room
-    # reserved: no marks, the rays read every cell's coarse cell)
-    marked_cap = links[block + MG_MARKED_CAP]
-    n_marked = 0
-    for i in range(handles.shape[0] if marked_cap > 0 else 0):
-        h = handles[i]
-        if rows[h, LO] < x0 or rows[h, LO + 1] < y0 or rows[h, HI] > x1 or rows[h, HI + 1] > y1:
+        if marked_cap == 0:
             continue
         ax, bx, ay, by = _box_cells(rows, h, x0, y0, cell, nx, ny)
         for cy in range(ay, by + 1):
@@ -446,8 +451,7 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
                 if n_marked == marked_cap:
                     # more cells than were reserved (grown colliders, until the next pack):
                     # the rays walk the moving tree, and no cell stays marked
-                    for j in range(n_marked):
-                        links[cells + links[marked + j]] &= CELL_START
+                    _clear_marks(links, cells, marked, n_marked)
                     return
                 links[at] |= CELL_MOVING
                 links[marked + n_marked] = cx + nx * cy
