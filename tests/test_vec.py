@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -108,3 +109,44 @@ def test_scalar_coercion() -> None:
         as_finite(math.inf, "radius")
     with pytest.raises(TypeError, match="radius"):
         as_finite("1", "radius")
+
+
+# A subnormal length has lost bits (hypot(5e-324, 5e-324) rounds to 5e-324) and an overflowed
+# one is infinite: dividing by either gave (1, 1) or (0, 0), no unit vector. normalized() now
+# rescales such vectors by a power of two first; checked here against exact arithmetic.
+_EXTREME_VECTORS = [
+    (5e-324, 5e-324, 0.0),  # the smallest subnormals, diagonal
+    (3e-320, 1e-321, 0.0),
+    (1e-310, 3e-310, 2e-311),  # subnormal components, a subnormal length
+    (2.2e-308, 2.2e-308, 2.2e-308),  # normal components, the squares underflow
+    (1.7e308, 1.7e308, 0.0),  # the length overflows
+    (1.7e308, -1.7e308, 1e308),
+    (-1.0e-320, 1.0e300, 0.0),  # mixed: the small component rounds away
+]
+
+
+def _exact_unit(v: tuple[float, ...]) -> list[Fraction]:
+    """``v / |v|`` in rational arithmetic: the length by an integer square root carrying 300
+    bits more than a double has (its error far below an ulp of any component)."""
+    sq = sum(Fraction(c) ** 2 for c in v)
+    bits = 2000  # enough to bring the smallest subnormal's square (2^-2148) above 1
+    root = Fraction(math.isqrt(int(sq * 2 ** (2 * (bits + 300)))), 2 ** (bits + 300))
+    return [Fraction(c) / root for c in v]
+
+
+def _assert_unit_exactly(u: tuple[float, ...], v: tuple[float, ...]) -> None:
+    """Each component of ``u`` within 2 ulps of the exact ``v / |v|`` (a unit vector in the
+    same direction)."""
+    for got, want in zip(u, _exact_unit(v)):
+        assert abs(Fraction(got) - want) <= 2 * Fraction(math.ulp(float(want))), (u, v)
+
+
+@pytest.mark.parametrize("v", _EXTREME_VECTORS)
+def test_normalized_extreme_lengths_stay_unit(v: tuple[float, float, float]) -> None:
+    u3 = Vec3(*v).normalized()
+    _assert_unit_exactly(u3, v)
+    if v[2] == 0.0:
+        u2 = Vec2(v[0], v[1]).normalized()
+        _assert_unit_exactly(u2, v[:2])
+        # the 2D and 3D forms agree on a vector in the plane
+        assert u2 == pytest.approx((u3[0], u3[1]), rel=0, abs=4e-16)

@@ -46,6 +46,13 @@ def _length3(x: float, y: float, z: float) -> float:
     return m * math.sqrt(x * x + y * y + z * z)
 
 
+def _power_scaled(v: tuple[float, ...]) -> tuple[float, ...]:
+    """``v`` scaled by the power of two that brings its largest component into [0.5, 1): exact
+    (a subnormal component gains bits it already had; none is lost), and a direction kept."""
+    e = math.frexp(max(abs(c) for c in v))[1]
+    return tuple(math.ldexp(c, -e) for c in v)
+
+
 def _unit_direction2(x: float, y: float) -> tuple[float, float, float]:
     """``(x, y)`` divided by its length, and the length: 2D's one unit-direction formula (a
     :class:`~swept.Ray`'s direction, ``raycast_many``'s rows, every scalar query's
@@ -158,11 +165,19 @@ class Vec2(tuple[Any, ...]):
 
     def normalized(self) -> Vec2:
         """This vector scaled to unit length; only the zero vector raises ``ValueError`` (the
-        length is a hypot: no square underflows, so a 1e-200 vector has a direction)."""
-        n = math.hypot(self[0], self[1])
+        length is a hypot: no square underflows, so a 1e-200 vector has a direction). Where the
+        length itself is subnormal or overflows (``(5e-324, 5e-324)``, ``(1.7e308, 1.7e308)``),
+        the components are first scaled by a power of two (exact), so the result is still a
+        unit vector."""
+        x, y = self[0], self[1]
+        n = math.hypot(x, y)
         if n == 0.0:
             raise ValueError("cannot normalize a zero-length vector")
-        return _tuple_new(Vec2, (self[0] / n, self[1] / n))
+        if not _FLOAT_MIN <= n < _INF:
+            # a subnormal length has lost bits, an infinite one all of them: rescale first
+            x, y = _power_scaled((x, y))
+            n = math.hypot(x, y)
+        return _tuple_new(Vec2, (x / n, y / n))
 
     def perp(self) -> Vec2:
         """The quarter turn ``(x, y) -> (-y, x)``."""
@@ -263,11 +278,17 @@ class Vec3(tuple[Any, ...]):
 
     def normalized(self) -> Vec3:
         """This vector scaled to unit length; only the zero vector raises ``ValueError`` (a
-        1e-200 vector has a direction: see :meth:`length`)."""
-        n = _length3(self[0], self[1], self[2])
+        1e-200 vector has a direction: see :meth:`length`). Where the length is subnormal or
+        overflows, the components are first scaled by a power of two (exact), as in 2D."""
+        x, y, z = self[0], self[1], self[2]
+        n = _length3(x, y, z)
         if n == 0.0:
             raise ValueError("cannot normalize a zero-length vector")
-        return _tuple_new(Vec3, (self[0] / n, self[1] / n, self[2] / n))
+        if not _FLOAT_MIN <= n < _INF:
+            # a subnormal length has lost bits, an infinite one all of them: rescale first
+            x, y, z = _power_scaled((x, y, z))
+            n = _length3(x, y, z)
+        return _tuple_new(Vec3, (x / n, y / n, z / n))
 
     def perp(self) -> Vec3:
         """A unit vector perpendicular to this one (any of them; chosen stably)."""
