@@ -520,6 +520,36 @@ def test_gjk_repeated_and_collinear_points() -> None:
     assert d == 0.0 and status == K.GJK_OVERLAPPED
 
 
+# GJK's search direction for an edge simplex was its nearest point p0 + t e1, whose error
+# along the edge (an ulp of |p0|) can exceed the point's own length when a thin shape's edge
+# passes within 1e-8 of the origin: the support query then picked a vertex that was already in
+# the simplex and stopped 5e-9 short of a touch (found by hypothesis, seed 2121). The nearest
+# point of an edge or 3D triangle simplex is now computed across it (cross products), exactly
+# perpendicular to it up to rounding.
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
+@pytest.mark.parametrize("thin", [1e-6, 1e-8, 1e-10])
+def test_gjk_thin_triangle_touching_at_a_vertex(scale: float, thin: float) -> None:
+    seg = core([(0.0, 0.0), (scale, 0.0)])
+    # the triangle's vertex (0, 0) lies thin / 2 * scale below its long edge
+    tri = core([(-scale, 0.0), (0.0, 0.0), (scale, thin * scale)])
+    for a, b in ((seg, tri), (tri, seg)):
+        d, *_rest, status = K.gjk_distance(a, b, cache())
+        assert d == 0.0 and status == K.GJK_OVERLAPPED
+    # the same pair in 3D, and a hair apart: the distance is the gap itself
+    seg3 = core([(0.0, 0.0, 0.0), (scale, 0.0, 0.0)])
+    tri3 = core([(-scale, 0.0, 0.0), (0.0, 0.0, 0.0), (scale, thin * scale, 0.0),
+                 (0.0, thin * scale, thin * scale)])
+    d, *_rest, status = K.gjk_distance(seg3, tri3, cache())
+    assert d == 0.0 and status == K.GJK_OVERLAPPED
+    gap = 0.25 * scale  # below the segment
+    low = core([(0.0, -gap), (scale, -gap)])
+    d, *_rest, status = K.gjk_distance(low, tri, cache())
+    assert status == K.GJK_SEPARATED and d == pytest.approx(gap, rel=1e-12)
+    # public API: the thin polygon and the segment touch
+    poly = Polygon([(-scale, 0.0), (0.0, 0.0), (scale, thin * scale)])
+    assert distance(Segment((0.0, 0.0), (scale, 0.0)), poly) == 0.0
+
+
 def test_gjk_empty_core_fails() -> None:
     out = K.gjk_distance(read_only(np.zeros((0, 2))), core([(0.0, 0.0)]), cache())
     assert out[0] == math.inf and out[8] == K.GJK_FAILED

@@ -551,18 +551,23 @@ def _solve_simplex(sw: np.ndarray, count: int, full: int
         if k == full:
             # origin in the full-dimensional simplex
             vx = vy = vz = 0.0
+        elif k == 1:
+            vx, vy, vz = x0, y0, z0
+        elif k == 2:
+            # the edge's nearest point as p0's part across the edge, e1 x (p0 x e1) / |e1|^2:
+            # perpendicular to the edge to rounding, where p0 + t e1 carries an error along the
+            # edge of about an ulp of |p0|, which turns a point near the origin's direction
+            # (a thin shape's support then picks the wrong vertex)
+            cx = y0 * e1z - z0 * e1y
+            cy = z0 * e1x - x0 * e1z
+            cz = x0 * e1y - y0 * e1x
+            vx = (e1y * cz - e1z * cy) / g11
+            vy = (e1z * cx - e1x * cz) / g11
+            vz = (e1x * cy - e1y * cx) / g11
         else:
-            vx = l0 * x0
-            vy = l0 * y0
-            vz = l0 * z0
-            if k >= 2:
-                vx += l1 * sw[i1, 0]
-                vy += l1 * sw[i1, 1]
-                vz += l1 * sw[i1, 2]
-            if k >= 3:
-                vx += l2 * sw[i2, 0]
-                vy += l2 * sw[i2, 1]
-                vz += l2 * sw[i2, 2]
+            # a triangle in 3D: the nearest point along its normal, for the same reason
+            s = (nx * x0 + ny * y0 + nz * z0) / nn
+            vx, vy, vz = s * nx, s * ny, s * nz
         vv = vx * vx + vy * vy + vz * vz
         if vv < best_vv or (vv == best_vv and k < best_k):
             best_vv = vv
