@@ -244,9 +244,14 @@ def _check_exit(ray: Ray, shape: object, hit: RayHit) -> None:
     if isinstance(shape, Plane):
         # a half-plane left at a grazing angle (a normal component of 1e-107) is left by less
         # than the floats show: 1e-3 along the ray moves the distance by 1e-110, below the
-        # rounding of dot(n, p) - offset itself (a few ulps of its terms)
+        # rounding of dot(n, p) - offset itself (a few ulps of its terms) and of the point
+        # o + t d (a few ulps of o and of t d: an exit 7e37 away along a direction with a
+        # normal component of 1e-38, seed 2121, leaves o + t d only rounding away from the
+        # line, and 1e-3 is below an ulp of t there)
+        t_after = te + 1e-3
         rounding = 4.0 * sys.float_info.epsilon * (
-            sum(abs(a * b) for a, b in zip(shape.normal, after)) + abs(shape.offset))
+            sum(abs(a) * (abs(oi) + abs(t_after * di))
+                for a, oi, di in zip(shape.normal, o, d)) + abs(shape.offset))
         assert beyond > 0.0 or (dot(shape.normal, d) * 1e-3 < rounding and beyond >= -rounding)
     else:
         assert beyond > 0.0
