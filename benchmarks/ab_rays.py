@@ -1,0 +1,152 @@
+"""A/B of ``World.raycast_many`` on the broadphase scenes: a base revision and the working tree in
+ONE process, alternated call by call, one thread.
+
+On this shared 2-core machine (load 5 to 14) separate processes, even alternated, read the same
+code 0.5x to 2x apart, and the minimum of a process's calls moves as much: too coarse for the
+5-15% a kernel change is worth. Here the base revision's ``src/swept`` is exported by ``git
+archive`` into ``benchmarks/results/ab-<rev>/sweptbase`` (renamed, its three package-name strings
+patched; kept, so its numba cache is compiled once), both packages build the same scene, and each
+round times one call of each, in turns (the order swapped every round). What is reported is the
+median over the rounds of each round's new / base ratio, neighbouring calls seeing the same load,
+and a hash of every output row of both (handles, distances, points, normals, hits) that must
+agree. Usage::
+
+    PYTHONPATH=$PWD/src python benchmarks/ab_rays.py --base main --scenes far:10000,uniform:1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import scenes  # noqa: E402
+
+#: Rays a call (as ``bench_broadphase.py``).
+RAYS = 2000
+#: The package-name strings of ``src/swept`` that a renamed copy must say differently: the lazy
+#: kernels' package, the inliner's own-module test, the hit records' type names.
+RENAMES = (("_lazy.py", '"swept._kernels"', '"sweptbase._kernels"'),
+           ("_kernels/__init__.py", 'modname == "swept" or modname.startswith("swept.")',
+            'modname == "sweptbase" or modname.startswith("sweptbase.")'),
+           ("_kernels/world_hit.py", 'name=f"swept.{type', 'name=f"sweptbase.{type'))
+
+
+def base_package(rev: str) -> Path:
+    """The folder holding ``sweptbase``, revision ``rev``'s ``src/swept`` (exported once)."""
+    sha = subprocess.run(["git", "rev-parse", "--short=10", rev], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    top = HERE / "results" / f"ab-{sha}"
+    package = top / "sweptbase"
+    if not package.exists():
+        top.mkdir(parents=True, exist_ok=True)
+        archive = top / "src.tar"
+        subprocess.run(["git", "archive", "-o", str(archive), sha, "src/swept"], cwd=ROOT,
+                       check=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(top)  # noqa: S202 (our own repository's archive)
+        (top / "src" / "swept").rename(package)
+        for name, old, new in RENAMES:
+            path = package / name
+            text = path.read_text()
+            if old not in text:
+                raise SystemExit(f"{path}: {old!r} not found; update RENAMES")
+            # keep the file's time: numba's cache index checks the source's stamp
+            stat = path.stat()
+            path.write_text(text.replace(old, new))
+            os.utime(path, (stat.st_atime, stat.st_mtime))
+    return top
+
+
+def world(pkg: Any, scene: Any) -> Any:
+    """The scene's colliders in a World of package ``pkg`` (its own shape classes)."""
+    w = pkg.World()
+    for i in range(len(scene)):
+        k = int(scene.kind[i])
+        p = scene.params[i]
+        if k == scenes.KIND_SEGMENT:
+            shape = pkg.Segment((p[0], p[1]), (p[2], p[3]))
+        elif k == scenes.KIND_AABB2:
+            shape = pkg.AABB((p[0], p[1]), (p[2], p[3]))
+        elif k == scenes.KIND_CIRCLE:
+            shape = pkg.Circle((p[0], p[1]), p[2])
+        elif k == scenes.KIND_CAPSULE2:
+            shape = pkg.Capsule((p[0], p[1]), (p[2], p[3]), p[4])
+        else:
+            first, count = int(p[0]), int(p[1])
+            shape = pkg.Polygon(scene.verts[first:first + count])
+        w.add(shape, moving=bool(scene.moving[i]))
+    return w
+
+
+def digest(batch: Any) -> str:
+    """A hash of every output of a ray batch."""
+    h = hashlib.sha1()
+    for a in (batch.handle, batch.distance, batch.point, batch.normal, batch.hit):
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:12]
+
+
+def compare(key: str, packages: dict[str, Any], rounds: int) -> float:
+    """One scene: prints and returns the median new / base ratio over ``rounds`` rounds."""
+    name, n = key.split(":")
+    scene = scenes.make_scene(name, int(n))
+    origins, directions, tmax = scenes.rays(scene, RAYS)
+    worlds = {label: world(pkg, scene) for label, pkg in packages.items()}
+    hashes = {label: digest(w.raycast_many(origins, directions, tmax))
+              for label, w in worlds.items()}
+    us: dict[str, list[float]] = {label: [] for label in worlds}
+    for r in range(rounds):
+        for label in (("base", "new") if r % 2 == 0 else ("new", "base")):
+            start = time.process_time()
+            worlds[label].raycast_many(origins, directions, tmax)
+            us[label].append((time.process_time() - start) / RAYS * 1e6)
+    ratios = [a / b for a, b in zip(us["new"], us["base"])]
+    ratio = statistics.median(ratios)
+    quartiles = statistics.quantiles(ratios, n=4)
+    print(f"{key:18s} base {statistics.median(us['base']):.3f} new "
+          f"{statistics.median(us['new']):.3f} us a ray (medians); new / base {ratio:.3f} "
+          f"(quartiles {quartiles[0]:.2f}-{quartiles[2]:.2f}); outputs "
+          f"{'the same' if hashes['base'] == hashes['new'] else 'DIFFER'}", flush=True)
+    return ratio
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and run."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--base", default="main", help="the base revision (git)")
+    parser.add_argument("--scenes", default="uniform:1000,clustered:10000,far:10000,kinds:1000",
+                        help="name:colliders, comma-separated")
+    parser.add_argument("--rounds", type=int, default=301, help="alternated pairs a scene")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(base_package(args.base)))
+    import sweptbase  # type: ignore[import-not-found]
+    from numba import set_num_threads
+
+    import swept
+
+    set_num_threads(1)
+    print(f"base {args.base} ({sweptbase.__file__}) against {swept.__file__}; load "
+          f"{os.getloadavg()[0]:.1f}", flush=True)
+    ratios = [compare(key, {"base": sweptbase, "new": swept}, args.rounds)
+              for key in args.scenes.split(",")]
+    print(f"geometric mean of the ratios {float(np.exp(np.mean(np.log(ratios)))):.3f}; load "
+          f"{os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
