@@ -315,3 +315,71 @@ def test_a_float64_batch_with_a_bad_value_is_named(bad: float, which: str) -> No
         WORLD.raycast_many(origins, directions)
     assert not kw.within(origins if which == "origins" else directions, 1e300)
     assert kw.within(np.full((4, 3), -1e300), 1e300)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 60), d=st.sampled_from([2, 3]), seed=st.integers(0, 2**32 - 1))
+def test_gathered_casts_and_scattered_hits_move_each_row_to_its_place(n: int, d: int,
+                                                                     seed: int) -> None:
+    """A large batch is cast gathered into its spatial order and its hits put back: the
+    gather writes row ``order[k]`` of every cast array to row k, the scatter row k of every
+    hit array back to row ``order[k]``, every value bit for bit (-0.0, inf and NaN kept)."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n).astype(np.int64)
+    values = rng.choice([0.0, -0.0, math.inf, -math.inf, math.nan, 1e-300, 3.5], (n, 2 * d + 2))
+    values[:, 0] = rng.normal(size=n)
+    casts = kw.Casts(values[:, :d].copy(), values[:, d:2 * d].copy(),
+                     values[:, 2 * d].copy(), values[:, 2 * d + 1].copy())
+    rows = kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
+    kw.gather_casts(*casts, order, *rows)
+    for given_field, gathered in zip(casts, rows):
+        assert given_field[order].tobytes() == gathered.tobytes()
+    found = kw.Hits(rng.integers(-1, 9, n), rows.tmax, rows.origins, rows.directions,
+                    rng.integers(0, 2, n).astype(np.bool_))
+    back = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+                   np.empty(n, np.bool_))
+    kw.scatter_hits(*found, order, *back)
+    for put, field in zip(back, found):
+        assert put[order].tobytes() == field.tobytes()
+
+
+@pytest.mark.parametrize("d", [2, 3])
+def test_a_batch_cast_gathered_answers_each_row_as_cast_in_place(
+        d: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From RAY_GATHER_MIN_ROWS rows a batch's rays (and balls) are copied into their spatial
+    order, cast one after another and their hits put back in their rows (the cache then holds
+    the grid and the colliders rather than scattered rows): every row answers bit for bit as
+    the batch cast in place in that order, on one thread and on two."""
+    from swept import world as world_module
+
+    rng = np.random.default_rng(90 + d)
+    world = World()
+    for k in range(300):
+        c = rng.uniform(0.0, 100.0, d)
+        if d == 2:
+            world.add(Segment(c, c + rng.uniform(-8.0, 8.0, 2)) if k % 3 else Circle(c, 1.5),
+                      moving=k % 7 == 0)
+        else:
+            world.add(Sphere(c, 1.5) if k % 2 else AABB(c, c + 2.0), moving=k % 7 == 0)
+    n = 3000
+    origins = rng.uniform(-5.0, 105.0, (n, d))
+    directions = rng.normal(size=(n, d))
+    reach = rng.choice([math.inf, 30.0], n)
+    radii = rng.uniform(0.0, 2.0, n)
+    answers = []
+    before = swept.threads()
+    try:
+        for gather_from in (n + 1, n, 1):
+            monkeypatch.setattr(world_module, "RAY_GATHER_MIN_ROWS", gather_from)
+            for count in (1, 2):
+                swept.set_threads(count)
+                rays = world.raycast_many(origins, directions, reach)
+                balls = world.sweep_many(origins, radii, directions * 30.0)
+                answers.append([getattr(b, f).tobytes() for b in (rays, balls)
+                                for f in ("handle", "point", "normal")]
+                               + [rays.distance.tobytes(), balls.fraction.tobytes()])
+    finally:
+        swept.set_threads(before)
+    assert all(a == answers[0] for a in answers)
+    # (rays that hit, so that the rows compared are not all misses)
+    assert (np.frombuffer(answers[0][0], np.int64) >= 0).sum() > 100

@@ -147,12 +147,16 @@ def _world(dim: int) -> Any:
 def _world_queries(dim: int) -> None:
     """The World's batch and scalar queries, move_and_slide and resolve in ``dim`` D."""
     from swept import AABB, Capsule, Circle, Plane, Ray, Sphere, resolve
+    from swept.constants import RAY_GATHER_MIN_ROWS
     rng = np.random.default_rng(1)
     w = _world(dim)
     o = rng.uniform(0, 100, (300, dim))
     d = rng.normal(size=(300, dim))
     w.raycast_many(o, d)
     w.raycast_many(o[:5], d[:5])
+    # a batch cast gathered into its order (gather_casts, scatter_hits: one compile each)
+    rows = (RAY_GATHER_MIN_ROWS, dim)
+    w.raycast_many(np.resize(o, rows), np.resize(d, rows))
     w.sweep_many(o, np.ones(300), d)
     w.contact_many(o, np.ones(300))
     w.raycast(Ray(tuple(o[0]), tuple(d[0])))

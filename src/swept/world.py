@@ -96,6 +96,7 @@ from .constants import (
     MOVING_GRID_COLLIDERS_PER_CELL,
     MOVING_GRID_MARKS_PER_COLLIDER,
     MOVING_GRID_OUTSIDE,
+    RAY_GATHER_MIN_ROWS,
 )
 from .contact import contact
 from .oneway import one_way_direction, one_way_faces, one_way_stands
@@ -421,12 +422,21 @@ _fast_sweep_range: Any = None
 #: batch balls (one kernel, cast_range, at costs an item several times apart).
 _RAY_CASTS = "World.raycast_many"
 _BALL_CASTS = "World.sweep_many balls"
+#: The order :func:`swept._kernels.world.cast_range` reads as "the rows in their own order".
+_IN_ORDER = np.zeros(0, np.int64)
 #: World._ray_scene before the scene was ever described (never a scene, never None).
 _NOT_DESCRIBED = object()
 #: The axis normals ``-x, +x, -y, +y`` World.raycast shares between hits, by their keys 0 to
 #: 3 (:func:`swept._kernels.world.normal_key`).
 _AXIS_NORMALS: dict[int, Vec2] = {0: Vec2(-1.0, 0.0), 1: Vec2(1.0, 0.0), 2: Vec2(0.0, -1.0),
                                   3: Vec2(0.0, 1.0)}
+
+
+def _new_hits(n: int, d: int) -> _world_kernels.Hits:
+    """Arrays for the hits of a batch of ``n`` rows in ``d`` dimensions (not filled)."""
+    hits: _world_kernels.Hits = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)),
+                                         np.empty((n, d)), np.empty(n, np.bool_))
+    return hits
 
 
 class _Pending:
@@ -2246,13 +2256,29 @@ class World:
         its ``flags``."""
         scene = self._sync()
         n, d = casts.origins.shape
-        # the kernel writes every field of every row
-        out = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
-                   np.empty(n, np.bool_))
         # cast in the order of the origins' places (rays that start close together read the
-        # same cells from the cache), each row still written to its own place
+        # same cells from the cache), each row still answered in its own place
         order = np.empty(n, np.int64)
         _kw.spatial_order(casts.origins, order)
+        if n >= RAY_GATHER_MIN_ROWS:
+            # the rows gathered into that order, cast one after another, the hits put back
+            rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
+            _kw.gather_casts(*casts, order, *rows)
+            found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags)
+            out = _new_hits(n, d)
+            _kw.scatter_hits(*found, order, *out)
+        else:
+            out = self._cast_rows(scene, casts, order, mask, flags)
+        self._owners(out.handle)
+        return out
+
+    def _cast_rows(self, scene: Any, casts: _world_kernels.Casts, order: np.ndarray, mask: int,
+                   flags: int) -> _world_kernels.Hits:
+        """The hits of ``casts`` by :func:`swept._kernels.world.cast_range` on the threads,
+        cast in ``order`` (empty: their own)."""
+        n, d = casts.origins.shape
+        # the kernel writes every field of every row
+        out = _new_hits(n, d)
         args = (scene, casts, order, mask, flags, out)
         # the kernel's entry point for these argument types (the dispatcher's own resolution
         # costs about 20 us a chunk): every array here is a C-ordered float64 or int64 array of
@@ -2263,9 +2289,7 @@ class World:
             casts.tmax.flags.writeable, casts.radii.flags.writeable))
         # rays and balls cost differently an item: each has its own timings
         parallel_for(kernel, n, args, key=_BALL_CASTS if flags & _kw.CAST_GROWN else _RAY_CASTS)
-        self._owners(out.handle)
-        result: _world_kernels.Hits = out
-        return result
+        return out
 
     # ------------------------------------------------------------------ filtered and sensor paths
 

@@ -113,7 +113,8 @@ from .scene import (
 __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_CIRCLE",
            "KIND_EMPTY", "KIND_PLANE2", "KIND_PLANE3", "KIND_POLYGON", "KIND_SEGMENT",
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one",
-           "describe", "unowned", "cast_at", "cast_range", "spatial_order", "within",
+           "describe", "unowned", "cast_at", "cast_range", "spatial_order", "gather_casts",
+           "scatter_hits", "within",
            "zero_length_row", "contact_range", "box_candidates", "ray_candidates",
            "refit_moving", "STACK_SIZE"]
 
@@ -1072,6 +1073,42 @@ def spatial_order(origins: np.ndarray, order: np.ndarray) -> None:
         b = keys[i]
         order[count[b]] = i
         count[b] += 1
+
+
+@kernel
+def gather_casts(origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray,
+                 radii: np.ndarray, order: np.ndarray, o: np.ndarray, v: np.ndarray,
+                 t: np.ndarray, r: np.ndarray) -> None:
+    """Copy the rows ``order[k]`` of a batch's ``origins, directions`` (n, d), ``tmax`` and
+    ``radii`` (n,) to the rows k of ``o, v, t, r``: the batch in its cast order
+    (:func:`spatial_order`), so that :func:`cast_range` reads its rays and writes their hits
+    (then put back by :func:`scatter_hits`) one after another instead of all over the arrays
+    (measured: see :data:`~swept.constants.RAY_GATHER_MIN_ROWS`)."""
+    d = origins.shape[1]
+    for k in range(order.shape[0]):
+        i = order[k]
+        for j in range(d):
+            o[k, j] = origins[i, j]
+            v[k, j] = directions[i, j]
+        t[k] = tmax[i]
+        r[k] = radii[i]
+
+
+@kernel
+def scatter_hits(handle: np.ndarray, t: np.ndarray, point: np.ndarray, normal: np.ndarray,
+                 inside: np.ndarray, order: np.ndarray, to_handle: np.ndarray, to_t: np.ndarray,
+                 to_point: np.ndarray, to_normal: np.ndarray, to_inside: np.ndarray) -> None:
+    """Copy the hits of rows k (``handle, t, point, normal, inside``: :class:`Hits`' fields)
+    to the rows ``order[k]`` of the ``to_`` arrays: :func:`gather_casts` undone."""
+    d = point.shape[1]
+    for k in range(order.shape[0]):
+        i = order[k]
+        to_handle[i] = handle[k]
+        to_t[i] = t[k]
+        to_inside[i] = inside[k]
+        for j in range(d):
+            to_point[i, j] = point[k, j]
+            to_normal[i, j] = normal[k, j]
 
 
 @inline_kernel
