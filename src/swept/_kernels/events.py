@@ -123,6 +123,13 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
+    # the outputs and the scratch query as owner-less views for the inlined helpers (each
+    # counted them up and down once a body or a touch); the arguments keep the outputs alive,
+    # and the query's owner stays in use in the loop (gather_spare), so it lives to its end
+    other = unowned(other)
+    data = unowned(data)
+    first = unowned(first)
+    query_view = unowned(query)
     # owner-less: the compiled row calls reference-count nothing
     view = unowned(scene)
     # (allocated once: with one made per body the kernel took 3.7 ms a step of 10,000
@@ -183,8 +190,8 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 c += 1
         # colliders touching at the step's end
         reach = 2.0 * EVENT_TOUCH_FRACTION * ri
-        _box_around(px, py, pz, ri + reach, query)
-        cached = _cached(i, query, s.cache_count, s.cache_box)
+        _box_around(px, py, pz, ri + reach, query_view)
+        cached = _cached(i, query_view, s.cache_count, s.cache_box)
         count = s.cache_count[i]
         if not cached:
             count = gather_spare(scene, stack, query, mask[i], spare)
