@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constants import EVENT_TOUCH_FRACTION
+from ..constants import EVENT_TOUCH_FRACTION, SEGMENT_CULL_TOLERANCE
 from . import inline_kernel, kernel
 from .bvh import STACK_SIZE
 from .scene import HI, LO, Scene
@@ -166,8 +166,18 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                     # each pair once; bodies that mask each other out pass through
                     continue
                 if not shapes or (ball and kind[j] == BODY_BALL):
-                    dist, nx, ny, nz = pair_normal(px - pos[j, 0], py - pos[j, 1],
-                                                   pz - pos[j, 2])
+                    dx = px - pos[j, 0]
+                    dy = py - pos[j, 1]
+                    dz = pz - pos[j, 2]
+                    far = (1.0 + EVENT_TOUCH_FRACTION) * (ri + radius[j]) * (
+                        1.0 + SEGMENT_CULL_TOLERANCE)
+                    if dx * dx + dy * dy + dz * dz > far * far:
+                        # apart beyond the touch (the pair lists reach a quarter of the radii
+                        # further): skipped before the square root and the divisions, where
+                        # the test below would find the same sum of squares past its bound (a
+                        # margin far above their rounding: the constant's)
+                        continue
+                    dist, nx, ny, nz = pair_normal(dx, dy, dz)
                     sep = dist - ri - radius[j]
                     mid = ri + 0.5 * sep
                     mx = px - mid * nx
