@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constants import EVENT_TOUCH_FRACTION
+from ..constants import EVENT_TOUCH_FRACTION, SEGMENT_CULL_TOLERANCE
 from . import inline_kernel, kernel
 from .bvh import STACK_SIZE
 from .scene import HI, LO, Scene
@@ -123,6 +123,13 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
+    # the outputs and the scratch query as owner-less views for the inlined helpers (each
+    # counted them up and down once a body or a touch); the arguments keep the outputs alive,
+    # and the query's owner stays in use in the loop (gather_spare), so it lives to its end
+    other = unowned(other)
+    data = unowned(data)
+    first = unowned(first)
+    query_view = unowned(query)
     # owner-less: the compiled row calls reference-count nothing
     view = unowned(scene)
     # (allocated once: with one made per body the kernel took 3.7 ms a step of 10,000
@@ -159,8 +166,18 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                     # each pair once; bodies that mask each other out pass through
                     continue
                 if not shapes or (ball and kind[j] == BODY_BALL):
-                    dist, nx, ny, nz = pair_normal(px - pos[j, 0], py - pos[j, 1],
-                                                   pz - pos[j, 2])
+                    dx = px - pos[j, 0]
+                    dy = py - pos[j, 1]
+                    dz = pz - pos[j, 2]
+                    far = (1.0 + EVENT_TOUCH_FRACTION) * (ri + radius[j]) * (
+                        1.0 + SEGMENT_CULL_TOLERANCE)
+                    if dx * dx + dy * dy + dz * dz > far * far:
+                        # apart beyond the touch (the pair lists reach a quarter of the radii
+                        # further): skipped before the square root and the divisions, where
+                        # the test below would find the same sum of squares past its bound (a
+                        # margin far above their rounding: the constant's)
+                        continue
+                    dist, nx, ny, nz = pair_normal(dx, dy, dz)
                     sep = dist - ri - radius[j]
                     mid = ri + 0.5 * sep
                     mx = px - mid * nx
@@ -183,8 +200,8 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 c += 1
         # colliders touching at the step's end
         reach = 2.0 * EVENT_TOUCH_FRACTION * ri
-        _box_around(px, py, pz, ri + reach, query)
-        cached = _cached(i, query, s.cache_count, s.cache_box)
+        _box_around(px, py, pz, ri + reach, query_view)
+        cached = _cached(i, query_view, s.cache_count, s.cache_box)
         count = s.cache_count[i]
         if not cached:
             count = gather_spare(scene, stack, query, mask[i], spare)

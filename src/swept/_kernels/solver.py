@@ -168,6 +168,12 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
+    # the contacts and the scratch query as owner-less views for the inlined helpers (each
+    # counted them up and down once a body or a contact); the arguments keep the contacts
+    # alive, and the query's owner stays in use in the loop (gather_spare), so it lives on
+    prev = unowned(prev)
+    out = unowned(out)
+    query_view = unowned(query)
     # owner-less: the compiled row call reference-counts nothing
     view = unowned(scene)
     pos = b.pos
@@ -225,8 +231,8 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             continue
         # colliders near the ball
         reach = CONTACT_MARGIN_FRACTION * ri
-        _box_around(px, py, pz, ri + reach, query)
-        cached = _cached(i, query, s.cache_count, s.cache_box)
+        _box_around(px, py, pz, ri + reach, query_view)
+        cached = _cached(i, query_view, s.cache_count, s.cache_box)
         count = s.cache_count[i]
         if not cached:
             count = gather_spare(scene, stack, query, b.mask[i], spare)
