@@ -6,7 +6,9 @@ order, by a counting copy of the single ray's walk (the same row layout, entry t
 same float64 operations, children sorted by entry, the reach shrinking to the best hit; the
 leaf's triangles one by one through the watertight test). Per ray: rows opened, leaf blocks
 tested, triangle lanes in them, leaf blocks tested up to and including the first that holds
-a hit, and leaf blocks with no hit at all; for the hitting and the missing rays apart. Also:
+a hit, leaf blocks with no hit at all, and rows entered at t = 0 (their box holds the
+origin: every ray from there opens them, the rows a packet's head skips,
+``swept._kernels.mesh.origin_head``); for the hitting and the missing rays apart. Also:
 
 - the same walk with each ray's reach set to its own answer from the start (what knowing the
   hit in advance could save at most: the bound of "try the previous ray's leaf first");
@@ -39,7 +41,8 @@ from swept.level import raycast_many
 
 RESULTS = Path(__file__).resolve().parent / "results" / "mesh_walks.json"
 #: Columns of :func:`walk_counts`' rows.
-COLUMNS = ("rows", "leaves", "lanes", "leaves_to_first_hit", "leaves_without_hit", "k", "t")
+COLUMNS = ("rows", "leaves", "lanes", "leaves_to_first_hit", "leaves_without_hit", "k", "t",
+           "rows_at_origin")
 
 
 @numba.njit
@@ -60,10 +63,14 @@ def walk_counts(tree: np.ndarray, order: np.ndarray, verts: np.ndarray, tris: np
         best_k = -1
         sp = 0
         ref = 0
-        rows = leaves = lanes = to_hit = empty = 0
+        rows = leaves = lanes = to_hit = empty = at_origin = 0
+        entry = 0.0
         for _ in range(width * tree.shape[0] + 2):
             if ref >= 0:
                 rows += 1
+                if entry == 0.0:
+                    # entered at t = 0: its box holds the origin (the head row 0 too)
+                    at_origin += 1
                 base = sp
                 for s in range(width):
                     tn = 0.0
@@ -94,11 +101,11 @@ def walk_counts(tree: np.ndarray, order: np.ndarray, verts: np.ndarray, tris: np
                     empty += 1
                 elif to_hit == 0:
                     to_hit = leaves
-            ref, _t, sp = kmesh._pop(stack_ref, stack_t, sp, limit)
+            ref, entry, sp = kmesh._pop(stack_ref, stack_t, sp, limit)
             if ref == 0:
                 break
         row = (float(rows), float(leaves), float(lanes), float(to_hit), float(empty),
-               float(best_k), limit if best_k >= 0 else -1.0)
+               float(best_k), limit if best_k >= 0 else -1.0, float(at_origin))
         for c in range(len(COLUMNS)):
             stats[r, c] = row[c]
 
@@ -110,7 +117,7 @@ def summary(stats: np.ndarray) -> dict[str, Any]:
     for name, rows in (("all", np.ones_like(hit)), ("hitting", hit), ("missing", ~hit)):
         if rows.any():
             out[name] = {c: round(float(stats[rows, i].mean()), 3)
-                         for i, c in enumerate(COLUMNS[:5])}
+                         for i, c in enumerate(COLUMNS) if c not in ("k", "t")}
     return out
 
 

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared import on_threads
+from swept import TriangleMesh
 from swept._kernels import mesh as kmesh
 from swept.constants import RAY_ORDER_MIN_RAYS, WALKS_IN_FLIGHT
 from swept.level import raycast_many
@@ -362,3 +363,60 @@ def test_the_frustum_test_never_drops_a_box_a_ray_enters(scale: float) -> None:
         dropped, late, passed = frustum_misses(tree, origin, dirs, limits)
         assert dropped == 0 and late == 0
         assert passed > 0
+
+
+def head_of(m: object, origin: np.ndarray) -> np.ndarray:
+    """The head rows of each octant (``kmesh.origin_head``'s ``head_rows``) at ``origin``."""
+    head = np.empty((8 * kmesh.HEAD_ROWS, kmesh.TREE_COLUMNS), np.float32)
+    rows = np.full(8, -2, np.int64)
+    todo = np.empty(kmesh.HEAD_OPEN_ROWS, np.int64)
+    kmesh.origin_head(m._tree, origin[0], origin[1], origin[2], head,  # type: ignore[attr-defined]
+                      rows, todo)
+    return rows
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
+def test_packets_from_inside_boxes_start_at_the_head_and_equal_every_triangle(
+        scale: float) -> None:
+    # a packet from an origin that lies in several rows' boxes starts below them, at the
+    # head of its octant (origin_head): the children of every row holding the origin that a
+    # ray of the octant may enter. The blob's centre lies on the top rows' split planes (every
+    # ray enters those rows at t = 0); rays along the axes and in the coordinate planes (zero
+    # components, infinite inverses) and at vertices and edges, zero and short reaches
+    m = blob(5, scale)
+    rng = np.random.default_rng(29)
+    centre = np.zeros(3)
+    rows = head_of(m, centre)
+    assert (rows >= 1).all()
+    assert m._tree.shape[0] > 8  # type: ignore[attr-defined]
+    d = np.concatenate([surface_targets(m, rng, 300), rng.normal(size=(600, 3)),
+                        np.eye(3), -np.eye(3)])
+    d[300:400, 0] = 0.0
+    d[400:500, 1] = 0.0
+    d[500:520, :2] = 0.0
+    o = np.zeros_like(d)
+    for tmax in (np.full(d.shape[0], np.inf), rng.choice([0.0, 0.3 * scale, math.inf],
+                                                          d.shape[0])):
+        out = assert_packets_exact(m, o, d, tmax, in_direction_order(o, d))
+        assert (out[1] >= 0).sum() > d.shape[0] // 3
+
+
+def test_packets_from_an_origin_inside_every_box_walk_from_the_root_and_equal_every_triangle(
+        ) -> None:
+    # more rows hold the origin than origin_head opens (HEAD_OPEN_ROWS): no head, the packets
+    # start at the tree's row 0 as before; and a batch of three lidars, each origin's head
+    # built when its packets start
+    rng = np.random.default_rng(30)
+    corners = rng.uniform(-1.0, 1.0, (3000, 3, 3))
+    corners[:, 0] = -corners[:, 1] + rng.normal(0.0, 0.01, (3000, 3))
+    verts = corners.reshape(-1, 3)
+    m = TriangleMesh(verts, np.arange(verts.shape[0]).reshape(-1, 3))
+    assert (head_of(m, np.zeros(3)) == -1).all()
+    d = rng.normal(size=(900, 3))
+    origins = [np.zeros(3), np.array([0.9, -0.2, 0.4]), np.array([5.0, 5.0, 5.0])]
+    o = np.concatenate([np.broadcast_to(p, (300, 3)) for p in origins])
+    # each lidar's rays in direction order, one lidar after the other
+    walk = np.concatenate([300 * i + in_direction_order(o[:300], d[300 * i:300 * (i + 1)])
+                           for i in range(3)])
+    out = assert_packets_exact(m, o, d, np.full(900, np.inf), walk)
+    assert 0 < (out[1] >= 0).sum() < 900
