@@ -80,6 +80,39 @@ def test_a_moving_ball_wakes_what_it_hits() -> None:
     assert sim.positions[0, 0] > 0.0
 
 
+# Two mechanisms guarded here. The pair lists that wake sleepers hold only bodies already
+# within a fraction of their radii, so a ball fast enough to cross the gap in one step met the
+# sleeping stack as an immovable wall, stopped, and the stack slept on; a sleeper on an awake
+# body's path this step now wakes first. And while any body was awake, every sleeper's island
+# was reset to its own index each step, so a hit woke only the body touched.
+@pytest.mark.parametrize("other_awake", [False, True])
+def test_a_fast_ball_wakes_a_sleeping_stack_and_pushes_it(other_awake: bool) -> None:
+    sim = _floor(sleep_time=0.2)
+    sim.add_balls(np.array([[0.0, -10.0], [0.0, -30.0], [0.0, -50.0], [600.0, -10.0]]),
+                  10.0, restitution=0.0, friction=0.5)
+    far = sim.bodies[3]
+    for _ in range(120):
+        if other_awake:
+            far.velocity = (30.0, 0.0)
+        sim.step()
+    assert sim.sleeping[:3].tolist() == [True, True, True]
+    assert far.sleeping != other_awake
+    # the stack's island survives the far ball's steps
+    assert len(set(sim._island[:3].tolist())) == 1
+    # 2,000 units/s: 33 a step, more than the 20 between the fast ball and the stack at its
+    # last step before the hit
+    sim.add_balls(np.array([[-200.0, -10.0]]), 10.0, np.array([[2000.0, 0.0]]),
+                  restitution=0.0, friction=0.5, ccd="swept")
+    for _ in range(12):
+        if other_awake:
+            far.velocity = (30.0, 0.0)
+        sim.step()
+    assert sim.sleeping[:3].tolist() == [False, False, False]
+    # the bottom ball is knocked on along the floor, the ones above it topple after it
+    assert sim.positions[0, 0] > 15.0
+    assert sim.positions[1, 0] > 1.0
+
+
 @pytest.mark.parametrize("poke", ["velocity", "position", "impulse", "wake"])
 def test_setting_a_body_wakes_it(poke: str) -> None:
     sim = _floor()

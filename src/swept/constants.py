@@ -78,7 +78,8 @@ __all__ = [
     "SIM_GRID_CELLS_PER_COLLIDER", "SIM_GRID_MAX_ENTRIES_PER_COLLIDER",
     "RELATIVE_MOTION_TOLERANCE",
     "MAX_GRID_KEYS", "PAIR_PUSH_SLOP", "SEGMENT_CULL_TOLERANCE",
-    "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "SIMULATION_PASSES", "MAX_STEPS_PER_UPDATE",
+    "PUSH_SLIDES", "SLEEP_DEPTH_FRACTION", "PATH_WAKE_BLOCK", "SIMULATION_PASSES",
+    "MAX_STEPS_PER_UPDATE",
     "ACCUMULATOR_TOLERANCE", "SIM_PARALLEL_MIN",
     # the swept step
     "MAX_CASTS_PER_STEP", "MAX_BODY_POLYGON_POINTS",
@@ -352,6 +353,11 @@ PUSH_SLIDES = 4
 #: over 1%); with half a percent of the two radii's sum, 0.9 to 1.2% (up to 2 pairs over 1%);
 #: with this (and 6 passes), 0.44 to 0.49%, none over 1%, every ball asleep.
 SLEEP_DEPTH_FRACTION = 0.005
+#: Most candidate (mover, sleeper) pairs that the Simulation's wake-on-path test
+#: (``Simulation._wake_on_paths``: the sleeping islands an awake body may reach this step)
+#: builds at once; the movers are taken in blocks below it, so its memory stays bounded.
+#: Not measured: 2^18 pairs, a few MB of numpy temporaries.
+PATH_WAKE_BLOCK = 1 << 18
 #: Contact passes per :class:`~swept.Simulation` step by default (``passes``; the module
 #: alias ``swept.sim.DEFAULT_PASSES``): seed 004 shows why one is not enough in a corner.
 #: Measured on the 500-ball pile of benchmarks/bench_settle.py (seeds 1 to 7, sleeping off,

@@ -81,6 +81,7 @@ from .constants import (
     MAX_CASTS_PER_STEP,
     MAX_COORDINATE,
     MAX_STEPS_PER_UPDATE,
+    PATH_WAKE_BLOCK,
     RESTITUTION_THRESHOLD_STEPS,
     SIM_PARALLEL_MIN,
     SLEEP_SPEED_STEPS,
@@ -1130,7 +1131,56 @@ class Simulation:
             if _k.wake_touched(self._arrays, first, neighbour, self.sleep_speed, self._island,
                                woken):
                 self._wake(woken[self._island] & self._asleep)
+        if self._sleepers and not self._asleep.all():
+            self._wake_on_paths()
         return not self._asleep.all()
+
+    def _wake_on_paths(self) -> None:
+        """Wake the islands of the sleeping bodies that an awake body moving at
+        ``sleep_speed`` or more may reach this step: its ball swept over the step's move
+        (the velocity with this step's gravity), against each sleeper's ball, both grown by
+        the contact margin. The pair lists only hold bodies already within a fraction of
+        their radii, so a fast body meeting a sleeping pile in this step was stopped by it as
+        by a wall and the pile slept on. Sweep and prune along x (numpy's sort), the movers
+        taken in blocks so that the candidate pairs stay within ``PATH_WAKE_BLOCK``."""
+        speed = np.sqrt((self._vel * self._vel).sum(axis=1))
+        movers = np.flatnonzero(~self._asleep & (speed >= self.sleep_speed))
+        sleeping = np.flatnonzero(self._asleep)
+        if movers.size == 0 or sleeping.size == 0:
+            return
+        grow = 1.0 + CONTACT_MARGIN_FRACTION
+        start = self._pos[movers]
+        end = start + (self._vel[movers] + self._gravity * self.time_step) * self.time_step
+        reach = (self._radius[movers] * grow)[:, None]
+        mlo = np.minimum(start, end) - reach
+        mhi = np.maximum(start, end) + reach
+        sreach = (self._radius[sleeping] * grow)[:, None]
+        order = np.argsort(self._pos[sleeping, 0] - sreach[:, 0], kind="stable")
+        sleeping = sleeping[order]
+        slo = self._pos[sleeping] - sreach[order]
+        shi = self._pos[sleeping] + sreach[order]
+        widest = float((shi[:, 0] - slo[:, 0]).max())
+        near = np.zeros(sleeping.size, np.bool_)
+        # the sleepers whose box starts along x within [mover's lo - widest, mover's hi]
+        first = np.searchsorted(slo[:, 0], mlo[:, 0] - widest, side="left")
+        last = np.searchsorted(slo[:, 0], mhi[:, 0], side="right")
+        counts = last - first
+        block_start = 0
+        for _ in range(movers.size):
+            if block_start >= movers.size:
+                break
+            total = np.cumsum(counts[block_start:])
+            stop = block_start + max(1, int(np.searchsorted(total, PATH_WAKE_BLOCK, "right")))
+            c = counts[block_start:stop]
+            k = np.repeat(np.arange(block_start, stop), c)
+            offsets = np.arange(k.size) - np.repeat(np.cumsum(c) - c, c)
+            j = first[k] + offsets
+            hit = ((mlo[k] <= shi[j]) & (slo[j] <= mhi[k])).all(axis=1)
+            near[j[hit]] = True
+            block_start = stop
+        if near.any():
+            islands = np.unique(self._island[sleeping[near]])
+            self._wake(np.isin(self._island, islands) & self._asleep)
 
     def _wake_near(self, colliders: Iterable[int]) -> None:
         """Wake the islands of the sleeping bodies whose balls (grown by the contact margin)

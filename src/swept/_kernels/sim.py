@@ -2039,16 +2039,19 @@ def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, sep: np.ndarra
     :data:`SLEEP_DEPTH_FRACTION` of the smaller radius: an overlap still healing is not
     rest) grows or restarts; the awake bodies joined by the step's body contacts
     (``first``/``other``: the velocity solver's contacts, CSR, ``other`` < 0 a collider) form
-    islands (union-find, smallest index the root, into ``island``); an island whose every body
+    islands (union-find, smallest index the root, into ``island``; a sleeping body keeps the
+    island it fell asleep in); an island whose every body
     has rested ``sleep_after`` seconds falls asleep (velocities zeroed). Returns how many fell
     asleep."""
     n = b.pos.shape[0]
     vel = b.vel
     asleep = b.asleep
     for i in range(n):
-        island[i] = i
         if asleep[i]:
+            # a sleeping body keeps its island (its root a sleeper of the same island), so
+            # that what wakes one of them wakes them all
             continue
+        island[i] = i
         v = math.sqrt(vel[i, 0] ** 2 + vel[i, 1] ** 2 + vel[i, 2] ** 2)
         rest[i] = rest[i] + dt if v < speed else 0.0
     # a deep overlap (the solver's split impulses still healing it, with no speed to show
@@ -2070,8 +2073,8 @@ def settle_range(b: Bodies, first: np.ndarray, other: np.ndarray, sep: np.ndarra
     if not resting:
         # no awake body has rested long enough: no island falls asleep, and the islands need
         # not be found (an awake body's island is read by nothing before the next step's
-        # call starts it again; a sleeping body's is its own index either way: it joins no
-        # union). Measured on bench_sim's scene (10,000 balls, none at rest, one thread):
+        # call starts it again; a sleeping body's is kept: it joins no union). Measured
+        # on bench_sim's scene (10,000 balls, none at rest, one thread):
         # the union, the roots and the sleep test were most of this kernel's time
         return 0
     # union the awake pairs (path halving keeps the trees shallow; each find is capped)
