@@ -57,6 +57,7 @@ from ..constants import (
 )
 from . import callee, inline_kernel, kernel
 from .bvh import (
+    NO_TREE,
     STACK_SIZE,
     box_gather,
     inverse_direction,
@@ -94,7 +95,7 @@ from .scene import (
     contact_row,
     one_way_stands,
 )
-from .sim_grid import GatherGrid, grid_gather_into, planes_and_layers
+from .sim_grid import GatherGrid, grid_static_into, planes_and_layers
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
 from .sweep import ray_rounded_aabb2, ray_rounded_aabb3, ray_rounded_polygon
 from .world import moving_tree, static_tree, unowned
@@ -270,16 +271,35 @@ def gather_spare(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
     return _gather_into(scene, stack, query, mask, spare, 0)
 
 
+@inline_kernel
+def gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.ndarray,
+                mask: int, out: np.ndarray, row: int) -> int:
+    """:func:`_gather_into` row ``row`` of ``out``, the static colliders looked up in the
+    gather grid when it has cells (:func:`~swept._kernels.sim_grid.grid_static_into`: the same
+    list), else found by the static tree's walk; then the moving tree's walk. One inlined
+    copy of the box walk and of the planes' end either way, where the grid's path and the
+    tree's each inlined their own, in ``gather_row`` and again in ``advance_range``
+    (``gather_row``'s fresh compile 7.0-7.2 s of CPU, now 4.5-4.8; load 4)."""
+    links = scene.links
+    tree = static_tree(links)
+    then = moving_tree(links)
+    found = 0
+    if grid.dims[0] > 0:
+        found = grid_static_into(scene, grid, query, out, row)
+        # only the moving tree is walked
+        tree = then
+        then = NO_TREE
+    found = box_gather(scene.nodes, links, tree, then, stack, query, scene.rows, LO, out, row,
+                       found)
+    return planes_and_layers(links, scene.tags, mask, out, row, found)
+
+
 @kernel
 def gather_row(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.ndarray, mask: int,
                out: np.ndarray, row: int) -> int:
-    """:func:`_gather_into` row ``row`` of ``out``, the static colliders looked up in the
-    gather grid when it has cells (:func:`~swept._kernels.sim_grid.grid_gather_into`: the same
-    list), else found by the static tree's walk. A compiled call: the move's gathers, one or
-    two a body, take no inlined copy of either walk."""
-    if grid.dims[0] > 0:
-        return grid_gather_into(scene, grid, stack, query, mask, out, row)
-    return _gather_into(scene, stack, query, mask, out, row)
+    """:func:`gather_into` as a compiled call: the move's later gathers, one or two a
+    responding body, take no inlined copy of either walk."""
+    return gather_into(scene, grid, stack, query, mask, out, row)
 
 
 @kernel
@@ -901,7 +921,6 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     b = unowned(b)
     s = unowned(s)
     grid = unowned(grid)
-    use_grid = grid.dims[0] > 0
     stack = np.empty(STACK_SIZE, np.int64)
     # the scratch arrays as owner-less views (world.unowned) for the gathers and the inlined
     # helpers of every body's move, each of which counted them up and down; the owners stay
@@ -980,12 +999,10 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             # times fewer colliders and tree nodes than the cube round the start)
             wide = not moves
             _path_box(px, py, pz, vx * dt, vy * dt, vz * dt, grow, query_view)
-        # cache the colliders in the box (written out here: an inlined helper taking the
-        # arrays cost a third of the step, measured; a compiled call, 50 ns a body)
-        if use_grid:
-            count = grid_gather_into(scene, grid, stack_view, query_view, mask, cache, i)
-        else:
-            count = _gather_into(scene, stack_view, query_view, mask, cache, i)
+        # cache the colliders in the box (inlined, on the owner-less views: an inlined
+        # helper taking owned arrays cost a third of the step, measured; a compiled call,
+        # 50 ns a body)
+        count = gather_into(scene, grid, stack_view, query_view, mask, cache, i)
         cached = _keep_cache(i, query_view, count, cache_box, cache_count, cache.shape[1])
         if not cached:
             # too many for the cache: gathered again for this move only

@@ -39,11 +39,9 @@ import numpy as np
 
 from ..constants import SIM_GRID_CELLS_PER_COLLIDER, SIM_GRID_MAX_ENTRIES_PER_COLLIDER
 from . import inline_kernel, kernel
-from .bvh import NO_TREE, box_gather
 from .scene import (
     H_DIM,
     H_ITEMS,
-    H_MOVING_NODES,
     H_NODE_LINKS,
     H_PLANE_COUNT,
     H_PLANES,
@@ -53,9 +51,8 @@ from .scene import (
     LO,
     Scene,
 )
-from .world import moving_tree
 
-__all__ = ["GatherGrid", "NO_GRID", "no_grid", "build_gather_grid", "grid_gather_into",
+__all__ = ["GatherGrid", "NO_GRID", "no_grid", "build_gather_grid", "grid_static_into",
            "planes_and_layers"]
 
 class GatherGrid(NamedTuple):
@@ -197,16 +194,15 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
 
 
 @inline_kernel
-def grid_gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.ndarray,
-                     mask: int, out: np.ndarray, row: int) -> int:
-    """:func:`swept._kernels.sim._gather_into` with the static colliders looked up in
-    ``grid`` (which must be built and not empty): the same list, the same count, the same
-    overflow rule (more than ``out.shape[1]`` touch: their count in any layer, the row
-    unfiltered)."""
+def grid_static_into(scene: Scene, grid: GatherGrid, query: np.ndarray, out: np.ndarray,
+                     row: int) -> int:
+    """The static colliders whose boxes touch ``query``, looked up in ``grid`` (which must be
+    built and not empty), written to ``out[row]`` as the static tree's walk in
+    :func:`swept._kernels.sim._gather_into` writes them (the same handles, in the same order;
+    only the first ``out.shape[1]``); returns how many touch. The moving tree's walk, the
+    planes and the mask follow in :func:`swept._kernels.sim.gather_into`."""
     frame, dims, starts, ranks, boxes, firsts = grid
     links = scene.links
-    rows = scene.rows
-    tags = scene.tags
     cap = out.shape[1]
     qx0 = query[0]
     qy0 = query[1]
@@ -251,11 +247,7 @@ def grid_gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: n
         # ranks to handles
         for j in range(min(found, cap)):
             out[row, j] = links[items + out[row, j]]
-        if links[H_MOVING_NODES] > 0:
-            # (no moving collider: no walk to set up)
-            found = box_gather(scene.nodes, links, moving_tree(links), NO_TREE, stack, query,
-                               rows, LO, out, row, found)
-    return planes_and_layers(links, tags, mask, out, row, found)
+    return found
 
 
 @inline_kernel
