@@ -151,6 +151,18 @@ def closest_on_capsule2(px: float, py: float, ax: float, ay: float, bx: float, b
 
 
 @callee
+def _across(wx: float, wy: float, wz: float, ex: float, ey: float, ez: float, ee: float
+            ) -> tuple[float, float, float]:
+    """The part of w square to the line along e (``ee = |e|^2 > 0``), as ``e x (w x e) / ee``:
+    square to e up to rounding, where ``w - e (w.e) / ee`` carries an error along e of an
+    ulp of |w|, larger than the result itself when w lies near the line."""
+    ux = wy * ez - wz * ey
+    uy = wz * ex - wx * ez
+    uz = wx * ey - wy * ex
+    return (ey * uz - ez * uy) / ee, (ez * ux - ex * uz) / ee, (ex * uy - ey * ux) / ee
+
+
+@callee
 def _unit_perp3(x: float, y: float, z: float) -> tuple[float, float, float]:
     """A unit vector perpendicular to (x, y, z): its cross product with the least aligned
     world axis (the rule of ``Vec3.perp``)."""
@@ -185,15 +197,7 @@ def closest_on_capsule3(px: float, py: float, pz: float, ax: float, ay: float, a
     if 0.0 < t < 1.0 or (px == cx and py == cy and pz == cz):
         # beside the axis: the offset across it, e x (w x e) / |e|^2, which is square to the
         # axis whatever the rounding (a projection's rounding runs along the axis)
-        wx = px - ax
-        wy = py - ay
-        wz = pz - az
-        ux = wy * ez - wz * ey
-        uy = wz * ex - wx * ez
-        uz = wx * ey - wy * ex
-        wx = (ey * uz - ez * uy) / ee
-        wy = (ez * ux - ex * uz) / ee
-        wz = (ex * uy - ey * ux) / ee
+        wx, wy, wz = _across(px - ax, py - ay, pz - az, ex, ey, ez, ee)
         s = _length3(wx, wy, wz)
         if s == 0.0:
             # on the axis: out sideways, along a perpendicular of the axis
@@ -554,16 +558,10 @@ def _solve_simplex(sw: np.ndarray, count: int, full: int
         elif k == 1:
             vx, vy, vz = x0, y0, z0
         elif k == 2:
-            # the edge's nearest point as p0's part across the edge, e1 x (p0 x e1) / |e1|^2:
-            # perpendicular to the edge to rounding, where p0 + t e1 carries an error along the
-            # edge of about an ulp of |p0|, which turns a point near the origin's direction
-            # (a thin shape's support then picks the wrong vertex)
-            cx = y0 * e1z - z0 * e1y
-            cy = z0 * e1x - x0 * e1z
-            cz = x0 * e1y - y0 * e1x
-            vx = (e1y * cz - e1z * cy) / g11
-            vy = (e1z * cx - e1x * cz) / g11
-            vz = (e1x * cy - e1y * cx) / g11
+            # the edge's nearest point as p0's part across the edge: p0 + t e1's error along
+            # the edge turns a point near the origin's direction (a thin shape's support
+            # then picks the wrong vertex)
+            vx, vy, vz = _across(x0, y0, z0, e1x, e1y, e1z, g11)
         else:
             # a triangle in 3D: the nearest point along its normal, for the same reason
             s = (nx * x0 + ny * y0 + nz * z0) / nn
