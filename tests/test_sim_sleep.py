@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from swept import Circle, Segment
+from swept.constants import CONTACT_MARGIN_FRACTION
 from swept.sim import Body, Simulation
 
 G = 980.0
+GROW = 1.0 + CONTACT_MARGIN_FRACTION
 
 
 def _floor(**kwargs: object) -> Simulation:
@@ -111,6 +113,36 @@ def test_a_fast_ball_wakes_a_sleeping_stack_and_pushes_it(other_awake: bool) -> 
     # the bottom ball is knocked on along the floor, the ones above it topple after it
     assert sim.positions[0, 0] > 15.0
     assert sim.positions[1, 0] > 1.0
+
+
+def test_the_path_wake_sees_a_sleeper_where_it_sleeps_now() -> None:
+    """The sleepers' sorted boxes are kept between steps while the same bodies sleep at the
+    same places: a sleeper moved (woken, then asleep again elsewhere) is looked for at its
+    new place, so a fast ball aimed there wakes it."""
+    sim = _floor(sleep_time=0.2)
+    sim.add_balls(np.array([[0.0, -10.0], [300.0, -10.0], [-3000.0, -10.0]]), 10.0,
+                  friction=0.0)
+    drifter = sim.bodies[2]
+    for _ in range(20):
+        drifter.velocity = (-30.0, 0.0)  # keeps the path test running every step
+        sim.step()
+    assert sim.sleeping[:2].tolist() == [True, True]
+    sim.bodies[1].position = (600.0, -10.0)
+    for _ in range(20):
+        drifter.velocity = (-30.0, 0.0)
+        sim.step()
+    assert sim.sleeping[:2].tolist() == [True, True]
+    # the kept boxes are the ones at the new place
+    kept = sim._path_sleepers
+    assert kept is not None
+    assert kept[4][:, 0].tolist() == [-10.0 * GROW, 600.0 - 10.0 * GROW]
+    sim.add_balls(np.array([[400.0, -10.0]]), 10.0, np.array([[2000.0, 0.0]]), friction=0.0,
+                  ccd="swept")
+    for _ in range(6):
+        drifter.velocity = (-30.0, 0.0)
+        sim.step()
+    assert not sim.sleeping[1] and sim.positions[1, 0] > 600.0
+    assert sim.sleeping[0]
 
 
 @pytest.mark.parametrize("poke", ["velocity", "position", "impulse", "wake"])

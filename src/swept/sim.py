@@ -551,6 +551,8 @@ class Simulation:
         self._kind = np.zeros(0, np.int64)
         self._local = np.zeros((0, 0))
         self._sleepers = False
+        # the sleepers' boxes sorted along x for _wake_on_paths, with what they were made from
+        self._path_sleepers: tuple[np.ndarray, ...] | None = None
         self._last_scene: _kscene.Scene | None = None
         # the gather grid of the static colliders (sim_grid), and the packed static tree
         # (the scene's ``links``) it was built for: a World repacks them on every change
@@ -1154,11 +1156,7 @@ class Simulation:
         reach = (self._radius[movers] * grow)[:, None]
         mlo = np.minimum(start, end) - reach
         mhi = np.maximum(start, end) + reach
-        sreach = (self._radius[sleeping] * grow)[:, None]
-        order = np.argsort(self._pos[sleeping, 0] - sreach[:, 0], kind="stable")
-        sleeping = sleeping[order]
-        slo = self._pos[sleeping] - sreach[order]
-        shi = self._pos[sleeping] + sreach[order]
+        sleeping, slo, shi = self._sorted_sleepers(sleeping, grow)
         widest = float((shi[:, 0] - slo[:, 0]).max())
         near = np.zeros(sleeping.size, np.bool_)
         # the sleepers whose box starts along x within [mover's lo - widest, mover's hi]
@@ -1200,6 +1198,24 @@ class Simulation:
         if near.any():
             islands = np.unique(self._island[sleeping[near]])
             self._wake(np.isin(self._island, islands) & self._asleep)
+
+    def _sorted_sleepers(self, sleeping: np.ndarray, grow: float
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sleepers' indices and boxes (their balls grown by ``grow``) sorted by the
+        boxes' low x, kept while the same bodies sleep at the same places with the same radii
+        (sleepers do not move: the sort is paid once a change, not once a step)."""
+        pos = self._pos[sleeping]
+        radius = self._radius[sleeping]
+        kept = self._path_sleepers
+        if (kept is not None and np.array_equal(kept[0], sleeping)
+                and np.array_equal(kept[1], pos) and np.array_equal(kept[2], radius)):
+            return kept[3], kept[4], kept[5]
+        sreach = (radius * grow)[:, None]
+        order = np.argsort(pos[:, 0] - sreach[:, 0], kind="stable")
+        slo = pos[order] - sreach[order]
+        shi = pos[order] + sreach[order]
+        self._path_sleepers = (sleeping, pos, radius, sleeping[order], slo, shi)
+        return sleeping[order], slo, shi
 
     def _wake(self, which: np.ndarray) -> None:
         """Wake the bodies selected by ``which`` ((n,) bool)."""
