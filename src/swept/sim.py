@@ -1145,8 +1145,8 @@ class Simulation:
         their radii, so a fast body meeting a sleeping pile in this step was stopped by it as
         by a wall and the pile slept on. Sweep and prune along x (numpy's sort), the movers
         taken in blocks so that the candidate pairs stay within ``PATH_WAKE_BLOCK``."""
-        speed = np.sqrt((self._vel * self._vel).sum(axis=1))
-        movers = np.flatnonzero(~self._asleep & (speed >= self.sleep_speed))
+        speed2 = (self._vel * self._vel).sum(axis=1)
+        movers = np.flatnonzero(~self._asleep & (speed2 >= self.sleep_speed * self.sleep_speed))
         sleeping = np.flatnonzero(self._asleep)
         if movers.size == 0 or sleeping.size == 0:
             return
