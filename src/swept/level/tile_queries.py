@@ -25,10 +25,14 @@ the solid on its left (y up), so a segment's outward normal is known:
   otherwise: a centre exactly on a corner, which gives no side, or one on the neighbour's
   face so exactly that rounding put that face apart, leaves through the shallower of the two
   faces at the corner);
+- a segment (no area: its contact with a face says nothing of the side it lies on) leaves
+  each face it meets along that face's outward normal, past the face's line;
 - of the segments' ways out, the contact is the shallowest that alone leaves the shape clear
-  of the whole map; when none does (a box in an inside corner, a ball wedged between two
-  tiles' corners), the shortest clearing push along a few directions, each to the exact
-  distance at which the shape leaves every tile;
+  of the whole map (no face, nor face's end, met deeper than rounding); when none does (a box
+  in an inside corner, a ball wedged between two tiles' corners or centred on the corner two
+  diagonal tiles share), the shortest clearing push along a few directions (the axes, the
+  diagonals, and those the pushes give), each to the exact distance at which the shape
+  leaves every tile;
 - a shape whose reference point lies in the solid region but touches no outline segment is
   *buried*: its contact leaves by the outward normal of the outline segment nearest that point,
   with the depth that clears that segment's line;
@@ -292,9 +296,17 @@ _Push = tuple[Vec2, float, Vec2]  # (normal, depth, point on the outline)
 def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
     """Every outline segment's way out for ``shape`` (the module docstring's rules): one per
     touching segment, or the buried answer, or none when apart."""
+    return _ways_out(shape, tiles)[0]
+
+
+def _ways_out(shape: Shape, tiles: TileMap) -> tuple[list[_Push], list[_Push]]:
+    """:func:`_pushes`, and beside it the pushes through the faces at the segments' ends
+    that the contacts met from the solid side (set aside when a face answered, but still
+    ways out: a wedged shape may leave between them)."""
     lo, hi = _box_of(shape)
     chains = tiles.chains()
     ref = reference_point(shape)
+    thin = _is_thin(shape)
     found: list[_Push] = []
     ends: list[_Push] = []
     for k, i in segments_near(tiles, lo, hi, query_margin(tiles, lo, hi)):
@@ -304,6 +316,12 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
         if c is None:
             continue
         out = _outward(chain, i)
+        if thin:
+            # a segment meeting a face (crossing it, or lying on it): out along the face's
+            # normal past its line; the two segments' own shortest separation (sliding the
+            # face's end off the shape) would leave the solid behind that end in place
+            found.append((out, max(0.0, _support_depth(shape, out, seg.a)), as_vec2(c.point)))
+            continue
         n, depth = c.normal, c.depth
         if n.dot(out) < -EDGE_ON_TOLERANCE:
             # pointing into the solid side of this segment
@@ -326,14 +344,20 @@ def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
     if not found and ends:
         # only segments' ends touched, each from its solid side (a centre on the corner
         # itself): out through their faces
-        return ends
+        return ends, ends
     if not found and tiles.contains_closed(ref):
         # buried: out by the nearest outline segment's face
         k, i, point, _d = _nearest_segment(tiles, ref)  # type: ignore[arg-type]
         chain = chains[k]
         out = _outward(chain, i)
         found.append((out, max(0.0, _support_depth(shape, out, chain.segments[i].a)), point))
-    return found
+    return found, ends
+
+
+def _is_thin(shape: Shape) -> bool:
+    """Whether ``shape`` has no area (a segment, or a capsule of radius 0), so that its
+    contact with a face says nothing of which side of the face it lies on."""
+    return isinstance(shape, Segment) or (isinstance(shape, Capsule) and shape.radius == 0.0)
 
 
 def _end_push(shape: Shape, chain: Chain, i: int, forward: bool, point: Vec2) -> _Push:
@@ -372,7 +396,7 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
     corner leaves by both faces' depths at once, a ball wedged between two tiles' corners
     leaves between them.
     """
-    found = _pushes(shape, tiles)
+    found, ends = _ways_out(shape, tiles)
     if not found:
         return None
     box = shape.aabb
@@ -382,29 +406,44 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
         if _box_clear(lo, hi, tiles):
             return n, depth, point
         moved = shape.translated(n * depth)  # type: ignore[attr-defined]
-        if all(f[1] <= _clearance(moved) for f in _pushes(moved, tiles)):
+        if _clear_of(moved, tiles):
             return n, depth, point
-    return _wedged_way_out(shape, tiles, found)
+    return _wedged_way_out(shape, tiles, found, [e for e in ends if e not in found])
 
 
-def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push]) -> _Push:
+def _clear_of(shape: Shape, tiles: TileMap) -> bool:
+    """Whether every way out of ``shape`` (the faces' pushes and those at segments' ends
+    met from the solid side alike) is within its clearance: a shape whose centre lands on a
+    face's end, or a segment crossing a face next to its end, meets that face only there."""
+    found, ends = _ways_out(shape, tiles)
+    clear = _clearance(shape)
+    return all(f[1] <= clear for f in found) and all(f[1] <= clear for f in ends)
+
+
+def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push],
+                    ends: list[_Push]) -> _Push:
     """The way out of a shape that no one face's push clears (in an inside corner, or wedged
     between tiles whose pushes oppose, as a ball between two tiles' corners a cell apart).
 
-    Along a few directions (the four axes; each push's normal and its two perpendiculars;
-    for each pair of pushes their bisector and the corner of their two planes, the push by
-    both depths at once), the exact distance at which the shape first leaves every tile
-    (:func:`_leave_along`); the shortest of those. That is the shortest way out when it lies
-    along one of the directions (a box in an inside corner, a ball between two corners), and a
-    push that clears the map otherwise. Pushing the deepest face instead could push into the
-    opposite tile and back again, pass after pass. When no direction leaves the map within its
-    cap (not seen), the deepest push.
+    Along a few directions (the four axes and the four diagonals; each push's normal and its
+    two perpendiculars; for each pair of pushes their bisector and the corner of their two
+    planes, the push by both depths at once; ``ends``, the faces met at segments' ends from
+    the solid side, count as pushes here), the exact distance at
+    which the shape first leaves every tile (:func:`_leave_along`); the shortest of those.
+    That is the shortest way out when it lies along one of the directions (a box in an inside
+    corner, a ball between two corners), and a push that clears the map otherwise. Pushing
+    the deepest face instead could push into the opposite tile and back again, pass after
+    pass. When no direction leaves the map within its cap (not seen), the deepest push.
     """
-    # the map's four face normals (its faces are axis-aligned) ...
-    directions = [Vec2(1.0, 0.0), Vec2(-1.0, 0.0), Vec2(0.0, 1.0), Vec2(0.0, -1.0)]
-    for i, (n, dn, _p) in enumerate(found):
+    # the map's four face normals (its faces are axis-aligned) and the four diagonals
+    # between them (out between two tiles that meet at a corner, whatever faces answered) ...
+    h = math.sqrt(0.5)
+    directions = [Vec2(1.0, 0.0), Vec2(-1.0, 0.0), Vec2(0.0, 1.0), Vec2(0.0, -1.0),
+                  Vec2(h, h), Vec2(-h, h), Vec2(h, -h), Vec2(-h, -h)]
+    pushes = found + ends
+    for i, (n, dn, _p) in enumerate(pushes):
         directions += [n, Vec2(-n[1], n[0]), Vec2(n[1], -n[0])]
-        for m, dm, _q in found[i + 1:]:
+        for m, dm, _q in pushes[i + 1:]:
             mid = n + m
             if mid.length() > EDGE_ON_TOLERANCE:
                 directions.append(mid.normalized())
@@ -423,7 +462,7 @@ def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push]) -> _Push:
         return max(found, key=lambda f: f[1])
     s, u = best
     # the outline point of the push most along the way out
-    point = max(found, key=lambda f: f[0].dot(u))[2]
+    point = max(pushes, key=lambda f: f[0].dot(u))[2]
     return u, s, point
 
 
