@@ -544,11 +544,20 @@ def _mover(x: float, y: float, r: float, a: float, kind: int) -> object:
 @example(np.array([[1, 0, 0], [0, 0, 1]], bool),
          Capsule((0.6569031924759845, 0.8613733330431057),
                  (1.9741533680837697, 1.5789051963504146), 0.22499999999999998), False)
+# a thin capsule poking up into a row of tiles beside the corner of an empty tile: the face
+# it crossed was met as its end, whose push read 0, so the push into that row was taken
+@example(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 1], [1, 0, 1]], bool),
+         Capsule((0.25, 1.75), (0.75, 2.25), 0.075), False)
+@example(np.array([[1, 1], [1, 1], [0, 1]], bool),
+         Capsule((0.964419633780613, 1.322052350657003),
+                 (0.9724756781469808, 2.3220199002050705), 0.15), False)
 def test_every_movers_contact_clears_the_map(solid: np.ndarray, shape: object,
                                              snap: bool) -> None:
     # The push out of the map leaves every mover kind clear of every solid tile, judged
-    # against the tiles as boxes: a segment's and a capsule's pushes once left them 0.4-0.6
-    # deep in a tile beside a face's end (found by a random search over movers).
+    # against the tiles as boxes. A push was taken when the moved shape's ways out through
+    # the outline were all shallow, and a face crossed next to its end was met as that end,
+    # whose push read 0: segments and capsules were left 0.3-0.6 deep in a tile (found by a
+    # random search over movers). A push is now judged against the tiles' squares.
     if snap:
         # on the quarter grid: centres on corners and face lines
         ref = reference_point(shape)  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ the solid on its left (y up), so a segment's outward normal is known:
 - a segment (no area: its contact with a face says nothing of the side it lies on) leaves
   each face it meets along that face's outward normal, past the face's line;
 - of the segments' ways out, the contact is the shallowest that alone leaves the shape clear
-  of the whole map (no face, nor face's end, met deeper than rounding); when none does (a box
+  of the whole map (judged against the solid tiles' squares); when none does (a box
   in an inside corner, a ball wedged between two tiles' corners or centred on the corner two
   diagonal tiles share), the shortest clearing push along a few directions (the axes, the
   diagonals, and those the pushes give), each to the exact distance at which the shape
@@ -412,12 +412,17 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
 
 
 def _clear_of(shape: Shape, tiles: TileMap) -> bool:
-    """Whether every way out of ``shape`` (the faces' pushes and those at segments' ends
-    met from the solid side alike) is within its clearance: a shape whose centre lands on a
-    face's end, or a segment crossing a face next to its end, meets that face only there."""
-    found, ends = _ways_out(shape, tiles)
+    """Whether ``shape`` overlaps no solid tile deeper than its clearance, judged against the
+    tiles' own squares. The outline's ways out are no sure judge: a shape that crosses a face
+    next to its end (a thin capsule poking up into a row of tiles beside the corner) meets
+    that face as its end, from the solid side, and the end's push (the shallower of the two
+    faces at that corner) reads 0."""
     clear = _clearance(shape)
-    return all(f[1] <= clear for f in found) and all(f[1] <= clear for f in ends)
+    for tile in _tile_boxes_near(tiles, shape.aabb):
+        c = contact(shape, tile)
+        if c is not None and c.depth > clear:
+            return False
+    return True
 
 
 def _wedged_way_out(shape: Shape, tiles: TileMap, found: list[_Push],
