@@ -34,8 +34,9 @@ the other way; from then on it runs the faster way (parallel only while at least
 :data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
 and probes the other way again after :data:`BACKOFF_MIN` seconds, doubling while the choice
 stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the probed call's
-own duration apart, so that probing costs a few percent at most. Once threads have lost for
-one kernel, no kernel probes them for such a spell: the load is the machine's. Measured on
+own duration apart, so that probing costs a few percent at most. Once threads that were
+faster for one kernel lose, no kernel probes them for a spell (:data:`BACKOFF_MIN` seconds,
+doubling while they lose, up to :data:`BACKOFF_MAX`): the load is the machine's. Measured on
 the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
 
 On a machine whose other processes keep every core busy, two threads can still finish a call
@@ -387,11 +388,17 @@ class _Choice:
         faster = _median(threaded) * MIN_GAIN < _median(serial)
         global _last_choice, _threads_backoff, _threads_probe_at
         _last_choice = faster
-        if not faster and (parallel or self.parallel):
-            # threads lost (this call ran them, or the kernel ran them until now): no kernel
-            # probes them for a while, doubling while they lose
+        if not faster and self.parallel:
+            # threads this kernel ran (they were faster) have lost: the machine's load has
+            # changed, so no kernel probes them for a while, doubling while they lose. A spell
+            # in seconds: each kernel keeps its own probes BACKOFF_CALLS of its calls apart (a
+            # spell of BACKOFF_CALLS times this call, a 46 ms step's, kept 10,000-ray calls of
+            # 3 ms from probing threads for 2.3 s). A probe of threads that loses for a kernel
+            # running one thread says nothing new of the load (its threads may never pay,
+            # whatever the load: a kernel probing them every BACKOFF_MAX seconds kept every
+            # other kernel from probing), so it backs off that kernel's probes only.
             _threads_backoff = min(max(2.0 * _threads_backoff, BACKOFF_MIN), BACKOFF_MAX)
-            _threads_probe_at = now + max(_threads_backoff, BACKOFF_CALLS * seconds)
+            _threads_probe_at = now + _threads_backoff
         elif faster and parallel:
             _threads_backoff = 0.0
         if faster != self.parallel:
