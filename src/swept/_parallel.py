@@ -431,7 +431,8 @@ _choices: dict[Any, _Choice] = {}
 # load of the machine is the same for every kernel); one thread before any choice, the safe way
 _last_choice = False
 # no kernel running one thread probes threads before this time (perf_counter seconds), set when
-# a call on threads lost to one thread, BACKOFF_MIN to BACKOFF_MAX (doubling) after it
+# threads that were faster for a kernel lost to one thread, BACKOFF_MIN to BACKOFF_MAX seconds
+# (doubling while they lose) after it
 _threads_probe_at = 0.0
 _threads_backoff = 0.0
 
