@@ -557,8 +557,8 @@ def test_a_kernel_whose_threads_never_pay_does_not_keep_the_others_from_probing(
     """A probe of threads that loses for a kernel running one thread says nothing new of the
     machine's load (that kernel's threads may never pay: too little work a call): it backs off
     that kernel's own probes only. Made machine-wide, a kernel probing every BACKOFF_MAX
-    seconds renewed the spell before the others' probes came due, and kept them all on one
-    thread with both cores free."""
+    seconds could renew the spell before the others' probes came due, and keep them all on
+    one thread with both cores free."""
     monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
     loser = _parallel._Choice(0.0, False)
     loser.record(False, False, 1e-3, 1000, 0.0)

@@ -395,8 +395,9 @@ class _Choice:
             # spell of BACKOFF_CALLS times this call, a 46 ms step's, kept 10,000-ray calls of
             # 3 ms from probing threads for 2.3 s). A probe of threads that loses for a kernel
             # running one thread says nothing new of the load (its threads may never pay,
-            # whatever the load: a kernel probing them every BACKOFF_MAX seconds kept every
-            # other kernel from probing), so it backs off that kernel's probes only.
+            # whatever the load; a kernel probing them every BACKOFF_MAX seconds could renew
+            # the spell before the others' probes came due), so it backs off that kernel's
+            # probes only.
             _threads_backoff = min(max(2.0 * _threads_backoff, BACKOFF_MIN), BACKOFF_MAX)
             _threads_probe_at = now + _threads_backoff
         elif faster and parallel:
