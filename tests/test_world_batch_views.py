@@ -331,14 +331,14 @@ def test_gathered_casts_and_scattered_hits_move_each_row_to_its_place(n: int, d:
     casts = kw.Casts(values[:, :d].copy(), values[:, d:2 * d].copy(),
                      values[:, 2 * d].copy(), values[:, 2 * d + 1].copy())
     rows = kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
-    kw.gather_casts(*casts, order, *rows)
+    kw.gather_casts(casts, order, rows)
     for given_field, gathered in zip(casts, rows):
         assert given_field[order].tobytes() == gathered.tobytes()
     found = kw.Hits(rng.integers(-1, 9, n), rows.tmax, rows.origins, rows.directions,
                     rng.integers(0, 2, n).astype(np.bool_))
     back = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
                    np.empty(n, np.bool_))
-    kw.scatter_hits(*found, order, *back)
+    kw.scatter_hits(found, order, back)
     for put, field in zip(back, found):
         assert put[order].tobytes() == field.tobytes()
 

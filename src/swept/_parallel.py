@@ -34,8 +34,9 @@ the other way; from then on it runs the faster way (parallel only while at least
 :data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
 and probes the other way again after :data:`BACKOFF_MIN` seconds, doubling while the choice
 stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the probed call's
-own duration apart, so that probing costs a few percent at most. Once threads have lost for
-one kernel, no kernel probes them for such a spell: the load is the machine's. Measured on
+own duration apart, so that probing costs a few percent at most. Once threads that were
+faster for one kernel lose, no kernel probes them for a spell (:data:`BACKOFF_MIN` seconds,
+doubling while they lose, up to :data:`BACKOFF_MAX`): the load is the machine's. Measured on
 the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
 
 On a machine whose other processes keep every core busy, two threads can still finish a call
@@ -387,11 +388,18 @@ class _Choice:
         faster = _median(threaded) * MIN_GAIN < _median(serial)
         global _last_choice, _threads_backoff, _threads_probe_at
         _last_choice = faster
-        if not faster and (parallel or self.parallel):
-            # threads lost (this call ran them, or the kernel ran them until now): no kernel
-            # probes them for a while, doubling while they lose
+        if not faster and self.parallel:
+            # threads this kernel ran (they were faster) have lost: the machine's load has
+            # changed, so no kernel probes them for a while, doubling while they lose. A spell
+            # in seconds: each kernel keeps its own probes BACKOFF_CALLS of its calls apart (a
+            # spell of BACKOFF_CALLS times this call, a 46 ms step's, kept 10,000-ray calls of
+            # 3 ms from probing threads for 2.3 s). A probe of threads that loses for a kernel
+            # running one thread says nothing new of the load (its threads may never pay,
+            # whatever the load; a kernel probing them every BACKOFF_MAX seconds could renew
+            # the spell before the others' probes came due), so it backs off that kernel's
+            # probes only.
             _threads_backoff = min(max(2.0 * _threads_backoff, BACKOFF_MIN), BACKOFF_MAX)
-            _threads_probe_at = now + max(_threads_backoff, BACKOFF_CALLS * seconds)
+            _threads_probe_at = now + _threads_backoff
         elif faster and parallel:
             _threads_backoff = 0.0
         if faster != self.parallel:
@@ -412,8 +420,11 @@ class _Choice:
 
 
 def _median(values: list[float]) -> float:
-    """The middle of a few values (the upper middle of an even count)."""
-    return sorted(values)[len(values) // 2]
+    """The middle of a few values (the lower middle of an even count: of two timings, the
+    faster, so that a kernel's first call each way, slowed by one-off costs (loading the
+    compiled kernel, starting the helper threads: a 46 ms step's first threaded call took 173
+    ms), is outvoted by the next call, not only by two more)."""
+    return sorted(values)[(len(values) - 1) // 2]
 
 
 _choices: dict[Any, _Choice] = {}
@@ -421,7 +432,8 @@ _choices: dict[Any, _Choice] = {}
 # load of the machine is the same for every kernel); one thread before any choice, the safe way
 _last_choice = False
 # no kernel running one thread probes threads before this time (perf_counter seconds), set when
-# a call on threads lost to one thread, BACKOFF_MIN to BACKOFF_MAX (doubling) after it
+# threads that were faster for a kernel lost to one thread, BACKOFF_MIN to BACKOFF_MAX seconds
+# (doubling while they lose) after it
 _threads_probe_at = 0.0
 _threads_backoff = 0.0
 

@@ -2263,10 +2263,10 @@ class World:
         if n >= RAY_GATHER_MIN_ROWS:
             # the rows gathered into that order, cast one after another, the hits put back
             rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
-            _kw.gather_casts(*casts, order, *rows)
+            _kw.gather_casts(casts, order, rows)
             found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags)
             out = _new_hits(n, d)
-            _kw.scatter_hits(*found, order, *out)
+            _kw.scatter_hits(found, order, out)
         else:
             out = self._cast_rows(scene, casts, order, mask, flags)
         self._owners(out.handle)

@@ -1076,39 +1076,34 @@ def spatial_order(origins: np.ndarray, order: np.ndarray) -> None:
 
 
 @kernel
-def gather_casts(origins: np.ndarray, directions: np.ndarray, tmax: np.ndarray,
-                 radii: np.ndarray, order: np.ndarray, o: np.ndarray, v: np.ndarray,
-                 t: np.ndarray, r: np.ndarray) -> None:
-    """Copy the rows ``order[k]`` of a batch's ``origins, directions`` (n, d), ``tmax`` and
-    ``radii`` (n,) to the rows k of ``o, v, t, r``: the batch in its cast order
-    (:func:`spatial_order`), so that :func:`cast_range` reads its rays and writes their hits
-    (then put back by :func:`scatter_hits`) one after another instead of all over the arrays
-    (measured: see :data:`~swept.constants.RAY_GATHER_MIN_ROWS`)."""
-    d = origins.shape[1]
+def gather_casts(casts: Casts, order: np.ndarray, to: Casts) -> None:
+    """Copy the rows ``order[k]`` of ``casts`` to the rows k of ``to``: the batch in its cast
+    order (:func:`spatial_order`), so that :func:`cast_range` reads its rays and writes their
+    hits (then put back by :func:`scatter_hits`) one after another instead of all over the
+    arrays (measured: see :data:`~swept.constants.RAY_GATHER_MIN_ROWS`)."""
+    d = casts.origins.shape[1]
     for k in range(order.shape[0]):
         i = order[k]
         for j in range(d):
-            o[k, j] = origins[i, j]
-            v[k, j] = directions[i, j]
-        t[k] = tmax[i]
-        r[k] = radii[i]
+            to.origins[k, j] = casts.origins[i, j]
+            to.directions[k, j] = casts.directions[i, j]
+        to.tmax[k] = casts.tmax[i]
+        to.radii[k] = casts.radii[i]
 
 
 @kernel
-def scatter_hits(handle: np.ndarray, t: np.ndarray, point: np.ndarray, normal: np.ndarray,
-                 inside: np.ndarray, order: np.ndarray, to_handle: np.ndarray, to_t: np.ndarray,
-                 to_point: np.ndarray, to_normal: np.ndarray, to_inside: np.ndarray) -> None:
-    """Copy the hits of rows k (``handle, t, point, normal, inside``: :class:`Hits`' fields)
-    to the rows ``order[k]`` of the ``to_`` arrays: :func:`gather_casts` undone."""
-    d = point.shape[1]
+def scatter_hits(found: Hits, order: np.ndarray, to: Hits) -> None:
+    """Copy the hits of rows k of ``found`` to the rows ``order[k]`` of ``to``:
+    :func:`gather_casts` undone."""
+    d = found.point.shape[1]
     for k in range(order.shape[0]):
         i = order[k]
-        to_handle[i] = handle[k]
-        to_t[i] = t[k]
-        to_inside[i] = inside[k]
+        to.handle[i] = found.handle[k]
+        to.t[i] = found.t[k]
+        to.inside[i] = found.inside[k]
         for j in range(d):
-            to_point[i, j] = point[k, j]
-            to_normal[i, j] = normal[k, j]
+            to.point[i, j] = found.point[k, j]
+            to.normal[i, j] = found.normal[k, j]
 
 
 @inline_kernel
