@@ -887,15 +887,19 @@ class Simulation:
 
     def _take_step(self) -> None:
         """One fixed step, with the World's moving colliders in motion over it."""
+        # (the step writes the bodies' caches of colliders and a hit log: last step's
+        # touches, if not found yet, gather theirs, and keep their log)
+        self._scratch = self._events.before_step(self._scratch)
         moved = self._colliders_begin()
         if moved is None:
-            self._step_with(self._scene())
+            self._step_with(self._scene(), True)
             return
         world = self.world
         handles, own = moved
         version = world.version
         try:
-            self._step_with(self._scene())
+            # (the colliders' rows change back after the step: its touches found at once)
+            self._step_with(self._scene(), False)
         finally:
             world._end_motion(handles, own, version)
 
@@ -913,6 +917,10 @@ class Simulation:
         self._relaid = world._layout != self._layout_seen
         self._layout_seen = world._layout
         dt = self.time_step
+        if self._driven or world._implied:
+            # the colliders' rows and velocities change below: last step's touches are found
+            # first, from the rows they saw (a World.move or set_velocity has told already)
+            self._events.settle()
         for h, v in list(self._driven.items()):
             if h not in world:
                 # removed from the world: no longer driven
@@ -972,8 +980,9 @@ class Simulation:
             self._shifted = True
 
 
-    def _step_with(self, scene: _kscene.Scene) -> None:
-        """One fixed step among the colliders of ``scene``."""
+    def _step_with(self, scene: _kscene.Scene, defer: bool) -> None:
+        """One fixed step among the colliders of ``scene``; ``defer``: its contact touches
+        may be found when first needed (:meth:`_find_events`)."""
         n = self._pos.shape[0]
         self.steps_taken += 1
         if n == 0:
@@ -1044,7 +1053,7 @@ class Simulation:
                 self._sleepers = True
                 self._arrays = self._pack()
         if self.events:
-            self._find_events(scene, vel_start)
+            self._find_events(scene, vel_start, defer)
         else:
             self._events.forget()
 
@@ -1061,15 +1070,23 @@ class Simulation:
             self._gravity_dt = self.time_step
         return rows
 
-    def _find_events(self, scene: _kscene.Scene, vel_start: np.ndarray) -> None:
+    def _find_events(self, scene: _kscene.Scene, vel_start: np.ndarray, defer: bool) -> None:
         """The step's contact and sensor events against the last step's (:mod:`swept.events`),
-        and their callbacks."""
+        and their callbacks. ``defer`` (no collider in motion over the step): the contact
+        touches are found when first needed, unless the next step changes the colliders'
+        rows itself (driven colliders, or velocities implied by moves); the World tells the
+        events before it changes them (:meth:`swept.world.World._changing`)."""
         if self._pairs is None:
             self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
         world = self.world
-        sensors = world._sensor_scene() if isinstance(world, World) else None
+        sensors = None
+        if isinstance(world, World):
+            sensors = world._sensor_scene()
+            defer = defer and not self._driven and not world._implied
+            if defer:
+                world._watchers.add(self._events)
         self._events.after_step(scene, sensors, self._arrays, self._scratch, self._pairs,
-                                vel_start)
+                                vel_start, defer)
 
     @property
     def contacts_began(self) -> np.ndarray:

@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -678,6 +679,9 @@ class World:
         self._travel: dict[int, np.ndarray] = {}
         self._implied: set[int] = set()
         self._layout = 0
+        #: told before the collider table changes (:meth:`_changing`), held weakly: a
+        #: Simulation's contact events waiting to be found from the table as it is
+        self._watchers: weakref.WeakSet[Any] = weakref.WeakSet()
 
     # ------------------------------------------------------------------ collider management
 
@@ -775,11 +779,18 @@ class World:
         the compiled table (meshes, height fields...) hold none: ValueError."""
         h = self._check(handle)
         v = self._check_velocity(h, velocity, self._shape_at(h))
+        self._changing()
         self._implied.discard(h)
         self._set_velocity(h, v)
         # a velocity change alone: no travel, but the Simulation wakes what touches it
         self._travel.setdefault(h, np.zeros(3))
         self._version += 1
+
+    def _changing(self) -> None:
+        """Before the collider table (rows, tags, pool, trees, velocities) changes: each
+        watcher's ``world_changing()`` (:meth:`swept.events.ContactEvents.world_changing`)."""
+        for watcher in list(self._watchers):
+            watcher.world_changing()
 
     def _check_velocity(self, h: int, velocity: Any, shape: Any) -> Vec2 | Vec3:
         """``velocity`` for collider h as a vector of the world's dimension, or a ValueError
@@ -1156,6 +1167,7 @@ class World:
             raise ValueError(f"shape: this world is {self._dim}D, a {shape.dim}D "
                              f"{type(shape).__name__} cannot join it")
         w = None if one_way is None else one_way_direction(one_way, shape.dim)
+        self._changing()
         if self._dim is None:
             self._dim = shape.dim
         lay = _mask(layer, "layer") if not isinstance(layer, bool) else None
@@ -1261,6 +1273,7 @@ class World:
     def remove(self, handle: int) -> None:
         """Remove a collider; its handle is never reused."""
         h = self._check(handle)
+        self._changing()
         self._version += 1
         self._layout += 1
         self._forget_motion(h)
@@ -1310,6 +1323,7 @@ class World:
     def _replace(self, h: int, shape: Shape | Chain, v: Vec2 | Vec3 | None) -> None:
         """:meth:`move` after its checks (a Simulation moving a driven collider by its
         velocity calls it with the translation of a shape already checked)."""
+        self._changing()
         self._version += 1
         if h in self._sensor_box:
             self._layout += 1
@@ -2517,6 +2531,7 @@ class World:
             raise TypeError("layer must be an int")
         m = _mask(mask)
         mv = _flag(moving, "moving")
+        self._changing()
         n = rows.shape[0]
         if data is not None:
             if isinstance(data, (str, bytes)) or not hasattr(data, "__len__"):
