@@ -633,6 +633,17 @@ def _half_area(nodes: np.ndarray, k: int) -> float:
     return dx * dy + dy * dz + dz * dx
 
 
+@inline_kernel
+def _empty_slot(rows: np.ndarray, refs: np.ndarray, r: int, s: int) -> None:
+    """Slot ``s`` of row ``r`` of a :func:`flatten_tree` array ``rows`` (``refs`` its int32
+    view) made empty: a box from +inf to -inf, which no ray or sweep enters, and the
+    reference -1."""
+    for a in range(3):
+        rows[r, TREE_WIDTH * a + s] = np.float32(math.inf)
+        rows[r, TREE_WIDTH * (3 + a) + s] = np.float32(-math.inf)
+    refs[r, TREE_REFS + s] = -1
+
+
 @kernel
 def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> np.ndarray:
     """The mesh's BVH (:func:`swept._kernels.bvh.build`'s ``nodes, links``) collapsed into the
@@ -709,10 +720,7 @@ def flatten_tree(nodes: np.ndarray, links: np.ndarray, block_of: np.ndarray) -> 
         for s in range(TREE_WIDTH):
             k = kids[r, s]
             if k < 0:
-                for a in range(3):
-                    tree[r, TREE_WIDTH * a + s] = np.float32(math.inf)
-                    tree[r, TREE_WIDTH * (3 + a) + s] = np.float32(-math.inf)
-                refs[r, TREE_REFS + s] = -1
+                _empty_slot(tree, refs, r, s)
                 continue
             for a in range(3):
                 tree[r, TREE_WIDTH * a + s] = _outward32(nodes[k, a], False)
@@ -1290,10 +1298,7 @@ def origin_head(tree: np.ndarray, ox: float, oy: float, oz: float, head: np.ndar
     origin = (ox, oy, oz)
     for r in range(head.shape[0]):
         for s in range(width):
-            for a in range(3):
-                head[r, width * a + s] = np.float32(math.inf)
-                head[r, width * (3 + a) + s] = np.float32(-math.inf)
-            head_refs[r, TREE_REFS + s] = -1
+            _empty_slot(head, head_refs, r, s)
     filled = np.zeros(8, np.int64)
     todo[0] = 0
     waiting = 1
