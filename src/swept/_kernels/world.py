@@ -470,6 +470,26 @@ def _keep_walk(stack: np.ndarray, walk: Walk) -> None:
 
 
 @inline_kernel
+def _keep_hit(stack: np.ndarray, px: float, py: float, nx: float, ny: float, inside: bool
+              ) -> None:
+    """Keep the point, normal and ``inside`` of a grid walk's best hit so far in rows 4 to 6
+    of the scratch ``stack`` (unused while the grid is walked): the hits whose collider's own
+    kernel gave them (a segment, box or circle row's wait for the end of the walk instead),
+    out of the walk's loop-carried values."""
+    stack[4, 0] = px
+    stack[4, 1] = py
+    stack[5, 0] = nx
+    stack[5, 1] = ny
+    stack[6, 0] = 1.0 if inside else 0.0
+
+
+@inline_kernel
+def _kept_hit(stack: np.ndarray) -> tuple[float, float, float, float, bool]:
+    """The hit :func:`_keep_hit` kept."""
+    return stack[4, 0], stack[4, 1], stack[5, 0], stack[5, 1], stack[6, 0] != 0.0
+
+
+@inline_kernel
 def _kept_walk(stack: np.ndarray) -> Walk:
     """The walk :func:`_keep_walk` kept."""
     return (int(stack[0, 0]), int(stack[0, 1]), int(stack[1, 0]), int(stack[1, 1]), stack[2, 0],
@@ -528,8 +548,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         check = mask != ALL_LAYERS_MASK or (flags & CAST_SKIPPING) != 0
         best_h = -1
         best_t = math.inf
-        px = py = nx = ny = 0.0
-        inside = False
+        # the point and normal of a hit that no row waits for: in the scratch stack
+        _keep_hit(stack, 0.0, 0.0, 0.0, 0.0, False)
         # a segment hit's entry row: its point and normal wait for the end (-1: none)
         seg_row = -1
         block = links[H_MOVING_GRID]
@@ -547,7 +567,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 # the moving colliders outside the grid's frame: every ray tests them
                 best_h, best_t, px, py, nx, ny, inside, seg_row, limit = _moving_entries(
                     scene, block + MG_HEAD, block + MG_HEAD + links[block + MG_OUTSIDE], ray2,
-                    probe, mask, (best_h, best_t, px, py, nx, ny, inside, seg_row, limit))
+                    probe, mask, (best_h, best_t, 0.0, 0.0, 0.0, 0.0, False, seg_row, limit))
+                _keep_hit(stack, px, py, nx, ny, inside)
         gx0 = nodes[frame, 0]
         gy0 = nodes[frame, 1]
         gcell = nodes[frame, 2]
@@ -602,7 +623,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                                 best_t = t
                                 best_h = h
                                 limit = t
-                                px, py, nx, ny, inside = ax, ay, anx, any_, ains
+                                _keep_hit(stack, ax, ay, anx, any_, ains)
                                 seg_row = -1
                 base = items
                 hi = links[c + 1] & CELL_START
@@ -646,7 +667,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                             best_t = t
                             best_h = h
                             limit = t
-                            px, py, nx, ny, inside = ax, ay, anx, any_, ains
+                            _keep_hit(stack, ax, ay, anx, any_, ains)
                             seg_row = -1
                         continue
                     t = (wx * ey - wy * ex) / denom
@@ -727,7 +748,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     best_t = t
                     best_h = h
                     limit = t
-                    px, py, nx, ny, inside = ax, ay, anx, any_, ains
+                    _keep_hit(stack, ax, ay, anx, any_, ains)
                     seg_row = -1
                     if t == 0.0:
                         # (as after a box or a circle: the later entries' handles are larger)
@@ -756,6 +777,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     KIND_AABB2 if code == ROW_BOX else KIND_CIRCLE, nodes[seg_row, 0],
                     nodes[seg_row, 1], nodes[seg_row, 3], nodes[seg_row, 4], 0.0, ox, oy, dx,
                     dy, best_t)
+        else:
+            # a hit by its collider's own kernel (or none: zeros)
+            px, py, nx, ny, inside = _kept_hit(stack)
         best = (best_h, best_t, px, py, 0.0, nx, ny, 0.0, inside)
         moving_done = gridded
     if not use_grid or (links[H_MOVING_NODES] > 0 and not moving_done):
