@@ -468,3 +468,37 @@ def test_the_worlds_scalar_and_batch_casts_compile_once_and_answer_alike() -> No
     assert len(set(kworld.cast_range.signatures) - before) <= 1
     # the scalar queries' one-row batch types as the batch does: no compile of its own
     assert set(kworld.cast_range.signatures) == batch_signatures
+
+
+def _typed(py_func: Any, sig: tuple[Any, ...]) -> tuple[list[str], list[str]]:
+    """A fresh compile of ``py_func`` for ``sig`` (not cached): its variables' types and its
+    calls' signatures, as text, sorted."""
+    fresh = numba.njit(no_cfunc_wrapper=True)(py_func)
+    fresh.compile(sig)
+    annotation = fresh.overloads[sig].type_annotation
+    types_ = sorted(f"{name}: {ty}" for name, ty in annotation.typemap.items())
+    calls = sorted(str(s) for s in annotation.calltypes.values() if s is not None)
+    return types_, calls
+
+
+def test_the_memoized_call_typing_types_as_numba_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's call typing is memoized while it types swept's kernels (each function type's
+    first answer for the same argument types given again, _memo_call_types): a kernel typed
+    with the memo gets the very variable types and call signatures it gets without it, and
+    the memo is installed once."""
+    from numba.core.types import functions
+
+    import swept._kernels as kernels
+    from swept._kernels import bvh
+
+    assert getattr(functions.BaseFunction.get_call_type, "_swept_memo", False)
+    kernels._memo_call_types()  # a second install changes nothing
+    assert getattr(functions.BaseFunction.get_call_type, "_swept_memo", False)
+    sig = (numba.float64,) * 9
+    with_memo = _typed(bvh.ray_box_entry2.py_func, sig)
+    with_memo_again = _typed(bvh.ray_box_entry2.py_func, sig)
+    monkeypatch.setattr(kernels, "_typing_swept", lambda context: False)
+    without = _typed(bvh.ray_box_entry2.py_func, sig)
+    assert with_memo == without
+    assert with_memo_again == without
+    assert any("float64" in call for call in without[1])

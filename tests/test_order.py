@@ -4,15 +4,28 @@ the kernels that sort integers, checked through its two callers against numpy's 
 stable_order is a callee (only compiled code calls it): the body-pair grid's sparse path
 (``sim.pair_grid``, once ``np.argsort(keys, kind="mergesort")``) and the tile map's candidate
 ids (``tilemap.swept_ids``, once ``np.unique``; tests/test_tilemap_queries.py).
+
+float_order, the merge sort of floats that replaced ``np.argsort(..., kind="mergesort")`` in
+``bvh``'s median split, is checked against numpy's stable sort on the column views the
+split passes it (one compiled wrapper, the split's own argument type).
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from swept._kernels import bvh
+from swept._kernels.order import float_order
 from swept._kernels.sim import DENSE_GRID_FACTOR, DENSE_GRID_MINIMUM, pair_grid
+
+
+@numba.njit(cache=True)
+def _float_order_of_column(table: np.ndarray, column: int) -> np.ndarray:
+    """float_order of a column view of ``table``, as bvh's median split passes its keys."""
+    return float_order(table[:, column])
 
 
 def _grid(pos: np.ndarray, radius: np.ndarray, dim: int
@@ -79,3 +92,39 @@ def test_the_dense_path_orders_by_the_same_rule() -> None:
     dense = _grid(pos, radius, 2)
     assert dense[2].shape[0] > 0
     assert dense[3].tolist() == np.argsort(dense[4], kind="stable").tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 200), st.sampled_from(["normal", "ties", "specials"]),
+       st.integers(0, 2 ** 32))
+@example(0, "normal", 0)
+@example(1, "specials", 0)
+def test_float_order_is_numpys_stable_argsort(n: int, keys: str, seed: int) -> None:
+    """A stable sort has one answer (equal keys by index): float_order's order is
+    np.argsort(kind="stable") exactly, with ties, -0.0 beside 0.0 (equal, kept by index),
+    infinities and NaN (last, by index)."""
+    rng = np.random.default_rng(seed)
+    if keys == "normal":
+        column = rng.normal(size=n)
+    elif keys == "ties":
+        column = rng.integers(-3, 3, n).astype(float)
+    else:
+        column = rng.choice(np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1.0, -1.0]), n)
+    table = np.ascontiguousarray(rng.normal(size=(n, 3)))
+    table[:, 1] = column
+    order = _float_order_of_column(table, 1)
+    assert order.tolist() == np.argsort(column, kind="stable").tolist()
+
+
+def test_the_median_split_sorts_coincident_and_spread_centroids() -> None:
+    """The median split's float sort (through bvh's build): boxes whose centroids tie in runs
+    along the split axis keep their index order, so the leaves' items read as numpy's stable
+    sort of the centroids orders them."""
+    rng = np.random.default_rng(3)
+    c = np.round(rng.normal(size=(64, 2)), 1)
+    c[:, 1] *= 0.01  # the x axis spreads most: every split sorts along it
+    nodes, links = bvh.build_with(c - 0.05, c + 0.05, bvh.SPLIT_MEDIAN)
+    items = links[3 * nodes.shape[0]:]
+    # the first split's halves: the 32 smallest x (ties by index) on the left
+    left = set(items[:32].tolist())
+    assert left == set(np.argsort(c[:, 0], kind="stable")[:32].tolist())

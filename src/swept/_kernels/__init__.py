@@ -51,6 +51,7 @@ from typing import Any, TypeVar
 
 import numba
 from numba.core import inline_closurecall, ir, types
+from numba.core.types import functions as _function_types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
 from . import stamps
@@ -276,3 +277,63 @@ def _share_block_copies() -> None:
 
 
 _share_block_copies()
+
+
+def _typing_swept(context: Any) -> bool:
+    """Whether typing context ``context`` is typing a function of swept's own modules (the
+    innermost frame of its call stack)."""
+    stack = getattr(getattr(context, "callstack", None), "_stack", None)
+    if not stack:
+        return False
+    modname = getattr(getattr(stack[-1], "func_id", None), "modname", None)
+    return isinstance(modname, str) and (modname == "swept" or modname.startswith("swept."))
+
+
+def _memo_call_types() -> None:
+    """Make numba resolve each call of a function type once for the same argument types while
+    it types swept's kernels (once; nothing if numba changed).
+
+    numba types every call site on its own: ``a + b`` on two floats, at each of the thousands
+    of sites of a kernel (and again at each inlined copy of a helper, and again as the types
+    settle), orders the function's templates by target and tries them one after another
+    until one answers (``BaseFunction.get_call_type``). The answer depends only on the
+    function type and the argument types, so here the first answer for them (its signature,
+    and the implementation key it records for the lowering) is kept per typing context and
+    given again, the implementation key recorded again as numba records it: the very same
+    signatures and implementations, so the same machine code. Only answers found (a failure
+    is tried again each time, as numba tries it) and only while the innermost function typed
+    is one of swept's own (:func:`_typing_swept`); any other program's functions are typed
+    exactly as without swept. Measured: the ``scalar3d`` warm-up family from an empty cache,
+    8,846 calls resolved and 178 of them tried, 43.2 against 33.0 s of CPU (the two side by
+    side, a load average of 10).
+    """
+    base = getattr(_function_types, "BaseFunction", None)
+    resolve = getattr(base, "get_call_type", None)
+    if resolve is None or getattr(resolve, "_swept_memo", False):
+        return
+    assert base is not None
+
+    def get_call_type(self: Any, context: Any, args: Any, kws: Any) -> Any:
+        if not _typing_swept(context):
+            return resolve(self, context, args, kws)
+        memo = context.__dict__.setdefault("_swept_call_types", {})
+        try:
+            key = (self, tuple(args), tuple(sorted(kws.items())))
+            known = memo.get(key)
+        except TypeError:
+            # an unhashable argument type: resolved as numba resolves it
+            return resolve(self, context, args, kws)
+        if known is not None:
+            sig, impl = known
+            self._impl_keys[sig.args] = impl
+            return sig
+        sig = resolve(self, context, args, kws)
+        if sig is not None:
+            memo[key] = (sig, self._impl_keys[sig.args])
+        return sig
+
+    get_call_type._swept_memo = True  # type: ignore[attr-defined]
+    base.get_call_type = get_call_type
+
+
+_memo_call_types()

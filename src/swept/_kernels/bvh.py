@@ -68,6 +68,7 @@ import numpy as np
 
 from ..constants import AREA_EXTENT_CAP, CENTROID_CLAMP, MAX_DEPTH, MIN_DIRECTION_COMPONENT
 from . import callee, inline_kernel, kernel
+from .order import float_order
 
 #: Where a tree lies in a pair of ``nodes`` / ``links`` arrays: ``(root, count, node_links,
 #: items, dim)`` (module docstring).
@@ -401,7 +402,8 @@ def _median_partition(lo: np.ndarray, hi: np.ndarray, cen: np.ndarray, order: np
             best_extent = cmax[a] - cmin[a]
             best_axis = a
     stop = start + count
-    perm = np.argsort(cen[start:stop, best_axis], kind="mergesort") + start
+    # a stable sort written as loops (numba's library merge sort compiled in seconds)
+    perm = float_order(cen[start:stop, best_axis]) + start
     # gathered, then written back row by row: a slice assigned from an array compiles
     # numba's shape-mismatch error (its message formatting) for each rank in every process
     lo_p, hi_p, cen_p, order_p = lo[perm], hi[perm], cen[perm], order[perm]
