@@ -314,7 +314,10 @@ def _memo_call_types() -> None:
     assert base is not None
 
     def get_call_type(self: Any, context: Any, args: Any, kws: Any) -> Any:
-        if not _typing_swept(context):
+        if not _typing_swept(context) or not isinstance(
+                getattr(self, "_impl_keys", None), dict):
+            # another program's function, or a numba whose function types keep no
+            # implementation keys as this one's do: typed as numba types it
             return resolve(self, context, args, kws)
         memo = context.__dict__.setdefault("_swept_call_types", {})
         try:
