@@ -416,26 +416,29 @@ def test_either_way_runs_the_form_its_timings_favour(monkeypatch: pytest.MonkeyP
     swept.set_threads(2)
     ran: list[str] = []
 
+    # the two forms' sleeps far apart (40 ms against 1 ms, then 200 ms), so that a loaded
+    # machine's late wake-ups (a few ms; under a load of 13 it failed with 4 ms against 1 ms)
+    # cannot turn the order round
     def serial() -> None:
         ran.append("serial")
-        time.sleep(0.004)
+        time.sleep(0.04)
 
     def threaded() -> None:
         ran.append("threaded")
         time.sleep(0.001)
 
-    # one thread first (no choice yet), then a probe of threads, which win (1 ms < 4 ms / 1.1)
+    # one thread first (no choice yet), then a probe of threads, which win (1 ms < 40 ms / 1.1)
     for _ in range(3):
         _parallel.either_way("work", 1000, serial, threaded, min_batch=0)
     assert ran == ["serial", "threaded", "threaded"]
     choice = _parallel._choices["work"]
     assert choice.parallel and len(choice.samples[0]) == 1
-    # threads that take 20 ms lose to the serial form's 4 ms
+    # threads that take 200 ms lose to the serial form's 40 ms
     ran.clear()
 
     def slow() -> None:
         ran.append("threaded")
-        time.sleep(0.02)
+        time.sleep(0.2)
 
     for _ in range(_parallel.SAMPLES):
         _parallel.either_way("work", 1000, serial, slow, min_batch=0)
