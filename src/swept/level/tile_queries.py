@@ -293,16 +293,11 @@ def _nearest_segment(tiles: TileMap, p: Vec2) -> tuple[int, int, Vec2, float]:
 _Push = tuple[Vec2, float, Vec2]  # (normal, depth, point on the outline)
 
 
-def _pushes(shape: Shape, tiles: TileMap) -> list[_Push]:
-    """Every outline segment's way out for ``shape`` (the module docstring's rules): one per
-    touching segment, or the buried answer, or none when apart."""
-    return _ways_out(shape, tiles)[0]
-
-
 def _ways_out(shape: Shape, tiles: TileMap) -> tuple[list[_Push], list[_Push]]:
-    """:func:`_pushes`, and beside it the pushes through the faces at the segments' ends
-    that the contacts met from the solid side (set aside when a face answered, but still
-    ways out: a wedged shape may leave between them)."""
+    """Every outline segment's way out for ``shape`` (the module docstring's rules): one per
+    touching segment, or the buried answer, or none when apart; and beside them the pushes
+    through the faces at the segments' ends that the contacts met from the solid side (set
+    aside when a face answered, but still ways out: a wedged shape may leave between them)."""
     lo, hi = _box_of(shape)
     chains = tiles.chains()
     ref = reference_point(shape)
@@ -389,7 +384,7 @@ def contact_tilemap(shape: Shape, tiles: TileMap) -> _Push | None:
     """How to move ``shape`` out of the map's solid region: (normal, depth, point on the
     outline), or None when apart.
 
-    Of the segments' ways out (:func:`_pushes`), the shallowest that alone leaves ``shape``
+    Of the segments' ways out (:func:`_ways_out`), the shallowest that alone leaves ``shape``
     clear of the whole map (a box sunk into a floor at the map's edge leaves upward, not
     sideways through the edge); when none does (a box wedged into an inside corner), the
     shortest push found that clears the map (:func:`_wedged_way_out`): a box in an inside
