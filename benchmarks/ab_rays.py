@@ -12,6 +12,13 @@ and a hash of every output row of both (handles, distances, points, normals, hit
 agree. Usage::
 
     PYTHONPATH=$PWD/src python benchmarks/ab_rays.py --base main --scenes far:10000,uniform:1000
+
+``--split`` times the working tree alone, each round one call each of ``raycast_many``, its
+kernel alone (``cast_range`` on the same rays in the same order, one thread: the Python around
+it left out) and ``bench_broadphase.py``'s plain grid (its two ``--quick`` cell sizes, the
+better of the two each round), each call after an untimed one of its own: the medians, the
+median ratios to the plain grid, and ``raycast_many`` less its kernel (what the Python around
+the kernel costs a ray).
 """
 
 from __future__ import annotations
@@ -124,6 +131,51 @@ def compare(key: str, packages: dict[str, Any], rounds: int) -> float:
     return ratio
 
 
+def split(key: str, rounds: int) -> None:
+    """One scene (``--split``): prints the working tree's ``raycast_many``, its kernel alone and
+    the plain grid, us a ray (CPU time, medians of ``rounds`` rounds), one thread."""
+    import bench_broadphase as bb
+
+    import swept
+    from swept._kernels import world as kw
+
+    name, n = key.split(":")
+    scene = scenes.make_scene(name, int(n))
+    origins, directions, tmax = scenes.rays(scene, RAYS)
+    with bb.one_thread():
+        w = world(swept, scene)
+        _info, grids = bb.plain_grids(scene, bb.QUICK_GRID_CELL_FACTORS, origins, directions,
+                                      tmax)
+        reach = np.full(RAYS, tmax)
+        casts = kw.Casts(origins, directions, reach, reach)
+        order = np.empty(RAYS, np.int64)
+        kw.spatial_order(origins, order)
+        out = kw.Hits(np.empty(RAYS, np.int64), np.empty(RAYS), np.empty((RAYS, 2)),
+                      np.empty((RAYS, 2)), np.empty(RAYS, np.bool_))
+        runners = {"world": lambda: w.raycast_many(origins, directions, tmax),
+                   "kernel": lambda: kw.cast_range(0, RAYS, w._sync(), casts, order,
+                                                   kw.ALL_LAYERS_MASK, kw.CAST_NORMALISE, out),
+                   **grids}
+        us: dict[str, list[float]] = {label: [] for label in runners}
+        for _ in range(rounds):
+            for label, fn in runners.items():
+                fn()
+                start = time.process_time()
+                fn()
+                us[label].append((time.process_time() - start) / RAYS * 1e6)
+    grid = [min(pair) for pair in zip(*(us[label] for label in grids))]
+
+    def ratio(label: str) -> float:
+        return statistics.median(a / b for a, b in zip(us[label], grid))
+
+    python = statistics.median(a - b for a, b in zip(us["world"], us["kernel"]))
+    print(f"{key:18s} raycast_many {statistics.median(us['world']):.3f} kernel "
+          f"{statistics.median(us['kernel']):.3f} plain grid {statistics.median(grid):.3f} us a "
+          f"ray (medians); / plain grid {ratio('world'):.2f} and {ratio('kernel'):.2f}; "
+          f"raycast_many less its kernel {python:.3f} us a ray; load {os.getloadavg()[0]:.1f}",
+          flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -131,7 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", default="uniform:1000,clustered:10000,far:10000,kinds:1000",
                         help="name:colliders, comma-separated")
     parser.add_argument("--rounds", type=int, default=301, help="alternated pairs a scene")
+    parser.add_argument("--split", action="store_true",
+                        help="the working tree alone: raycast_many, its kernel, the plain grid")
     args = parser.parse_args(argv)
+    if args.split:
+        for key in args.scenes.split(","):
+            split(key, args.rounds)
+        return 0
     sys.path.insert(0, str(base_package(args.base)))
     import sweptbase  # type: ignore[import-not-found]
     from numba import set_num_threads
