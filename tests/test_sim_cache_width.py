@@ -63,10 +63,11 @@ def _state(sim: Simulation, events: bool) -> str:
 def test_narrow_rows_widen_and_every_step_is_the_same(events: bool,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A body whose colliders overflow its cache row gathers them again (the same candidates),
-    and the rows double after that step: a ball among a fence of 48 walls and 40 chords widens
-    the rows from 8 to 16 to the full 32, and every step (events read each step, or never)
-    hashes the same as a simulation whose rows were 32 wide from the start."""
-    narrow = _fenced(8, monkeypatch)
+    and the rows double after that step (fewer than _CACHE_OVERFLOW_SHARE bodies: one overflow
+    is enough): a ball among a fence of 48 walls and 40 chords widens the rows from 4 to 8, 16
+    and the full 32, and every step (events read each step, or never) hashes the same as a
+    simulation whose rows were 32 wide from the start."""
+    narrow = _fenced(4, monkeypatch)
     wide = _fenced(kernels.CACHE_CAPACITY, monkeypatch)
     widths = []
     for _ in range(60):
@@ -74,7 +75,7 @@ def test_narrow_rows_widen_and_every_step_is_the_same(events: bool,
         wide.run(1)
         widths.append(narrow._scratch.cache.shape[1])
         assert _state(narrow, events) == _state(wide, events)
-    assert widths[0] == 16 and widths[-1] == kernels.CACHE_CAPACITY
+    assert widths[0] == 8 and widths[-1] == kernels.CACHE_CAPACITY
     assert widths == sorted(widths) and 16 in widths
     assert narrow.caught_total == wide.caught_total > 20 and narrow.missed_total == 0
 
@@ -90,7 +91,7 @@ def test_rows_stay_narrow_when_nothing_overflows() -> None:
                   np.array([[900.0, 300.0], [-500.0, 800.0], [100.0, -1200.0]]),
                   restitution=1.0, ccd="swept")
     sim.run(40)
-    assert sim._scratch.cache.shape[1] == simmod._CACHE_START_WIDTH == 8
+    assert sim._scratch.cache.shape[1] == simmod._CACHE_START_WIDTH == 4
     assert sim.caught_total > 0
 
 
@@ -108,8 +109,39 @@ def test_sleeping_bodies_without_a_cache_do_not_widen_the_rows() -> None:
     assert resting.sleeping and not falling.sleeping
     sim._scratch.cache_count[resting.index] = -1
     sim._widen_cache()
-    assert sim._scratch.cache.shape[1] == 8
+    assert sim._scratch.cache.shape[1] == 4
     sim._scratch.cache_count[falling.index] = -1
     sim._widen_cache()
-    assert sim._scratch.cache.shape[1] == 16
+    assert sim._scratch.cache.shape[1] == 8
     assert (sim._scratch.cache_count == -1).all()
+
+
+def test_a_few_overflowing_bodies_among_many_keep_the_rows_narrow(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body past its row gathers its candidates again, which costs less than wider rows for
+    every body while few overflow: the ball in the fence among 600 balls bouncing in a box
+    (one overflow among more than _CACHE_OVERFLOW_SHARE awake bodies) keeps rows of 4, and
+    every step hashes the same as with rows 32 wide from the start."""
+    def crowded(width: int) -> Simulation:
+        sim = _fenced(width, monkeypatch)
+        rng = np.random.default_rng(5)
+        ticks = np.arange(400.0, 800.0, 16.0)
+        spots = np.array([(x, y) for x in ticks for y in ticks])[:600]
+        corners = [(390.0, 390.0), (810.0, 390.0), (810.0, 810.0), (390.0, 810.0)]
+        for k in range(4):
+            sim.world.add(Segment(corners[k], corners[(k + 1) % 4]))
+        sim.add_balls(spots, np.full(len(spots), 2.0), rng.uniform(-100.0, 100.0, (600, 2)),
+                      restitution=1.0, ccd="swept")
+        return sim
+
+    narrow = crowded(4)
+    wide = crowded(kernels.CACHE_CAPACITY)
+    assert len(narrow.bodies) > simmod._CACHE_OVERFLOW_SHARE
+    overflowed = 0
+    for _ in range(20):
+        narrow.run(1)
+        wide.run(1)
+        overflowed += int((narrow._scratch.cache_count < 0).sum())
+        assert _state(narrow, False) == _state(wide, False)
+    assert overflowed > 0
+    assert narrow._scratch.cache.shape[1] == 4

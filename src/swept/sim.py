@@ -126,15 +126,21 @@ _STEP_KEY = "Simulation.step"
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 #: Colliders each body's cache row holds when a Simulation starts (a buffer size: speed, never
-#: an answer). After a step in which an awake body's colliders overflowed its row, the rows
-#: double, up to ``swept._kernels.sim.CACHE_CAPACITY`` (32); a body that overflows gathers its
-#: candidates again, the same ones, as it always did past that capacity. Narrow rows lie close
-#: together: most bodies cache none to a few colliders, and the step reads the rows body after
-#: body. Measured on bench_sim's scene (the same process, rows of 32 against 8, 16 and 4,
-#: alternated, one thread, CPU, every step hashed the same; load 3 to 4): 10,000 balls 0.89-0.91x
-#: the step at 8, 0.88-0.96x at 16, 0.84x at 4 (a few balls a step over 4: 6 the most, so 8
-#: holds them); 1,000 balls 0.98-0.99x (its rows fit in the caches either way).
-_CACHE_START_WIDTH = 8
+#: an answer). The rows double, up to ``swept._kernels.sim.CACHE_CAPACITY`` (32), after a step
+#: in which too many awake bodies overflowed them (:data:`_CACHE_OVERFLOW_SHARE`); a body that
+#: overflows gathers its candidates again, the same ones, as it always did past that capacity.
+#: Narrow rows lie close together: most bodies cache none to a few colliders, and the step
+#: reads the rows body after body. Measured on bench_sim's scene (the same process, rows of 32
+#: against narrower ones, steps alternated, one thread, CPU, every step hashed the same; load 3
+#: to 9), never widened: 10,000 balls 0.89-0.91x the step at 8, 0.88-0.96x at 16, 0.77-0.89x at 4
+#: (3 balls a step over 4, 6 colliders the most), 0.88-0.90x at 2 (160 a step over); 4 against
+#: 8 directly 0.93-0.97x (two runs); 1,000 balls 0.98-0.99x at 8 (its rows fit in the caches).
+_CACHE_START_WIDTH = 4
+#: The cache rows double after a step in which more than one awake body in this many (and at
+#: least one) overflowed its row: a few bodies past their rows gather again (a few tree walks
+#: each), which costs less than wider rows for all (bench_sim's 10,000 balls: 3 a step over 4,
+#: 8 the most in 150 steps; 512 allows 19). Not measured beyond that scene.
+_CACHE_OVERFLOW_SHARE = 512
 
 
 def _mode_code(ccd: Any) -> int:
@@ -1079,15 +1085,19 @@ class Simulation:
         return scratch
 
     def _widen_cache(self) -> None:
-        """After a step in which an awake body's colliders overflowed its cache row (its count
-        -1; a sleeping body's may be -1 since the colliders last changed), the rows double, up
-        to ``CACHE_CAPACITY``: new rows, every body's cache empty (the next step gathers them
-        again; a deferred events table keeps the old rows it was given)."""
+        """After a step in which more than one awake body in :data:`_CACHE_OVERFLOW_SHARE`
+        overflowed its cache row (its count -1; a sleeping body's may be -1 since the colliders
+        last changed), the rows double, up to ``CACHE_CAPACITY``: new rows, every body's cache
+        empty (the next step gathers them again; a deferred events table keeps the old rows it
+        was given)."""
         scratch = self._scratch
         width = scratch.cache.shape[1]
-        if width >= _k.CACHE_CAPACITY or scratch.cache_count.min() >= 0:
+        if width >= _k.CACHE_CAPACITY:
             return
-        if self._sleepers and not (scratch.cache_count[~self._asleep] < 0).any():
+        counts = scratch.cache_count
+        if self._sleepers:
+            counts = counts[~self._asleep]
+        if np.count_nonzero(counts < 0) * _CACHE_OVERFLOW_SHARE <= counts.shape[0]:
             return
         n = scratch.cache.shape[0]
         self._cache_width = min(2 * width, _k.CACHE_CAPACITY)
