@@ -125,6 +125,22 @@ _NO_SHIFT = np.zeros((0, 3))
 _STEP_KEY = "Simulation.step"
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
+#: Colliders each body's cache row holds when a Simulation starts (a buffer size: speed, never
+#: an answer). The rows double, up to ``swept._kernels.sim.CACHE_CAPACITY`` (32), after a step
+#: in which too many awake bodies overflowed them (:data:`_CACHE_OVERFLOW_SHARE`); a body that
+#: overflows gathers its candidates again, the same ones, as it always did past that capacity.
+#: Narrow rows lie close together: most bodies cache none to a few colliders, and the step
+#: reads the rows body after body. Measured on bench_sim's scene (the same process, rows of 32
+#: against narrower ones, steps alternated, one thread, CPU, every step hashed the same; load 3
+#: to 9), never widened: 10,000 balls 0.89-0.91x the step at 8, 0.88-0.96x at 16, 0.77-0.89x at 4
+#: (3 balls a step over 4, 6 colliders the most), 0.88-0.90x at 2 (160 a step over); 4 against
+#: 8 directly 0.93-0.97x (two runs); 1,000 balls 0.98-0.99x at 8 (its rows fit in the caches).
+_CACHE_START_WIDTH = 4
+#: The cache rows double after a step in which more than one awake body in this many (and at
+#: least one) overflowed its row: a few bodies past their rows gather again (a few tree walks
+#: each), which costs less than wider rows for all (bench_sim's 10,000 balls: 3 a step over 4,
+#: 8 the most in 150 steps; 512 allows 19). Not measured beyond that scene.
+_CACHE_OVERFLOW_SHARE = 512
 
 
 def _mode_code(ccd: Any) -> int:
@@ -563,7 +579,9 @@ class Simulation:
         self._gravity_step: np.ndarray = np.zeros((0, 3))
         self._gravity_dt = self.time_step
         self._arrays = self._pack()
-        self._scratch = _k.new_scratch(0)
+        # each body's collider cache row starts narrow (_CACHE_START_WIDTH, _widen_cache)
+        self._cache_width = _CACHE_START_WIDTH
+        self._scratch = self._new_scratch(0)
         # the velocity solver's contacts: this step's, and last step's for warm starting
         self._contacts = _solver.new_contacts(0, 0)
         self._last_contacts = _solver.new_contacts(0, 0)
@@ -689,7 +707,7 @@ class Simulation:
         self._local = rows
         self._bodies.extend([None] * n)  # type: ignore[list-item]
         self._arrays = self._pack()
-        self._scratch = _k.new_scratch(self._pos.shape[0])
+        self._scratch = self._new_scratch(self._pos.shape[0])
         self._pairs = None
         return np.arange(first, first + n, dtype=np.int64)
 
@@ -724,7 +742,7 @@ class Simulation:
         for k in range(index, len(self._bodies)):
             self._bodies[k].index = k
         self._arrays = self._pack()
-        self._scratch = _k.new_scratch(self._pos.shape[0])
+        self._scratch = self._new_scratch(self._pos.shape[0])
         # indices moved: the warm start and the pairs start over
         self._contacts = _solver.new_contacts(0, 0)
         self._last_contacts = _solver.new_contacts(0, 0)
@@ -1056,6 +1074,35 @@ class Simulation:
             self._find_events(scene, vel_start, defer)
         else:
             self._events.forget()
+        self._widen_cache()
+
+    def _new_scratch(self, n: int) -> _k.Scratch:
+        """The step's scratch arrays for ``n`` bodies, each body's collider cache row
+        ``_cache_width`` wide (:data:`_CACHE_START_WIDTH`)."""
+        scratch = _k.new_scratch(n)
+        if scratch.cache.shape[1] != self._cache_width:
+            scratch = scratch._replace(cache=np.zeros((n, self._cache_width), np.int64))
+        return scratch
+
+    def _widen_cache(self) -> None:
+        """After a step in which more than one awake body in :data:`_CACHE_OVERFLOW_SHARE`
+        overflowed its cache row (its count -1; a sleeping body's may be -1 since the colliders
+        last changed), the rows double, up to ``CACHE_CAPACITY``: new rows, every body's cache
+        empty (the next step gathers them again; a deferred events table keeps the old rows it
+        was given)."""
+        scratch = self._scratch
+        width = scratch.cache.shape[1]
+        if width >= _k.CACHE_CAPACITY:
+            return
+        counts = scratch.cache_count
+        if self._sleepers:
+            counts = counts[~self._asleep]
+        if np.count_nonzero(counts < 0) * _CACHE_OVERFLOW_SHARE <= counts.shape[0]:
+            return
+        n = scratch.cache.shape[0]
+        self._cache_width = min(2 * width, _k.CACHE_CAPACITY)
+        self._scratch = scratch._replace(cache=np.zeros((n, self._cache_width), np.int64),
+                                         cache_count=np.full(n, -1, np.int64))
 
     def _gravity_rows(self, n: int) -> np.ndarray:
         """Gravity's change of velocity over a step, ``gravity * step``, as (n, 3) rows (made
