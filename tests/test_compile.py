@@ -502,3 +502,112 @@ def test_the_memoized_call_typing_types_as_numba_does(monkeypatch: pytest.Monkey
     assert with_memo == without
     assert with_memo_again == without
     assert any("float64" in call for call in without[1])
+
+
+def _llvm_ir(py_func: Any, sig: tuple[Any, ...]) -> str:
+    """The LLVM IR of a fresh compile of ``py_func`` for ``sig`` (not cached), with the numbers
+    that numba counts across compiles (each compile's unique name, the names and block labels
+    of inlined code) replaced by their order of appearance."""
+    import re
+
+    fresh = numba.njit(no_cfunc_wrapper=True)(py_func)
+    fresh.compile(sig)
+    text = fresh.inspect_llvm(sig)
+    names: dict[str, str] = {}
+    labels: dict[str, str] = {}
+    text = re.sub(r"\$\d+|B\d+v\d+|_v\d+_",
+                  lambda m: names.setdefault(m.group(0), f"#{len(names)}#"), text)
+    text = re.sub(r"(?<![A-Za-z0-9_.])B\d+",
+                  lambda m: labels.setdefault(m.group(0), f"L{len(labels)}"), text)
+    # the widths those numbers took: a message's length, a comment's padding
+    return re.sub(r"\[\d+ x i8\] c\"missing Environment| +;", "_", text)
+
+
+def test_the_lowering_and_ssa_shortcuts_give_numbas_llvm_ir(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's SSA pass visits, for each variable it renames, only the blocks that name it
+    (_ssa_by_mentions), its binary operations' lowering skips the literal lookup's caught
+    error for operands that have no literal kind (_omitted_without_error), and its error
+    messages' markup does not re-wrap the streams (_plain_error_markup): a kernel with loops,
+    reassigned variables and nested inlined helpers compiles to the very LLVM IR it compiles
+    to with numba's own functions, and each shortcut is installed once."""
+    from numba.core import errors as numba_errors
+    from numba.core import lowering, ssa
+
+    import swept._kernels as kernels
+    from swept._kernels import order
+
+    for install, patched in ((kernels._ssa_by_mentions, lambda: ssa._run_ssa),
+                             (kernels._omitted_without_error, lambda: lowering._lit_or_omitted)):
+        before = patched()
+        install()  # a second install changes nothing
+        assert patched() is before
+    merge_sort = vars(order)["float_order"]  # (by string: no Python code names a callee)
+    cases = [(merge_sort.py_func, (numba.float64[::1],)),
+             (_nested_inlines.py_func, (numba.float64, numba.float64))]
+    shortcut = [_llvm_ir(f, sig) for f, sig in cases]
+    monkeypatch.setattr(ssa, "_run_ssa", ssa._run_ssa._numba_run_ssa)
+    monkeypatch.setattr(lowering, "_lit_or_omitted",
+                        lowering._lit_or_omitted._numba_lit_or_omitted)
+    monkeypatch.setattr(numba_errors.HighlightColorScheme, "_markup",
+                        numba_errors.HighlightColorScheme._markup._numba_markup)
+    assert [_llvm_ir(f, sig) for f, sig in cases] == shortcut
+
+
+def test_the_ssa_shortcut_rebuilds_every_kernel_as_numba_does() -> None:
+    """The SSA shortcut (_ssa_by_mentions) gives every kernel's IR (before inlining) the very
+    statements, names and phi nodes that numba's own pass gives it."""
+    import importlib
+    import io
+    import pkgutil
+    from contextlib import redirect_stdout
+
+    from numba.core import ssa
+
+    import swept._kernels as kernels
+
+    def dump(func_ir: Any) -> str:
+        out = io.StringIO()
+        with redirect_stdout(out):
+            func_ir.dump()
+        return out.getvalue()
+
+    checked = 0
+    for info in pkgutil.iter_modules(kernels.__path__):
+        module = importlib.import_module(f"swept._kernels.{info.name}")
+        for fn in vars(module).values():
+            py_func = getattr(fn, "py_func", None)
+            if py_func is None or py_func.__module__ != module.__name__:
+                continue
+            theirs, ours = compiler.run_frontend(py_func), compiler.run_frontend(py_func)
+            theirs.blocks = ssa._run_ssa._numba_run_ssa(theirs.blocks)
+            ours.blocks = ssa._run_ssa(ours.blocks)
+            assert list(ours.blocks) == list(theirs.blocks), py_func.__qualname__
+            assert dump(ours) == dump(theirs), py_func.__qualname__
+            checked += 1
+    assert checked > 300
+
+
+def test_another_programs_ssa_goes_through_numbas_own_pass() -> None:
+    """Only swept's own functions take the SSA shortcut: a user's function is rebuilt by
+    numba's pass."""
+    from numba.core import ssa
+
+    from swept._kernels import _swept_blocks
+
+    assert not _swept_blocks(compiler.run_frontend(_user_helper).blocks)
+    assert _swept_blocks(compiler.run_frontend(kc.contact_capsule_aabb3.py_func).blocks)
+    assert getattr(ssa._run_ssa, "_swept_mentions", False)
+
+
+def test_numbas_error_markup_is_the_same_string() -> None:
+    """The markup shortcut (_plain_error_markup) gives numba's own string for every kind of
+    mark."""
+    from numba.core import errors as numba_errors
+
+    scheme = numba_errors.termcolor()
+    own = numba_errors.HighlightColorScheme._markup._numba_markup
+    for msg in ("Cannot determine Numba type of <class 'function'>", "", "é ∂"):
+        for color in (None, "\x1b[34m"):
+            assert scheme._markup(msg, color) == own(scheme, msg, color)
+    assert scheme.errmsg("x") == own(scheme, "x", None)

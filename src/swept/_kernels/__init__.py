@@ -46,6 +46,7 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -340,3 +341,181 @@ def _memo_call_types() -> None:
 
 
 _memo_call_types()
+
+
+def _plain_error_markup() -> None:
+    """Make numba's error-message markup build its string without re-wrapping the standard
+    streams each time (once; nothing if numba changed).
+
+    numba builds a message for each failed lookup it recovers from while it compiles (a
+    global whose type is looked up by name, ``operator.add`` at every binary operation's
+    lowering, a value tried as a literal: about 21,000 messages for the ``scalar3d`` warm-up
+    family), and where colorama is installed each one passes through colorama's ``init``,
+    ``reinit`` and ``deinit``, which wrap and unwrap ``sys.stdout`` and ``sys.stderr``. The
+    string is the markup, the message and the reset code, encoded and decoded as numba does;
+    the first call goes through numba's own code, so colorama's exit handler is registered
+    as before. Nothing is printed in between, so only the time differs."""
+    errors = getattr(numba.core, "errors", None)
+    scheme = getattr(errors, "HighlightColorScheme", None)
+    markup = getattr(scheme, "_markup", None)
+    codes = getattr(errors, "Style", None)
+    reset, bright = getattr(codes, "RESET_ALL", None), getattr(codes, "BRIGHT", None)
+    if (markup is None or not isinstance(reset, str) or not isinstance(bright, str)
+            or getattr(markup, "_swept_plain", False)):
+        return
+    assert scheme is not None
+    first = [True]
+
+    def plain_markup(self: Any, msg: str, color: str | None = None,
+                     style: str | None = bright) -> str:
+        if first[0]:
+            first[0] = False  # colorama's exit handler registered as numba registers it
+            return str(markup(self, msg, color, style))
+        features = ""
+        if color:
+            features += color
+        if style:
+            features += style
+        return (features.encode("utf-8") + msg.encode("utf-8")
+                + reset.encode("utf-8")).decode("utf-8")
+
+    plain_markup._swept_plain = True  # type: ignore[attr-defined]
+    plain_markup._numba_markup = markup  # type: ignore[attr-defined]
+    scheme._markup = plain_markup
+
+
+_plain_error_markup()
+
+
+def _rewrite_mentioning(ssa: Any, blocks: Any, states: dict[str, Any], handler: Any,
+                        labels: set[Any]) -> dict[Any, Any]:
+    """numba's ``ssa._run_block_rewrite``, running ``handler`` only on the blocks of
+    ``labels`` (those that name the variable rewritten): in any other block each of numba's
+    SSA handlers gives every statement back unchanged, so that block's copy holds the same
+    statements."""
+    newblocks = {}
+    for label, blk in blocks.items():
+        newblk = ir.Block(scope=blk.scope, loc=blk.loc)
+        if label in labels:
+            states["label"] = label
+            states["block"] = blk
+            newblk.body = list(ssa._run_ssa_block_pass(states, blk, handler))
+        else:
+            newblk.body = list(blk.body)
+        newblocks[label] = newblk
+    return newblocks
+
+
+def _swept_blocks(blocks: Any) -> bool:
+    """Whether numba IR ``blocks`` are those of a function of swept's own files (the scope's
+    location)."""
+    first = next(iter(blocks.values()), None)
+    filename = getattr(getattr(getattr(first, "scope", None), "loc", None), "filename", None)
+    return isinstance(filename, str) and os.path.realpath(filename).startswith(_PACKAGE)
+
+
+#: swept's package directory, with a trailing separator (:func:`_swept_blocks`).
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
+
+
+def _ssa_by_mentions() -> None:
+    """Make numba's SSA reconstruction visit, for each variable it renames, only the blocks
+    that name it, while it rebuilds swept's functions (once; nothing if numba changed).
+
+    numba (``ssa._run_ssa``, 0.68) renames each variable assigned more than once in two
+    passes over every statement of the function (fresh names for its assignments, then each
+    use tied to the assignment that reaches it, with phi nodes where paths meet), so the
+    pass costs the function's statements times its reassigned variables: 4.8% of the
+    ``sim2d_moves`` warm-up family's compile, 1.5 s of ``sim.advance_range``'s. A statement
+    that does not name the variable passes both handlers unchanged, and the blocks are
+    visited in numba's order, so the phi nodes are made in the same order: the same IR.
+    The blocks that name each variable are listed once, before the renames; a rename only
+    replaces the variable renamed (by fresh names no other rename looks for) and adds phi
+    nodes for it, so the lists stay true. Any other program's functions are rebuilt by
+    numba's own pass."""
+    from numba.core import ssa
+
+    run_ssa = getattr(ssa, "_run_ssa", None)
+    needed = ("_fresh_vars", "_fix_ssa_vars", "_make_states", "_run_ssa_block_pass",
+              "_FreshVarHandler", "_FixSSAVars", "_CacheListVars", "_compute_phi_locations",
+              "_iterated_domfronts", "_find_defs_violators", "compute_cfg_from_blocks")
+    if run_ssa is None or getattr(run_ssa, "_swept_mentions", False) or not all(
+            hasattr(ssa, name) for name in needed):
+        return
+    from collections import defaultdict
+
+    def run_ssa_mentions(blocks: Any) -> Any:
+        if not blocks or not _swept_blocks(blocks):
+            return run_ssa(blocks)
+        cfg = ssa.compute_cfg_from_blocks(blocks)
+        df_plus = ssa._iterated_domfronts(cfg)
+        violators = ssa._find_defs_violators(blocks, cfg)
+        cache_list_vars = ssa._CacheListVars()
+        naming: defaultdict[str, set[Any]] = defaultdict(set)
+        for label, blk in blocks.items():
+            for stmt in blk.body:
+                for var in stmt.list_vars():
+                    naming[var.name].add(label)
+        for varname in violators:
+            labels = naming[varname]
+            # fresh names for the assignments (numba's _fresh_vars)
+            states = ssa._make_states(blocks)
+            states["varname"] = varname
+            defmap: defaultdict[Any, list[Any]] = defaultdict(list)
+            states["defmap"] = defmap
+            blocks = _rewrite_mentioning(ssa, blocks, states, ssa._FreshVarHandler(), labels)
+            # each use tied to its reaching assignment (numba's _fix_ssa_vars)
+            states = ssa._make_states(blocks)
+            states["varname"] = varname
+            states["defmap"] = defmap
+            phimap: defaultdict[Any, list[Any]] = defaultdict(list)
+            states["phimap"] = phimap
+            states["cfg"] = cfg
+            states["phi_locations"] = ssa._compute_phi_locations(df_plus, defmap)
+            blocks = _rewrite_mentioning(ssa, blocks, states,
+                                         ssa._FixSSAVars(cache_list_vars), labels)
+            for label, philist in phimap.items():
+                blocks[label].body = philist + blocks[label].body
+        if ssa.compute_cfg_from_blocks(blocks) != cfg:
+            raise numba.core.errors.CompilerError("CFG mutated in SSA pass")
+        return blocks
+
+    run_ssa_mentions._swept_mentions = True  # type: ignore[attr-defined]
+    run_ssa_mentions._numba_run_ssa = run_ssa  # type: ignore[attr-defined]
+    ssa._run_ssa = run_ssa_mentions
+
+
+_ssa_by_mentions()
+
+
+def _omitted_without_error() -> None:
+    """Make numba's lowering of a binary operation skip the error it raises and catches for
+    each operand that is no literal (once; nothing if numba changed).
+
+    ``lowering._lit_or_omitted`` (numba 0.68) asks ``types.literal`` for each of a binary
+    operation's two static operands, twice, and catches the ``LiteralTypingError`` (with its
+    message) that a value of a type with no literal kind raises: four errors at nearly every
+    ``+``, ``*`` or ``<`` (7,780 for the ``scalar3d`` warm-up family). For such a value
+    (``ir.UNDEFINED`` when the operand is a variable) the answer is ``Omitted(value)`` at
+    once, as numba gives it after the error; any other value goes through numba's own
+    function."""
+    from numba.core import lowering
+
+    lit_or_omitted = getattr(lowering, "_lit_or_omitted", None)
+    literal = getattr(types, "Literal", None)
+    ctors = getattr(literal, "ctor_map", None)
+    if (lit_or_omitted is None or not isinstance(literal, type) or not isinstance(ctors, dict)
+            or getattr(lit_or_omitted, "_swept_omitted", False)):
+        return
+
+    def omitted_without_error(value: Any) -> Any:
+        if type(value) not in ctors and not isinstance(value, literal):
+            return types.Omitted(value)
+        return lit_or_omitted(value)
+
+    omitted_without_error._swept_omitted = True  # type: ignore[attr-defined]
+    omitted_without_error._numba_lit_or_omitted = lit_or_omitted  # type: ignore[attr-defined]
+    lowering._lit_or_omitted = omitted_without_error
+
+
+_omitted_without_error()
