@@ -5,9 +5,11 @@ aimed at vertices and edges, random rays, packets whose rays part at once, parti
 the end of a batch, rays on axis planes (mixed signs, infinite inverses), origins on the
 surface and on box planes, short reaches, at scales from 1e-3 to 1e4. Its two vector tests:
 a box against the packet's rays equals the single ray's slab test lane by lane, and the
-frustum test never drops a box a ray enters nor bounds its entry too late. Every batch is also
-walked with several walks in flight (:data:`swept.constants.WALKS_IN_FLIGHT`, a node of each
-in turn), rays and packets mixed: the same answers."""
+frustum test never drops a box a ray enters nor bounds its entry too late (nor does the
+frustum of a packet's remaining rays, which for one ray is its own box test bit for bit).
+Every batch is also walked with several walks in flight
+(:data:`swept.constants.WALKS_IN_FLIGHT`, a node of each in turn), rays and packets mixed: the
+same answers."""
 
 from __future__ import annotations
 
@@ -364,6 +366,93 @@ def test_the_frustum_test_never_drops_a_box_a_ray_enters(scale: float) -> None:
         assert dropped == 0 and late == 0
         assert passed > 0
 
+
+
+@numba.njit(cache=True)
+def subset_frustum_checks(tree: np.ndarray, origin: np.ndarray, dirs: np.ndarray,
+                          limits: np.ndarray, subsets: np.ndarray) -> tuple[int, int, int, int]:
+    """Over every row and each packet of 8 directions from ``origin`` that enter boxes by the
+    same planes, for each mask of ``subsets`` and each lane alone: the frustum of the mask's
+    rays alone (``_active_frustum``) against each of those rays' own tests (boxes dropped,
+    entries bounded too late), and a lone ray's frustum against its ``_packet_box`` lane
+    (boxes or entries that differ, bit for bit); and the boxes passed (a check that it ran)."""
+    lanes_n = kmesh.PACKET_LANES
+    width = kmesh.TREE_WIDTH
+    lanes = np.empty((kmesh.PACKET_ROWS, lanes_n))
+    frames = np.empty((4, lanes_n), np.int64)
+    frustum = np.empty(kmesh.FRUSTUM_SIZE)
+    rays = np.empty((lanes_n, 7))
+    bound = np.empty(width)
+    each = np.empty(lanes_n)
+    dropped = 0
+    late = 0
+    differ = 0
+    passed = 0
+    for p in range(dirs.shape[0] // lanes_n):
+        for lane in range(lanes_n):
+            r = lanes_n * p + lane
+            for a in range(3):
+                rays[lane, a] = dirs[r, a]
+                rays[lane, 3 + a] = origin[a]
+            rays[lane, 6] = limits[r]
+        if not kmesh.packet_rays(rays, 0, lanes_n, lanes, frames, frustum):
+            continue
+        for q in range(subsets.shape[0] + lanes_n):
+            active = subsets[q] if q < subsets.shape[0] else 1 << (q - subsets.shape[0])
+            kmesh._active_frustum(lanes, active, frustum)
+            for row in range(tree.shape[0]):
+                boxes = kmesh._frustum_row(tree, row, frustum, bound, frames[3, 0],
+                                           frames[3, 1], frames[3, 2])
+                for s in range(width):
+                    passed += (boxes >> s) & 1
+                    entered = kmesh._packet_box(tree, row, s, lanes, each) & active
+                    for lane in range(lanes_n):
+                        if not (entered >> lane) & 1:
+                            continue
+                        if not (boxes >> s) & 1:
+                            dropped += 1
+                        elif bound[s] > each[lane]:
+                            late += 1
+                    if q >= subsets.shape[0]:
+                        # one ray: the frustum's mask and entry are its own, bit for bit
+                        lane = q - subsets.shape[0]
+                        inside = (boxes >> s) & 1
+                        if inside != ((entered >> lane) & 1) or (inside and
+                                                                 bound[s] != each[lane]):
+                            differ += 1
+    return dropped, late, differ, passed
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 1e4])
+def test_the_frustum_of_a_packets_remaining_rays_bounds_them_and_is_a_lone_rays_own_test(
+        scale: float) -> None:
+    # a packet's row is tested against the frustum of the rays still active alone
+    # (_active_frustum: narrower once rays part, so fewer boxes go on to the lanes' test):
+    # a subset's frustum must drop no box a ray of the subset enters, and one ray's frustum
+    # is its own box test, the same mask and entries bit for bit (origins inside, on a box's
+    # planes, at a vertex and outside; zero and tiny components; short reaches)
+    m = bumpy(16, 8, scale)
+    tree = m._tree
+    width = kmesh.TREE_WIDTH
+    rng = np.random.default_rng(29)
+    origins = [m.vertices.mean(axis=0) + np.array([0.0, 2.0 * scale, 0.0]),
+               np.array([tree[2, 0], tree[2, width], tree[2, 2 * width]], np.float64),
+               m.vertices[40], m.vertices.min(axis=0) - scale]
+    subsets = np.array([0b11111111, 0b10000001, 0b00111000, 0b01010110, 0b00000110],
+                       np.int64)
+    for origin in origins:
+        centres = rng.normal(size=(20, 3))
+        spread = rng.choice([1e-3, 0.05, 0.5], 20)
+        dirs = (centres[:, None, :] + spread[:, None, None] * rng.normal(size=(20, 8, 3)))
+        dirs = dirs.reshape(-1, 3)
+        dirs[:32, 1] = 0.0
+        dirs[32:64, 0] = np.abs(dirs[32:64, 0]) * 1e-300
+        dirs = units(dirs)
+        limits = rng.choice([math.inf, 0.5 * scale, 0.0], dirs.shape[0])
+        dropped, late, differ, passed = subset_frustum_checks(tree, origin, dirs, limits,
+                                                              subsets)
+        assert dropped == 0 and late == 0 and differ == 0
+        assert passed > 0
 
 def head_of(m: object, origin: np.ndarray) -> np.ndarray:
     """The head rows of each octant (``kmesh.origin_head``'s ``head_rows``) at ``origin``."""
