@@ -232,3 +232,23 @@ def test_a_zero_radius_capsule_turning_into_a_box_face_gets_the_face_normal() ->
         assert r.status is TOIStatus.HIT
         assert tuple(r.normal) == (-1.0, 0.0)
         assert math.isclose(r.point[0], 5.0, abs_tol=1e-12)
+
+
+def test_a_zero_radius_sphere_on_a_mesh_edge_or_vertex_gets_the_rays_normal() -> None:
+    """A ball of radius 0 ends its sweep with its centre on the surface, where the direction
+    from the touching point to the centre is the rounding's: landing on a tent's ridge, its
+    normal came out facing away from the ball ((0.447, 0.894, 0) for a ball moving down and
+    to +x) or along a rounding vector ((0.707, 0.707, 0)). It is the ray's: the face normal
+    turned against the motion, the normal ``raycast`` gives along the same path."""
+    from swept import Ray, TriangleMesh, raycast
+
+    tent = TriangleMesh([(0, 0, 0), (1, 0.5, 0), (2, 0, 0), (0, 0, 2), (1, 0.5, 2), (2, 0, 2)],
+                        [(0, 3, 4), (0, 4, 1), (1, 4, 5), (1, 5, 2)])
+    for p, d in [((0.9685469151305277, 0.36100957671534467, 0.5855288241233366),
+                  (1.0314530848694723, -0.36100957671534467, -0.5855288241233366)),
+                 ((3.0, 2.0, 2.0), (-2.0, -1.5, 0.0))]:
+        hit = sweep(Sphere(p, 0.0), d, tent)
+        ray = raycast(Ray(p, d), tent)
+        assert hit is not None and ray is not None
+        assert hit.normal == ray.normal
+        assert hit.normal.dot(d) < 0.0

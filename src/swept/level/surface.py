@@ -400,8 +400,13 @@ def _sweep_sphere_surface(sphere: Sphere, rel: Vec3, surface: Surface, td: float
 def _sphere_hit(c: Vec3, reach: float, rel: Vec3, surface: Surface, fraction: float, k: int
                 ) -> tuple[float, Vec3, Vec3, bool]:
     """A sphere's sweep answer once its first touch ``(fraction, k)`` is known: the normal of
-    triangle k's feature there, smoothed over flat edges."""
+    triangle k's feature there, smoothed over flat edges; for a ball of radius 0 (and no
+    target distance), a ray's: the face normal turned against the motion."""
     _d, q, n = surface._normal_at(k, c + rel * fraction)
+    if reach == 0.0:
+        # the centre ends on the surface: the direction from the touching point to it is
+        # the rounding's (a vertex hit at 1e6 came out facing away from the ball)
+        n = _ray_normal(surface, k, rel)
     return fraction, n, q, fraction == 0.0
 
 
