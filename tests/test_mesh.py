@@ -119,6 +119,10 @@ def test_non_integer_triangles_are_a_type_error() -> None:
     (dict(heights=np.zeros((2, 2)), scale=(1, 0, 1)), "scale must be > 0"),
     (dict(heights=np.zeros((2, 2)), scale=(1, -1, 1)), "scale must be > 0"),
     (dict(heights=np.zeros((2, 2)), origin=(0, math.inf, 0)), "origin"),
+    # a cell whose triangles are too thin for TriangleMesh's zero-area test: named by its
+    # heights and the scale, not by a triangles row the caller never passed
+    (dict(heights=[[0, 0, 0], [0, 0, 1e30]]), r"heights and scale make cell \(0, 1\)"),
+    (dict(heights=np.zeros((2, 2)), scale=(1e20, 1, 1)), r"cell \(0, 0\).*scale = "),
 ])
 def test_bad_height_field_input_is_a_value_error_naming_the_argument(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
