@@ -391,7 +391,14 @@ def _sweep_sphere_surface(sphere: Sphere, rel: Vec3, surface: Surface, td: float
     first touch (the subclass's :meth:`Surface._sphere_cast`), the normal smoothed over flat
     edges."""
     reach = sphere.radius + td
-    fraction, k = surface._sphere_cast(sphere.center, rel, reach, mf)
+    length = rel.length()
+    if reach == 0.0 and length > 0.0:
+        # a point: the watertight ray, so that a point aimed at an edge or a vertex never
+        # slips between its triangles (the edges' capsules of radius 0 let it, at 1e6)
+        t, k = surface._ray(sphere.center, rel * (1.0 / length), -1.0, length * mf)
+        fraction = min(t / length, mf)
+    else:
+        fraction, k = surface._sphere_cast(sphere.center, rel, reach, mf)
     if k < 0:
         return None
     return _sphere_hit(sphere.center, reach, rel, surface, fraction, k)
