@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -94,6 +95,16 @@ def test_oriented_box_aabb_and_corners() -> None:
 def test_bad_rotations_are_value_errors_naming_rotation(rotation: object, match: str) -> None:
     with pytest.raises(ValueError, match=f"rotation.*{match}|{match}.*rotation"):
         OrientedBox((0, 0, 0), (1, 1, 1), rotation)
+
+
+def test_a_huge_quaternion_is_a_value_error_without_an_overflow_warning() -> None:
+    """The quaternion's norm was taken as the square root of its squares, which overflow for
+    entries of 1e200: numpy warned of the overflow (an error where warnings are errors) before
+    the ValueError. It is measured scaled by its largest entry."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"rotation.*norm 1.*1\.414213562373095e\+200"):
+            OrientedBox((0, 0, 0), (1, 1, 1), (1e200, 1e200, 0, 0))
 
 
 def test_bad_box_input_names_the_argument() -> None:

@@ -378,3 +378,60 @@ def test_capsule_and_box_on_a_height_field_ramp_and_steep_rise(kind: str) -> Non
         assert front(shape) < 5.3
     assert on_ramp
     assert front(shape) > 4.9  # it reached the rise
+
+
+#: a floor (y = 0, x from 0 to 4) and a wall at x = 4 rising to y = 3, z from 0 to 4
+ROOM = TriangleMesh([(0, 0, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (4, 3, 0), (4, 3, 4)],
+                    [(0, 3, 2), (0, 2, 1), (1, 2, 5), (1, 5, 4)])
+
+
+@pytest.mark.parametrize("as_world", [False, True])
+@pytest.mark.parametrize("skin", [SKIN, 0.0])
+@pytest.mark.parametrize("kind", ["sphere", "capsule", "box"])
+def test_a_character_standing_exactly_on_the_floor_stops_at_the_wall_of_the_same_mesh(
+        kind: str, skin: float, as_world: bool) -> None:
+    """A mesh is one obstacle, and its sweep answers a start in contact at 0 with the face
+    touched: a character standing exactly on the floor (touching it, as one placed there
+    is, or any with ``skin=0``) got the floor back, the motion runs along it, so the cast was
+    dropped as not an impact, and the wall of the same mesh ahead was never seen: every one
+    of these walked through it to x = 11. The cast now passes over the touches the motion
+    does not head into and meets the wall."""
+    shape = {"sphere": Sphere((1.0, 0.5, 2.0), 0.5),
+             "capsule": Capsule((1.0, 0.25, 2.0), (1.0, 0.75, 2.0), 0.25),
+             "box": AABB((0.75, 0.0, 1.75), (1.25, 1.0, 2.25))}[kind]
+    if as_world:
+        world = World()
+        world.add(ROOM)
+        r = world.move_and_slide(shape, (10.0, 0.0, 0.0), 1.0, skin=skin)
+    else:
+        r = move_and_slide(shape, (10.0, 0.0, 0.0), 1.0, [ROOM], skin=skin)
+    assert r.on_wall and r.on_floor
+    assert r.position[0] == pytest.approx((4.0 - skin) - (0.5 if kind == "sphere" else 0.25),
+                                          abs=1e-12)
+    assert r.position[1] == pytest.approx(0.5, abs=1e-12)
+    assert r.velocity == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("center, radius, motion", [
+    ((1000002.4245414367, 1000001.0469717685, 1000002.9238223692), 0.3061302244168568,
+     (20.0, 6.0, -0.17135889592948675)),
+    ((1000000.5181767343, 1000000.5322934247, 1000003.4975283452), 0.36094764463519513,
+     (20.0, 6.0, -0.21239183866414085)),
+])
+def test_a_ball_sliding_up_a_ramp_far_from_the_origin_stops_at_the_wall_above_it(
+        center: tuple, radius: float, motion: tuple) -> None:
+    """A ball placed on a ramp (its centre a radius along the ramp's normal, rounded at
+    coordinates of 1e6) and moved up along it, skin 0: the ramp's sweep answered a touch at 0
+    or, a rounding's hair away, a little way on, the motion running along the ramp; either
+    answer was dropped as not an impact, and the wall of the same mesh at the ramp's top was
+    never seen (207 of 300 such balls passed through it). A touch the motion does not head
+    into is passed over, at any fraction."""
+    off = 1e6
+    ramp = TriangleMesh(np.array([(0, 0, 0), (6, 1.8, 0), (6, 1.8, 4), (0, 0, 4), (6, 1.8, 0),
+                                  (6, 6, 0), (6, 6, 4), (6, 1.8, 4)]) + off,
+                        [(0, 1, 2), (0, 2, 3), (4, 5, 6), (4, 6, 7)])
+    r = move_and_slide(Sphere(center, radius), motion, 1.0, [ramp], skin=0.0)
+    assert r.on_wall
+    assert r.position[0] - off == pytest.approx(6.0 - radius, abs=1e-9)
+    c = contact(r.shape, ramp)
+    assert c is None or c.depth <= 1e-9 * off

@@ -232,3 +232,60 @@ def test_a_zero_radius_capsule_turning_into_a_box_face_gets_the_face_normal() ->
         assert r.status is TOIStatus.HIT
         assert tuple(r.normal) == (-1.0, 0.0)
         assert math.isclose(r.point[0], 5.0, abs_tol=1e-12)
+
+
+def test_a_zero_radius_sphere_on_a_mesh_edge_or_vertex_gets_the_rays_normal() -> None:
+    """A ball of radius 0 ends its sweep with its centre on the surface, where the direction
+    from the touching point to the centre is the rounding's: landing on a tent's ridge, its
+    normal came out facing away from the ball ((0.447, 0.894, 0) for a ball moving down and
+    to +x) or along a rounding vector ((0.707, 0.707, 0)). It is cast as the watertight ray
+    and gets a ray's normal: the face normal turned against the motion."""
+    from swept import Ray, TriangleMesh, raycast
+
+    tent = TriangleMesh([(0, 0, 0), (1, 0.5, 0), (2, 0, 0), (0, 0, 2), (1, 0.5, 2), (2, 0, 2)],
+                        [(0, 3, 4), (0, 4, 1), (1, 4, 5), (1, 5, 2)])
+    for p, d in [((0.9685469151305277, 0.36100957671534467, 0.5855288241233366),
+                  (2.0629061697389446, -0.7220191534306893, -1.1710576482466732)),
+                 ((3.0, 2.0, 2.0), (-4.0, -3.0, 0.0))]:
+        hit = sweep(Sphere(p, 0.0), d, tent)
+        ray = raycast(Ray(p, d), tent)
+        assert hit is not None and ray is not None
+        assert hit.fraction * math.hypot(*d) == pytest.approx(ray.distance, abs=1e-12)
+        # a face normal (of either face at the ridge: they tie), turned against the motion
+        assert any(tuple(hit.normal) in (tuple(n), tuple(-n)) for n in tent.normals)
+        assert hit.normal.dot(d) < 0.0
+
+
+def test_a_zero_radius_sphere_aimed_at_a_mesh_edge_far_away_never_slips_between_triangles() -> None:
+    """A ball of radius 0 was cast against each triangle's face and its edges' capsules of
+    radius 0: aimed at an edge of a floor at coordinates of 1e6, rounding put it outside both
+    triangles' faces and off both capsules, and it went on through the floor to a fin behind
+    it (fraction 0.794 instead of 2/3). A point is cast as the watertight ray."""
+    from swept import Ray, TriangleMesh, raycast
+
+    off = 1e6
+    verts = [
+        (0.0, 0.0, 0.0),
+        (0.0, 0.04050240537116684, 1.0),
+        (0.0, 0.004380903789045293, 2.0),
+        (1.0, 0.0, 0.0),
+        (1.0, 0.0, 1.0),
+        (1.0, 0.0, 2.0),
+        (2.0, 0.0, 0.0),
+        (2.0, 0.0, 1.0),
+        (2.0, 0.0, 2.0),
+        (1.0, 1.0, 1.0),
+        (0.5, 0.0, 0.8),
+        (1.5, 0.0, 1.2),
+    ]
+    tris = [(0, 3, 4), (0, 4, 1), (1, 4, 2), (4, 5, 2), (3, 6, 4),
+            (6, 7, 4), (4, 7, 5), (7, 8, 5), (9, 10, 11)]
+    floor = TriangleMesh([tuple(c + off for c in v) for v in verts], tris)
+    p = (1000000.2062829236, 999997.9739848585, 1000001.5419504289)
+    d = (0.6734162021315994, 3.0599689125219367, -0.8129256432240966)
+    hit = sweep(Sphere(p, 0.0), d, floor)
+    ray = raycast(Ray(p, d), floor)
+    assert hit is not None and ray is not None
+    assert hit.fraction == pytest.approx(2.0 / 3.0, abs=1e-9)
+    assert hit.fraction * math.sqrt(sum(x * x for x in d)) == pytest.approx(ray.distance, abs=1e-9)
+    assert hit.normal == ray.normal

@@ -60,7 +60,7 @@ from .constants import (
     STOP_ON_SLOPE_TOLERANCE,
     TRAVEL_SLOP,
 )
-from .level.surface import Surface
+from .level.surface import Surface, sweep_ahead
 from .level.tile_queries import clipped, query_margin, segments_swept
 from .level.tilemap import TileMap
 from .oneway import one_way_faces, one_way_stands
@@ -279,7 +279,7 @@ def _cast(shape: Shape, motion: Vec2 | Vec3, target: Shape, skin: float, length:
             hit = make_sweep_hit(hit.fraction, hit.point, n, hit.position, hit.started_inside)
     if motion.dot(hit.normal) >= -HEADING_TOLERANCE * length:
         # along the surface or leaving it: not an impact
-        if isinstance(target, Surface) and skin > 0.0:
+        if isinstance(target, Surface):
             return _beyond_resting_face(shape, motion, target, skin, length)
         return None
     if skin > 0.0 and sweep(shape, motion, target) is None:
@@ -297,16 +297,20 @@ def _beyond_resting_face(shape: Shape, motion: Vec2 | Vec3, target: Surface, ski
     floor a character stands on (touched within the skin, at 0) hid the ramp or wall of the
     same mesh ahead, and the character passed through it. Swept without the skin, the face it
     rests on is not touched; the face met is backed off by the skin along its normal (exact
-    for a flat face)."""
-    bare = sweep(shape, motion, cast(Shape, target))
+    for a flat face). The cast passes over every touch the motion does not head into
+    (:func:`swept.level.surface.sweep_ahead`): a character that touches the face it rests on
+    (no skin, or standing exactly on it) got that touch back at 0, one sliding along a face a
+    rounding's hair away got it a little way on, and the wall ahead was passed through."""
+    bare = sweep_ahead(shape, cast(Vec3, motion), target)
     if bare is None:
         return None
-    heading = motion.dot(bare.normal)
+    fraction0, normal, point, started = bare
+    heading = motion.dot(normal)
     if heading >= -HEADING_TOLERANCE * length:
         return None
-    fraction = max(bare.fraction - skin / -heading, 0.0)
-    return make_sweep_hit(fraction, bare.point, bare.normal,
-                          reference_point(shape) + motion * fraction, bare.started_inside)
+    fraction = max(fraction0 - skin / -heading, 0.0)
+    return make_sweep_hit(fraction, point, normal, reference_point(shape) + motion * fraction,
+                          started)
 
 
 _BOX_AXES = {

@@ -709,7 +709,9 @@ def _rotation(value: Any) -> tuple[Vec3, Vec3, Vec3]:
     if not np.all(np.isfinite(arr)):
         raise ValueError("rotation must be finite (no NaN or infinity)")
     if arr.shape == (4,):
-        norm = float(np.linalg.norm(arr))
+        big = float(np.abs(arr).max())
+        # (a huge quaternion's squares overflow: it is measured scaled by its largest entry)
+        norm = float(np.linalg.norm(arr)) if big <= 2.0 else big * float(np.linalg.norm(arr / big))
         if abs(norm - 1.0) > ROTATION_TOLERANCE:
             raise ValueError(f"rotation: a quaternion (w, x, y, z) must have norm 1 (within "
                              f"{ROTATION_TOLERANCE:g}), got {norm!r}")

@@ -2385,9 +2385,12 @@ def sphere_triangle_hit(verts: np.ndarray, tris: np.ndarray, normals: np.ndarray
     best = MISS
     gap = abs(height) - radius
     closing = -side * (ux * nx + uy * ny + uz * nz)
-    if gap > 0.0 and closing > 0.0 and gap <= closing * limit:
+    if closing > 0.0 and gap <= closing * limit:
         # the face offset toward the centre: where the touching point lies, if in the triangle
-        t = gap / closing
+        # (at 0 when the start is within the offset by rounding: the caller found the ball
+        # clear of the triangle by its nearest point, by a hair the plane's height does not
+        # see, and a ball resting on a face and pushed into it passed through)
+        t = max(gap, 0.0) / closing
         px = cx + t * ux - side * radius * nx
         py = cy + t * uy - side * radius * ny
         pz = cz + t * uz - side * radius * nz

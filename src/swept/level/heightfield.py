@@ -86,7 +86,15 @@ class HeightField(Surface):
         tris = np.empty((v00.shape[0], 2, 3), np.int64)
         tris[:, 0] = np.stack([v00, v10, v11], axis=1)
         tris[:, 1] = np.stack([v00, v11, v01], axis=1)
-        tris, normals = check_triangles(tris.reshape(-1, 3), verts)
+        try:
+            tris, normals = check_triangles(tris.reshape(-1, 3), verts)
+        except ValueError as e:
+            # (the triangles are the field's own: the culprit is a cell's heights or the scale)
+            row = int(str(e).split("[", 1)[1].split("]", 1)[0])
+            i, j = divmod(row // 2, cols - 1)
+            raise ValueError(f"heights and scale make cell ({i}, {j}) so steep or thin that one "
+                             f"of its triangles has zero area (heights[{i}:{i + 2}, {j}:{j + 2}]"
+                             f" = {h[i:i + 2, j:j + 2].tolist()}, scale = {tuple(s)})") from None
         h.flags.writeable = False
         object.__setattr__(self, "heights", h)
         object.__setattr__(self, "scale", s)

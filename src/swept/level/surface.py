@@ -43,6 +43,7 @@ from .._parallel import parallel_for
 from ..constants import (
     BOX_MARGIN,
     FLAT_EDGE_TOLERANCE,
+    HEADING_TOLERANCE,
     MAX_COORDINATE,
     SURFACE_SEARCH_DOUBLINGS,
     TRIANGLE_AREA_TOLERANCE,
@@ -54,7 +55,8 @@ from ..shapes import AABB, Capsule, ConvexHull, OrientedBox, Ray, Sphere
 from ..sweep import shape_core
 from ..vec import Vec3, as_vec3
 
-__all__ = ["Surface", "raycast_many", "check_vertices", "check_triangles", "adjacency"]
+__all__ = ["Surface", "raycast_many", "check_vertices", "check_triangles", "adjacency",
+           "sweep_ahead"]
 
 
 _T = TypeVar("_T")
@@ -388,12 +390,30 @@ def _sweep_sphere_surface(sphere: Sphere, rel: Vec3, surface: Surface, td: float
     """The sweep family's answer for a sphere moved by ``rel`` against a surface: the exact
     first touch (the subclass's :meth:`Surface._sphere_cast`), the normal smoothed over flat
     edges."""
-    c = sphere.center
-    fraction, k = surface._sphere_cast(c, rel, sphere.radius + td, mf)
+    reach = sphere.radius + td
+    length = rel.length()
+    if reach == 0.0 and length > 0.0:
+        # a point: the watertight ray, so that a point aimed at an edge or a vertex never
+        # slips between its triangles (the edges' capsules of radius 0 let it, at 1e6)
+        t, k = surface._ray(sphere.center, rel * (1.0 / length), -1.0, length * mf)
+        fraction = min(t / length, mf)
+    else:
+        fraction, k = surface._sphere_cast(sphere.center, rel, reach, mf)
     if k < 0:
         return None
-    at = c + rel * fraction
-    _d, q, n = surface._normal_at(k, at)
+    return _sphere_hit(sphere.center, reach, rel, surface, fraction, k)
+
+
+def _sphere_hit(c: Vec3, reach: float, rel: Vec3, surface: Surface, fraction: float, k: int
+                ) -> tuple[float, Vec3, Vec3, bool]:
+    """A sphere's sweep answer once its first touch ``(fraction, k)`` is known: the normal of
+    triangle k's feature there, smoothed over flat edges; for a ball of radius 0 (and no
+    target distance), a ray's: the face normal turned against the motion."""
+    _d, q, n = surface._normal_at(k, c + rel * fraction)
+    if reach == 0.0:
+        # the centre ends on the surface: the direction from the touching point to it is
+        # the rounding's (a vertex hit at 1e6 came out facing away from the ball)
+        n = _ray_normal(surface, k, rel)
     return fraction, n, q, fraction == 0.0
 
 
@@ -404,16 +424,30 @@ def _sweep_convex_surface(shape: Any, rel: Vec3, surface: Surface, td: float, mf
     touch within ``CAST_TOLERANCE`` of the query's size), the normal smoothed over flat
     edges."""
     core, radius = shape_core(shape)
-    reach = radius + td
+    cand = _swept_candidates(core, radius + td, rel * mf, surface)
+    answer = _convex_hit(core, radius, rel, surface, td, mf, cand)
+    return None if answer is None else answer[:4]
+
+
+def _swept_candidates(core: np.ndarray, reach: float, motion: Vec3, surface: Surface
+                      ) -> np.ndarray:
+    """The triangles near the box swept by a core grown by ``reach`` over ``motion``."""
     lo = core.min(axis=0) - reach
     hi = core.max(axis=0) + reach
-    d = np.array(rel) * mf
-    cand = surface._candidates(np.minimum(lo, lo + d), np.maximum(hi, hi + d))
+    d = np.array(motion)
+    return surface._candidates(np.minimum(lo, lo + d), np.maximum(hi, hi + d))
+
+
+def _convex_hit(core: np.ndarray, radius: float, rel: Vec3, surface: Surface, td: float,
+                mf: float, cand: np.ndarray) -> tuple[float, Vec3, Vec3, bool, int] | None:
+    """:func:`_sweep_convex_surface`'s answer over the candidate triangles ``cand``, and the
+    triangle met."""
     status, fraction, k, nx, ny, nz, px, py, pz = _k.core_cast(
         core, radius, surface.vertices, surface.triangles, cand, cand.shape[0], rel[0], rel[1],
         rel[2], td, mf)
     if k < 0:
         return None
+    d = np.array(rel) * mf
     point = Vec3(px, py, pz)
     if nx == 0.0 and ny == 0.0 and nz == 0.0:
         # the cores overlap: out along the face normal, toward the shape's centre
@@ -424,7 +458,54 @@ def _sweep_convex_surface(shape: Any, rel: Vec3, surface: Surface, td: float, mf
     else:
         # a point off the surface along the normal: its feature decides (flat edges: the face)
         _d, _q, normal = surface._normal_at(k, point + Vec3(nx, ny, nz) * surface._size)
-    return fraction, normal, point, status == _k.CAST_OVERLAPPED or fraction == 0.0
+    return fraction, normal, point, status == _k.CAST_OVERLAPPED or fraction == 0.0, k
+
+
+def sweep_ahead(shape: Any, rel: Vec3, surface: Surface) -> tuple[float, Vec3, Vec3, bool] | None:
+    """The first touch of ``shape`` (a sphere, capsule or box) moved by ``rel`` with a face of
+    ``surface`` it heads into, as the sweep family's answer (no target distance).
+
+    A sweep answers the first touch, and a start in contact at 0 with the face touched that
+    the motion heads into most: a character standing on a mesh's floor (touching it) and
+    walking along it got the floor back, and one sliding along a face a rounding's hair away
+    got that face a little way on, and neither saw the wall of the same mesh ahead: they
+    walked through. Here a touch the motion does not head into (along the face or leaving it:
+    the plane through the touching point square to the normal then separates the shape from
+    that plane's triangles for the rest of the motion) is passed over with every candidate
+    triangle of its plane, and the cast is run again over the rest, at most once a
+    candidate."""
+    core, radius = shape_core(shape)
+    cand = _swept_candidates(core, radius, rel, surface)
+    heading = -HEADING_TOLERANCE * rel.length()
+    ball = isinstance(shape, Sphere)
+    whole = True
+    for _ in range(cand.shape[0]):
+        if ball and whole:
+            # first the sweep's own cast (a mesh walks its tree)
+            fraction, k = surface._sphere_cast(shape.center, rel, radius, 1.0)
+        elif ball:
+            fraction, k = _k.sphere_cast(surface.vertices, surface.triangles, surface.normals,
+                                         cand, cand.shape[0], core[0, 0], core[0, 1],
+                                         core[0, 2], rel[0], rel[1], rel[2], radius, 1.0)
+        if ball:
+            answer = None if k < 0 else (*_sphere_hit(shape.center, radius, rel, surface,
+                                                      fraction, k), k)
+        else:
+            answer = _convex_hit(core, radius, rel, surface, 0.0, 1.0, cand)
+        if answer is None:
+            return None
+        fraction, n, q, started, k = answer
+        if n.dot(rel) < heading:
+            return fraction, n, q, started
+        # touching that plane and running along it or leaving it: its triangles are passed
+        u = np.array(n)
+        normals = surface.normals[cand]
+        first = surface.vertices[surface.triangles[cand, 0]]
+        plane = ((np.abs(normals @ u) >= 1.0 - FLAT_EDGE_TOLERANCE)
+                 & (np.abs((first - np.array(q)) @ u) <= surface._margin))
+        cand = cand[~plane & (cand != k)]
+        whole = False
+    return None
 
 
 def raycast_many(surface: Surface, origins: Any, directions: Any,
