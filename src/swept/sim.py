@@ -1079,10 +1079,7 @@ class Simulation:
     def _new_scratch(self, n: int) -> _k.Scratch:
         """The step's scratch arrays for ``n`` bodies, each body's collider cache row
         ``_cache_width`` wide (:data:`_CACHE_START_WIDTH`)."""
-        scratch = _k.new_scratch(n)
-        if scratch.cache.shape[1] != self._cache_width:
-            scratch = scratch._replace(cache=np.zeros((n, self._cache_width), np.int64))
-        return scratch
+        return _k.new_scratch(n, self._cache_width)
 
     def _widen_cache(self) -> None:
         """After a step in which more than one awake body in :data:`_CACHE_OVERFLOW_SHARE`

@@ -183,11 +183,12 @@ class Scratch(NamedTuple):
     hit_data: np.ndarray
 
 
-def new_scratch(n: int) -> Scratch:
-    """Scratch arrays for ``n`` bodies (every kernel writes a row before reading it)."""
+def new_scratch(n: int, width: int = CACHE_CAPACITY) -> Scratch:
+    """Scratch arrays for ``n`` bodies (every kernel writes a row before reading it), each
+    body's collider cache row ``width`` wide."""
     return Scratch(np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n, np.bool_),
                    np.zeros(n, np.bool_), np.zeros(n, np.bool_),
-                   np.zeros((n, CACHE_CAPACITY), np.int64), np.full(n, -1, np.int64),
+                   np.zeros((n, width), np.int64), np.full(n, -1, np.int64),
                    np.zeros((n, 6)), np.zeros(n, np.int64),
                    np.zeros((n, TOUCHES_LOGGED_PER_STEP), np.int64),
                    np.zeros((n, TOUCHES_LOGGED_PER_STEP, 7)))
