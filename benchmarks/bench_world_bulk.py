@@ -10,21 +10,26 @@ timings each, seconds):
   world (its bulk rows, not the trees).
 
 ``run(quick)`` is the entry point; ``python benchmarks/bench_world_bulk.py [--quick]`` runs it
-from the command line (``--quick``: 100,000 rows instead of 1,000,000, one timing each).
+from the command line (``--quick``: 100,000 rows instead of 1,000,000, one timing each) and
+writes ``benchmarks/results/world_bulk.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from swept import Ray, Segment
 from swept.world import World
+
+RESULTS = Path(__file__).resolve().parent / "results" / "world_bulk.json"
 
 
 def _segments(n: int, seed: int = 0) -> np.ndarray:
@@ -79,4 +84,6 @@ def run(quick: bool = False) -> dict[str, float]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    run(parser.parse_args().quick)
+    seconds = run(parser.parse_args().quick)
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(seconds, indent=2) + "\n")

@@ -1,0 +1,147 @@
+"""``benchmarks/goals.py``'s goal table, on results made up for the test: each goal reads its
+benchmark's JSON and says met, not met, or not measured; a goal is never called met from a run
+that did not measure it (a quick Simulation, a quick mesh run, a benchmark that did not run)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.shared import bench_script
+
+
+def _goals() -> Any:
+    return bench_script("goals", "swept_bench_goals")
+
+
+def _threads(busy: float, control: float, free: float) -> dict[str, Any]:
+    def calls(ratio: float, parallel: float) -> dict[str, Any]:
+        rows = {name: {"ratio": parallel, "threaded_runs": 8}
+                for name in ("World.sweep_many", "World.contact_many", "sweep_circles_segments")}
+        rows["World.raycast_many"] = {"ratio": ratio, "threaded_runs": 2}
+        rows["control: 1 thread both ways"] = {"ratio": control, "threaded_runs": 0}
+        return {"calls": rows}
+
+    return {"idle": calls(0.9, free), "one_core_busy": calls(busy, busy)}
+
+
+def _results() -> dict[str, Any]:
+    """Every benchmark's results, each goal met by a small margin."""
+    scene = {"scene": "uniform", "colliders": 1000, "world_vs_best_plain": 1.25,
+             "pymunk_vs_world": 20.5}
+    sim_rows = [
+        {"engine": "swept (swept)", "balls": 10_000, "steps_per_second": 210.0,
+         "balls_tunneled": 0},
+        {"engine": "swept (swept), 1 thread", "balls": 10_000, "steps_per_second": 150.0,
+         "balls_tunneled": 0},
+        {"engine": "pymunk 7.3.1", "balls": 10_000, "steps_per_second": 100.0},
+        {"engine": "pymunk 7.3.1, 42 substeps", "balls": 10_000, "steps_per_second": 0.3},
+    ]
+    mesh = {"mesh": "terrain", "triangles": 1_002_528, "bvh_build_s": 1.5,
+            "rays": {"lidar": {"swept_1_thread_over_embree": 2.9,
+                               "pybullet_over_swept_1_thread": 10.5}},
+            "sweeps": {"missed": 0, "wrong": 0, "us_per_sweep": 17.0}}
+    results = {
+        "world_rays": {"sizes": [
+            {"segments": 1_000, "scalar_vs_pymunk": 3.1, "batch_1_thread_vs_pymunk": 15.0,
+             "batch_vs_pymunk": 23.0},
+            {"segments": 10_000, "scalar_vs_pymunk": 3.5, "batch_1_thread_vs_pymunk": 25.5,
+             "batch_vs_pymunk": 41.0}]},
+        "broadphase": {"scenes": [scene]},
+        "ccd": {"engines": {"swept World.sweep_many (1 thread)": {"us_per_circle": 1.2,
+                                                                   "misses": 0},
+                            "plain grid (1 thread)": {"us_per_circle": 1.0, "misses": 0}}},
+        "threads": _threads(busy=1.04, control=1.0, free=0.55),
+        "sim": {"rows": sim_rows},
+        "compile": {"warmup_s": 59.0, "warmup_cpu_s": 110.0, "cores": 2},
+        "bulk": {"add_segments 1,000,000": 1.9},
+        "mesh": {"meshes": [mesh]},
+    }
+    for value in results.values():
+        value["_written"] = "2026-12-02 23:00"
+    return results
+
+
+def _met(results: dict[str, Any]) -> list[Any]:
+    return [row["met"] for row in _goals().table(results)]
+
+
+def test_every_goal_met_by_a_small_margin_reads_met() -> None:
+    assert _met(_results()) == [True] * len(_goals().GOALS)
+
+
+@pytest.mark.parametrize("bench, path, value", [
+    ("world_rays", ("sizes", 0, "scalar_vs_pymunk"), 2.99),
+    ("world_rays", ("sizes", 1, "batch_1_thread_vs_pymunk"), 24.9),
+    ("world_rays", ("sizes", 1, "batch_vs_pymunk"), 39.9),
+    ("broadphase", ("scenes", 0, "world_vs_best_plain"), 1.31),
+    ("broadphase", ("scenes", 0, "pymunk_vs_world"), 19.9),
+    ("ccd", ("engines", "swept World.sweep_many (1 thread)", "us_per_circle"), 1.31),
+    ("ccd", ("engines", "swept World.sweep_many (1 thread)", "misses"), 1),
+    ("sim", ("rows", 0, "steps_per_second"), 199.0),
+    ("sim", ("rows", 0, "balls_tunneled"), 1),
+    ("compile", ("warmup_s",), 60.5),
+    ("bulk", ("add_segments 1,000,000",), 2.0),
+    ("mesh", ("meshes", 0, "rays", "lidar", "swept_1_thread_over_embree"), 3.01),
+    ("mesh", ("meshes", 0, "rays", "lidar", "pybullet_over_swept_1_thread"), 9.9),
+    ("mesh", ("meshes", 0, "bvh_build_s"), 2.0),
+    ("mesh", ("meshes", 0, "sweeps", "missed"), 1),
+])
+def test_a_figure_just_past_its_goal_reads_not_met(bench: str, path: tuple[Any, ...],
+                                                   value: float) -> None:
+    results = _results()
+    node = results[bench]
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    met = _met(results)
+    assert met.count(False) == 1 and met.count(None) == 0
+
+
+def test_threads_slower_than_the_control_noise_allows_read_not_met() -> None:
+    """A busy call at 1.06 against a control of exactly 1.00 is beyond the 5% allowed; free
+    cores that do not make the big batches faster fail the goal as well."""
+    results = _results()
+    results["threads"] = _threads(busy=1.06, control=1.0, free=0.55)
+    assert _met(results).count(False) == 1
+    results["threads"] = _threads(busy=1.0, control=1.0, free=0.85)
+    assert _met(results).count(False) == 1
+    # a noisy control row widens what is allowed: 1.06 within a control of 1.03
+    results["threads"] = _threads(busy=1.06, control=1.03, free=0.55)
+    assert False not in _met(results)
+
+
+def test_runs_that_did_not_measure_a_goal_say_so() -> None:
+    """A quick Simulation (1,000 balls), a quick mesh run (no mesh of 1,000,000 triangles),
+    a quick bulk run and a benchmark that did not run are never called met."""
+    goals = _goals()
+    results = _results()
+    for row in results["sim"]["rows"]:
+        row["balls"] = 1_000
+    results["mesh"]["meshes"][0]["triangles"] = 100_352
+    results["bulk"] = {"add_segments 100,000": 0.2, "_written": "x"}
+    del results["compile"]
+    rows = {row["goal"]: row for row in goals.table(results)}
+    unmeasured = [goal for goal, row in rows.items() if row["met"] is None]
+    assert len(unmeasured) == 4
+    assert rows[next(g for g in unmeasured if "Compiling" in g)]["measured"] == "not run"
+    assert False not in [row["met"] for row in rows.values()]
+
+
+def test_the_table_reads_the_json_each_benchmark_wrote(tmp_path: Path) -> None:
+    goals = _goals()
+    (tmp_path / "compile_cold.json").write_text("{}")  # not a benchmark's file: ignored
+    (tmp_path / goals.COLD_COMPILE).write_text(json.dumps(
+        {"warmup_s": 72.2, "warmup_cpu_s": 126.5, "cores": 2}))
+    found = goals.read_results(tmp_path)
+    assert list(found) == ["compile"]
+    row = next(r for r in goals.table(found) if r["measured"] != "not run")
+    assert (row["met"], row["measured"]) == (False, "72.2 s wall, 126.5 s CPU on 2 cores")
+
+
+def test_an_unknown_benchmark_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _goals().main(["--only", "sim,lidar"])
+    assert "--only: unknown benchmark(s) lidar" in capsys.readouterr().err
