@@ -285,10 +285,10 @@ def _level_surface(mesh: bool) -> None:
 #: warm-up at load 2, 09:55: sim2d_moves 31.3, world2d 35.5, sim2d 41.4, level_meshes 15.5,
 #: level_fields 9.4, scalar2d 8.4, scalar3d 4.5, level_tiles 2.6; all ended within 2.5 s).
 FAMILIES: dict[str, Callable[[], None]] = {
-    "world2d": lambda: _world_queries(2),
-    "sim2d_moves": _simulation_moves,
-    "level_meshes": lambda: _level_surface(True),
     "sim2d": lambda: _simulation(2),
+    "sim2d_moves": _simulation_moves,
+    "world2d": lambda: _world_queries(2),
+    "level_meshes": lambda: _level_surface(True),
     "level_fields": lambda: _level_surface(False),
     "scalar2d": _scalar2d,
     "scalar3d": _scalar3d,
