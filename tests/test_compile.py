@@ -17,7 +17,7 @@ from typing import Any
 import numba
 import numpy as np
 import pytest
-from numba.core import compiler, errors
+from numba.core import compiler, errors, ir
 
 from swept import Polygon, contact
 from swept._kernels import (
@@ -538,7 +538,8 @@ def test_the_lowering_and_ssa_shortcuts_give_numbas_llvm_ir(
     from swept._kernels import order
 
     for install, patched in ((kernels._ssa_by_mentions, lambda: ssa._run_ssa),
-                             (kernels._omitted_without_error, lambda: lowering._lit_or_omitted)):
+                             (kernels._omitted_without_error, lambda: lowering._lit_or_omitted),
+                             (kernels._flat_list_vars, lambda: ir.Stmt.list_vars)):
         before = patched()
         install()  # a second install changes nothing
         assert patched() is before
@@ -551,7 +552,61 @@ def test_the_lowering_and_ssa_shortcuts_give_numbas_llvm_ir(
                         lowering._lit_or_omitted._numba_lit_or_omitted)
     monkeypatch.setattr(numba_errors.HighlightColorScheme, "_markup",
                         numba_errors.HighlightColorScheme._markup._numba_markup)
+    monkeypatch.setattr(ir.Stmt, "list_vars", ir.Stmt.list_vars._numba_list_vars)
+    monkeypatch.setattr(ir.Expr, "list_vars", ir.Expr.list_vars._numba_list_vars)
     assert [_llvm_ir(f, sig) for f, sig in cases] == shortcut
+
+
+def test_the_flat_variable_lists_are_numbas_for_every_kernel() -> None:
+    """numba's analyses list each statement's variables through a recursive helper that
+    builds a list at every level; the flat walk (_flat_list_vars) gives every statement and
+    expression of every kernel's IR the very variables, in the same order."""
+    import importlib
+    import pkgutil
+
+    import swept._kernels as kernels
+
+    flat_stmt, flat_expr = ir.Stmt.list_vars, ir.Expr.list_vars
+    own_stmt, own_expr = flat_stmt._numba_list_vars, flat_expr._numba_list_vars
+    checked = 0
+    for info in pkgutil.iter_modules(kernels.__path__):
+        module = importlib.import_module(f"swept._kernels.{info.name}")
+        for fn in vars(module).values():
+            py_func = getattr(fn, "py_func", None)
+            if py_func is None or py_func.__module__ != module.__name__:
+                continue
+            for block in compiler.run_frontend(py_func).blocks.values():
+                for stmt in block.body:
+                    found = [stmt, *(v for v in vars(stmt).values() if isinstance(v, ir.Expr))]
+                    for inst in found:
+                        flat = inst.list_vars()
+                        own = (own_expr if isinstance(inst, ir.Expr) else own_stmt)(inst)
+                        assert [id(v) for v in flat] == [id(v) for v in own], inst
+                        checked += 1
+    assert checked > 50_000
+
+
+def test_a_kernels_compile_broadcasts_no_llvm_lock_events() -> None:
+    """numba broadcasts an event at every call into LLVM's C API, for timers nothing reads
+    (about 5.7 us a call, 67,000 calls a family): a swept kernel's compile runs without those
+    callbacks (_llvm_lock_quiet), gives them back afterwards, and a user's compile still
+    broadcasts them."""
+    from llvmlite.binding import ffi
+    from numba.core import event
+
+    import swept._kernels as kernels
+
+    callbacks = ffi.lib._lock._cblist
+    assert callbacks
+    quiet = kernels._llvm_lock_quiet(numba.njit(_user_helper))
+    with event.install_recorder("numba:llvm_lock") as during:
+        quiet.compile((numba.float64,))
+    assert during.buffer == []
+    assert ffi.lib._lock._cblist is callbacks
+    assert quiet(1.0) == 3.0
+    with event.install_recorder("numba:llvm_lock") as user:
+        numba.njit(_user_helper).compile((numba.float64,))
+    assert len(user.buffer) > 100
 
 
 def test_the_ssa_shortcut_rebuilds_every_kernel_as_numba_does() -> None:

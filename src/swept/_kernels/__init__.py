@@ -52,6 +52,7 @@ from typing import Any, TypeVar
 
 import numba
 from numba.core import inline_closurecall, ir, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.types import functions as _function_types
 
 from ..constants import COINCIDENT_NORMAL_2D, COINCIDENT_NORMAL_3D
@@ -95,6 +96,42 @@ def _typed_unliteral(dispatcher: Any) -> Any:
     return dispatcher
 
 
+def _llvm_lock_quiet(dispatcher: Any) -> Any:
+    """Make ``dispatcher``'s compiles skip numba's LLVM-lock events (nothing if numba or
+    llvmlite changed).
+
+    numba registers a callback pair on llvmlite's lock that broadcasts a ``numba:llvm_lock``
+    start and end event at every call into LLVM's C API (about 67,000 calls for the
+    ``scalar3d`` warm-up family), to the timers each compile nested in the call installs
+    for its metadata (``cres.metadata["timers"]["llvm_lock"]``, a duration nothing in swept
+    or numba reads): about 5.7 us of Python a call with three timers installed, against
+    0.8 us for the call itself. While a swept kernel compiles (its callees and numba's
+    library compiles with it), the lock runs no callback: the same IR and machine code, no
+    ``llvm_lock`` figure in those compiles' metadata. The callbacks are swapped, not
+    edited, as a whole list (a thread iterating the old one finishes it), and only under
+    numba's compiler lock, which a compile already holds."""
+    from llvmlite.binding import ffi
+
+    lock: Any = getattr(getattr(ffi, "lib", None), "_lock", None)
+    compile_ = dispatcher.compile
+    if not isinstance(getattr(lock, "_cblist", None), list):
+        return dispatcher
+
+    def compile_quiet(sig: Any) -> Any:
+        callbacks = lock._cblist
+        if not callbacks:  # a swept compile inside another: already quiet
+            return compile_(sig)
+        with global_compiler_lock:
+            lock._cblist = []
+            try:
+                return compile_(sig)
+            finally:
+                lock._cblist = callbacks
+
+    dispatcher.compile = compile_quiet
+    return dispatcher
+
+
 #: ``numba.njit``, untyped: its stubs do not list the options ``no_cpython_wrapper`` and
 #: ``no_cfunc_wrapper``. No kernel makes the C-callable wrapper (``no_cfunc_wrapper``), which
 #: only numba's first-class function values use.
@@ -103,8 +140,8 @@ _njit: Any = numba.njit
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = called_by_address(compiled_once(_typed_unliteral(_njit(
-        cache=True, nogil=True, no_cfunc_wrapper=True)(fn))))
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+        cache=True, nogil=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
 
@@ -137,8 +174,9 @@ def callee(fn: F) -> F:
     calls does not need. Measured: a wrapper is two thirds of a small kernel's compile
     that takes a scene (0.084 against 0.027 s of CPU, 29 such kernels). Python calling a
     callee gets a TypeError."""
-    compiled: F = called_by_address(compiled_once(_python_refused(_typed_unliteral(_njit(
-        cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)))))
+    dispatcher = _llvm_lock_quiet(_njit(cache=True, no_cpython_wrapper=True,
+                                        no_cfunc_wrapper=True)(fn))
+    compiled: F = called_by_address(compiled_once(_python_refused(_typed_unliteral(dispatcher))))
     return compiled
 
 
@@ -191,8 +229,8 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = called_by_address(compiled_once(_typed_unliteral(_njit(
-        cache=True, no_cfunc_wrapper=True)(fn))))
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+        cache=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
 
@@ -207,8 +245,8 @@ def inline_kernel(fn: F) -> F:
     10 s of CPU; inlined into ``cast_one`` and ``cast_range`` it cost that twice; now only
     in ``cast_range``, which the scalar queries call on a one-row batch). Inline small
     helpers; call large ones."""
-    compiled: F = compiled_once(_typed_unliteral(_njit(cache=True, nogil=True, inline="always",
-                                                       no_cfunc_wrapper=True)(fn)))
+    compiled: F = compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+        cache=True, nogil=True, inline="always", no_cfunc_wrapper=True)(fn))))
     return compiled
 
 
@@ -519,3 +557,61 @@ def _omitted_without_error() -> None:
 
 
 _omitted_without_error()
+
+
+def _flat_list_vars() -> None:
+    """Make numba's ``list_vars`` of a statement or expression collect into one list (once;
+    nothing if numba changed).
+
+    ``ir.Stmt.list_vars`` and ``ir.Expr.list_vars`` (numba 0.68) walk an instruction's
+    attributes through ``Inst._rec_list_vars``, a recursive method that builds and extends a
+    new list at every level (a call per attribute, per list item, per nested expression):
+    every pass's use-def and liveness analysis lists every statement's variables again, about
+    1.8 million such calls for the ``scalar3d`` warm-up family. Here one function walks the
+    same values in the same order (a variable; an instruction: its own ``list_vars``, walked
+    in place when it is numba's default; a list or tuple's items; a dict's values) appending
+    to one list: the same variables in the same order, so the same IR."""
+    stmt_list_vars = ir.Stmt.__dict__.get("list_vars")
+    expr_list_vars = ir.Expr.__dict__.get("list_vars")
+    rec = ir.Inst.__dict__.get("_rec_list_vars")
+    if (stmt_list_vars is None or expr_list_vars is None or rec is None
+            or getattr(stmt_list_vars, "_swept_flat", False)):
+        return
+    var, inst = ir.Var, ir.Inst
+
+    def collect(value: Any, out: list[Any]) -> None:
+        if isinstance(value, var):
+            out.append(value)
+        elif isinstance(value, inst):
+            own = type(value).list_vars
+            if own is flat_stmt:
+                collect(value.__dict__, out)
+            elif own is flat_expr:
+                collect(value.__dict__["_kws"], out)
+            else:
+                out.extend(value.list_vars())
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                collect(item, out)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item, out)
+
+    def flat_stmt(self: Any) -> list[Any]:
+        out: list[Any] = []
+        collect(self.__dict__, out)
+        return out
+
+    def flat_expr(self: Any) -> list[Any]:
+        out: list[Any] = []
+        collect(self._kws, out)
+        return out
+
+    flat_stmt._swept_flat = True  # type: ignore[attr-defined]
+    flat_stmt._numba_list_vars = stmt_list_vars  # type: ignore[attr-defined]
+    flat_expr._numba_list_vars = expr_list_vars  # type: ignore[attr-defined]
+    ir.Stmt.list_vars = flat_stmt  # type: ignore[method-assign]
+    ir.Expr.list_vars = flat_expr  # type: ignore[method-assign]
+
+
+_flat_list_vars()
