@@ -98,6 +98,7 @@ from .constants import (
     MOVING_GRID_MARKS_PER_COLLIDER,
     MOVING_GRID_OUTSIDE,
     RAY_GATHER_MIN_ROWS,
+    RAY_ORDER_MIN_COLLIDERS,
 )
 from .contact import contact
 from .oneway import one_way_direction, one_way_faces, one_way_stands
@@ -2277,19 +2278,25 @@ class World:
         its ``flags``."""
         scene = self._sync()
         n, d = casts.origins.shape
-        # cast in the order of the origins' places (rays that start close together read the
-        # same cells from the cache), each row still answered in its own place
-        order = np.empty(n, np.int64)
-        _kw.spatial_order(casts.origins, order)
-        if n >= RAY_GATHER_MIN_ROWS:
-            # the rows gathered into that order, cast one after another, the hits put back
-            rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
-            _kw.gather_casts(casts, order, rows)
-            found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags)
-            out = _new_hits(n, d)
-            _kw.scatter_hits(found, order, out)
+        if not flags & _kw.CAST_GROWN and (n < RAY_GATHER_MIN_ROWS
+                                           or self._alive < RAY_ORDER_MIN_COLLIDERS):
+            # rays in their own order: on fewer rows or colliders the spatial order costs
+            # more than it saves (measured: RAY_ORDER_MIN_COLLIDERS)
+            out = self._cast_rows(scene, casts, _IN_ORDER, mask, flags)
         else:
-            out = self._cast_rows(scene, casts, order, mask, flags)
+            # cast in the order of the origins' places (rays that start close together read
+            # the same cells from the cache), each row still answered in its own place
+            order = np.empty(n, np.int64)
+            _kw.spatial_order(casts.origins, order)
+            if n >= RAY_GATHER_MIN_ROWS:
+                # the rows gathered into that order, cast one after another, the hits put back
+                rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
+                _kw.gather_casts(casts, order, rows)
+                found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags)
+                out = _new_hits(n, d)
+                _kw.scatter_hits(found, order, out)
+            else:
+                out = self._cast_rows(scene, casts, order, mask, flags)
         self._owners(out.handle)
         return out
 
