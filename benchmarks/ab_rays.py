@@ -13,12 +13,14 @@ agree. Usage::
 
     PYTHONPATH=$PWD/src python benchmarks/ab_rays.py --base main --scenes far:10000,uniform:1000
 
-``--split`` times the working tree alone, each round one call each of ``raycast_many``, its
-kernel alone (``cast_range`` on the same rays in the same order, one thread: the Python around
-it left out) and ``bench_broadphase.py``'s plain grid (its two ``--quick`` cell sizes, the
-better of the two each round), each call after an untimed one of its own: the medians, the
-median ratios to the plain grid, and ``raycast_many`` less its kernel (what the Python around
-the kernel costs a ray).
+``--rays`` sets the rays a call (default 2,000, as ``bench_broadphase.py``; a game casts 100 to
+2,000 a frame). ``--split`` times the working tree alone, each round one call each of
+``raycast_many``, its kernel alone (``cast_range`` through its compiled entry point on the same
+rays in the order ``raycast_many`` casts them, gathered beforehand where it gathers them, one
+thread: the Python around it left out) and ``bench_broadphase.py``'s plain grid (its two
+``--quick`` cell sizes, the better of the two each round), each call after an untimed one of
+its own: the medians, the median ratios to the plain grid, and ``raycast_many`` less its kernel
+(what the Python around the kernel costs a ray).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ sys.path.insert(0, str(HERE))
 
 import scenes  # noqa: E402
 
-#: Rays a call (as ``bench_broadphase.py``).
+#: Rays a call by default (as ``bench_broadphase.py``).
 RAYS = 2000
 #: The package-name strings of ``src/swept`` that a renamed copy must say differently: the lazy
 #: kernels' package, the inliner's own-module test, the hit records' type names.
@@ -107,11 +109,12 @@ def digest(batch: Any) -> str:
     return h.hexdigest()[:12]
 
 
-def compare(key: str, packages: dict[str, Any], rounds: int) -> float:
-    """One scene: prints and returns the median new / base ratio over ``rounds`` rounds."""
+def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS) -> float:
+    """One scene: prints and returns the median new / base ratio over ``rounds`` rounds of
+    ``count`` rays."""
     name, n = key.split(":")
     scene = scenes.make_scene(name, int(n))
-    origins, directions, tmax = scenes.rays(scene, RAYS)
+    origins, directions, tmax = scenes.rays(scene, count)
     worlds = {label: world(pkg, scene) for label, pkg in packages.items()}
     hashes = {label: digest(w.raycast_many(origins, directions, tmax))
               for label, w in worlds.items()}
@@ -120,7 +123,7 @@ def compare(key: str, packages: dict[str, Any], rounds: int) -> float:
         for label in (("base", "new") if r % 2 == 0 else ("new", "base")):
             start = time.process_time()
             worlds[label].raycast_many(origins, directions, tmax)
-            us[label].append((time.process_time() - start) / RAYS * 1e6)
+            us[label].append((time.process_time() - start) / count * 1e6)
     ratios = [a / b for a, b in zip(us["new"], us["base"])]
     ratio = statistics.median(ratios)
     quartiles = statistics.quantiles(ratios, n=4)
@@ -131,30 +134,39 @@ def compare(key: str, packages: dict[str, Any], rounds: int) -> float:
     return ratio
 
 
-def split(key: str, rounds: int) -> None:
+def split(key: str, rounds: int, count: int = RAYS) -> None:
     """One scene (``--split``): prints the working tree's ``raycast_many``, its kernel alone and
-    the plain grid, us a ray (CPU time, medians of ``rounds`` rounds), one thread."""
+    the plain grid, us a ray (CPU time, medians of ``rounds`` rounds of ``count`` rays), one
+    thread."""
     import bench_broadphase as bb
 
     import swept
+    from swept import constants
+    from swept._fast import batch_entry
     from swept._kernels import world as kw
 
     name, n = key.split(":")
     scene = scenes.make_scene(name, int(n))
-    origins, directions, tmax = scenes.rays(scene, RAYS)
+    origins, directions, tmax = scenes.rays(scene, count)
     with bb.one_thread():
         w = world(swept, scene)
         _info, grids = bb.plain_grids(scene, bb.QUICK_GRID_CELL_FACTORS, origins, directions,
                                       tmax)
-        reach = np.full(RAYS, tmax)
+        reach = np.full(count, tmax)
         casts = kw.Casts(origins, directions, reach, reach)
-        order = np.empty(RAYS, np.int64)
-        kw.spatial_order(origins, order)
-        out = kw.Hits(np.empty(RAYS, np.int64), np.empty(RAYS), np.empty((RAYS, 2)),
-                      np.empty((RAYS, 2)), np.empty(RAYS, np.bool_))
+        if (count >= constants.RAY_GATHER_MIN_ROWS
+                and len(scene) >= getattr(constants, "RAY_ORDER_MIN_COLLIDERS", 0)):
+            # the rays as raycast_many casts them: gathered into their spatial order
+            order = np.empty(count, np.int64)
+            kw.spatial_order(origins, order)
+            casts = kw.Casts(*(np.ascontiguousarray(a[order]) for a in casts))
+        out = kw.Hits(np.empty(count, np.int64), np.empty(count), np.empty((count, 2)),
+                      np.empty((count, 2)), np.empty(count, np.bool_))
+        args = (w._sync(), casts, np.zeros(0, np.int64), kw.ALL_LAYERS_MASK, kw.CAST_NORMALISE,
+                out)
+        kernel = batch_entry(kw.cast_range, args, ("ab_rays", True))
         runners = {"world": lambda: w.raycast_many(origins, directions, tmax),
-                   "kernel": lambda: kw.cast_range(0, RAYS, w._sync(), casts, order,
-                                                   kw.ALL_LAYERS_MASK, kw.CAST_NORMALISE, out),
+                   "kernel": lambda: kernel(0, count, *args),
                    **grids}
         us: dict[str, list[float]] = {label: [] for label in runners}
         for _ in range(rounds):
@@ -162,7 +174,7 @@ def split(key: str, rounds: int) -> None:
                 fn()
                 start = time.process_time()
                 fn()
-                us[label].append((time.process_time() - start) / RAYS * 1e6)
+                us[label].append((time.process_time() - start) / count * 1e6)
     grid = [min(pair) for pair in zip(*(us[label] for label in grids))]
 
     def ratio(label: str) -> float:
@@ -183,12 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", default="uniform:1000,clustered:10000,far:10000,kinds:1000",
                         help="name:colliders, comma-separated")
     parser.add_argument("--rounds", type=int, default=301, help="alternated pairs a scene")
+    parser.add_argument("--rays", type=int, default=RAYS, help="rays a call")
     parser.add_argument("--split", action="store_true",
                         help="the working tree alone: raycast_many, its kernel, the plain grid")
     args = parser.parse_args(argv)
     if args.split:
         for key in args.scenes.split(","):
-            split(key, args.rounds)
+            split(key, args.rounds, args.rays)
         return 0
     sys.path.insert(0, str(base_package(args.base)))
     import sweptbase  # type: ignore[import-not-found]
@@ -197,9 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     import swept
 
     set_num_threads(1)
-    print(f"base {args.base} ({sweptbase.__file__}) against {swept.__file__}; load "
-          f"{os.getloadavg()[0]:.1f}", flush=True)
-    ratios = [compare(key, {"base": sweptbase, "new": swept}, args.rounds)
+    for package in (sweptbase, swept):
+        # swept's batches run on its own threads (the cores, by default), not numba's count
+        setter = getattr(package, "set_threads", None)
+        if setter is not None:
+            setter(1)
+    print(f"base {args.base} ({sweptbase.__file__}) against {swept.__file__}; {args.rays} "
+          f"rays a call; load {os.getloadavg()[0]:.1f}", flush=True)
+    ratios = [compare(key, {"base": sweptbase, "new": swept}, args.rounds, args.rays)
               for key in args.scenes.split(",")]
     print(f"geometric mean of the ratios {float(np.exp(np.mean(np.log(ratios)))):.3f}; load "
           f"{os.getloadavg()[0]:.1f}")

@@ -62,7 +62,7 @@ OTHERS = {
     "BROADPHASE_OCCUPANCY_COLLIDERS_PER_CELL",
     "GRID_SUB_CROWDED", "GRID_SUB_PER_CELL", "GRID_SUB_MAX_SIDE", "GRID_SUB_GROWTH",
     # the order a batch casts its rays in (swept._kernels.world.spatial_order)
-    "RAY_ORDER_PER_BUCKET", "RAY_GATHER_MIN_ROWS",
+    "RAY_ORDER_PER_BUCKET", "RAY_GATHER_MIN_ROWS", "RAY_ORDER_MIN_COLLIDERS",
     # the Simulation's velocity solver: a contact's reach, the default restitution threshold
     "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS", "CONTACT_SLOP_FRACTION",
     "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",

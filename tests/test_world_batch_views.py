@@ -346,10 +346,12 @@ def test_gathered_casts_and_scattered_hits_move_each_row_to_its_place(n: int, d:
 @pytest.mark.parametrize("d", [2, 3])
 def test_a_batch_cast_gathered_answers_each_row_as_cast_in_place(
         d: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """From RAY_GATHER_MIN_ROWS rows a batch's rays (and balls) are copied into their spatial
-    order, cast one after another and their hits put back in their rows (the cache then holds
-    the grid and the colliders rather than scattered rows): every row answers bit for bit as
-    the batch cast in place in that order, on one thread and on two."""
+    """From RAY_GATHER_MIN_ROWS rows a batch's balls (and its rays, from
+    RAY_ORDER_MIN_COLLIDERS colliders) are copied into their spatial order, cast one after
+    another and their hits put back in their rows (the cache then holds the grid and the
+    colliders rather than scattered rows): every row answers bit for bit as the batch cast
+    in place in that order, or in its own order (rays below those sizes), on one thread and
+    on two."""
     from swept import world as world_module
 
     rng = np.random.default_rng(90 + d)
@@ -369,8 +371,9 @@ def test_a_batch_cast_gathered_answers_each_row_as_cast_in_place(
     answers = []
     before = swept.threads()
     try:
-        for gather_from in (n + 1, n, 1):
+        for gather_from, colliders_from in ((n + 1, 0), (n, 0), (1, 0), (1, 301)):
             monkeypatch.setattr(world_module, "RAY_GATHER_MIN_ROWS", gather_from)
+            monkeypatch.setattr(world_module, "RAY_ORDER_MIN_COLLIDERS", colliders_from)
             for count in (1, 2):
                 swept.set_threads(count)
                 rays = world.raycast_many(origins, directions, reach)

@@ -18,11 +18,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swept import Circle, Polygon, Ray, Segment, Vec3, raycast
 from swept._kernels import world as kw
+from swept.constants import MAX_COORDINATE
 from swept.vec import _unit_direction2
 from swept.world import INITIAL_CAPACITY, INITIAL_POOL, World, _lengths
 
@@ -300,3 +301,85 @@ def test_the_batch_cast_reads_a_strided_scene_as_a_contiguous_one() -> None:
         kw.cast_range(0, 2, table, casts, np.empty(0, np.int64), 0xFFFFFFFF, 0, out)
         answers.append((out.handle.tolist(), out.t.tolist()))
     assert answers[0] == answers[1] == ([0, 1], [5.0, 2.0])
+
+
+_CHECKED = st.sampled_from([0.0, -0.0, 1.0, -2.5, 1e-300, 5e-324, MAX_COORDINATE,
+                            -MAX_COORDINATE, np.nextafter(MAX_COORDINATE, math.inf), math.inf,
+                            -math.inf, math.nan])
+
+
+@settings(max_examples=300, deadline=None)
+@given(d=st.sampled_from([2, 3]), data=st.data())
+def test_the_batch_checks_in_one_pass_answer_as_the_three_checks(d: int, data: Any) -> None:
+    """raycast_many checks a float64 batch's origins and directions in one compiled pass
+    (``rays_fine``: every value within MAX_COORDINATE, no zero direction) where it made three
+    (``within`` twice, ``zero_length_row``): the one pass accepts exactly the batches the
+    three accept, whatever the values (NaN, infinities, the limit and the next float past it,
+    signed zeros, subnormals)."""
+    n = data.draw(st.integers(0, 7))
+    origins = np.array(data.draw(st.lists(_CHECKED, min_size=n * d, max_size=n * d)),
+                       dtype=np.float64).reshape(n, d)
+    directions = np.array(data.draw(st.lists(_CHECKED, min_size=n * d, max_size=n * d)),
+                          dtype=np.float64).reshape(n, d)
+    three = (kw.within(origins, MAX_COORDINATE) and kw.within(directions, MAX_COORDINATE)
+             and kw.zero_length_row(directions) < 0)
+    assert kw.rays_fine(origins, directions, MAX_COORDINATE) == three
+
+
+@pytest.mark.parametrize("case", ["nan origin", "inf direction", "past the limit",
+                                  "zero direction", "rows", "columns", "world's width"])
+def test_a_batch_the_one_pass_rejects_raises_the_checks_own_error(case: str) -> None:
+    """A float64 batch that fails raycast_many's one compiled check goes through the checks
+    of any other input (their conversions, their messages): each error names what it named
+    before, the same for arrays (the compiled check first) as for lists (the checks alone)."""
+    world = World()
+    world.add(wall(1.0))
+    origins = np.zeros((4, 2))
+    directions = np.ones((4, 2))
+    if case == "nan origin":
+        origins[3, 1] = math.nan
+    elif case == "inf direction":
+        directions[1, 0] = math.inf
+    elif case == "past the limit":
+        origins[2, 0] = 2.0 * MAX_COORDINATE
+    elif case == "zero direction":
+        directions[2] = 0.0
+    elif case == "rows":
+        directions = directions[:3].copy()
+    elif case == "columns":
+        directions = np.ones((4, 3))
+    else:
+        origins, directions = np.zeros((4, 3)), np.ones((4, 3))
+    messages = []
+    for o, v in ((origins, directions), (origins.tolist(), directions.tolist())):
+        with pytest.raises(ValueError) as caught:
+            world.raycast_many(o, v)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    if case == "zero direction":
+        assert messages[0] == "directions[2] is the zero vector"
+
+
+def test_any_batch_layout_answers_as_the_plain_float64_batch() -> None:
+    """Only a C-ordered float64 batch of the world's width takes the one compiled check; any
+    other (Fortran order, a strided view, float32, read-only arrays, lists) is converted by
+    the checks first: every form casts the same rays to the same bits."""
+    world = World()
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.0, 100.0, (300, 2))
+    world.add_segments(np.hstack([a, a + rng.uniform(-10.0, 10.0, (300, 2))]))
+    origins = rng.uniform(0.0, 100.0, (200, 2)).astype(np.float32).astype(np.float64)
+    directions = rng.normal(size=(200, 2)).astype(np.float32).astype(np.float64)
+    frozen_o, frozen_v = origins.copy(), directions.copy()
+    frozen_o.flags.writeable = frozen_v.flags.writeable = False
+    wide = np.zeros((200, 4))
+    wide[:, ::2] = directions
+    forms = [(origins, directions), (np.asfortranarray(origins), np.asfortranarray(directions)),
+             (origins, wide[:, ::2]), (origins.astype(np.float32), directions.astype(np.float32)),
+             (frozen_o, frozen_v), (origins.tolist(), directions.tolist())]
+    want = world.raycast_many(origins, directions)
+    assert want.hit.sum() > 20
+    for o, v in forms:
+        got = world.raycast_many(o, v)
+        for field in ("hit", "distance", "point", "normal", "handle"):
+            assert getattr(got, field).tobytes() == getattr(want, field).tobytes()

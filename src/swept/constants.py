@@ -127,6 +127,7 @@ __all__ = [
     "MAX_THREADS",
     # the order a batch casts its rays in (swept._kernels.world.spatial_order)
     "RAY_ORDER_PER_BUCKET", "RAY_ORDER_MAX_SIDE", "RAY_GATHER_MIN_ROWS",
+    "RAY_ORDER_MIN_COLLIDERS",
     # the Simulation's velocity solver
     "SOLVER_ITERATIONS", "CONTACT_MARGIN_FRACTION", "RESTITUTION_THRESHOLD_STEPS",
     "CONTACT_SLOP_FRACTION", "POSITION_CORRECTION", "SOLVER_TOLERANCE_FRACTION", "SLEEP_TIME",
@@ -765,6 +766,17 @@ RAY_ORDER_MAX_SIDE = 1024
 #: cost what they save); 256 rays 1.11x. The copies run on the calling thread: 10,000 rows
 #: 0.2 ms each way at load 11, where the cast of those rays took about 9 ms of CPU.
 RAY_GATHER_MIN_ROWS = 4096
+#: ``World.raycast_many`` casts its rays in that order (gathered) only from
+#: :data:`RAY_GATHER_MIN_ROWS` rays and this many colliders; any other batch of rays in its own
+#: order (balls, not measured so, keep the order at any size). Measured on
+#: ``benchmarks/scenes.py``'s eight scene kinds (one thread, the kernel with and without the
+#: order alternated in one process, CPU time, medians of 31 to 101 rounds, load 3-6; the
+#: order's pass and copies included), the ordered time over the own order's: 10,000 rays
+#: gathered at 1,000 colliders 1.02-1.22 (geometric mean 1.14), at 3,000 0.90-1.15 (1.02), at
+#: 5,000 0.85-1.05 (0.97, six kinds), at 10,000 0.85-1.16 (0.98; the clusters, whose rays start
+#: anywhere, 1.16); below the gather, 100 to 2,000 rays cast in place in that order, 1.00-1.15
+#: at 1,000 colliders and 0.98-1.13 at 10,000.
+RAY_ORDER_MIN_COLLIDERS = 4096
 
 # --- a Chain in the World (swept.world, swept.chain)
 

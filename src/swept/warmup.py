@@ -154,9 +154,11 @@ def _world_queries(dim: int) -> None:
     d = rng.normal(size=(300, dim))
     w.raycast_many(o, d)
     w.raycast_many(o[:5], d[:5])
-    # a batch cast gathered into its order (gather_casts, scatter_hits: one compile each)
+    # a batch cast gathered into its order (gather_casts, scatter_hits: one compile each):
+    # balls, which a World of any size gathers from RAY_GATHER_MIN_ROWS rows (rays only from
+    # RAY_ORDER_MIN_COLLIDERS colliders; the types are the same)
     rows = (RAY_GATHER_MIN_ROWS, dim)
-    w.raycast_many(np.resize(o, rows), np.resize(d, rows))
+    w.sweep_many(np.resize(o, rows), np.ones(RAY_GATHER_MIN_ROWS), np.resize(d, rows))
     w.sweep_many(o, np.ones(300), d)
     w.contact_many(o, np.ones(300))
     w.raycast(Ray(tuple(o[0]), tuple(d[0])))

