@@ -497,6 +497,35 @@ def _kept_walk(stack: np.ndarray) -> Walk:
 
 
 @inline_kernel
+def _skip_empty(links: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limit: float
+                ) -> tuple[bool, Walk]:
+    """Step a grid walk over the empty, unmarked cells from its cell on (each cell's start
+    ``links[cells + c]`` equal to the next one's, without :data:`~swept._kernels.grid.
+    CELL_MOVING`): ``(entered, walk)``, the walk at the first cell holding entries or marked,
+    or ``entered`` False when the ray's reach (``limit``) ends in an empty cell or the walk
+    leaves the grid. The same cells, in the same order, as the general walk's loop, whose
+    every kind's test, sub-grids and moving colliders it leaves out (a tight loop of its
+    own); the step picks its axis by selects, not a branch."""
+    cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y = walk
+    for _ in range(nx + ny + 2):
+        c = cells + cx + nx * cy
+        lo = links[c]
+        if lo != links[c + 1] or lo >= CELL_MOVING:
+            return True, (cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y)
+        if limit <= min(next_x, next_y):
+            # the ray ends in this empty cell
+            break
+        go_x = next_x < next_y
+        cx += step_x if go_x else 0
+        cy += 0 if go_x else step_y
+        next_x = next_x + delta_x if go_x else next_x
+        next_y = next_y if go_x else next_y + delta_y
+        if not (0 <= cx < nx and 0 <= cy < ny):
+            break
+    return False, (cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y)
+
+
+@inline_kernel
 def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float, float, float],
           r: float, limit: float, mask: int, flags: int
           ) -> tuple[int, float, float, float, float, float, float, float, bool]:
@@ -589,6 +618,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 lo = links[sc]
                 hi = links[sc + 1]
             else:
+                if not unmarked:
+                    # a run of empty, unmarked cells stepped over in a loop of its own
+                    entered, walk = _skip_empty(links, cells, gnx, gny, walk, limit)
+                    if not entered:
+                        break
                 c = cells + walk[0] + gnx * walk[1]
                 lo = links[c]
                 if lo >= CELL_MOVING or unmarked:
