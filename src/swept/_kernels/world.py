@@ -63,7 +63,7 @@ from .grid import (
     walk_begin,
     walk_next,
 )
-from .ray import _unit2, ray_aabb2, ray_capsule2, ray_circle, ray_polygon
+from .ray import RAY_PARALLEL_SINE, _unit2, ray_aabb2, ray_capsule2, ray_circle, ray_polygon
 from .scene import (
     COUNT,
     FIRST,
@@ -302,6 +302,10 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
     grown = (flags & CAST_GROWN) != 0
     best_h, best_t, px, py, pz, nx, ny, nz, inside = best
     ox, oy, oz, dx, dy, dz = ray
+    # a 2D ray meets a segment by the crossing test inline, its point and normal once for the
+    # best at the end (the tree's segment, -1: none)
+    inline_segments = not grown and links[H_DIM] == 2
+    seg_h = -1
     for which in range(first_tree, 2):
         tree = static_tree(links) if which == 0 else moving_tree(links)
         node, sp = ray_first_leaf(nodes, links, tree, stack, probe, limit)
@@ -317,6 +321,26 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                     continue
                 if not visible(scene.tags, h, mask):
                     continue
+                if inline_segments and scene.tags[h, KIND] == KIND_SEGMENT:
+                    # ray_segment's crossing test, the same operations in the same order (so
+                    # the same t), unless near parallel (its collinear cases: the call). A
+                    # tree holds no one-way collider (they are listed with the planes)
+                    rows = scene.rows
+                    ex = rows[h, 2] - rows[h, 0]
+                    ey = rows[h, 3] - rows[h, 1]
+                    denom = dx * ey - dy * ex  # cross(d, e)
+                    if abs(denom) > 2.0 * RAY_PARALLEL_SINE * (abs(ex) + abs(ey)):
+                        wx = rows[h, 0] - ox
+                        wy = rows[h, 1] - oy
+                        t = (wx * ey - wy * ex) / denom
+                        u = (wx * dy - wy * dx) / denom
+                        if (t >= 0.0 and t <= limit and u >= 0.0 and u <= 1.0
+                                and _better(t, h, best_t, best_h)):
+                            best_t = t
+                            best_h = h
+                            limit = t
+                            seg_h = h
+                        continue
                 t, ax, ay, az, anx, any_, anz, ains = _row_cast(scene, h, ox, oy, oz, dx, dy, dz,
                                                                 r, limit, grown)
                 if _better(t, h, best_t, best_h):
@@ -324,7 +348,15 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                     best_h = h
                     limit = t
                     px, py, pz, nx, ny, nz, inside = ax, ay, az, anx, any_, anz, ains
+                    seg_h = -1
             node, sp = ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
+    if seg_h >= 0:
+        # the best is a segment met inline: its point and normal as ray_segment gives them
+        rows = scene.rows
+        px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, rows[seg_h, 2] - rows[seg_h, 0],
+                                              rows[seg_h, 3] - rows[seg_h, 1], best_t)
+        pz = 0.0
+        nz = 0.0
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
 
 
