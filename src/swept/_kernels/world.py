@@ -634,6 +634,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gy0 = nodes[frame, 1]
         gcell = nodes[frame, 2]
         entered, walk = walk_begin(gx0, gy0, gcell, gnx, gny, ox, oy, dx, dy, ix, iy, limit)
+        # a sparse grid (fewer entries than cells: runs of empty cells) has its empty runs
+        # stepped over in a loop of their own (_skip_empty), unless every cell is read for
+        # the moving grid; a denser one not (measured: uniform segments at 10,000, 2.4
+        # entries a cell, 24% of them empty, read 1.09-1.11 of the base's time with it)
+        sparse = not unmarked and links[cells + gnx * gny] < gnx * gny
         last = -1
         # a crowded cell's sub-grid (grid.subdivide) is walked in place of the grid (``walk``
         # then walks it; the grid's walk waits in the scratch ``stack``): its block, its side
@@ -650,7 +655,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 lo = links[sc]
                 hi = links[sc + 1]
             else:
-                if not unmarked:
+                if sparse:
                     # a run of empty, unmarked cells stepped over in a loop of its own
                     entered, walk = _skip_empty(links, cells, gnx, gny, walk, limit)
                     if not entered:
