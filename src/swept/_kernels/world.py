@@ -63,7 +63,7 @@ from .grid import (
     walk_begin,
     walk_next,
 )
-from .ray import _unit2, ray_aabb2, ray_capsule2, ray_circle, ray_polygon
+from .ray import RAY_PARALLEL_SINE, _unit2, ray_aabb2, ray_capsule2, ray_circle, ray_polygon
 from .scene import (
     COUNT,
     FIRST,
@@ -296,12 +296,19 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
     moving one), improving on ``best``. Inlined: as a real call (each array argument
     reference-counted) it cost 0.07 us a ray more on a clustered scene walked through the BVH
     and on a scene with moving colliders (1,000 colliders, one thread), and saved nothing
-    measurable on a grid scene."""
+    measurable on a grid scene. A 2D ray meets a segment by ``ray_segment``'s crossing test
+    inline (the point and normal once, for the best), not by a call of the narrowphase each:
+    measured (``benchmarks/ab_rays.py``, clusters of 1,000 on the BVH, load 8-13), 0.88-0.91
+    of the time."""
     nodes = scene.nodes
     links = scene.links
     grown = (flags & CAST_GROWN) != 0
     best_h, best_t, px, py, pz, nx, ny, nz, inside = best
     ox, oy, oz, dx, dy, dz = ray
+    # a 2D ray meets a segment by the crossing test inline, its point and normal once for the
+    # best at the end (the tree's segment, -1: none)
+    inline_segments = not grown and links[H_DIM] == 2
+    seg_h = -1
     for which in range(first_tree, 2):
         tree = static_tree(links) if which == 0 else moving_tree(links)
         node, sp = ray_first_leaf(nodes, links, tree, stack, probe, limit)
@@ -317,6 +324,26 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                     continue
                 if not visible(scene.tags, h, mask):
                     continue
+                if inline_segments and scene.tags[h, KIND] == KIND_SEGMENT:
+                    # ray_segment's crossing test, the same operations in the same order (so
+                    # the same t), unless near parallel (its collinear cases: the call). A
+                    # tree holds no one-way collider (they are listed with the planes)
+                    rows = scene.rows
+                    ex = rows[h, 2] - rows[h, 0]
+                    ey = rows[h, 3] - rows[h, 1]
+                    denom = dx * ey - dy * ex  # cross(d, e)
+                    if abs(denom) > 2.0 * RAY_PARALLEL_SINE * (abs(ex) + abs(ey)):
+                        wx = rows[h, 0] - ox
+                        wy = rows[h, 1] - oy
+                        t = (wx * ey - wy * ex) / denom
+                        u = (wx * dy - wy * dx) / denom
+                        if (t >= 0.0 and t <= limit and u >= 0.0 and u <= 1.0
+                                and _better(t, h, best_t, best_h)):
+                            best_t = t
+                            best_h = h
+                            limit = t
+                            seg_h = h
+                        continue
                 t, ax, ay, az, anx, any_, anz, ains = _row_cast(scene, h, ox, oy, oz, dx, dy, dz,
                                                                 r, limit, grown)
                 if _better(t, h, best_t, best_h):
@@ -324,7 +351,15 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                     best_h = h
                     limit = t
                     px, py, pz, nx, ny, nz, inside = ax, ay, az, anx, any_, anz, ains
+                    seg_h = -1
             node, sp = ray_next_leaf(nodes, links, tree, stack, sp, probe, limit)
+    if seg_h >= 0:
+        # the best is a segment met inline: its point and normal as ray_segment gives them
+        rows = scene.rows
+        px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, rows[seg_h, 2] - rows[seg_h, 0],
+                                              rows[seg_h, 3] - rows[seg_h, 1], best_t)
+        pz = 0.0
+        nz = 0.0
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
 
 
@@ -497,6 +532,35 @@ def _kept_walk(stack: np.ndarray) -> Walk:
 
 
 @inline_kernel
+def _skip_empty(links: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limit: float
+                ) -> tuple[bool, Walk]:
+    """Step a grid walk over the empty, unmarked cells from its cell on (each cell's start
+    ``links[cells + c]`` equal to the next one's, without :data:`~swept._kernels.grid.
+    CELL_MOVING`): ``(entered, walk)``, the walk at the first cell holding entries or marked,
+    or ``entered`` False when the ray's reach (``limit``) ends in an empty cell or the walk
+    leaves the grid. The same cells, in the same order, as the general walk's loop, whose
+    every kind's test, sub-grids and moving colliders it leaves out (a tight loop of its
+    own); the step picks its axis by selects, not a branch."""
+    cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y = walk
+    for _ in range(nx + ny + 2):
+        c = cells + cx + nx * cy
+        lo = links[c]
+        if lo != links[c + 1] or lo >= CELL_MOVING:
+            return True, (cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y)
+        if limit <= min(next_x, next_y):
+            # the ray ends in this empty cell
+            break
+        go_x = next_x < next_y
+        cx += step_x if go_x else 0
+        cy += 0 if go_x else step_y
+        next_x = next_x + delta_x if go_x else next_x
+        next_y = next_y if go_x else next_y + delta_y
+        if not (0 <= cx < nx and 0 <= cy < ny):
+            break
+    return False, (cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y)
+
+
+@inline_kernel
 def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float, float, float],
           r: float, limit: float, mask: int, flags: int
           ) -> tuple[int, float, float, float, float, float, float, float, bool]:
@@ -519,7 +583,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
     The grid walk is written here, not as an inlined helper: every inlined helper that takes
     the scene's arrays reference-counts them on each call (atomic operations): measured
     (uniform segments, 1,000, one thread), the walk as such a helper made the rays 0.18 us
-    against 0.13."""
+    against 0.13. On a sparse grid (fewer entries than cells) the runs of empty cells are
+    stepped over by :func:`_skip_empty`."""
     grown = (flags & CAST_GROWN) != 0
     links = scene.links
     ox, oy, oz, dx, dy, dz = ray
@@ -573,6 +638,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gy0 = nodes[frame, 1]
         gcell = nodes[frame, 2]
         entered, walk = walk_begin(gx0, gy0, gcell, gnx, gny, ox, oy, dx, dy, ix, iy, limit)
+        # a sparse grid (fewer entries than cells: runs of empty cells) has its empty runs
+        # stepped over in a loop of their own (_skip_empty), unless every cell is read for
+        # the moving grid; a denser one not (measured: uniform segments at 10,000, 2.4
+        # entries a cell, 24% of them empty, read 1.09-1.11 of the base's time with it)
+        sparse = not unmarked and links[cells + gnx * gny] < gnx * gny
         last = -1
         # a crowded cell's sub-grid (grid.subdivide) is walked in place of the grid (``walk``
         # then walks it; the grid's walk waits in the scratch ``stack``): its block, its side
@@ -589,6 +659,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 lo = links[sc]
                 hi = links[sc + 1]
             else:
+                if sparse:
+                    # a run of empty, unmarked cells stepped over in a loop of its own
+                    entered, walk = _skip_empty(links, cells, gnx, gny, walk, limit)
+                    if not entered:
+                        break
                 c = cells + walk[0] + gnx * walk[1]
                 lo = links[c]
                 if lo >= CELL_MOVING or unmarked:
