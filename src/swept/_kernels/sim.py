@@ -1186,9 +1186,9 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     # bench_sim's scene (the 1,420 of 10,000 balls that respond, moved alone
                     # from a snapshot, one thread, CPU, two alternated runs): 1.49 -> 1.35-1.37
                     # ms (the cube held a few times more colliders than the rest's box).
-                    # When the cache already covers the rest's box (a 2D scene; about half of
-                    # the bounces: one off a wall in the second half of the move turns back
-                    # inside the path's box), it is kept: its list holds the rest's as a
+                    # When the cache already covers the rest's box (a 2D scene; e.g. a ball
+                    # thrown back off a wall in the second half of its move stays inside the
+                    # path's box; not counted), it is kept: its list holds the rest's as a
                     # subsequence in the same order, and every loop over it drops, by its own
                     # box, the colliders the rest's gather would have left out (the same
                     # comparisons), so every answer is the same; gather_row's call, which
