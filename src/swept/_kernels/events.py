@@ -41,10 +41,10 @@ from .sim import (
     _cached,
     _gather_into,
     _spare,
+    ball_gap,
     bodies_meet,
     collider_velocity,
     entering_row,
-    gap_row,
     gather_spare,
     pair_normal,
     segment_beyond,
@@ -219,7 +219,7 @@ def contact_touches(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 if segment_beyond(rows, tags, h, px, py, far):
                     # a wall clear of the ball's reach (the call would answer +inf)
                     continue
-                gap, nx, ny, nz = gap_row(view, h, px, py, pz, ri, reach)
+                gap, nx, ny, nz = ball_gap(view, h, px, py, pz, ri, reach)
                 qx = px - (ri + gap) * nx
                 qy = py - (ri + gap) * ny
             else:
@@ -290,7 +290,7 @@ def sensor_touches(sensors: Scene, handles: np.ndarray, b: Bodies, start: np.nda
         for k in range(count):
             h = spare[0, k]
             if ball:
-                gap, nx, ny, nz = gap_row(view, h, px, py, pz, r, 0.0)
+                gap, nx, ny, nz = ball_gap(view, h, px, py, pz, r, 0.0)
                 near = r + gap
                 qx = px - near * nx
                 qy = py - near * ny

@@ -64,6 +64,7 @@ from .bvh import (
     ray_box_entry3,
 )
 from .chain import region_normal
+from .contact import contact_circle_capsule
 from .geom import segment_segment_params
 from .order import stable_order
 from .ray import HEADING_TOLERANCE, MISS, ray_capsule2_entering, ray_capsule3_entering
@@ -74,6 +75,8 @@ from .scene import (
     FLAG_KINEMATIC,
     FLAG_ONE_WAY,
     FLAGS,
+    H_DIM,
+    H_MOVING_NODES,
     HI,
     KIND,
     KIND_AABB2,
@@ -359,6 +362,21 @@ def _keep_cache(i: int, query: np.ndarray, count: int, cache_box: np.ndarray,
 
 
 @inline_kernel
+def _boxes_filter_all(scene: Scene) -> bool:
+    """Whether every loop over a body's cache drops, by its own box, each collider whose box
+    misses that box: a 2D scene (the loops compare x and y, all a 2D box has) with no collider
+    in motion or carrying a velocity (the solver's contacts test those without their box).
+    Then a cache gathered for a larger box answers as the smaller box's gather would."""
+    if scene.links[H_DIM] != 2:
+        return False
+    tags = scene.tags
+    still = True
+    for h in range(tags.shape[0]):
+        still = still and (tags[h, FLAGS] & FLAG_KINEMATIC) == 0
+    return still
+
+
+@inline_kernel
 def _cached(i: int, query: np.ndarray, cache_count: np.ndarray, cache_box: np.ndarray
             ) -> bool:
     """Whether body i's cache covers the box ``query``."""
@@ -378,22 +396,49 @@ def _gap_row(scene: Scene, h: int, px: float, py: float, pz: float, r: float, be
     """Gap and unit normal (out of collider h toward the ball) of a ball of radius r at p, by
     the scene's :func:`contact_row` (negative gap: the depth). A gap over ``beyond`` is
     reported as +inf."""
-    rows = scene.rows
     # apart: the ball's centre is farther than r + beyond from the collider's box (which holds
     # the collider; a plane's is unbounded). Most candidates of a cache end here: the events'
     # touches, the solver's contacts and the speculative gaps read every cached collider.
     # Measured on bench_sim's scene (10,000 balls, one thread, CPU time, two runs each): the
     # events 3.9-4.2 -> 2.6-2.7 ms a step, the solver's contacts 3.3 -> 1.9 ms
-    ox = max(rows[h, LO] - px, px - rows[h, HI], 0.0)
-    oy = max(rows[h, LO + 1] - py, py - rows[h, HI + 1], 0.0)
-    oz = max(rows[h, LO + 2] - pz, pz - rows[h, HI + 2], 0.0)
     reach = r + beyond
-    if ox * ox + oy * oy + oz * oz > reach * reach:
+    if _box_beyond(scene.rows, h, px, py, pz, reach):
         return math.inf, 0.0, 0.0, 0.0
     hit, nx, ny, nz, depth, _x, _y, _z = contact_row(scene, h, px, py, pz, reach)
     if not hit:
         return math.inf, 0.0, 0.0, 0.0
     return beyond - depth, nx, ny, nz
+
+
+@inline_kernel
+def _box_beyond(rows: np.ndarray, h: int, px: float, py: float, pz: float, reach: float
+                ) -> bool:
+    """Whether the point p is farther than ``reach`` from collider h's box."""
+    ox = max(rows[h, LO] - px, px - rows[h, HI], 0.0)
+    oy = max(rows[h, LO + 1] - py, py - rows[h, HI + 1], 0.0)
+    oz = max(rows[h, LO + 2] - pz, pz - rows[h, HI + 2], 0.0)
+    return ox * ox + oy * oy + oz * oz > reach * reach
+
+
+@inline_kernel
+def ball_gap(scene: Scene, h: int, px: float, py: float, pz: float, r: float, beyond: float
+             ) -> tuple[float, float, float, float]:
+    """:func:`gap_row`, a plain wall's (a ``KIND_SEGMENT`` row, not one-way) answered on the
+    rows without the call, which passes the whole scene (five arrays, about forty machine
+    words, stored to the stack at each call): the same contact, the same bits."""
+    tags = scene.tags
+    if tags[h, KIND] != KIND_SEGMENT or (tags[h, FLAGS] & FLAG_ONE_WAY) != 0:
+        return gap_row(scene, h, px, py, pz, r, beyond)
+    rows = scene.rows
+    reach = r + beyond
+    if _box_beyond(rows, h, px, py, pz, reach):
+        return math.inf, 0.0, 0.0, 0.0
+    # contact_row's segment: a capsule of radius 0
+    hit, nx, ny, depth, _x, _y = contact_circle_capsule(px, py, reach, rows[h, 0], rows[h, 1],
+                                                        rows[h, 2], rows[h, 3], 0.0)
+    if not hit:
+        return math.inf, 0.0, 0.0, 0.0
+    return beyond - depth, nx, ny, 0.0
 
 
 @inline_kernel
@@ -521,6 +566,18 @@ def cast_entering_row(scene: Scene, h: int, px: float, py: float, pz: float, dx:
 
 
 @inline_kernel
+def segment_entering(rows: np.ndarray, h: int, px: float, py: float, dx: float, dy: float,
+                     length: float, r: float) -> tuple[float, float, float, float]:
+    """:func:`cast_entering_shape_row` for a segment (``KIND_SEGMENT``): the segment grown by
+    r, a capsule. On the rows alone, so that the move's cast loop calls it without
+    :func:`entering_row`'s call, which passes the whole scene (five arrays, about forty
+    machine words, stored to the stack at each call)."""
+    t, _x, _y, nx, ny, _i = ray_capsule2_entering(px, py, dx, dy, rows[h, 0], rows[h, 1],
+                                                  rows[h, 2], rows[h, 3], r, length)
+    return t, nx, ny, 0.0
+
+
+@inline_kernel
 def cast_entering_shape_row(scene: Scene, h: int, px: float, py: float, pz: float, dx: float,
                             dy: float, dz: float, length: float, r: float
                             ) -> tuple[float, float, float, float]:
@@ -533,9 +590,7 @@ def cast_entering_shape_row(scene: Scene, h: int, px: float, py: float, pz: floa
     p0, p1, p2, p3 = rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3]
     p4, p5, p6 = rows[h, 4], rows[h, 5], rows[h, 6]
     if k == KIND_SEGMENT:
-        # a segment grown by r: a capsule
-        t, _x, _y, nx, ny, _i = ray_capsule2_entering(px, py, dx, dy, p0, p1, p2, p3, r, length)
-        return t, nx, ny, 0.0
+        return segment_entering(rows, h, px, py, dx, dy, length, r)
     if k == KIND_CHAIN_SEGMENT:
         # a chain's segment grown by r, its normal moved into the segment's Voronoi region
         # (no ghost push back along the floor at a seam)
@@ -636,7 +691,7 @@ def start_gap(scene: Scene, h: int, px: float, py: float, pz: float, r: float, r
     over the step and ``reach`` grown by that motion's length. ``scene`` owner-less
     (:func:`~swept._kernels.world.unowned`)."""
     if (scene.tags[h, FLAGS] & FLAG_KINEMATIC) == 0:
-        return gap_row(scene, h, px, py, pz, r, reach)
+        return ball_gap(scene, h, px, py, pz, r, reach)
     rows = scene.rows
     ax = rows[h, MOTION]
     ay = rows[h, MOTION + 1]
@@ -953,6 +1008,13 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     tags = scene.tags
     asleep = b.asleep
     kinds = b.kind
+    # whether a responding ball may keep a cache that covers the rest of its move
+    flat = _boxes_filter_all(scene)
+    # whether a gather is the gather grid's alone (no moving tree): then a bounce's gather is
+    # inlined here, not gather_row's call, which stores the scene and the grid (about 110
+    # machine words) at each call: by perf, a tenth of the move
+    links = scene.links
+    grid_only = grid.dims[0] > 0 and links[H_MOVING_NODES] == 0
     for i in range(first, stop):
         start[i, 0] = pos[i, 0]
         start[i, 1] = pos[i, 1]
@@ -1068,8 +1130,15 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         elif segment_off_path(rows, tags, k, px, py, px + mx, py + my, r):
                             # a still wall the move passes clear of
                             continue
-                        tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz, reach,
-                                                         r)
+                        if tags[k, KIND] == KIND_SEGMENT and (tags[k, FLAGS] & FLAG_ONE_WAY) == 0:
+                            # a plain wall (the common row): entering_row's answer, without
+                            # its call's copy of the scene (about a tenth of the move's time,
+                            # by perf)
+                            tk, nkx, nky, nkz = segment_entering(rows, k, cx, cy, ux, uy, reach,
+                                                                 r)
+                        else:
+                            tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz,
+                                                             reach, r)
                         if tk >= 0.0:
                             tk = min(tk / reach, 1.0)
                         if tk >= 0.0 and (tk < t or (tk == t and k < h)):
@@ -1116,14 +1185,30 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                     # covers their own queries (it covers the ball's end, grown). Measured on
                     # bench_sim's scene (the 1,420 of 10,000 balls that respond, moved alone
                     # from a snapshot, one thread, CPU, two alternated runs): 1.49 -> 1.35-1.37
-                    # ms (the cube held a few times more colliders than the rest's box)
+                    # ms (the cube held a few times more colliders than the rest's box).
+                    # When the cache already covers the rest's box (a 2D scene; e.g. a ball
+                    # thrown back off a wall in the second half of its move stays inside the
+                    # path's box; not counted), it is kept: its list holds the rest's as a
+                    # subsequence in the same order, and every loop over it drops, by its own
+                    # box, the colliders the rest's gather would have left out (the same
+                    # comparisons), so every answer is the same; gather_row's call, which
+                    # copies the scene and the grid to the stack, is spared
                     _path_box(px, py, pz, vx * remaining, vy * remaining, vz * remaining,
                               grow, query_view)
-                    count = gather_row(view, grid, stack_view, query_view, mask, cache, i)
-                    cached = _keep_cache(i, query_view, count, cache_box, cache_count,
-                                         cache.shape[1])
-                    if not cached:
-                        count = gather_spare(scene, stack, query, mask, spare)
+                    if not (flat and cached and _cached(i, query_view, cache_count, cache_box)):
+                        if grid_only:
+                            # gather_into's grid path with an empty moving tree (its walk
+                            # finds nothing), without gather_row's call
+                            count = planes_and_layers(
+                                links, tags, mask, cache, i,
+                                grid_static_into(view, grid, query_view, cache, i))
+                        else:
+                            count = gather_row(view, grid, stack_view, query_view, mask, cache,
+                                               i)
+                        cached = _keep_cache(i, query_view, count, cache_box, cache_count,
+                                             cache.shape[1])
+                        if not cached:
+                            count = gather_spare(scene, stack, query, mask, spare)
             # past the cap of casts the body stays at its last contact
             if moves:
                 # a clear first cast proves the whole move clear of every collider: the first
@@ -1323,7 +1408,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                 if segment_beyond(rows, tags, h, px, py, r):
                     # a wall clear of the ball (the call would answer +inf)
                     continue
-                gap, nx, ny, nz = gap_row(view, h, px, py, pz, r, 0.0)
+                gap, nx, ny, nz = ball_gap(view, h, px, py, pz, r, 0.0)
             else:
                 gap, nx, ny, nz, _qx, _qy = body_gap_row(view, h, kinds, b.local, radius, i,
                                                          px, py, 0.0)
