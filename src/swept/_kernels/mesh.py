@@ -175,6 +175,30 @@ def _prefetch_item_typer(typingctx: Any, items: Any, at: Any) -> Any:
 _prefetch_item: Any = intrinsic(_prefetch_item_typer)
 
 
+def _prefetch_point_typer(typingctx: Any, rows: Any, row: Any) -> Any:
+    """:func:`_prefetch_typer` of row ``row`` of an (n, 3) float64 array (a ray's origin or
+    direction, a triangle's normal): the lines of its first and its last element (a row of
+    24 bytes may straddle two lines)."""
+    sig = types.void(rows, row)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ptr = _row_pointer(context, builder, signature.args[0], args[0], args[1])
+        i32 = llvm_ir.IntType(32)
+        byte = llvm_ir.IntType(8).as_pointer()
+        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        first = builder.bitcast(ptr, byte)
+        for at in (first, builder.gep(first, [llvm_ir.IntType(64)(16)])):
+            builder.call(fn, [at, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+#: ``_prefetch_point(rows, row)`` in compiled code: :func:`_prefetch_point_typer`'s hint.
+_prefetch_point: Any = intrinsic(_prefetch_point_typer)
+
+
 #: Children a row of the rays' tree holds (:func:`flatten_tree`), their boxes tested at once
 #: (:func:`_entry_row_typer`): eight, one AVX-512 register of float64 an axis' planes.
 TREE_WIDTH = 8
@@ -1586,32 +1610,61 @@ def _write_hit(r: int, t: float, k: int, ox: float, oy: float, oz: float, ux: fl
 
 
 @inline_kernel
+def _write_normal(r: int, k: int, ux: float, uy: float, uz: float, normals: np.ndarray,
+                  out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Row r of a batch's normals, for a ray along the unit ``u`` that hit triangle k (k < 0:
+    a miss): the triangle's face normal turned against the ray, zeros on a miss."""
+    out_normal = out[3]
+    if k < 0:
+        for a in range(3):
+            out_normal[r, a] = 0.0
+        return
+    nx = normals[k, 0]
+    ny = normals[k, 1]
+    nz = normals[k, 2]
+    s = -1.0 if nx * ux + ny * uy + nz * uz > 0.0 else 1.0
+    # + 0.0: no negative zeros
+    out_normal[r, 0] = nx * s + 0.0
+    out_normal[r, 1] = ny * s + 0.0
+    out_normal[r, 2] = nz * s + 0.0
+
+
+@inline_kernel
 def _write_normals(start: int, stop: int, walk: np.ndarray, directions: np.ndarray,
                    normals: np.ndarray,
                    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
-    """The normals of the rays ``start .. stop-1`` of the walk order (:func:`_ray_at`): the hit
-    triangle's face normal turned against the ray, zeros on a miss. A pass of its own after
-    the rays: the normals' reads (one a hit, scattered over the mesh) then overlap one
-    another; read at the end of each ray's walk they cost a quarter of the walk (measured:
-    0.44 against 0.35 us a ray)."""
+    """The normals (:func:`_write_normal`) of the rays ``start .. stop-1`` of the walk order
+    (:func:`_ray_at`), from their rows of ``out``'s triangles: a pass of its own after the
+    rays (the height field's batch)."""
     out_k = out[1]
-    out_normal = out[3]
     for i in range(start, stop):
         r = _ray_at(walk, i)
         k = out_k[r]
         if k < 0:
-            for a in range(3):
-                out_normal[r, a] = 0.0
+            _write_normal(r, k, 0.0, 0.0, 0.0, normals, out)
             continue
         ux, uy, uz = _unit_direction(directions, r)
-        nx = normals[k, 0]
-        ny = normals[k, 1]
-        nz = normals[k, 2]
-        s = -1.0 if nx * ux + ny * uy + nz * uz > 0.0 else 1.0
-        # + 0.0: no negative zeros
-        out_normal[r, 0] = nx * s + 0.0
-        out_normal[r, 1] = ny * s + 0.0
-        out_normal[r, 2] = nz * s + 0.0
+        _write_normal(r, k, ux, uy, uz, normals, out)
+
+
+@inline_kernel
+def _prefetch_normal(normals: np.ndarray, k: int) -> None:
+    """Ask for the normal of triangle k (none when k < 0, a miss) when its ray's walk ends:
+    it is read when the ray's answer is written out, after the rest of its block of rays is
+    walked, and the normals a block's rays hit lie scattered over the mesh."""
+    if k >= 0:
+        _prefetch_point(normals, k)
+
+
+@inline_kernel
+def _prefetch_ray(walk: np.ndarray, i: int, origins: np.ndarray, directions: np.ndarray,
+                  tmax: np.ndarray) -> None:
+    """Ask for the rows of the i-th ray walked (``walk[i]``, :func:`ray_order`): its origin,
+    direction and reach, read :data:`RAY_AHEAD` rays later."""
+    r = walk[i]
+    _prefetch_point(origins, r)
+    _prefetch_point(directions, r)
+    _prefetch_item(tmax, r)
 
 
 @inline_kernel
@@ -1625,6 +1678,15 @@ def _unowned_batch(normals: np.ndarray, origins: np.ndarray, directions: np.ndar
     while the batch kernel's caller holds the arrays."""
     return (unowned(normals), unowned(origins), unowned(directions), unowned(tmax),
             (unowned(out[0]), unowned(out[1]), unowned(out[2]), unowned(out[3])))
+
+
+#: How many rays ahead of the one copied a batch's copy loop asks for a ray's rows
+#: (:func:`_prefetch_ray`): rows read in walk order lie scattered over the batch's arrays.
+#: Measured (bench_mesh --quick's icosphere, 20,000 rays, one thread, CPU time, alternated in
+#: one process, load 9): 8 and 32 ran 1.01x and 1.02x as fast as 16 on the lidar, 0.98x and
+#: 1.02x on the incoherent rays (the same within the noise; so did blocks of 128 and 512 rays,
+#: :data:`~swept.constants.RAY_BLOCK`, with it: 1.01x and 0.99x, 0.99x and 0.99x).
+RAY_AHEAD = 16
 
 
 @inline_kernel
@@ -1852,7 +1914,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     """:func:`mesh_ray` for the rays ``start .. stop-1`` of the walk order ``walk``
     (:func:`ray_order`; empty: the batch's order) (a range kernel for
     :func:`swept._parallel.parallel_for`), each direction normalised here, into ``out``
-    (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normals`), each
+    (distance, triangle, point, normal: :func:`_write_hit`, :func:`_write_normal`), each
     ray's answer in its own row. ``in_flight`` walks (at least 1) go on at once, a node of
     each in turn (:func:`ray_step`, :func:`packet_step`;
     :data:`~swept.constants.WALKS_IN_FLIGHT`). With ``packets``, each run of
@@ -1860,7 +1922,22 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     by direction) and enter boxes by the same planes is one walk (:func:`packet_step`), the
     other rays one walk each; a packet starts at the head of its origin's octant
     (:func:`origin_head`, built again whenever a packet's origin is not the last one's). The
-    same answers either way."""
+    same answers either way.
+
+    The batch's scattered reads are asked for ahead (`meshray11`): the copy loop asks for the
+    rows of the ray :data:`RAY_AHEAD` rays on in walk order (:func:`_prefetch_ray`), and a
+    ray's hit triangle's normal is asked for when its walk ends (:func:`_prefetch_normal`)
+    and read when its block's answers are written out (:func:`_write_normal`; the pass of
+    their own that read them after every block is gone). Profiled (perf's CPU-clock samples
+    mapped onto this kernel's machine code; bench_mesh --quick's icosphere lidar, 20,000
+    rays), those two reads held 11% and 9% of the kernel's samples, each a wait for a line
+    (a lidar's walk order, a Hilbert curve over its directions, is scattered over the
+    batch's rows and over the mesh's triangles). Measured (the kernel before in a scratch
+    copy of the module, alternated in one process, one thread, CPU time, paired medians of
+    9-11 rounds, load 2.5-10; outputs hashed equal): the quick icosphere (81,920 triangles,
+    20,000 rays) lidar 1.137x, 1.101x, 1.071x, its incoherent rays 1.063x, 1.040x, 1.064x;
+    the quick terrain's lidar 1.014x, incoherent 1.042x; the full icosphere (1.3 million
+    triangles, 100,000 rays) lidar 1.066x, off its centre 1.066x, incoherent 1.004x."""
     slots = max(in_flight, 1)
     entries = np.empty(TREE_WIDTH * (1 + PACKET_LANES))
     staging = np.empty(TREE_WIDTH, np.int64)
@@ -1917,10 +1994,14 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
     normals, origins, directions, tmax, out = _unowned_batch(normals, origins, directions,
                                                              tmax, out)
     steps = TREE_WIDTH * tree.shape[0] + 2
+    # (in the batch's own order the rows are read in sequence: no prefetch)
+    ahead = walk.shape[0] > 0
     # blocks of rays: each copied in walk order, walked, then its answers written out
     for block in range(start, stop, RAY_BLOCK):
         end = min(block + RAY_BLOCK, stop)
         for i in range(block, end):
+            if ahead and i + RAY_AHEAD < stop:
+                _prefetch_ray(walk, i + RAY_AHEAD, origins, directions, tmax)
             r = _ray_at(walk, i)
             j = i - block
             rays[j, 0], rays[j, 1], rays[j, 2] = _unit_direction(directions, r)
@@ -1989,6 +2070,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                         for lane in range(state[w, 1]):
                             found_t[state[w, 0] + lane] = best_t[w, lane]
                             found_k[state[w, 0] + lane] = best_k[w, lane]
+                            _prefetch_normal(normals, best_k[w, lane])
                 else:
                     ref, sp, limit, k = ray_step(packed, tree, refs, order, frame[w],
                                                  axes[w], stack_ref[w], stack_t[w], entries,
@@ -2000,6 +2082,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                         # done: the ray's answer
                         found_t[state[w, 0]] = limit
                         found_k[state[w, 0]] = k
+                        _prefetch_normal(normals, k)
                 state[w, 2] = ref
                 state[w, 4] = sp
                 if ref == 0:
@@ -2007,11 +2090,14 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                     flying -= 1
             if flying == 0 and first >= rows and single >= single_end:
                 break
+        # each answer written out (the hit triangles' normals asked for when their walks
+        # ended)
         for i in range(block, end):
             j = i - block
-            _write_hit(_ray_at(walk, i), found_t[j], found_k[j], rays[j, 3], rays[j, 4],
-                       rays[j, 5], rays[j, 0], rays[j, 1], rays[j, 2], out)
-    _write_normals(start, stop, walk, directions, normals, out)
+            r = _ray_at(walk, i)
+            _write_hit(r, found_t[j], found_k[j], rays[j, 3], rays[j, 4], rays[j, 5],
+                       rays[j, 0], rays[j, 1], rays[j, 2], out)
+            _write_normal(r, found_k[j], rays[j, 0], rays[j, 1], rays[j, 2], normals, out)
     # (the scratch's owners, alive to here)
     owned[0][0] = 0
 
