@@ -12,6 +12,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numba
@@ -33,6 +34,21 @@ from swept._kernels import (
     stamps,
 )
 from swept._kernels import contact as kc
+
+
+def _own_kernels() -> Iterator[Any]:
+    """The Python function of every compiled kernel defined in a module of swept._kernels."""
+    import importlib
+    import pkgutil
+
+    import swept._kernels as kernels
+
+    for info in pkgutil.iter_modules(kernels.__path__):
+        module = importlib.import_module(f"swept._kernels.{info.name}")
+        for fn in vars(module).values():
+            py_func = getattr(fn, "py_func", None)
+            if py_func is not None and py_func.__module__ == module.__name__:
+                yield py_func
 
 
 def test_a_literal_argument_compiles_no_second_kernel() -> None:
@@ -561,28 +577,20 @@ def test_the_flat_variable_lists_are_numbas_for_every_kernel() -> None:
     """numba's analyses list each statement's variables through a recursive helper that
     builds a list at every level; the flat walk (_flat_list_vars) gives every statement and
     expression of every kernel's IR the very variables, in the same order."""
-    import importlib
-    import pkgutil
 
-    import swept._kernels as kernels
 
     flat_stmt, flat_expr = ir.Stmt.list_vars, ir.Expr.list_vars
     own_stmt, own_expr = flat_stmt._numba_list_vars, flat_expr._numba_list_vars
     checked = 0
-    for info in pkgutil.iter_modules(kernels.__path__):
-        module = importlib.import_module(f"swept._kernels.{info.name}")
-        for fn in vars(module).values():
-            py_func = getattr(fn, "py_func", None)
-            if py_func is None or py_func.__module__ != module.__name__:
-                continue
-            for block in compiler.run_frontend(py_func).blocks.values():
-                for stmt in block.body:
-                    found = [stmt, *(v for v in vars(stmt).values() if isinstance(v, ir.Expr))]
-                    for inst in found:
-                        flat = inst.list_vars()
-                        own = (own_expr if isinstance(inst, ir.Expr) else own_stmt)(inst)
-                        assert [id(v) for v in flat] == [id(v) for v in own], inst
-                        checked += 1
+    for py_func in _own_kernels():
+        for block in compiler.run_frontend(py_func).blocks.values():
+            for stmt in block.body:
+                found = [stmt, *(v for v in vars(stmt).values() if isinstance(v, ir.Expr))]
+                for inst in found:
+                    flat = inst.list_vars()
+                    own = (own_expr if isinstance(inst, ir.Expr) else own_stmt)(inst)
+                    assert [id(v) for v in flat] == [id(v) for v in own], inst
+                    checked += 1
     assert checked > 50_000
 
 
@@ -612,14 +620,11 @@ def test_a_kernels_compile_broadcasts_no_llvm_lock_events() -> None:
 def test_the_ssa_shortcut_rebuilds_every_kernel_as_numba_does() -> None:
     """The SSA shortcut (_ssa_by_mentions) gives every kernel's IR (before inlining) the very
     statements, names and phi nodes that numba's own pass gives it."""
-    import importlib
     import io
-    import pkgutil
     from contextlib import redirect_stdout
 
     from numba.core import ssa
 
-    import swept._kernels as kernels
 
     def dump(func_ir: Any) -> str:
         out = io.StringIO()
@@ -628,18 +633,13 @@ def test_the_ssa_shortcut_rebuilds_every_kernel_as_numba_does() -> None:
         return out.getvalue()
 
     checked = 0
-    for info in pkgutil.iter_modules(kernels.__path__):
-        module = importlib.import_module(f"swept._kernels.{info.name}")
-        for fn in vars(module).values():
-            py_func = getattr(fn, "py_func", None)
-            if py_func is None or py_func.__module__ != module.__name__:
-                continue
-            theirs, ours = compiler.run_frontend(py_func), compiler.run_frontend(py_func)
-            theirs.blocks = ssa._run_ssa._numba_run_ssa(theirs.blocks)
-            ours.blocks = ssa._run_ssa(ours.blocks)
-            assert list(ours.blocks) == list(theirs.blocks), py_func.__qualname__
-            assert dump(ours) == dump(theirs), py_func.__qualname__
-            checked += 1
+    for py_func in _own_kernels():
+        theirs, ours = compiler.run_frontend(py_func), compiler.run_frontend(py_func)
+        theirs.blocks = ssa._run_ssa._numba_run_ssa(theirs.blocks)
+        ours.blocks = ssa._run_ssa(ours.blocks)
+        assert list(ours.blocks) == list(theirs.blocks), py_func.__qualname__
+        assert dump(ours) == dump(theirs), py_func.__qualname__
+        checked += 1
     assert checked > 300
 
 

@@ -110,24 +110,36 @@ def _fold(builder: Any, vector: Any, lanes: int, keep: str) -> Any:
     return builder.extract_element(vector, i32(0))
 
 
-def _prefetch_lines(rows: Any, row: Any, lines: int) -> Any:
-    """The signature and code of :func:`_prefetch_typer` for ``lines`` lines."""
+def _prefetch_at(builder: Any, ptr: Any, offsets: tuple[int, ...]) -> None:
+    """Emit LLVM's prefetch hint for the bytes ``offsets`` past the pointer ``ptr``: a read,
+    kept in every cache level, of data."""
+    i32 = llvm_ir.IntType(32)
+    byte = llvm_ir.IntType(8).as_pointer()
+    fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
+    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+    first = builder.bitcast(ptr, byte)
+    for offset in offsets:
+        at = builder.gep(first, [llvm_ir.IntType(64)(offset)]) if offset else first
+        builder.call(fn, [at, i32(0), i32(3), i32(1)])
+
+
+def _prefetch_row(rows: Any, row: Any, offsets: tuple[int, ...]) -> Any:
+    """The signature and code of a hint for the bytes ``offsets`` into row ``row`` of the 2D
+    array ``rows``."""
     sig = types.void(rows, row)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         ptr = _row_pointer(context, builder, signature.args[0], args[0], args[1])
-        i32 = llvm_ir.IntType(32)
-        byte = llvm_ir.IntType(8).as_pointer()
-        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        first = builder.bitcast(ptr, byte)
-        # a read, kept in every cache level, of data: the row's first 64-byte lines
-        for line in range(lines):
-            at = builder.gep(first, [llvm_ir.IntType(64)(64 * line)])
-            builder.call(fn, [at, i32(0), i32(3), i32(1)])
+        _prefetch_at(builder, ptr, offsets)
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+def _prefetch_lines(rows: Any, row: Any, lines: int) -> Any:
+    """The signature and code of :func:`_prefetch_typer` for the row's first ``lines``
+    64-byte lines."""
+    return _prefetch_row(rows, row, tuple(64 * line for line in range(lines)))
 
 
 def _prefetch_typer(typingctx: Any, rows: Any, row: Any) -> Any:
@@ -161,11 +173,7 @@ def _prefetch_item_typer(typingctx: Any, items: Any, at: Any) -> Any:
         ary = context.make_array(aryty)(context, builder, args[0])
         ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
                                        wraparound=False)
-        i32 = llvm_ir.IntType(32)
-        byte = llvm_ir.IntType(8).as_pointer()
-        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [builder.bitcast(ptr, byte), i32(0), i32(3), i32(1)])
+        _prefetch_at(builder, ptr, (0,))
         return context.get_dummy_value()
 
     return sig, codegen
@@ -179,20 +187,7 @@ def _prefetch_point_typer(typingctx: Any, rows: Any, row: Any) -> Any:
     """:func:`_prefetch_typer` of row ``row`` of an (n, 3) float64 array (a ray's origin or
     direction, a triangle's normal): the lines of its first and its last element (a row of
     24 bytes may straddle two lines)."""
-    sig = types.void(rows, row)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        ptr = _row_pointer(context, builder, signature.args[0], args[0], args[1])
-        i32 = llvm_ir.IntType(32)
-        byte = llvm_ir.IntType(8).as_pointer()
-        fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        first = builder.bitcast(ptr, byte)
-        for at in (first, builder.gep(first, [llvm_ir.IntType(64)(16)])):
-            builder.call(fn, [at, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
+    return _prefetch_row(rows, row, (0, 16))
 
 
 #: ``_prefetch_point(rows, row)`` in compiled code: :func:`_prefetch_point_typer`'s hint.
