@@ -421,13 +421,19 @@ def _box_beyond(rows: np.ndarray, h: int, px: float, py: float, pz: float, reach
 
 
 @inline_kernel
+def _plain_wall(tags: np.ndarray, h: int) -> bool:
+    """Whether collider h is a plain wall (a ``KIND_SEGMENT`` row, not one-way): the common
+    row, which :func:`ball_gap` and :func:`ball_entering` answer on the rows alone."""
+    return tags[h, KIND] == KIND_SEGMENT and (tags[h, FLAGS] & FLAG_ONE_WAY) == 0
+
+
+@inline_kernel
 def ball_gap(scene: Scene, h: int, px: float, py: float, pz: float, r: float, beyond: float
              ) -> tuple[float, float, float, float]:
     """:func:`gap_row`, a plain wall's (a ``KIND_SEGMENT`` row, not one-way) answered on the
     rows without the call, which passes the whole scene (five arrays, about forty machine
     words, stored to the stack at each call): the same contact, the same bits."""
-    tags = scene.tags
-    if tags[h, KIND] != KIND_SEGMENT or (tags[h, FLAGS] & FLAG_ONE_WAY) != 0:
+    if not _plain_wall(scene.tags, h):
         return gap_row(scene, h, px, py, pz, r, beyond)
     rows = scene.rows
     reach = r + beyond
@@ -575,6 +581,17 @@ def segment_entering(rows: np.ndarray, h: int, px: float, py: float, dx: float, 
     t, _x, _y, nx, ny, _i = ray_capsule2_entering(px, py, dx, dy, rows[h, 0], rows[h, 1],
                                                   rows[h, 2], rows[h, 3], r, length)
     return t, nx, ny, 0.0
+
+
+@inline_kernel
+def ball_entering(scene: Scene, h: int, px: float, py: float, pz: float, dx: float, dy: float,
+                  dz: float, length: float, r: float) -> tuple[float, float, float, float]:
+    """:func:`entering_row`, a plain wall's answered by :func:`segment_entering` on the rows
+    without the call (the scene copied to the stack: about a tenth of the move's time, by
+    perf): the same bits."""
+    if _plain_wall(scene.tags, h):
+        return segment_entering(scene.rows, h, px, py, dx, dy, length, r)
+    return entering_row(scene, h, px, py, pz, dx, dy, dz, length, r)
 
 
 @inline_kernel
@@ -1130,15 +1147,8 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         elif segment_off_path(rows, tags, k, px, py, px + mx, py + my, r):
                             # a still wall the move passes clear of
                             continue
-                        if tags[k, KIND] == KIND_SEGMENT and (tags[k, FLAGS] & FLAG_ONE_WAY) == 0:
-                            # a plain wall (the common row): entering_row's answer, without
-                            # its call's copy of the scene (about a tenth of the move's time,
-                            # by perf)
-                            tk, nkx, nky, nkz = segment_entering(rows, k, cx, cy, ux, uy, reach,
-                                                                 r)
-                        else:
-                            tk, nkx, nky, nkz = entering_row(view, k, cx, cy, cz, ux, uy, uz,
-                                                             reach, r)
+                        tk, nkx, nky, nkz = ball_entering(view, k, cx, cy, cz, ux, uy, uz,
+                                                          reach, r)
                         if tk >= 0.0:
                             tk = min(tk / reach, 1.0)
                         if tk >= 0.0 and (tk < t or (tk == t and k < h)):
