@@ -573,6 +573,36 @@ def test_the_lowering_and_ssa_shortcuts_give_numbas_llvm_ir(
     assert [_llvm_ir(f, sig) for f, sig in cases] == shortcut
 
 
+def test_the_lazy_lifetimes_give_numbas_llvm_ir(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's IR post-processing computes every variable's lifetimes and the variables live
+    into each block about nine times a compile, for readers that swept's kernels never have;
+    for swept's functions it leaves them to numba's lazy lifetime object (_lazy_lifetimes),
+    the dels still inserted from it: kernels with loops, arrays and inlined helpers compile to
+    the very LLVM IR numba's own post-processing gives, a user's function is post-processed
+    by numba's run (its entry variables filled in), and the shortcut is installed once."""
+    from numba.core import postproc
+
+    import swept._kernels as kernels
+    from swept._kernels import contact as kcontact
+    from swept._kernels import order
+
+    before = postproc.PostProcessor.run
+    kernels._lazy_lifetimes()  # a second install changes nothing
+    assert postproc.PostProcessor.run is before
+    assert getattr(before, "_swept_lazy", False)
+    read_only = numba.types.Array(numba.float64, 2, "C", readonly=True)
+    merge_sort = vars(order)["float_order"]  # (by string: no Python code names a callee)
+    cases = [(merge_sort.py_func, (numba.float64[::1],)),
+             (kcontact.contact_circle_polygon.py_func,
+              (numba.float64, numba.float64, numba.float64, read_only, read_only))]
+    lazy = [_llvm_ir(f, sig) for f, sig in cases]
+    user_ir = compiler.run_frontend(_user_helper)
+    postproc.PostProcessor(user_ir).run()
+    assert user_ir.block_entry_vars  # numba's run, for a function not swept's
+    monkeypatch.setattr(postproc.PostProcessor, "run", before._numba_run)
+    assert [_llvm_ir(f, sig) for f, sig in cases] == lazy
+
+
 def test_the_flat_variable_lists_are_numbas_for_every_kernel() -> None:
     """numba's analyses list each statement's variables through a recursive helper that
     builds a list at every level; the flat walk (_flat_list_vars) gives every statement and

@@ -615,3 +615,49 @@ def _flat_list_vars() -> None:
 
 
 _flat_list_vars()
+
+
+def _lazy_lifetimes() -> None:
+    """Make numba's IR post-processing leave its liveness analysis to whoever reads it, while
+    it post-processes swept's functions (once; nothing if numba changed).
+
+    numba (``postproc.PostProcessor.run``, 0.68) runs after most of its passes (bytecode
+    processing, closure inlining, each rewrite pass, type annotation, phi stripping, the
+    lowering's check): it puts the control flow in canonical form, then computes each
+    variable's uses, definitions, live and dead sets over every statement and the variables
+    live on entry to each block, about nine times a compile. Only the ``ir.Del`` statements
+    that a run inserts read them (three runs of the nine), and in nopython mode only object
+    mode, generators and ``literal_unroll`` read the entry variables or the lifetimes
+    afterwards (never swept's kernels). Here, for a swept function that is no generator, a
+    run canonicalizes the control flow as numba does and keeps numba's lazy lifetime object
+    (``VariableLifetime``, which computes each analysis when first read), and a run that
+    inserts the dels computes what they need from it as numba does: the same blocks and
+    dels, so the same IR. Any other program's functions are post-processed by numba's own
+    run."""
+    from numba.core import postproc
+
+    run = getattr(postproc.PostProcessor, "run", None)
+    lifetime = getattr(postproc, "VariableLifetime", None)
+    canonical = getattr(getattr(postproc, "transforms", None), "canonicalize_cfg", None)
+    if (run is None or lifetime is None or canonical is None
+            or getattr(run, "_swept_lazy", False)
+            or not hasattr(postproc.PostProcessor, "_insert_var_dels")):
+        return
+
+    def run_lazy(self: Any, emit_dels: bool = False, extend_lifetimes: bool = False) -> None:
+        func_ir = self.func_ir
+        if func_ir.is_generator or not _swept_blocks(func_ir.blocks):
+            return run(self, emit_dels, extend_lifetimes)
+        func_ir.blocks = postproc.transforms.canonicalize_cfg(func_ir.blocks)
+        func_ir.variable_lifetime = lifetime(func_ir.blocks)
+        func_ir.generator_info = None
+        if emit_dels:
+            self._insert_var_dels(extend_lifetimes=extend_lifetimes)
+        return None
+
+    run_lazy._swept_lazy = True  # type: ignore[attr-defined]
+    run_lazy._numba_run = run  # type: ignore[attr-defined]
+    postproc.PostProcessor.run = run_lazy  # type: ignore[method-assign]
+
+
+_lazy_lifetimes()
