@@ -595,12 +595,73 @@ def test_the_lazy_lifetimes_give_numbas_llvm_ir(monkeypatch: pytest.MonkeyPatch)
     cases = [(merge_sort.py_func, (numba.float64[::1],)),
              (kcontact.contact_circle_polygon.py_func,
               (numba.float64, numba.float64, numba.float64, read_only, read_only))]
+    for f, sig in cases:
+        _llvm_ir(f, sig)  # its callees compiled first: then each compile numbers alike
     lazy = [_llvm_ir(f, sig) for f, sig in cases]
     user_ir = compiler.run_frontend(_user_helper)
     postproc.PostProcessor(user_ir).run()
     assert user_ir.block_entry_vars  # numba's run, for a function not swept's
     monkeypatch.setattr(postproc.PostProcessor, "run", before._numba_run)
     assert [_llvm_ir(f, sig) for f, sig in cases] == lazy
+
+
+def _value_names_in_order(text: str) -> str:
+    """LLVM IR ``text`` with each function's local value names (``%x``, ``%".12"``) replaced
+    by their order of appearance in that function."""
+    import re
+
+    def renamed(line: str, names: dict[str, str]) -> str:
+        return re.sub(r'%"[^"]*"|%[-A-Za-z$._0-9]+',
+                      lambda m: names.setdefault(m.group(0), f"%v{len(names)}"), line)
+
+    out = []
+    names: dict[str, str] = {}
+    for line in text.split("\n"):
+        if line.startswith("define"):
+            names = {}
+        out.append(renamed(line, names))
+    return "\n".join(out)
+
+
+def _pair_sum(pair: Any) -> float:
+    a, x, b = pair
+    return float(a[0] + x + b[1])
+
+
+def test_the_meminfo_walk_gives_numbas_llvm_ir(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba reads every member of a value at each incref and decref, scalars too, for the
+    reference-counted pointers among them; while swept compiles, only the members that hold
+    one are read (_meminfos_only): the same reference counts, so kernels that pass arrays,
+    tuples of arrays and scalars, and tuples of results compile to numba's optimized LLVM IR
+    but for the numbers of the unread members' values; a compile that is not swept's walks as
+    numba does, and the shortcut is installed once."""
+    from numba.core.runtime import context as nrt_context
+
+    import swept._kernels as kernels
+    from swept._kernels import contact as kcontact
+    from swept._kernels import order
+
+    before = nrt_context.NRTContext.get_meminfos
+    kernels._meminfos_only()  # a second install changes nothing
+    assert nrt_context.NRTContext.get_meminfos is before
+    assert kernels._swept_compiles == [0]  # no swept compile running
+    read_only = numba.types.Array(numba.float64, 2, "C", readonly=True)
+    vector = numba.float64[::1]
+    merge_sort = vars(order)["float_order"]  # (by string: no Python code names a callee)
+    cases = [(merge_sort.py_func, (vector,)),
+             (kcontact.contact_circle_polygon.py_func,
+              (numba.float64, numba.float64, numba.float64, read_only, read_only)),
+             (_pair_sum, (numba.types.Tuple((vector, numba.float64, vector)),))]
+    for f, sig in cases:
+        _llvm_ir(f, sig)  # its callees compiled first: then each compile numbers alike
+    numbas = [_llvm_ir(f, sig) for f, sig in cases]
+    kernels._swept_compiles[0] += 1  # as inside a swept compile
+    try:
+        shortcut = [_llvm_ir(f, sig) for f, sig in cases]
+    finally:
+        kernels._swept_compiles[0] -= 1
+    assert [_value_names_in_order(t) for t in shortcut] == [
+        _value_names_in_order(t) for t in numbas]
 
 
 def test_the_flat_variable_lists_are_numbas_for_every_kernel() -> None:

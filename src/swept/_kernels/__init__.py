@@ -96,6 +96,11 @@ def _typed_unliteral(dispatcher: Any) -> Any:
     return dispatcher
 
 
+#: How many of swept's compiles are running (nested) in this process: numba's compiler lock
+#: holds while it is above 0, and :func:`_meminfos_only`'s shortcut applies only then.
+_swept_compiles = [0]
+
+
 def _llvm_lock_quiet(dispatcher: Any) -> Any:
     """Make ``dispatcher``'s compiles skip numba's LLVM-lock events (nothing if numba or
     llvmlite changed).
@@ -123,9 +128,11 @@ def _llvm_lock_quiet(dispatcher: Any) -> Any:
             return compile_(sig)
         with global_compiler_lock:
             lock._cblist = []
+            _swept_compiles[0] += 1
             try:
                 return compile_(sig)
             finally:
+                _swept_compiles[0] -= 1
                 lock._cblist = callbacks
 
     dispatcher.compile = compile_quiet
@@ -661,3 +668,59 @@ def _lazy_lifetimes() -> None:
 
 
 _lazy_lifetimes()
+
+
+def _meminfos_only() -> None:
+    """Make numba's reference counting read only the members of a value that hold a
+    reference-counted pointer, while it compiles swept's kernels (once; nothing if numba
+    changed).
+
+    At each incref and decref (about 59,000 for the ``sim2d_moves`` warm-up family) numba
+    (``NRTContext.get_meminfos``, 0.68) walks every member of the value's data model, nested
+    structures included, emitting an ``extractvalue`` for each: a ``Scene`` or ``Bodies``
+    tuple of arrays and scalars gets one for each scalar too, though only an array's memory
+    pointer is counted. Here a member whose type holds no such pointer (by the same walk of
+    its data model's members, once per type) is not read: the reference counts are the same
+    calls on the same pointers, in the same order, without the ``extractvalue`` instructions
+    nothing used (which LLVM's first simplification deletes): the optimized LLVM IR is the
+    same but for the numbers of unnamed values. Only while one of swept's compiles runs
+    (:data:`_swept_compiles`); any other program's compiles count references through numba's
+    own walk."""
+    from numba.core.runtime import context as nrt_context
+
+    nrt = getattr(nrt_context, "NRTContext", None)
+    walk = getattr(nrt, "get_meminfos", None)
+    if walk is None or getattr(walk, "_swept_only", False):
+        return
+    assert nrt is not None
+    holds: dict[tuple[int, Any], bool] = {}
+
+    def holds_meminfo(dmm: Any, ty: Any, builder: Any) -> bool:
+        key = (id(dmm), ty)
+        known = holds.get(key)
+        if known is None:
+            model = dmm[ty]
+            known = bool(model.has_nrt_meminfo()) or any(
+                holds_meminfo(dmm, member, builder) for member, _ in model.traverse(builder))
+            holds[key] = known
+        return known
+
+    def get_meminfos(self: Any, builder: Any, ty: Any, val: Any) -> Any:
+        if not _swept_compiles[0]:
+            return walk(self, builder, ty, val)
+        dmm = self._context.data_model_manager
+        datamodel = dmm[ty]
+        meminfos = []
+        if datamodel.has_nrt_meminfo():
+            meminfos.append((ty, datamodel.get_nrt_meminfo(builder, val)))
+        for member, getter in datamodel.traverse(builder):
+            if holds_meminfo(dmm, member, builder):
+                meminfos.extend(self.get_meminfos(builder, member, getter(val)))
+        return meminfos
+
+    get_meminfos._swept_only = True  # type: ignore[attr-defined]
+    get_meminfos._numba_get_meminfos = walk  # type: ignore[attr-defined]
+    nrt.get_meminfos = get_meminfos
+
+
+_meminfos_only()
