@@ -16,9 +16,20 @@ another ball can bend a path round a wall's end so that the chord cuts across it
 with a bounce is never counted: its chord can cut across the end of a wall the path went
 round.
 
+Steps per second (every engine alike): the same steps run :data:`TIMED_RUNS` times more from
+the same start, each run back to back with nothing between its steps (pymunk without the
+benchmark's contact callback, swept without the chord test), timed in :data:`TIMED_WINDOWS`
+windows of consecutive steps; the rate is the steps over the sum of each window's least time
+among the runs (the least disturbed reading of those very steps on a shared machine). The
+tunneling counts come from one more run, checked step by step. pymunk's own rate moved
+between single idle runs from 77 to 120 steps per second (2026-12-03), which decided the goal
+row; each run's own rate is kept in the results (``runs_steps_per_second``) to show the
+spread, and ``same_end`` says whether every run ended where the checked run did.
+
 The same pymunk scene is also run with :data:`SAFE_SUBSTEPS` substeps a step (for
 :data:`SUBSTEP_ROW_STEPS` steps): the cost, to a user, of asking pymunk for the correctness
-swept gives.
+swept gives (its rate from its checked run alone, the steps timed between the checks: 20 s a
+run).
 
 Growth: the wall-clock cost of one swept-mode step at 1k, 10k and 100k balls (the same
 density), and the exponent of a least-squares fit of log(cost) against log(n).
@@ -77,6 +88,12 @@ SAFE_SUBSTEPS = math.ceil(MAX_SPEED * STEP / RADIUS_RANGE[0])
 #: Steps the substepped pymunk row runs (each costs SAFE_SUBSTEPS pymunk steps: measured idle,
 #: 60 of them at 10,000 balls took 5 minutes, 0.2 steps/s).
 SUBSTEP_ROW_STEPS = 6
+#: Runs of each engine's steps timed back to back (the tunneling counts come from one more,
+#: checked run): a full run's extra cost is about this many times each row's 600 steps.
+TIMED_RUNS = 2
+#: Windows of consecutive steps each timed run is timed in; the rate takes each window's
+#: least time among the runs (600 steps: windows of 100).
+TIMED_WINDOWS = 6
 #: pymunk collision type of the balls.
 BALL_TYPE = 1
 #: pymunk collision type of the walls.
@@ -160,33 +177,60 @@ def _run_swept(scene: dict[str, Any], steps: int, ccd: str) -> dict[str, Any]:
     check = PathCrossings(_walls(scene))
     tunneled = np.zeros(len(scene["radii"]), bool)
     events = 0
-    elapsed = 0.0
     for _ in range(steps):
         before = sim.positions
         caught = sim.caught
-        t0 = time.perf_counter()
         sim.run(1)
-        elapsed += time.perf_counter() - t0
         # crossed a wall in a step with no response to any wall
         crossed = check.crossed(before, sim.positions) & (sim.caught == caught)
         tunneled |= crossed
         events += int(crossed.sum())
+    end = _digest(sim.positions)
+
+    def timed_run() -> tuple[list[float], bytes]:
+        plain = _swept_sim(scene, ccd)
+        return _windows(steps, plain.run), _digest(plain.positions)
+
     return {"engine": f"swept ({ccd})", "balls": len(scene["radii"]),
             "walls": len(scene["wall_a"]), "steps": steps,
-            "steps_per_second": steps / elapsed,
+            **_timed(steps, timed_run, end),
             "balls_tunneled": int((sim.missed > 0).sum()),
             "tunneling_steps": sim.missed_total, "chord_balls": int(tunneled.sum()),
             "chord_steps": events, "caught_counter": sim.caught_total}
 
 
-def run_pymunk(scene: dict[str, Any], steps: int, substeps: int = 1
-               ) -> dict[str, Any] | None:
-    """The same scene in pymunk (None when pymunk is not installed), each step of 1/60 s
-    taken as ``substeps`` pymunk steps."""
-    try:
-        import pymunk
-    except ImportError:
-        return None
+def _digest(positions: np.ndarray) -> bytes:
+    """Where a run ended, as bytes (the same steps end at the same bits)."""
+    return np.ascontiguousarray(positions, np.float64).tobytes()
+
+
+def _windows(steps: int, run_steps: Any) -> list[float]:
+    """Seconds of each of :data:`TIMED_WINDOWS` windows of ``steps`` consecutive steps,
+    ``run_steps(k)`` taking k steps (wall clock: a swept step may run on threads)."""
+    cuts = np.linspace(0, steps, TIMED_WINDOWS + 1).round().astype(int)
+    times = []
+    for k in np.diff(cuts):
+        t0 = time.perf_counter()
+        run_steps(int(k))
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def _timed(steps: int, timed_run: Any, end: bytes) -> dict[str, Any]:
+    """The rate of :data:`TIMED_RUNS` runs of the same steps (``timed_run()``: one run's window
+    times and where it ended): ``steps`` over the sum of each window's least time, each run's
+    own rate, and whether every run ended at ``end`` (the checked run's end)."""
+    runs = [timed_run() for _ in range(TIMED_RUNS)]
+    best = np.min([windows for windows, _ in runs], axis=0)
+    return {"steps_per_second": steps / float(best.sum()),
+            "runs_steps_per_second": [steps / sum(windows) for windows, _ in runs],
+            "same_end": all(digest == end for _, digest in runs),
+            "timed": f"least of {TIMED_RUNS} runs, per window of {steps // TIMED_WINDOWS} steps"}
+
+
+def _pymunk_space(scene: dict[str, Any]) -> tuple[Any, list[Any], dict[Any, int]]:
+    """The scene as a pymunk space, its ball bodies, and each ball shape's index."""
+    import pymunk
     space = pymunk.Space()
     space.gravity = (0.0, 0.0)
     for a, b in zip(scene["wall_a"], scene["wall_b"]):
@@ -208,6 +252,24 @@ def run_pymunk(scene: dict[str, Any], steps: int, substeps: int = 1
         space.add(body, shape)
         index[shape] = len(bodies)
         bodies.append(body)
+    return space, bodies, index
+
+
+def _pymunk_positions(bodies: list[Any]) -> np.ndarray:
+    """The balls' centres in a pymunk space."""
+    return np.array([tuple(body.position) for body in bodies])
+
+
+def run_pymunk(scene: dict[str, Any], steps: int, substeps: int = 1
+               ) -> dict[str, Any] | None:
+    """The same scene in pymunk (None when pymunk is not installed), each step of 1/60 s
+    taken as ``substeps`` pymunk steps. One substep a step: the rate from
+    :data:`TIMED_RUNS` runs (:func:`_timed`); more: from the checked run."""
+    try:
+        import pymunk
+    except ImportError:
+        return None
+    space, bodies, index = _pymunk_space(scene)
     touched = np.zeros(len(bodies), bool)
 
     def wall_contact(arbiter: Any, _space: Any, _data: Any) -> None:
@@ -219,29 +281,41 @@ def run_pymunk(scene: dict[str, Any], steps: int, substeps: int = 1
 
     space.on_collision(BALL_TYPE, WALL_TYPE, pre_solve=wall_contact)
     check = PathCrossings(_walls(scene))
-
-    def positions() -> np.ndarray:
-        return np.array([tuple(body.position) for body in bodies])
-
     tunneled = np.zeros(len(bodies), bool)
     events = 0
     elapsed = 0.0
     for _ in range(steps):
-        before = positions()
+        before = _pymunk_positions(bodies)
         touched[:] = False
         t0 = time.perf_counter()
         for _sub in range(substeps):
             space.step(STEP / substeps)
         elapsed += time.perf_counter() - t0
-        crossed = check.crossed(before, positions()) & ~touched
+        crossed = check.crossed(before, _pymunk_positions(bodies)) & ~touched
         tunneled |= crossed
         events += int(crossed.sum())
     engine = f"pymunk {pymunk.version}"
     if substeps > 1:
         engine += f", {substeps} substeps"
+        timing: dict[str, Any] = {"steps_per_second": steps / elapsed,
+                                  "timed": "the checked run's steps"}
+    else:
+        end = _digest(_pymunk_positions(bodies))
+
+        def timed_run() -> tuple[list[float], bytes]:
+            # pymunk's own steps: no contact callback
+            plain, plain_bodies, _ = _pymunk_space(scene)
+
+            def run_steps(k: int) -> None:
+                for _ in range(k):
+                    plain.step(STEP)
+
+            return _windows(steps, run_steps), _digest(_pymunk_positions(plain_bodies))
+
+        timing = _timed(steps, timed_run, end)
     return {"engine": engine, "balls": len(bodies),
-            "walls": len(scene["wall_a"]), "steps": steps,
-            "steps_per_second": steps / elapsed, "balls_tunneled": int(tunneled.sum()),
+            "walls": len(scene["wall_a"]), "steps": steps, **timing,
+            "balls_tunneled": int(tunneled.sum()),
             "tunneling_steps": events, "chord_balls": int(tunneled.sum()),
             "chord_steps": events, "caught_counter": None}
 
@@ -295,14 +369,21 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"{r0['balls']:,} balls among {r0['walls']:,} thin walls, {r0['steps']} steps "
               f"of 1/60 s, {result['threads']} threads. Tunneled: the centre's path crossed a "
               f"wall in a step with no wall contact (swept: its real path, the missed counter; "
-              f"pymunk: the chord). Chord: the straight start-to-end test for every engine.")
+              f"pymunk: the chord). Chord: the straight start-to-end test for every engine. "
+              f"Steps/s: the same steps run {TIMED_RUNS} more times back to back (no checks, "
+              f"no pymunk callback), each window of {r0['steps'] // TIMED_WINDOWS} steps at its "
+              f"least time among the runs; runs: each run's own rate (the substepped row: its "
+              f"checked run's steps alone).")
     print(f"{'engine':<28}{'steps/s':>10}{'balls tunneled':>16}{'tunneling steps':>17}"
-          f"{'chord balls':>13}{'chord steps':>13}{'caught':>11}")
+          f"{'chord balls':>13}{'chord steps':>13}{'caught':>11}  runs")
     for row in rows:
         caught = "-" if row["caught_counter"] is None else f"{row['caught_counter']:,}"
+        runs = " / ".join(f"{r:.1f}" for r in row.get("runs_steps_per_second", []))
+        if not row.get("same_end", True):
+            runs += " (a run ended elsewhere)"
         print(f"{row['engine']:<28}{row['steps_per_second']:>10.1f}"
               f"{row['balls_tunneled']:>16,}{row['tunneling_steps']:>17,}"
-              f"{row['chord_balls']:>13,}{row['chord_steps']:>13,}{caught:>11}")
+              f"{row['chord_balls']:>13,}{row['chord_steps']:>13,}{caught:>11}  {runs}")
     g = result["growth"]
     print("one swept-mode step: " + ", ".join(
         f"{n:,} balls {t * 1e3:.2f} ms" for n, t in zip(g["sizes"], g["seconds_per_step"]))

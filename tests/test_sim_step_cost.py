@@ -479,11 +479,12 @@ def test_work_lists_shrink_to_the_bodies_still_pushed() -> None:
 
 
 def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_cell() -> None:
-    # The grid keeps each collider's box and first cell (lower corner's cell) in rank order
-    # and reports a collider only from the first cell it shares with the query: the larger
-    # of its first cell and the query's on each axis. A box whose corner lies exactly on a
-    # cell line, a query starting on that line or just before it, and a query that only
-    # grazes the box's corner are where a wrong first cell would list it twice or never.
+    # The grid keeps each collider's box and first cell (lower corner's cell) beside each of
+    # its entries and reports a collider only from the first cell it shares with the query:
+    # the larger of its first cell and the query's on each axis. A box whose corner lies
+    # exactly on a cell line, a query starting on that line or just before it, and a query
+    # that only grazes the box's corner are where a wrong first cell would list it twice or
+    # never.
     from swept import AABB
     from swept._kernels import sim_grid
 
@@ -514,16 +515,24 @@ def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_
     # by a corner or an edge, boxes 0 and 1 the second)
     assert sorted(cells[-2]) == [3, 5, 7, 9]
     assert sorted(cells[-1]) == [1, 3]
-    # the rank boxes are the collider table's boxes, in the static tree's item order
+    # each entry's box is its collider's box in the collider table, and its first cells
+    # those of that box
     from swept._kernels.scene import H_ITEMS, HI, LO
 
     scene = world._sync()
     links = scene.links
     items = links[H_ITEMS]
-    for k in range(grid.boxes.shape[0]):
-        h = links[items + k]
-        assert grid.boxes[k].tolist() == [scene.rows[h, LO], scene.rows[h, LO + 1],
-                                          scene.rows[h, HI], scene.rows[h, HI + 1]]
+    nx = int(grid.dims[0])
+    for c in range(nx * int(grid.dims[1])):
+        for e in range(grid.starts[c], grid.starts[c + 1]):
+            h = links[items + grid.ranks[e]]
+            box = [scene.rows[h, LO], scene.rows[h, LO + 1], scene.rows[h, HI],
+                   scene.rows[h, HI + 1]]
+            assert grid.boxes[e].tolist() == box
+            first = [min(max(int((box[a] - grid.frame[a]) * inv), 0), int(grid.dims[a]) - 1)
+                     for a in range(2)]
+            assert grid.firsts[e].tolist() == first
+            assert first[0] <= c % nx and first[1] <= c // nx
 
 
 # ------------------------------------------------------------ pairs found once, from one side

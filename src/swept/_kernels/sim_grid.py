@@ -19,15 +19,18 @@ a ball round its path): the tree walk 270 ns a query (0.5 colliders found).
 Layout (:data:`GatherGrid`): ``frame`` (3,) float64 ``x0 y0 inv_cell``, ``dims`` (2,) int64
 ``nx ny`` (0 0: no grid; the tree is walked), ``starts`` (nx * ny + 1,) int64 and ``ranks``
 (E,) int64 in CSR form: cell ``cx + nx * cy`` holds the static tree item positions (ranks)
-``ranks[starts[c] : starts[c + 1]]``, increasing; ``boxes`` (K, 4) float64, each rank's box
-``lo x, lo y, hi x, hi y``, and ``firsts`` (K, 2) int64, the first cell it covers along x and
-y (K: the static tree's items). A copy of the collider table's boxes, in rank order: a lookup
-reads 32 bytes a rank from a block that stays in the first cache level, where the table's rows
-are 184 bytes apart behind the tree's item list, and needs no cell index computed again. The
-Simulation builds the grid again whenever the scene's ``links`` change, which a static
-collider's change always does (the static tree is built again), so the copy is never stale.
-Measured on bench_sim's scene (10,000 path boxes, one thread, CPU, alternated in one
-process): 2.1 -> 1.6 ms a gather of every ball.
+``ranks[starts[c] : starts[c + 1]]``, increasing; ``boxes`` (E, 4) float64, each entry's
+collider box ``lo x, lo y, hi x, hi y``, and ``firsts`` (E, 2) int64, the first cell that box
+covers along x and y. A copy of the collider table's boxes, one beside each entry: a lookup
+reads a cell's boxes one after another (32 bytes an entry), and reads an entry's rank only
+when its box touches the query, where the table's rows are 184 bytes apart behind the tree's
+item list, and needs no cell index computed again. The Simulation builds the grid again
+whenever the scene's ``links`` change, which a static collider's change always does (the
+static tree is built again), so the copy is never stale. Measured on bench_sim's scene
+(10,000 path boxes, one thread, CPU, alternated in one process): 2.1 -> 1.6 ms a gather of
+every ball with a box a rank (read through the entry's rank: each box's load waited on the
+rank's, a third of the move by perf, 2026-12-03); with a box an entry, see
+:func:`grid_static_into`.
 """
 
 from __future__ import annotations
@@ -57,8 +60,8 @@ __all__ = ["GatherGrid", "NO_GRID", "no_grid", "build_gather_grid", "grid_static
 
 class GatherGrid(NamedTuple):
     """The gather grid as the kernels take it (module docstring): ``frame`` (3,) float64,
-    ``dims`` (2,) int64, ``starts`` and ``ranks`` int64 (CSR), each rank's ``boxes`` (K, 4)
-    float64 and first cells ``firsts`` (K, 2) int64. A named tuple of arrays, so
+    ``dims`` (2,) int64, ``starts`` and ``ranks`` int64 (CSR), each entry's collider box
+    ``boxes`` (E, 4) float64 and first cells ``firsts`` (E, 2) int64. A named tuple of arrays, so
     that a kernel can pass it on without reference counts
     (:func:`swept._kernels.world.unowned`)."""
 
@@ -165,32 +168,33 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
         starts[c + 1] += starts[c]
     ranks = np.empty(total, np.int64)
     fill = starts[:-1].copy()
-    # each rank's box and first cells (an empty box's are never read: it is in no cell)
-    rank_boxes = np.zeros((count, 4))
-    firsts = np.zeros((count, 2), np.int64)
+    # each entry's box and first cells, beside its rank
+    entry_boxes = np.empty((total, 4))
+    firsts = np.empty((total, 2), np.int64)
     # items in rank order: each cell's run is increasing
     for k in range(count):
         h = links[items + k]
         binned, ax, bx, ay, by = _binned(rows, h, x0, y0, inv, nx, ny)
         if not binned:
             continue
-        rank_boxes[k, 0] = rows[h, LO]
-        rank_boxes[k, 1] = rows[h, LO + 1]
-        rank_boxes[k, 2] = rows[h, HI]
-        rank_boxes[k, 3] = rows[h, HI + 1]
-        firsts[k, 0] = ax
-        firsts[k, 1] = ay
         for cy in range(ay, by + 1):
             for cx in range(ax, bx + 1):
                 c = cx + nx * cy
-                ranks[fill[c]] = k
+                e = fill[c]
+                ranks[e] = k
+                entry_boxes[e, 0] = rows[h, LO]
+                entry_boxes[e, 1] = rows[h, LO + 1]
+                entry_boxes[e, 2] = rows[h, HI]
+                entry_boxes[e, 3] = rows[h, HI + 1]
+                firsts[e, 0] = ax
+                firsts[e, 1] = ay
                 fill[c] += 1
     frame[0] = x0
     frame[1] = y0
     frame[2] = inv
     dims[0] = nx
     dims[1] = ny
-    return GatherGrid(frame, dims, starts, ranks, rank_boxes, firsts)
+    return GatherGrid(frame, dims, starts, ranks, entry_boxes, firsts)
 
 
 @inline_kernel
@@ -225,15 +229,16 @@ def grid_static_into(scene: Scene, grid: GatherGrid, query: np.ndarray, out: np.
             for cx in range(cx0, cx1 + 1):
                 c = cx + nx * cy
                 for e in range(starts[c], starts[c + 1]):
-                    k = ranks[e]
-                    if (boxes[k, 0] > qx1 or boxes[k, 2] < qx0 or boxes[k, 1] > qy1
-                            or boxes[k, 3] < qy0):
+                    # the entry's own box (its rank is read only for a box that touches)
+                    if (boxes[e, 0] > qx1 or boxes[e, 2] < qx0 or boxes[e, 1] > qy1
+                            or boxes[e, 3] < qy0):
                         # (binned boxes are never empty)
                         continue
                     # reported from the first cell it shares with the query only: the larger
                     # of its first cell and the query's, on each axis
-                    if ((cx > cx0 and firsts[k, 0] < cx) or (cy > cy0 and firsts[k, 1] < cy)):
+                    if ((cx > cx0 and firsts[e, 0] < cx) or (cy > cy0 and firsts[e, 1] < cy)):
                         continue
+                    k = ranks[e]
                     if found < cap:
                         # insertion by rank: the static tree's order
                         j = found
