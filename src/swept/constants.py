@@ -910,7 +910,10 @@ BROADPHASE_MAX_CLUSTER_OCCUPANCY = 100.0
 #: With split crowded cells and 4 colliders a cell (:data:`GRID_SUB_CROWDED`,
 #: :data:`BROADPHASE_CLUSTER_COLLIDERS_PER_CELL`; minimum of 15 alternated runs, load 5.5):
 #: 2,000 grid 0.227 / BVH 0.184 to 0.201, 3,000 0.239 / 0.218 to 0.238, 5,000 0.248 / 0.276
-#: to 0.292, 10,000 0.239 / 0.485: chosen between 3,000 and 5,000.
+#: to 0.292, 10,000 0.239 / 0.485: chosen between 3,000 and 5,000. Again with the empty-run
+#: skip (``raycast_many``, the constant patched, alternated in one process, medians of 101
+#: rounds, load 10; the grid's time over the BVH's): 1,000 1.25, 1,500 1.13, 2,000 1.17,
+#: 2,500 1.06, 3,000 1.03: kept.
 BROADPHASE_CLUSTER_GRID_MIN_COLLIDERS = 4_000
 #: A ray grid cell holding at least this many entries (a cluster's cell) is split into a
 #: sub-grid (:func:`swept._kernels.grid.subdivide`): a ray entering it walks the few

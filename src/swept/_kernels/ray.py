@@ -71,7 +71,7 @@ from ..constants import (
     RAY_PARALLEL_SINE,
     RIM_TOLERANCE,
 )
-from . import callee, callee_reader, entry, kernel
+from . import callee, callee_reader, entry, inline_kernel, kernel
 
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
@@ -203,6 +203,19 @@ def ray_circle(ox: float, oy: float, dx: float, dy: float, cx: float, cy: float,
     return t, px, py, nx, ny, inside
 
 
+@inline_kernel
+def segment_crossing(wx: float, wy: float, ex: float, ey: float, dx: float, dy: float,
+                     denom: float) -> tuple[float, float]:
+    """Where the ray ``o + t d`` crosses the segment ``a + u e``: ``(t, u)``, from ``w = a -
+    o``, ``e`` and ``d`` and their cross product ``denom = cross(d, e)`` (not near zero: the
+    caller has ruled out a parallel ray). The one copy of the formula, inlined into
+    :func:`ray_segment` and into the World's two walks that meet segments themselves (the
+    grid's segment rows, the BVH's segments), so that all three give the same bits."""
+    t = (wx * ey - wy * ex) / denom
+    u = (wx * dy - wy * dx) / denom
+    return t, u
+
+
 @kernel
 def ray_segment(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
                 by: float, max_distance: float
@@ -249,8 +262,7 @@ def ray_segment(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float
             return MISS, 0.0, 0.0, 0.0, 0.0, False
         return near, ox + near * dx, oy + near * dy, -dx, -dy, False
     # solve: o + t d = a + u e
-    t = (wx * ey - wy * ex) / denom
-    u = (wx * dy - wy * dx) / denom
+    t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
     if t < 0.0 or t > max_distance or u < 0.0 or u > 1.0:
         # behind the origin, out of range, or past an end
         return MISS, 0.0, 0.0, 0.0, 0.0, False

@@ -63,7 +63,15 @@ from .grid import (
     walk_begin,
     walk_next,
 )
-from .ray import RAY_PARALLEL_SINE, _unit2, ray_aabb2, ray_capsule2, ray_circle, ray_polygon
+from .ray import (
+    RAY_PARALLEL_SINE,
+    _unit2,
+    ray_aabb2,
+    ray_capsule2,
+    ray_circle,
+    ray_polygon,
+    segment_crossing,
+)
 from .scene import (
     COUNT,
     FIRST,
@@ -325,9 +333,9 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                 if not visible(scene.tags, h, mask):
                     continue
                 if inline_segments and scene.tags[h, KIND] == KIND_SEGMENT:
-                    # ray_segment's crossing test, the same operations in the same order (so
-                    # the same t), unless near parallel (its collinear cases: the call). A
-                    # tree holds no one-way collider (they are listed with the planes)
+                    # ray_segment's crossing test (its segment_crossing, so the same t),
+                    # unless near parallel (its collinear cases: the call). A tree holds no
+                    # one-way collider (they are listed with the planes)
                     rows = scene.rows
                     ex = rows[h, 2] - rows[h, 0]
                     ey = rows[h, 3] - rows[h, 1]
@@ -335,8 +343,7 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                     if abs(denom) > 2.0 * RAY_PARALLEL_SINE * (abs(ex) + abs(ey)):
                         wx = rows[h, 0] - ox
                         wy = rows[h, 1] - oy
-                        t = (wx * ey - wy * ex) / denom
-                        u = (wx * dy - wy * dx) / denom
+                        t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
                         if (t >= 0.0 and t <= limit and u >= 0.0 and u <= 1.0
                                 and _better(t, h, best_t, best_h)):
                             best_t = t
@@ -725,8 +732,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 code = nodes[row, 2]
                 if code == ROW_SEGMENT:
                     # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
-                    # on its precomputed e and threshold, the same operations in the same
-                    # order (so the same t); the point and normal once, at the end
+                    # (its segment_crossing, so the same t) on its precomputed e and
+                    # threshold; the point and normal once, at the end
                     if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
                         continue
                     wx = nodes[row, 0] - ox
@@ -745,8 +752,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                             _keep_hit(stack, ax, ay, anx, any_, ains)
                             seg_row = -1
                         continue
-                    t = (wx * ey - wy * ex) / denom
-                    u = (wx * dy - wy * dx) / denom
+                    t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
                     # the best updated by selects, not branches: a ray's candidates hit or
                     # miss at random, which a branch predictor cannot learn
                     better = ((t >= 0.0) & (t <= limit) & (u >= 0.0) & (u <= 1.0)
