@@ -252,6 +252,10 @@ CAST_SKIPPING = 2
 #: :func:`cast_range` flag: the batch's directions have any nonzero length; each is divided by
 #: its length before the cast.
 CAST_NORMALISE = 4
+#: :func:`cast_range` flag: the batch's rows are gathered in their spatial order
+#: (:func:`spatial_order`): consecutive rays start close together, their first grid cells
+#: already in cache, so no hints (:func:`_hint_cell`) are asked for them.
+CAST_GATHERED = 8
 #: The mask that sees every layer (``swept.world.ALL_LAYERS``).
 ALL_LAYERS_MASK = 0xFFFFFFFF
 
@@ -1259,10 +1263,14 @@ HINT_LIST_AHEAD = 6
 HINT_ROWS_AHEAD = 2
 #: Entries of a cell whose rows :func:`_hint_cell` asks for.
 HINT_ROWS = 3
-#: :func:`cast_range` hints only on a grid whose ``links`` hold at least this many values (1
-#: MiB, twice a core's L2 cache here): on a smaller one the first cells are in cache anyway
-#: and the hints only cost (measured, ``benchmarks/ab_rays.py``: see CHANGELOG).
-HINT_MIN_LINKS = 1 << 17
+#: :func:`cast_range` hints only on a grid whose ``links`` hold at least this many values (4
+#: MiB, eight times a core's L2 cache here): on a smaller one the first cells are mostly in
+#: cache anyway and the hints only cost. Measured (``benchmarks/ab_rays.py``, 2,000 rays,
+#: new / main, load 2-5, both build orders): from 2^17 (1 MiB) the 10% moving scene at 10,000
+#: (287,379 links) read 1.06 / 1.07 and uniform segments at 10,000 (314,233) 0.99 / 0.98,
+#: where every kind (642,327), large boxes (810,576) and small and long mixed (531,095) at
+#: 10,000 read 0.87-0.96.
+HINT_MIN_LINKS = 1 << 19
 
 
 @inline_kernel
@@ -1317,8 +1325,8 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     permutation of its rows, :func:`spatial_order`; empty: the rows ``first .. stop-1``
     themselves), writing those rows of ``out`` (a range kernel: any split of a batch into
     ranges gives the same answers). ``flags``: :data:`CAST_GROWN` (balls of
-    ``casts.radii``), :data:`CAST_SKIPPING`, :data:`CAST_NORMALISE` (directions of any
-    nonzero length).
+    ``casts.radii``), :data:`CAST_SKIPPING`, :data:`CAST_GATHERED`, :data:`CAST_NORMALISE`
+    (directions of any nonzero length).
 
     The World's one compiled cast: the batch queries call it once a range, the scalar ones
     (:func:`cast_one`) on a one-row batch. Its traversal stack is on the call's own frame
@@ -1347,8 +1355,8 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     # divisions overlap a cast instead of stalling the next (measured: see
     # RAY_ORDER_PER_BUCKET)
     ahead = _ray_at(o, v, radii, tmax, order[first] if ordered else first, d, grown, normalise)
-    hints = (d == 2 and not grown and scene.links[H_GRID_NX] > 0
-             and scene.links.shape[0] >= HINT_MIN_LINKS)
+    hints = (d == 2 and not grown and not ordered and (flags & CAST_GATHERED) == 0
+             and scene.links[H_GRID_NX] > 0 and scene.links.shape[0] >= HINT_MIN_LINKS)
     for k in range(first, stop):
         i, ox, oy, oz, dx, dy, dz, r, limit = ahead
         if hints:
