@@ -17,18 +17,18 @@ all on one thread:
 - ``bvh``: a plain compiled BVH written here (binned SAH over the colliders' boxes, 4 a leaf,
   front-to-back walk pruned by the best hit so far);
 - ``brute``: every collider tested, the answers every runner is checked against;
-- ``pymunk``: ``segment_query_first`` in a Python loop (fewer rays in ``--quick``), the
-  fastest of :data:`PYMUNK_REPEATS` timed loops.
+- ``pymunk``: ``segment_query_first`` in a Python loop (fewer rays in ``--quick``), timed
+  in the same rounds as the compiled runners and as they are (the fastest loop kept).
 
 The plain runners call swept's own ray kernels (:mod:`swept._kernels.ray`) for the narrowphase,
 so their answers match exactly: each compiled runner must give the brute force's handle (ties:
 the smallest handle) and distance (to :data:`AGREE_TOLERANCE` relative) on every ray; pymunk's
 share of agreeing rays is reported (it answers a finite segment query, in its own conventions
-for rays that start inside a shape). The compiled runners are timed in turns, in CPU time
-(:func:`interleaved`): the machine is shared. Prints a table (us a ray; World / best plain; pymunk /
-World; pymunk / best plain, the most any structure with this narrowphase could show) and
-writes ``benchmarks/results/broadphase.json``. ``run(quick)`` is the entry point for ``swept
-bench``; ``python benchmarks/bench_broadphase.py [--quick] [--scenes uniform,kinds:1000]
+for rays that start inside a shape). The runners, pymunk's loop too, are timed in turns, in
+CPU time (:func:`interleaved`): the machine is shared. Prints a table (us a ray; World / best
+plain; pymunk / World; pymunk / best plain, the most any structure with this narrowphase could
+show) and writes ``benchmarks/results/broadphase.json``. ``run(quick)`` is the entry point for
+``swept bench``; ``python benchmarks/bench_broadphase.py [--quick] [--scenes uniform,kinds:1000]
 [--breakdown]`` runs it alone (``--scenes``: only these scene kinds, or kinds at one size;
 ``--breakdown``: where each scene's rays spend their time, :func:`scene_stats`).
 """
@@ -82,9 +82,11 @@ RAYS = 2_000
 PYMUNK_RAYS = (2_000, 300)
 #: Timed repeats of the compiled runners, the best kept (full run / quick run).
 REPEATS = (5, 3)
-#: Timed loops of pymunk's rays, the best kept (full run / quick run). One loop of 300 rays
-#: read up to 1.7x apart between runs of the same scene on the shared machine (clusters at
-#: 1,000: 2.0 and 3.5 us a ray), which moved every pymunk / World ratio of a quick run with it.
+#: Timed loops of pymunk's rays at least, the best kept (full run / quick run), in the same
+#: rounds as the compiled runners (:func:`interleaved`; the rounds are the larger of this and
+#: :data:`REPEATS`). One loop of 300 rays read up to 1.7x apart between runs of the same scene
+#: on the shared machine (clusters at 1,000: 2.0 and 3.5 us a ray), which moved every pymunk /
+#: World ratio of a quick run with it.
 PYMUNK_REPEATS = (3, 5)
 #: Rays a :func:`scene_stats` box count tests at a time against every collider (a bound on
 #: its numpy temporaries: rays x colliders x 2 floats).
@@ -857,8 +859,26 @@ def bench_scene(name: str, n: int, quick: bool, breakdown: bool = False) -> dict
             runners[label] = lambda w=world: w.raycast_many(origins, directions, tmax)
         row["world_structure"] = structures
 
+        # pymunk in the same rounds as the World, timed alike (each timed loop right after an
+        # untimed one, the best kept): its figure moved more between runs than the World's,
+        # and, timed apart after them, its variance alone decided the goal's ratio
+        k = PYMUNK_RAYS[1] if quick else PYMUNK_RAYS[0]
+        try:
+            run = pymunk_runner(scene, origins[:k], directions[:k], tmax)
+        except ImportError:
+            run = None
+        if run is not None:
+            pi, pt = run()
+            c = compare(ref_i[:k], ref_t[:k], pi, pt)
+            row["pymunk_agreement"] = 1.0 - c["wrong"] / k
+            runners["pymunk"] = run
+            repeats = max(repeats, PYMUNK_REPEATS[1] if quick else PYMUNK_REPEATS[0])
+
         seconds = interleaved(runners, repeats)
+    pymunk_s = seconds.pop("pymunk", None)
     us = {label: t / RAYS * 1e6 for label, t in seconds.items() if not label.startswith("grid@")}
+    if pymunk_s is not None:
+        us["pymunk"] = pymunk_s / k * 1e6
     best_factor = min((t, label) for label, t in seconds.items() if label.startswith("grid@"))[1]
     for label, t in seconds.items():
         if label.startswith("grid@"):
@@ -867,17 +887,6 @@ def bench_scene(name: str, n: int, quick: bool, breakdown: bool = False) -> dict
     grid_info["us"] = seconds[best_factor] / RAYS * 1e6
     row["grid"] = grid_info
     us["grid"] = grid_info["us"]
-
-    k = PYMUNK_RAYS[1] if quick else PYMUNK_RAYS[0]
-    try:
-        run = pymunk_runner(scene, origins[:k], directions[:k], tmax)
-    except ImportError:
-        run = None
-    if run is not None:
-        pi, pt = run()
-        c = compare(ref_i[:k], ref_t[:k], pi, pt)
-        row["pymunk_agreement"] = 1.0 - c["wrong"] / k
-        us["pymunk"] = best_time(run, PYMUNK_REPEATS[1] if quick else PYMUNK_REPEATS[0]) / k * 1e6
 
     if breakdown:
         row["stats"] = scene_stats(scene, origins, directions, tmax, ref_i, ref_t,

@@ -12,11 +12,12 @@ Scene (issue 4): 1,000 and 10,000 random segments (length 5 to 50, random angle)
   traversal, cells sized to the scene), written here;
 - ``brute``: a compiled loop over every segment (one thread), for scale.
 
-The Python loops are timed on their calls alone (each hit kept in a list, read after the
-timing), alternated, best of LOOP_REPEATS rounds. Every runner on one thread is timed in this
-thread's CPU time (the machine is shared); the batch on the default threads on the wall
-clock. Every runner's answers are checked against the grid's (same segment, same distance).
-Prints a table (microseconds a ray, and ratios) and writes
+The batch (both ways) and the Python loops are timed alike, alternated, each timed call after
+an untimed one of its own, best of LOOP_REPEATS rounds (the loops on their calls alone: each
+hit kept in a list, read after the timing); the grid apart, best of REPEATS. Every runner on
+one thread is timed in this thread's CPU time (the machine is shared); the batch on the
+default threads on the wall clock. Every runner's answers are checked against the grid's
+(same segment, same distance). Prints a table (microseconds a ray, and ratios) and writes
 ``benchmarks/results/world_rays.json``.
 ``run(quick)`` is the entry point for ``swept bench``; ``python benchmarks/bench_world_rays.py
 [--quick]`` runs it from the command line.
@@ -64,11 +65,12 @@ GRID_CELLS_PER_SQRT_N = 1.0
 AGREE_TOLERANCE = 1e-6
 #: Absolute tolerance (length units) for Box2D's float32 distances at coordinates near 1000.
 FLOAT32_TOLERANCE = 1e-3
-#: Timed repeats of the fast runners (the best is kept).
+#: Timed repeats of the plain grid (the best is kept).
 REPEATS = 5
-#: Alternated timed rounds of the Python loops (scalar swept, pymunk, Box2D; each loop's best
-#: is kept). Seven: on the shared machine, with three rounds pymunk's best at 1,000 segments
-#: read 2.6 us in one run and 6.9 us in the next.
+#: Alternated timed rounds of the batch (default threads and one) and the Python loops
+#: (scalar swept, pymunk, Box2D; each runner's best is kept). Seven: on the shared machine,
+#: with three rounds pymunk's best at 1,000 segments read 2.6 us in one run and 6.9 us in the
+#: next.
 LOOP_REPEATS = 7
 #: Most cells a grid ray may visit (a cap: a ray crosses at most 2 * cells per side).
 GRID_MAX_STEPS = 1_000_000
@@ -358,6 +360,18 @@ def agreement(ref_i: np.ndarray, ref_t: np.ndarray, idx: np.ndarray, t: np.ndarr
     return float(np.mean(both_miss | same))
 
 
+def _one_thread(world: World, origins: np.ndarray, directions: np.ndarray) -> Any:
+    """``world.raycast_many`` on one thread: swept's own count (``swept.set_threads``), which
+    its runner reads (numba's count alone, ``numba.set_num_threads``, leaves the runner on
+    every thread)."""
+    threads = swept.threads()
+    swept.set_threads(1)
+    try:
+        return world.raycast_many(origins, directions)
+    finally:
+        swept.set_threads(threads)
+
+
 def bench_size(n: int, quick: bool) -> dict[str, Any]:
     """Every runner on one scene of n segments."""
     rng = np.random.default_rng(SEED + n)
@@ -390,17 +404,6 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
 
     batch = world.raycast_many(origins, directions)
     agree["swept_batch"] = agreement(ref_i, ref_t, batch.handle, batch.distance)
-    us["swept_batch"] = best_time(lambda: world.raycast_many(origins, directions),
-                                  repeats, WALL) / RAYS * 1e6
-    # one thread: swept's own count (swept.set_threads), which its runner reads; numba's
-    # count alone (numba.set_num_threads) leaves the runner on every thread
-    threads = swept.threads()
-    swept.set_threads(1)
-    try:
-        us["swept_batch_1_thread"] = best_time(lambda: world.raycast_many(origins, directions),
-                                               repeats) / RAYS * 1e6
-    finally:
-        swept.set_threads(threads)
 
     if not quick:
         bi, bt = brute_rays(a, b, origins[:1000], directions[:1000])
@@ -429,16 +432,26 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
         # Box2D computes in float32: distances agree to its rounding at these coordinates
         tol = FLOAT32_TOLERANCE if name == "box2d" else 0.0
         agree[name] = agreement(ref_i[:loop_rays], ref_t[:loop_rays], pi, pt, tol)
-    # the loops alternated, LOOP_REPEATS rounds, each loop's best kept: the ratios between
-    # them compare the same moments of a shared machine; every other round runs them in the
-    # reverse order, so that another process's time slices do not fall in step with one loop
-    best = dict.fromkeys(loops, math.inf)
-    names = list(loops)
-    for k in range(LOOP_REPEATS):
+    # the batch (default threads, and one) and the loops alternated, LOOP_REPEATS rounds,
+    # each timed call right after an untimed one of its own and each runner's best kept: the
+    # ratios between them compare the same moments of a shared machine, swept's and pymunk's
+    # timed alike (the batch timed apart, before the loops, best of REPEATS calls in a row,
+    # left pymunk's variance alone to move the goal's ratios); every other round runs them
+    # in the reverse order, so that another process's time slices do not fall in step with
+    # one runner
+    timed: dict[str, tuple[Callable[[], Any], Callable[[], float], int]] = {
+        "swept_batch": (lambda: world.raycast_many(origins, directions), WALL, RAYS),
+        "swept_batch_1_thread": (lambda: _one_thread(world, origins, directions),
+                                 time.thread_time, RAYS),
+        **{name: (loop, time.thread_time, loop_rays) for name, (loop, _a) in loops.items()}}
+    best = dict.fromkeys(timed, math.inf)
+    names = list(timed)
+    for k in range(max(LOOP_REPEATS, repeats)):
         for name in names if k % 2 == 0 else names[::-1]:
-            best[name] = min(best[name], best_time(loops[name][0], 0))
+            fn, clock, _count = timed[name]
+            best[name] = min(best[name], best_time(fn, 1, clock))
     for name, seconds in best.items():
-        us[name] = seconds / loop_rays * 1e6
+        us[name] = seconds / timed[name][2] * 1e6
 
     row["us_per_ray"] = us
     row["agreement_with_grid"] = agree

@@ -2310,7 +2310,7 @@ class World:
                 # the rows gathered into that order, cast one after another, the hits put back
                 rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
                 _kw.gather_casts(casts, order, rows)
-                found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags)
+                found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags | _kw.CAST_GATHERED)
                 out = _new_hits(n, d)
                 _kw.scatter_hits(found, order, out)
             else:

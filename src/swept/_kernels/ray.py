@@ -444,7 +444,26 @@ def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                 norms: np.ndarray, max_distance: float
                 ) -> tuple[float, float, float, float, float, bool]:
     """Ray vs solid convex polygon (see :func:`ray_polygon_edge`), in the common encoding:
-    the normal is the entered (or, from inside, the nearest) edge's outward normal."""
+    the normal is the entered (or, from inside, the nearest) edge's outward normal.
+
+    An origin inside or on the polygon (in every edge's half-plane) is told first, by the
+    edges' gaps alone, as :func:`ray_polygon_edge_x` computes them (the same nearest edge):
+    its hit at 0 without the clipping's divisions. Any other origin leaves the gaps at the
+    first edge it lies outside of (NaN too) and is clipped as before."""
+    nearest = 0
+    nearest_gap = np.inf
+    for i in range(verts.shape[0]):
+        gap = norms[i, 0] * (verts[i, 0] - ox) + norms[i, 1] * (verts[i, 1] - oy)
+        if not gap >= 0.0:
+            nearest = -1
+            break
+        if gap < nearest_gap:
+            nearest_gap = gap
+            nearest = i
+    t = 0.0
+    if nearest >= 0 and not t > max_distance:
+        # (the clipping's answer: no edge raises the entry above 0, none cuts it off)
+        return t, ox + t * dx, oy + t * dy, norms[nearest, 0], norms[nearest, 1], True
     t, edge, inside = ray_polygon_edge(ox, oy, dx, dy, verts, norms, max_distance)
     if t < 0.0:
         return MISS, 0.0, 0.0, 0.0, 0.0, False
@@ -718,10 +737,12 @@ def _capsule2_way_out(ox: float, oy: float, ax: float, ay: float, bx: float, by:
 
 @callee
 def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
-              by: float, r: float, max_distance: float, entering_only: bool
+              by: float, r: float, max_distance: float, entering_only: bool, with_exit: bool
               ) -> tuple[float, float, float, float, float, bool, float]:
     """Ray vs 2D capsule (segment ``ab`` grown by ``r``): both modes, see the callers; the
-    exit is the last field."""
+    exit is the last field when ``with_exit`` (else the hit's t: :func:`ray_capsule2` drops
+    it, and a real call cannot leave its two disc exits and two slabs out for the caller;
+    measured, ``benchmarks/ab_rays.py`` on the every-kind scene, see CHANGELOG)."""
     ux, uy, elen = _unit2(bx - ax, by - ay)
     if r == 0.0 and not entering_only:
         # no thickness: exactly the segment (or the point)
@@ -735,14 +756,18 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
         tol = RIM_TOLERANCE * max(abs(ox), abs(oy), abs(ax), abs(ay), abs(bx), abs(by), r)
         if dist < r - tol:
             # starts strictly inside
-            return 0.0, ox, oy, wnx, wny, True, _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by,
-                                                               ux, uy, elen, r, 0.0)
+            te = 0.0
+            if with_exit:
+                te = _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, 0.0)
+            return 0.0, ox, oy, wnx, wny, True, te
         if dist <= r + tol:
             # on the rim: a hit at 0 only when heading into the surface; a convex shape
             # left (or grazed) from its rim is never met again
             if dist > 0.0 and wnx * dx + wny * dy < -HEADING_TOLERANCE:
-                return 0.0, ox, oy, wnx, wny, True, _capsule2_exit(
-                    ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, 0.0)
+                te = 0.0
+                if with_exit:
+                    te = _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, 0.0)
+                return 0.0, ox, oy, wnx, wny, True, te
             return MISS, 0.0, 0.0, 0.0, 0.0, False, 0.0
         if r == 0.0:
             # no thickness, from off the core: the segment (or the point), entered only if
@@ -756,8 +781,10 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
             return t, px, py, nx, ny, False, t
     elif dist <= r:
         # starts inside or on the rim
-        return 0.0, ox, oy, wnx, wny, True, _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux,
-                                                           uy, elen, r, 0.0)
+        te = 0.0
+        if with_exit:
+            te = _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, 0.0)
+        return 0.0, ox, oy, wnx, wny, True, te
 
     # from outside: the nearest entry into the two sides or the two end circles
     best = max_distance
@@ -794,8 +821,10 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
     if entering_only and nx * dx + ny * dy >= 0.0:
         # a grazing touch: the ray never heads into the surface
         return MISS, 0.0, 0.0, 0.0, 0.0, False, 0.0
-    return best, ox + best * dx, oy + best * dy, nx, ny, False, _capsule2_exit(
-        ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, best)
+    te = best
+    if with_exit:
+        te = _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, best)
+    return best, ox + best * dx, oy + best * dy, nx, ny, False, te
 
 
 @kernel
@@ -809,7 +838,7 @@ def ray_capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: floa
     A grazing (tangent) touch from outside is a hit.
     """
     t, px, py, nx, ny, inside, _te = _capsule2(ox, oy, dx, dy, ax, ay, bx, by, r,
-                                               max_distance, False)
+                                               max_distance, False, False)
     return t, px, py, nx, ny, inside
 
 
@@ -827,7 +856,7 @@ def ray_capsule2_entering(ox: float, oy: float, dx: float, dy: float, ax: float,
     hits at 0 with the normal of the shortest way out.
     """
     t, px, py, nx, ny, inside, _te = _capsule2(ox, oy, dx, dy, ax, ay, bx, by, r,
-                                               max_distance, True)
+                                               max_distance, True, False)
     return t, px, py, nx, ny, inside
 
 
@@ -1440,7 +1469,8 @@ def ray_plane2_v(ray: Ray2, n: Tuple2, offset: float
 @entry
 def ray_capsule2_v(ray: Ray2, a: Tuple2, b: Tuple2, r: float) -> Hit2 | None:
     """:func:`ray_capsule2` with tuple arguments; None on a miss."""
-    hit = _capsule2(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1], r, ray[4], False)
+    hit = _capsule2(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1], r, ray[4], False,
+                    True)
     if hit[0] < 0.0:
         return None
     return hit
@@ -1449,7 +1479,8 @@ def ray_capsule2_v(ray: Ray2, a: Tuple2, b: Tuple2, r: float) -> Hit2 | None:
 @entry
 def ray_capsule2_entering_v(ray: Ray2, a: Tuple2, b: Tuple2, r: float) -> Hit2 | None:
     """:func:`ray_capsule2_entering` with tuple arguments; None on a miss."""
-    hit = _capsule2(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1], r, ray[4], True)
+    hit = _capsule2(ray[0], ray[1], ray[2], ray[3], a[0], a[1], b[0], b[1], r, ray[4], True,
+                    True)
     if hit[0] < 0.0:
         return None
     return hit

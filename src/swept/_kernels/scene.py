@@ -349,7 +349,7 @@ def exit_row(scene: Scene, h: int, ox: float, oy: float, oz: float, dx: float, d
         n = scene.tags[h, COUNT]
         te = ray_polygon_edge_x(ox, oy, dx, dy, pool[s:s + n], pool[s + n:s + 2 * n], np.inf)[3]
     elif k == KIND_CAPSULE2:
-        te = _capsule2(ox, oy, dx, dy, p0, p1, p2, p3, p4, np.inf, False)[6]
+        te = _capsule2(ox, oy, dx, dy, p0, p1, p2, p3, p4, np.inf, False, True)[6]
     elif k == KIND_PLANE2:
         te = ray_plane2_x(ox, oy, dx, dy, p0, p1, p2, np.inf)[6]
     elif k == KIND_SPHERE:
