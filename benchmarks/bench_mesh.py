@@ -16,10 +16,11 @@ triangles. Measured, side by side in one run:
 - sphere sweeps: ``swept.sweep(Sphere, mesh)`` per call (wall-clock and CPU time), with missed
   impacts counted against the cast over every triangle (no BVH) on a sample.
 
-Each ray time is the fastest of a few calls, as wall-clock time and as the process's CPU time
-(``time.process_time``: on a machine that other processes keep busy the CPU time of a
-one-thread call is the steadier measure; the ratios are given for both, and the load average
-is printed with them). Prints a table and writes ``benchmarks/results/mesh.json``.
+Each ray time is the fastest of ``LOOPS`` (5) calls, for every engine alike, as wall-clock
+time and as the process's CPU time (``time.process_time``: on a machine that other processes
+keep busy the CPU time of a one-thread call is the steadier measure; the ratios are given for
+both, and the load average is printed with them). Prints a table and writes
+``benchmarks/results/mesh.json``.
 
 Run: ``python benchmarks/bench_mesh.py`` (``--quick``: about 100,000 triangles and fewer rays).
 """
@@ -45,6 +46,10 @@ from swept._parallel import set_threads, threads
 from swept.level import raycast_many
 
 SEED = 2026
+#: Calls each engine's rays are timed over, the fastest kept (wall-clock and CPU time each):
+#: the same count for swept, Embree and pybullet, so that no engine's noise decides a row
+#: (pybullet's time moved 2x between runs when it took the fastest of two).
+LOOPS = 5
 RESULTS = Path(__file__).resolve().parent / "results" / "mesh.json"
 
 
@@ -125,7 +130,7 @@ def embree_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray) -> dict[str, A
     o32 = o.astype(np.float32)
     d32 = d.astype(np.float32)
     scene.run(o32[:100], d32[:100], output=1)
-    seconds, cpu, res = timed_both(lambda: scene.run(o32, d32, output=1), 3)
+    seconds, cpu, res = timed_both(lambda: scene.run(o32, d32, output=1), LOOPS)
     t = np.asarray(res["tfar"], dtype=np.float64)
     k = np.asarray(res["primID"], dtype=np.int64)
     t[k < 0] = np.inf
@@ -168,7 +173,7 @@ def bullet_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray, reach: float
                                        numThreads=1, physicsClientId=client)
             return out
 
-        seconds, cpu, res = timed_both(run, 2)
+        seconds, cpu, res = timed_both(run, LOOPS)
         hit = np.array([r[0] >= 0 for r in res])
         t = np.array([r[2] * reach if r[0] >= 0 else np.inf for r in res])
         return {"seconds": seconds, "cpu": cpu, "hit": hit, "t": t}
@@ -196,7 +201,7 @@ def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, 
         raycast_many(mesh, o[:10], d[:10])
         default = threads()
         set_threads(1)
-        one_s, one_cpu, batch = timed_both(lambda o=o, d=d: raycast_many(mesh, o, d), 3)
+        one_s, one_cpu, batch = timed_both(lambda o=o, d=d: raycast_many(mesh, o, d), LOOPS)
         set_threads(default)
         many_s, again = timed(lambda o=o, d=d: raycast_many(mesh, o, d), 3)
         assert np.array_equal(batch.distance, again.distance)

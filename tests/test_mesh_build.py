@@ -207,3 +207,33 @@ def test_a_mesh_beyond_the_triangle_cap_is_a_value_error(monkeypatch) -> None:
                                          "MAX_MESH_TRIANGLES = 3"):
         TriangleMesh(verts, tris)
     assert TriangleMesh(verts, tris[:3]).triangles.shape == (3, 3)
+
+
+def test_the_walked_arrays_are_paged_copies_with_the_same_values_and_flags() -> None:
+    """A mesh's arrays that a ray batch reads at random (its leaf blocks, their triangles'
+    indices, its tree and the normals) are copied by ``_paged`` onto huge pages, each
+    starting on a 64-byte line (a huge page's boundary from 2 MiB on, where Linux's
+    ``madvise`` is there): the copies hold the very values the kernels computed, keep each
+    array's read-only flag (the compiled kernels' signatures: a writable copy would compile
+    them again) and their shapes."""
+    import mmap
+
+    from swept.level.mesh import HUGE_PAGE, _paged
+
+    terrain = np.random.default_rng(5).normal(size=(150, 150))
+    field = HeightField(terrain, scale=(1.0, 1.0, 1.0))
+    mesh = TriangleMesh(field.vertices, field.triangles)
+    assert mesh._packed.nbytes >= HUGE_PAGE
+    for name in ("_packed", "_tree", "_order", "normals"):
+        a = getattr(mesh, name)
+        assert a.flags.c_contiguous and a.ctypes.data % 64 == 0, name
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        assert mesh._packed.ctypes.data % HUGE_PAGE == 0
+    assert not mesh.normals.flags.writeable
+    assert mesh._tree.flags.writeable and mesh._packed.flags.writeable
+    assert np.array_equal(mesh.normals, field.normals)
+    for a in (np.arange(7.0), np.arange(HUGE_PAGE // 8 + 3).reshape(-1, 1)):
+        a.flags.writeable = False
+        copy = _paged(a)
+        assert copy.dtype == a.dtype and copy.shape == a.shape and not copy.flags.writeable
+        assert np.array_equal(copy, a) and copy.ctypes.data % 64 == 0

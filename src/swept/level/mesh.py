@@ -9,6 +9,7 @@ box. The queries and their conventions are :mod:`swept.level.surface`'s.
 
 from __future__ import annotations
 
+import mmap
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,35 @@ from ..vec import Vec3
 from .surface import Surface, check_triangles, check_vertices, register, run_batch
 
 __all__ = ["TriangleMesh"]
+
+#: Bytes of a transparent huge page on x86-64 Linux (2 MiB): :func:`_paged` puts an array of
+#: this size or more on huge pages, starting on one's boundary.
+HUGE_PAGE = 2 << 20
+
+
+def _paged(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` (C-contiguous) on transparent huge pages where Linux gives them: for
+    :data:`HUGE_PAGE` bytes or more, a fresh anonymous mapping marked ``MADV_HUGEPAGE``
+    before its first write, the array starting on a huge page's boundary; a smaller one (or
+    where ``madvise`` is missing) in a numpy buffer, starting on a 64-byte line. The arrays
+    the kernels allocate (``pack_leaves``' blocks, say) lie on 4 KiB pages, and numpy's own
+    hint misses memory its allocator reuses. A ray's walk reads its rows, leaf blocks,
+    triangle indices and hit normals at random over tens of megabytes, each read a new page: on
+    4 KiB pages a miss of the address translation cache each (a page walk before the line is
+    even asked for). The same values, the same flags (read-only stays read-only): the same
+    compiled kernels. Measured: ``docs/level.md``'s mesh notes (``meshray12``)."""
+    if a.nbytes >= HUGE_PAGE and hasattr(mmap, "MADV_HUGEPAGE"):
+        area = mmap.mmap(-1, a.nbytes + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        area.madvise(mmap.MADV_HUGEPAGE)
+        buf = np.frombuffer(area, np.uint8)
+        start = -buf.ctypes.data % HUGE_PAGE
+    else:
+        buf = np.empty(a.nbytes + 64, np.uint8)
+        start = -buf.ctypes.data % 64
+    out = buf[start:start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    out.flags.writeable = a.flags.writeable
+    return out
 
 
 class TriangleMesh(Surface):
@@ -49,6 +79,9 @@ class TriangleMesh(Surface):
             raise ValueError(f"triangles holds {tris.shape[0]:,} triangles, more than "
                              f"MAX_MESH_TRIANGLES = {MAX_MESH_TRIANGLES:,}")
         boxes = _ks.triangle_boxes(verts, tris)
+        # the arrays a ray batch reads at random, on huge pages (_paged): the normals here,
+        # the leaf blocks, their triangles' indices and the tree below
+        normals = _paged(normals)
         self._setup(verts, tris, normals, boxes)
         lo, hi = boxes[0], boxes[1]
         _ks.grow_boxes(lo, hi, self._margin)
@@ -59,9 +92,11 @@ class TriangleMesh(Surface):
         # the leaves' triangles packed a block a leaf, the triangle of each lane, and the
         # four-wide tree the rays and sweeps walk
         packed, order, block_of = _k.pack_leaves(verts, tris, links, nodes.shape[0])
-        object.__setattr__(self, "_packed", packed)
-        object.__setattr__(self, "_order", order)
-        object.__setattr__(self, "_tree", _k.flatten_tree(nodes, links, block_of))
+        object.__setattr__(self, "_packed", _paged(packed))
+        object.__setattr__(self, "_order", _paged(order))
+        # (the kernels' own copies freed at once: only one array is held twice at a time)
+        del packed, order
+        object.__setattr__(self, "_tree", _paged(_k.flatten_tree(nodes, links, block_of)))
 
     @classmethod
     def from_trimesh(cls, mesh: Any) -> TriangleMesh:
