@@ -572,6 +572,22 @@ def _skip_empty(links: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, lim
 
 
 @inline_kernel
+def _skip_listed(links: np.ndarray, at: int, end: int, e: int) -> tuple[bool, int]:
+    """Whether entry ``e`` is in the ascending list ``links[at .. end-1]`` (the list of the
+    cell the walk tested before), found by a cursor that only moves forward as a cell's own
+    ascending entries ask: ``(listed, at)``, the cursor moved to the first value not below
+    ``e``. An entry met again was tested in that cell with a reach at least the present one,
+    on the same ray, and a collider's test depends on nothing else: it cannot beat the best
+    now (a miss misses again; a hit is at a t the best already beats or ties, with the same
+    handle), so the walk skips it."""
+    for _ in range(end - at):
+        if links[at] >= e:
+            break
+        at += 1
+    return at < end and links[at] == e, at
+
+
+@inline_kernel
 def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float, float, float],
           r: float, limit: float, mask: int, flags: int
           ) -> tuple[int, float, float, float, float, float, float, float, bool]:
@@ -659,6 +675,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         # then walks it; the grid's walk waits in the scratch ``stack``): its block, its side
         sub = False
         block_at = side = sub_base = 0
+        # the entry list of the cell (or sub-cell) tested before this one, links[was .. was_end
+        # - 1] (ascending, as every list): a box, circle or other non-segment collider listed
+        # there too was tested already, with a reach at least the present one, so its test
+        # again cannot beat the best (_skip_listed)
+        was = was_end = 0
         # a ray crosses at most gnx + gny cells, and in each at most 2 S sub-cells
         for _ in range((gnx + gny + 2) * (2 * GRID_SUB_MAX_SIDE + 3)):
             if not entered:
@@ -729,10 +750,17 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                         base = sub_base
                         lo = links[sc]
                         hi = links[sc + 1]
+            # this list's entries met again in the next cell are skipped (a walk that stops in
+            # this cell's loop ends: no next cell then)
+            at = was
+            at_end = was_end
+            was = base + lo
+            was_end = base + hi
             for j in range(lo, hi):
                 # the entry names a gridded collider: its row, its handle
-                row = boxes + links[base + j]
-                h = links[handles + links[base + j]]
+                e = links[base + j]
+                row = boxes + e
+                h = links[handles + e]
                 code = nodes[row, 2]
                 if code == ROW_SEGMENT:
                     # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
@@ -771,6 +799,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     # scalar query calls, its point and normal unused), the point and normal
                     # of the best once, at the end. No box test first: for a box the slab
                     # test is the narrowphase, and a circle's miss is a few products
+                    listed, at = _skip_listed(links, at, at_end, e)
+                    if listed:
+                        continue
                     if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
                         continue
                     if code == ROW_BOX:
@@ -810,6 +841,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 elif ray_box_entry2(ox, oy, ix, iy, limit, nodes[row, 0], nodes[row, 1],
                                     nodes[row, 3], nodes[row, 4]) == math.inf:
                     # an axis-parallel ray misses this collider's box
+                    continue
+                listed, at = _skip_listed(links, at, at_end, e)
+                if listed:
                     continue
                 if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
                     continue
