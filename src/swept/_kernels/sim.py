@@ -2203,6 +2203,11 @@ def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int
     return first, neighbour
 
 
+#: The key under which :func:`after_move` times its bookkeeping calls
+#: (:func:`swept._parallel.parallel_for`).
+_STEP_APPROACHES = "sim.after_move.approaches_range"
+
+
 def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`after_move_serial` with its per-body parts on the threads
@@ -2227,7 +2232,8 @@ def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift
     if passes > 0:
         parallel_for(resolve_range, count, (scene, b, s, work))
         later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
-    parallel_for(approaches_range, n, (scene, b, s))
+    # (timed apart from PathCrossings' calls of the same kernel: another scene, other costs)
+    parallel_for(approaches_range, n, (scene, b, s), key=_STEP_APPROACHES)
     return first, neighbour
 
 
