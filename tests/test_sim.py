@@ -686,6 +686,39 @@ def test_any_split_of_the_range_kernels_gives_the_same_bits(
     assert all(run == runs[0] for run in runs[1:])
 
 
+@pytest.mark.parametrize("passes", [1, 2, 6])
+def test_the_threaded_rest_of_the_step_gives_the_one_calls_bits_at_any_pass_count(
+        monkeypatch: pytest.MonkeyPatch, passes: int) -> None:
+    """The threaded step runs the rest of the step after the move as pieces (the pair scan,
+    the first pass's push-outs and the bookkeeping on the threads; the lists, the first pair
+    pass and the later passes in two serial calls between them): the pass count decides
+    where the first pass ends and the later ones begin (one pass: only its list carried on),
+    so each count must give the bits of the one compiled call, with the range kernels cut
+    into uneven chunks run last first."""
+    import swept.sim as sim_module
+    from swept._kernels import sim as sim_kernels
+
+    def chunked(kernel: Any, n: int, args: tuple[Any, ...], **_options: Any) -> None:
+        for first in reversed(range(0, n, 7)):
+            kernel(first, min(n, first + 7), *args)
+
+    monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
+    monkeypatch.setattr(sim_module, "either_way",
+                        lambda key, n, serial, threaded, **_options: threaded())
+    runs = []
+    for threaded in (False, True):
+        monkeypatch.setattr(sim_module, "threads", lambda t=threaded: 3 if t else 1)
+        if threaded:
+            monkeypatch.setattr(sim_module, "parallel_for", chunked)
+            monkeypatch.setattr(sim_kernels, "parallel_for", chunked)
+        sim = _busy_scene()
+        sim.passes = passes
+        sim.run(12)
+        runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.caught.tobytes(),
+                     sim.missed.tobytes()))
+    assert runs[0] == runs[1]
+
+
 def test_bench_reports_a_failing_script_and_runs_the_rest(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

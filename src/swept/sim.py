@@ -11,8 +11,9 @@ One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
 (:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
 :func:`swept._parallel.parallel_for` from :data:`~swept.constants.SIM_PARALLEL_MIN`
-bodies, then the pair lists, the contact passes and the bookkeeping are one compiled call on
-the calling thread (:func:`~swept._kernels.sim.after_move`); below it the whole step is one
+bodies, then the rest (:func:`~swept._kernels.sim.after_move`): the pair scan, the first
+contact pass's push-outs and the bookkeeping on the threads too, the pair lists, the pair
+passes and the later contact passes on the calling thread; below it the whole step is one
 call on the calling thread, as on one thread. Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
@@ -1041,13 +1042,16 @@ class Simulation:
                                          self._gather_grid)
 
         def threaded() -> None:
-            """The move as a range kernel on threads, then the rest of the step in one call."""
+            """The move as a range kernel on threads, then the rest of the step with its
+            per-body parts on threads too (:func:`swept._kernels.sim.after_move`)."""
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
                                                self._gather_grid))
-            # the rest on the calling thread, in one call (the pair lists, the passes, the
-            # bookkeeping): split over threads as a dozen calls from Python, it cost more
-            # than the move's split saved (README, the threaded step)
+            # the pair scan, the first pass's push-outs and the bookkeeping on the threads;
+            # the lists, the pair passes and the later passes (a few hundred bodies each) in
+            # two serial calls between them: seven calls from Python, where a split into
+            # every kernel (a dozen calls and more) cost more than it saved (README, the
+            # threaded step)
             self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift)
 
         if threads() == 1 or n < SIM_PARALLEL_MIN:

@@ -23,13 +23,18 @@ threads with bit-identical results), and one serial loop over body pairs in a fi
    radius and responds at the first entering contact, spending the rest of the step (seed
    000's ``sweptStep``); ``speculative`` clamps the velocity against every collider within the
    step's reach so that the body stops at the surface (seed 002), then bounces there.
-2. :func:`find_pairs` - body-body broadphase on a uniform grid (cells sorted by key).
+2. :func:`find_pairs` - body-body broadphase on a uniform grid (cells sorted by key); the
+   step's own lists scan half of each cell's neighbourhood (:func:`forward_range`, a range
+   kernel) and write each pair into both rows (:func:`find_pairs_serial`).
 3. passes of :func:`listed_pairs_pass` (serial Gauss-Seidel over the pairs in a fixed order:
    exact sharing, no energy gained) and :func:`resolve_range` (apply the pushes, cast for
    swept and speculative bodies, then push out of the colliders, Gauss-Seidel per body), each
    over a work list (:func:`first_work`, :func:`next_work`): the bodies it may change, so
    that a pile's last passes cost its moving part, not every body.
 4. :func:`approaches_range` - the seed's Bullet Time bookkeeping.
+
+On one thread a step is one compiled call (:func:`step_serial`); the threaded step runs 1, the
+scan of 2, the first pass's :func:`resolve_range` and 4 on the threads (:func:`after_move`).
 """
 
 from __future__ import annotations
@@ -109,7 +114,8 @@ __all__ = [
     "listed_pairs_pass", "first_work", "next_work",
     "approaches_range",
     "cast_entering_row", "path_reaches_row", "segment_beyond", "segment_off_path", "candidates",
-    "find_pairs_serial", "pairs_serial", "after_move_serial", "after_move",
+    "find_pairs_serial", "pairs_serial", "forward_range", "pairs_first_pass", "later_passes",
+    "after_move_serial", "after_move",
     "step_serial",
 ]
 
@@ -2046,25 +2052,26 @@ def _fill_rest(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, ahea
         fill[j] += 1
 
 
-@callee
-def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`find_pairs` on the calling thread, compiled whole: the same lists, each pair
-    found once (:func:`_forward`, half the neighbourhood of each cell) and written into both
-    bodies' rows. Measured on bench_sim's scene (10,000 balls after 10 steps, 4,624 listed
-    neighbours, one thread, CPU, medians of 40 calls, three runs): 0.60-0.61 ms, against
-    0.92-0.95 for :func:`find_pairs`' full scan (its count pass alone 0.56)."""
-    n = pos.shape[0]
-    start = np.zeros(n + 1, np.int64)
-    if n == 0:
-        return start, np.empty(0, np.int64)
-    grid = pair_grid(pos, radius, dim)
-    order = grid[3]
-    # each body's forward neighbours (in cell order: neighbouring bodies one after another)
-    ahead = np.zeros(n, np.int64)
-    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
-    for w in range(n):
+@kernel
+def forward_range(first: int, stop: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid,
+                  ahead: np.ndarray, table: np.ndarray) -> None:
+    """The forward neighbours (:func:`_forward`) of the bodies ``order[first .. stop-1]`` of
+    the grid's cell order (a range kernel): how many into ``ahead[w]``, the first
+    :data:`PAIR_TABLE_WIDTH` into ``table[w]``. The scan of :func:`find_pairs_serial`, which
+    the threaded step runs on the threads (:func:`pairs_from_forward` lists the pairs)."""
+    for w in range(first, stop):
         ahead[w] = _forward(w, pos, radius, grid, table[w])
+
+
+@callee
+def _lists_from_forward(pos: np.ndarray, radius: np.ndarray, grid: PairGrid,
+                        ahead: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The CSR pair lists ``(start, neighbour)`` of :func:`find_pairs` from the forward
+    neighbours of every body (:func:`forward_range`): each pair written into both bodies'
+    rows, each row then sorted by index."""
+    n = pos.shape[0]
+    order = grid[3]
+    start = np.zeros(n + 1, np.int64)
     # both bodies of each pair count it
     for w in range(n):
         start[order[w] + 1] += ahead[w]
@@ -2101,6 +2108,25 @@ def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
     return start, neighbour
 
 
+@callee
+def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`find_pairs` on the calling thread, compiled whole: the same lists, each pair
+    found once (:func:`_forward`, half the neighbourhood of each cell) and written into both
+    bodies' rows. Measured on bench_sim's scene (10,000 balls after 10 steps, 4,624 listed
+    neighbours, one thread, CPU, medians of 40 calls, three runs): 0.60-0.61 ms, against
+    0.92-0.95 for :func:`find_pairs`' full scan (its count pass alone 0.56)."""
+    n = pos.shape[0]
+    if n == 0:
+        return np.zeros(1, np.int64), np.empty(0, np.int64)
+    grid = pair_grid(pos, radius, dim)
+    # each body's forward neighbours (in cell order: neighbouring bodies one after another)
+    ahead = np.zeros(n, np.int64)
+    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
+    forward_range(0, n, pos, radius, grid, ahead, table)
+    return _lists_from_forward(pos, radius, grid, ahead, table)
+
+
 @kernel
 def pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
                  ) -> tuple[np.ndarray, np.ndarray]:
@@ -2110,36 +2136,105 @@ def pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
 
 
 @callee
+def _first_pass(b: Bodies, s: Scratch, shift: np.ndarray, first: np.ndarray,
+                neighbour: np.ndarray, passes: int, changed: np.ndarray, listed: np.ndarray,
+                work: np.ndarray) -> tuple[np.ndarray, int]:
+    """From the pair lists (CSR) to the first contact pass's colliders: the meeting pairs
+    (:func:`meeting_pairs`), the first work list (:func:`first_work`) and, when there are
+    passes, the first pass over the pairs (:func:`listed_pairs_pass`). Returns the pairs and
+    the bodies the first :func:`resolve_range` visits (``work[:count]``)."""
+    pairs = meeting_pairs(b, first, neighbour)
+    count = first_work(b, s, shift, changed, listed, work)
+    if passes > 0:
+        count = listed_pairs_pass(b, pairs, s.dpos, 0, changed, listed, work, count)
+    return pairs, count
+
+
+@kernel
+def pairs_first_pass(b: Bodies, s: Scratch, shift: np.ndarray, grid: PairGrid,
+                     ahead: np.ndarray, table: np.ndarray, passes: int, changed: np.ndarray,
+                     listed: np.ndarray, work: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The threaded step's serial call between the scan of the pair lists
+    (:func:`forward_range`, on the threads) and the first :func:`resolve_range` (on the
+    threads): the lists (:func:`_lists_from_forward`), then :func:`_first_pass`. Returns the
+    lists (CSR), the meeting pairs and the first pass's work count."""
+    first, neighbour = _lists_from_forward(b.pos, b.radius, grid, ahead, table)
+    pairs, count = _first_pass(b, s, shift, first, neighbour, passes, changed, listed, work)
+    return first, neighbour, pairs, count
+
+
+@kernel
+def later_passes(scene: Scene, b: Bodies, s: Scratch, passes: int, pairs: np.ndarray,
+                 changed: np.ndarray, listed: np.ndarray, work: np.ndarray, count: int
+                 ) -> None:
+    """After the first pass's :func:`resolve_range` over ``work[:count]``: its work list
+    carried on (:func:`next_work`), then passes 1 .. ``passes - 1``, each its pair pass, its
+    :func:`resolve_range` and its next list. The later passes list few bodies (at 10,000
+    balls in bench_sim's scene: 14, 5, 2, 2, 1 after the first pass's 1,516), so they run
+    on the calling thread."""
+    count = next_work(0, s, changed, listed, work, count)
+    for k in range(1, passes):
+        count = listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
+        resolve_range(0, count, scene, b, s, work)
+        count = next_work(k, s, changed, listed, work, count)
+
+
+@callee
 def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int,
                       shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Everything of a step after the move (:func:`advance_range`), for every body on the
-    calling thread, in one call from Python: the pair lists, the passes (:func:`pair_pass`
-    then :func:`resolve_range`; the first one also moves each body by its row of ``shift``,
-    the velocity solver's overlap shifts, unless ``shift`` is empty) and the bookkeeping
-    (:func:`approaches_range`), in the order :meth:`swept.sim.Simulation.step` runs them (so
-    the very same bits as any split over threads). Returns the pair lists (CSR)."""
+    calling thread: the pair lists, the passes (:func:`pair_pass` then
+    :func:`resolve_range`; the first one also moves each body by its row of ``shift``, the
+    velocity solver's overlap shifts, unless ``shift`` is empty) and the bookkeeping
+    (:func:`approaches_range`): the kernels :func:`after_move` runs, in its order (so the
+    very same bits as any split over threads). Returns the pair lists (CSR)."""
     n = b.pos.shape[0]
     first, neighbour = find_pairs_serial(b.pos, b.radius, dim)
-    pairs = meeting_pairs(b, first, neighbour)
     # one pass after another, each over its work list (each body at most once)
     changed = np.empty(n, np.int64)
     listed = np.empty(n, np.bool_)
     work = np.empty(n, np.int64)
-    count = first_work(b, s, shift, changed, listed, work)
-    for k in range(passes):
-        count = listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
+    pairs, count = _first_pass(b, s, shift, first, neighbour, passes, changed, listed, work)
+    if passes > 0:
         resolve_range(0, count, scene, b, s, work)
-        count = next_work(k, s, changed, listed, work, count)
+        later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
     approaches_range(0, n, scene, b, s)
     return first, neighbour
 
 
-@kernel
+#: The key under which :func:`after_move` times its bookkeeping calls
+#: (:func:`swept._parallel.parallel_for`).
+_STEP_APPROACHES = "sim.after_move.approaches_range"
+
+
 def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`after_move_serial` called from Python: what the threaded step runs on the
-    calling thread after its move on the threads (one call, not a dozen)."""
-    return after_move_serial(scene, b, s, passes, dim, shift)
+    """:func:`after_move_serial` with its per-body parts on the threads
+    (:func:`swept._parallel.parallel_for`): the scan of the pair lists
+    (:func:`forward_range`), the first pass's :func:`resolve_range` (the later passes list a
+    few bodies) and the bookkeeping (:func:`approaches_range`); between them two serial calls
+    (:func:`pairs_first_pass`, :func:`later_passes`). What the threaded step runs after its
+    move on the threads; the same bits as the one call (every range kernel writes only its
+    own rows). ``b`` holds at least one body."""
+    n = b.pos.shape[0]
+    pos = b.pos
+    radius = b.radius
+    grid = pair_grid(pos, radius, dim)
+    ahead = np.empty(n, np.int64)
+    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
+    parallel_for(forward_range, n, (pos, radius, grid, ahead, table))
+    changed = np.empty(n, np.int64)
+    listed = np.empty(n, np.bool_)
+    work = np.empty(n, np.int64)
+    first, neighbour, pairs, count = pairs_first_pass(b, s, shift, grid, ahead, table, passes,
+                                                      changed, listed, work)
+    if passes > 0:
+        parallel_for(resolve_range, count, (scene, b, s, work))
+        later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
+    # (timed apart from PathCrossings' calls of the same kernel: another scene, other costs)
+    parallel_for(approaches_range, n, (scene, b, s), key=_STEP_APPROACHES)
+    return first, neighbour
 
 
 @kernel
