@@ -14,9 +14,7 @@ agree. Usage::
     PYTHONPATH=$PWD/src python benchmarks/ab_rays.py --base main --scenes far:10000,uniform:1000
 
 ``--rays`` sets the rays a call (default 2,000, as ``bench_broadphase.py``; a game casts 100 to
-2,000 a frame). ``--new-first`` builds the working tree's World before the base's in each scene
-(the harness favours the World built first at 10,000 rays a call: compare both orders).
-``--split`` times the working tree alone, each round one call each of
+2,000 a frame). ``--split`` times the working tree alone, each round one call each of
 ``raycast_many``, its kernel alone (``cast_range`` through its compiled entry point on the same
 rays in the order ``raycast_many`` casts them, gathered beforehand where it gathers them, one
 thread: the Python around it left out) and ``bench_broadphase.py``'s plain grid (its two
@@ -113,7 +111,7 @@ def digest(batch: Any) -> str:
 
 def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS) -> float:
     """One scene: prints and returns the median new / base ratio over ``rounds`` rounds of
-    ``count`` rays."""
+    ``count`` rays (the Worlds built in the order of ``packages``)."""
     name, n = key.split(":")
     scene = scenes.make_scene(name, int(n))
     origins, directions, tmax = scenes.rays(scene, count)
@@ -198,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="name:colliders, comma-separated")
     parser.add_argument("--rounds", type=int, default=301, help="alternated pairs a scene")
     parser.add_argument("--rays", type=int, default=RAYS, help="rays a call")
-    parser.add_argument("--new-first", action="store_true",
-                        help="build the working tree's World first in each scene (the harness "
-                             "favours the World built first at 10,000 rays: compare both orders)")
+    parser.add_argument("--first", choices=("base", "new"), default="base",
+                        help="whose World is built first (the one built second reads slower, "
+                        "by up to 1.2-1.3x at 10,000 rays a call: run both, see README)")
     parser.add_argument("--split", action="store_true",
                         help="the working tree alone: raycast_many, its kernel, the plain grid")
     args = parser.parse_args(argv)
@@ -221,12 +219,12 @@ def main(argv: list[str] | None = None) -> int:
         if setter is not None:
             setter(1)
     print(f"base {args.base} ({sweptbase.__file__}) against {swept.__file__}; {args.rays} "
-          f"rays a call; {'new' if args.new_first else 'base'} World built first; load "
-          f"{os.getloadavg()[0]:.1f}", flush=True)
-    packages = {"new": swept, "base": sweptbase} if args.new_first else {"base": sweptbase,
-                                                                          "new": swept}
-    ratios = [compare(key, packages, args.rounds, args.rays)
-              for key in args.scenes.split(",")]
+          f"rays a call; {args.first}'s World built first; load {os.getloadavg()[0]:.1f}",
+          flush=True)
+    packages = {"base": sweptbase, "new": swept}
+    if args.first == "new":
+        packages = {"new": swept, "base": sweptbase}
+    ratios = [compare(key, packages, args.rounds, args.rays) for key in args.scenes.split(",")]
     print(f"geometric mean of the ratios {float(np.exp(np.mean(np.log(ratios)))):.3f}; load "
           f"{os.getloadavg()[0]:.1f}")
     return 0

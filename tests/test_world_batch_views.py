@@ -323,7 +323,8 @@ def test_gathered_casts_and_scattered_hits_move_each_row_to_its_place(n: int, d:
                                                                      seed: int) -> None:
     """A large batch is cast gathered into its spatial order and its hits put back: the
     gather writes row ``order[k]`` of every cast array to row k, the scatter row k of every
-    hit array back to row ``order[k]``, every value bit for bit (-0.0, inf and NaN kept)."""
+    hit array back to row ``order[k]``, every value bit for bit (-0.0, inf and NaN kept); a
+    ray batch's empty radii and inside columns are left empty."""
     rng = np.random.default_rng(seed)
     order = rng.permutation(n).astype(np.int64)
     values = rng.choice([0.0, -0.0, math.inf, -math.inf, math.nan, 1e-300, 3.5], (n, 2 * d + 2))
@@ -341,6 +342,19 @@ def test_gathered_casts_and_scattered_hits_move_each_row_to_its_place(n: int, d:
     kw.scatter_hits(found, order, back)
     for put, field in zip(back, found):
         assert put[order].tobytes() == field.tobytes()
+    # a ray batch's: no radii gathered (the cast reads none), no inside put back (the batch
+    # returns none), every other column as above
+    rays = kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(0))
+    kw.gather_casts(casts, order, rays)
+    for given_field, gathered in zip(casts[:3], rays[:3]):
+        assert given_field[order].tobytes() == gathered.tobytes()
+    assert rays.radii.shape == (0,)
+    hits = kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)), np.empty((n, d)),
+                   np.empty(0, np.bool_))
+    kw.scatter_hits(found, order, hits)
+    for put, field in zip(hits[:4], found[:4]):
+        assert put[order].tobytes() == field.tobytes()
+    assert hits.inside.shape == (0,)
 
 
 @pytest.mark.parametrize("d", [2, 3])

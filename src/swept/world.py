@@ -440,10 +440,12 @@ _AXIS_NORMALS: dict[int, Vec2] = {0: Vec2(-1.0, 0.0), 1: Vec2(1.0, 0.0), 2: Vec2
                                   3: Vec2(0.0, 1.0)}
 
 
-def _new_hits(n: int, d: int) -> _world_kernels.Hits:
-    """Arrays for the hits of a batch of ``n`` rows in ``d`` dimensions (not filled)."""
+def _new_hits(n: int, d: int, inside: bool = True) -> _world_kernels.Hits:
+    """Arrays for the hits of a batch of ``n`` rows in ``d`` dimensions (not filled); without
+    ``inside``, an empty ``inside`` (the column a ray batch does not return)."""
     hits: _world_kernels.Hits = _kw.Hits(np.empty(n, np.int64), np.empty(n), np.empty((n, d)),
-                                         np.empty((n, d)), np.empty(n, np.bool_))
+                                         np.empty((n, d)),
+                                         np.empty(n if inside else 0, np.bool_))
     return hits
 
 
@@ -2308,10 +2310,13 @@ class World:
             _kw.spatial_order(casts.origins, order)
             if n >= RAY_GATHER_MIN_ROWS:
                 # the rows gathered into that order, cast one after another, the hits put back
-                rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n), np.empty(n))
+                # (rays: no radii to gather, no inside to put back; measured, see gather_casts)
+                grown = bool(flags & _kw.CAST_GROWN)
+                rows = _kw.Casts(np.empty((n, d)), np.empty((n, d)), np.empty(n),
+                                 np.empty(n if grown else 0))
                 _kw.gather_casts(casts, order, rows)
                 found = self._cast_rows(scene, rows, _IN_ORDER, mask, flags | _kw.CAST_GATHERED)
-                out = _new_hits(n, d)
+                out = _new_hits(n, d, grown)
                 _kw.scatter_hits(found, order, out)
             else:
                 out = self._cast_rows(scene, casts, order, mask, flags)

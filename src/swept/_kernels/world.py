@@ -1223,30 +1223,61 @@ def gather_casts(casts: Casts, order: np.ndarray, to: Casts) -> None:
     """Copy the rows ``order[k]`` of ``casts`` to the rows k of ``to``: the batch in its cast
     order (:func:`spatial_order`), so that :func:`cast_range` reads its rays and writes their
     hits (then put back by :func:`scatter_hits`) one after another instead of all over the
-    arrays (measured: see :data:`~swept.constants.RAY_GATHER_MIN_ROWS`)."""
-    d = casts.origins.shape[1]
+    arrays (measured: see :data:`~swept.constants.RAY_GATHER_MIN_ROWS`). An empty
+    ``to.radii`` (rays: :func:`cast_range` reads no radius) is left so, its column not copied.
+
+    A loop for each width, its components written out (a loop over them made the copy of
+    10,000 rows 81 against 51 us, 41 without the radii; load 7)."""
+    radii = to.radii.shape[0] > 0
+    if casts.origins.shape[1] == 2:
+        for k in range(order.shape[0]):
+            i = order[k]
+            to.origins[k, 0] = casts.origins[i, 0]
+            to.origins[k, 1] = casts.origins[i, 1]
+            to.directions[k, 0] = casts.directions[i, 0]
+            to.directions[k, 1] = casts.directions[i, 1]
+            to.tmax[k] = casts.tmax[i]
+            if radii:
+                to.radii[k] = casts.radii[i]
+        return
     for k in range(order.shape[0]):
         i = order[k]
-        for j in range(d):
+        for j in range(3):
             to.origins[k, j] = casts.origins[i, j]
             to.directions[k, j] = casts.directions[i, j]
         to.tmax[k] = casts.tmax[i]
-        to.radii[k] = casts.radii[i]
+        if radii:
+            to.radii[k] = casts.radii[i]
 
 
 @kernel
 def scatter_hits(found: Hits, order: np.ndarray, to: Hits) -> None:
     """Copy the hits of rows k of ``found`` to the rows ``order[k]`` of ``to``:
-    :func:`gather_casts` undone."""
-    d = found.point.shape[1]
+    :func:`gather_casts` undone. An empty ``to.inside`` (rays: ``raycast_many`` returns no
+    such column) is left so. A loop for each width (as :func:`gather_casts`: 112 against 72 us
+    for 10,000 rows, the ``inside`` column left out; load 7)."""
+    inside = to.inside.shape[0] > 0
+    if found.point.shape[1] == 2:
+        for k in range(order.shape[0]):
+            i = order[k]
+            to.handle[i] = found.handle[k]
+            to.t[i] = found.t[k]
+            to.point[i, 0] = found.point[k, 0]
+            to.point[i, 1] = found.point[k, 1]
+            to.normal[i, 0] = found.normal[k, 0]
+            to.normal[i, 1] = found.normal[k, 1]
+            if inside:
+                to.inside[i] = found.inside[k]
+        return
     for k in range(order.shape[0]):
         i = order[k]
         to.handle[i] = found.handle[k]
         to.t[i] = found.t[k]
-        to.inside[i] = found.inside[k]
-        for j in range(d):
+        for j in range(3):
             to.point[i, j] = found.point[k, j]
             to.normal[i, j] = found.normal[k, j]
+        if inside:
+            to.inside[i] = found.inside[k]
 
 
 @inline_kernel
