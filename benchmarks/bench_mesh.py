@@ -420,10 +420,12 @@ def print_rows(rows: list[dict[str, Any]]) -> None:
                     for k, v in e.items()]
             print(f"  rays {kind}: " + ", ".join(cols))
             if "pybullet_over_embree_cpu" in e:
+                # 10x pybullet asks swept within pybullet / Embree / 10 of Embree's time
+                pb_emb = e["pybullet_over_embree_cpu"]
                 print(f"    {kind} (CPU): swept / Embree {e['swept_1_thread_over_embree_cpu']:.2f}x"
                       f", pybullet / swept {e['pybullet_over_swept_1_thread_cpu']:.1f}x, "
-                      f"pybullet / Embree {e['pybullet_over_embree_cpu']:.1f}x (10x pybullet: "
-                      f"{10.0 / e['pybullet_over_embree_cpu']:.2f}x Embree's time)")
+                      f"pybullet / Embree {pb_emb:.1f}x (10x pybullet: swept within "
+                      f"{pb_emb / 10.0:.2f}x Embree's time)")
         s = row["sweeps"]
         print("  sweeps: " + ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
                                        for k, v in s.items()))
