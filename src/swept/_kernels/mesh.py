@@ -898,9 +898,10 @@ def ray_begin(frame: np.ndarray, axes: np.ndarray, ox: float, oy: float, oz: flo
 def _root_row(refs: np.ndarray) -> int:
     """The row a ray's walk starts at: the root's (the head row 0's only child) when the root
     is internal, else the head row. The head row's test is one box, the root's, which holds
-    every box below it (each bound rounded outward, so the float32 boxes nest too): a ray
-    that skips it enters no box it would not have entered after it, and its answer is the
-    same; it saves a row test a ray (`meshray13`)."""
+    every box below it (each bound rounded outward, so the float32 boxes nest too): skipping
+    it can only let a ray test boxes that the root's test would have spared it, and its
+    answer, the nearest of the triangles it tests that it meets, is the same. It saves a row
+    test for each ray that enters the root's box (`meshray13`)."""
     root = refs[0, TREE_REFS]
     return root if root > 0 else 0
 
@@ -911,7 +912,7 @@ def ray_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.n
              entries: np.ndarray, ref: int, sp: int, limit: float, best_k: int
              ) -> tuple[int, int, float, int]:
     """One node of :func:`mesh_ray`'s walk of one ray (:func:`ray_begin`'s frame): node
-    ``ref`` (0, the head row, to begin) with ``sp`` children waiting on the stack, the reach
+    ``ref`` (:func:`_root_row` to begin) with ``sp`` children waiting on the stack, the reach
     ``limit`` (the ray's tmax to begin, then its best hit's t) and the best triangle so far
     ``best_k`` (-1: none); returns the next node's ``(ref, sp, limit, best_k)``, ``ref = 0``
     when the walk is done. A row's boxes are tested at once (:func:`_entry_row`), the
