@@ -19,8 +19,14 @@ triangles. Measured, side by side in one run:
 Each ray time is the fastest of ``LOOPS`` (5) calls, for every engine alike, as wall-clock
 time and as the process's CPU time (``time.process_time``: on a machine that other processes
 keep busy the CPU time of a one-thread call is the steadier measure; the ratios are given for
-both, and the load average is printed with them). Prints a table and writes
-``benchmarks/results/mesh.json``.
+both, and the load average is printed with them). The three engines' calls alternate, round by
+round (swept, Embree, pybullet, then again), so that a change of load falls on all three; and
+every timed call runs with Python's garbage collector collected before it and off during it,
+as ``timeit`` does: pybullet's answers are Python tuples, and the collector's full passes over
+the process's objects (numba's, some 200,000) then fell inside its calls or not, from one
+process to the next, which moved its figure 1.8x between runs (``meshray13``). pybullet's time
+over Embree's is printed beside the ratios (what "10x faster than pybullet" asks against
+Embree). Prints a table and writes ``benchmarks/results/mesh.json``.
 
 Run: ``python benchmarks/bench_mesh.py`` (``--quick``: about 100,000 triangles and fewer rays).
 """
@@ -28,11 +34,13 @@ Run: ``python benchmarks/bench_mesh.py`` (``--quick``: about 100,000 triangles a
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
 import platform
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +54,10 @@ from swept._parallel import set_threads, threads
 from swept.level import raycast_many
 
 SEED = 2026
-#: Calls each engine's rays are timed over, the fastest kept (wall-clock and CPU time each):
-#: the same count for swept, Embree and pybullet, so that no engine's noise decides a row
-#: (pybullet's time moved 2x between runs when it took the fastest of two).
+#: Rounds each engine's rays are timed over, the fastest kept (wall-clock and CPU time each):
+#: the same count for swept, Embree and pybullet, their calls alternated round by round, so
+#: that no engine's noise decides a row (pybullet's time moved 2x between runs when it took
+#: the fastest of two).
 LOOPS = 5
 RESULTS = Path(__file__).resolve().parent / "results" / "mesh.json"
 
@@ -86,18 +95,42 @@ def timed(fn: Any, repeats: int = 1) -> tuple[float, Any]:
     return wall, out
 
 
-def timed_both(fn: Any, repeats: int = 1) -> tuple[float, float, Any]:
-    """The fastest of ``repeats`` calls in wall-clock and in CPU seconds (each its own
-    fastest), and the last result."""
-    wall = cpu = math.inf
-    out = None
-    for _ in range(repeats):
+def timed_call(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """One call's wall-clock and CPU seconds and its result, Python's garbage collector
+    collected before it and off during it (as ``timeit`` does): a full pass of the collector
+    over the process's objects costs tens of milliseconds here and falls inside a call or not
+    by chance (it moved pybullet's figure 1.8x between runs, its answers being tuples)."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
         w0 = time.perf_counter()
         c0 = time.process_time()
         out = fn()
-        cpu = min(cpu, time.process_time() - c0)
-        wall = min(wall, time.perf_counter() - w0)
+        cpu = time.process_time() - c0
+        wall = time.perf_counter() - w0
+    finally:
+        if was:
+            gc.enable()
     return wall, cpu, out
+
+
+def timed_both(fn: Callable[[], Any], repeats: int = 1) -> tuple[float, float, Any]:
+    """The fastest of ``repeats`` calls in wall-clock and in CPU seconds (each its own
+    fastest), and the last result."""
+    return timed_rounds({"": fn}, repeats)[""]
+
+
+def timed_rounds(calls: dict[str, Callable[[], Any]], rounds: int
+                 ) -> dict[str, tuple[float, float, Any]]:
+    """Each call's fastest of ``rounds`` in wall-clock and in CPU seconds (each its own
+    fastest) and its last result, the calls alternated: each round calls each once, in turn."""
+    best = {name: (math.inf, math.inf, None) for name in calls}
+    for _ in range(rounds):
+        for name, fn in calls.items():
+            wall, cpu, out = timed_call(fn)
+            best[name] = (min(best[name][0], wall), min(best[name][1], cpu), out)
+    return best
 
 
 def lidar(n: int, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,8 +151,13 @@ def incoherent(n: int, lo: np.ndarray, hi: np.ndarray, rng: np.random.Generator
     return o, d
 
 
-def embree_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray) -> dict[str, Any] | str:
-    """Embree's nearest hits (float32) and its time per ray, or why not."""
+#: A peer engine's rays made ready: the call to time, and what reads its last answer.
+Peer = tuple[Callable[[], Any], Callable[[Any], dict[str, Any]]]
+
+
+def embree_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray) -> Peer | str:
+    """Embree's scene and rays (float32), ready to time: its call and the reader of its
+    nearest hits; or why not."""
     try:
         from embreex import rtcore_scene as rtcs
         from embreex.mesh_construction import TriangleMesh as EmbreeMesh
@@ -130,55 +168,96 @@ def embree_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray) -> dict[str, A
     o32 = o.astype(np.float32)
     d32 = d.astype(np.float32)
     scene.run(o32[:100], d32[:100], output=1)
-    seconds, cpu, res = timed_both(lambda: scene.run(o32, d32, output=1), LOOPS)
-    t = np.asarray(res["tfar"], dtype=np.float64)
-    k = np.asarray(res["primID"], dtype=np.int64)
-    t[k < 0] = np.inf
-    return {"seconds": seconds, "cpu": cpu, "t": t, "k": k}
+
+    def read(res: Any) -> dict[str, Any]:
+        t = np.asarray(res["tfar"], dtype=np.float64)
+        k = np.asarray(res["primID"], dtype=np.int64)
+        t[k < 0] = np.inf
+        return {"t": t, "k": k}
+
+    return (lambda: scene.run(o32, d32, output=1)), read
 
 
-def bullet_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray, reach: float
-                ) -> dict[str, Any] | str:
-    """pybullet's ``rayTestBatch`` on the same mesh (a static concave mesh body)."""
+def bullet_rays(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray, reach: float,
+                client: int) -> Peer | str:
+    """pybullet's ``rayTestBatch`` on the same mesh (a static concave mesh body in the
+    connected ``client``), ready to time: its call (the rays' conversion to lists with it)
+    and the reader of its hits; or why not."""
+    import tempfile
+
+    import pybullet as pb
+
+    # the mesh through an OBJ file: pybullet's in-memory vertex list is limited (it fails
+    # on a million triangles)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "mesh.obj")
+        with open(path, "w") as f:
+            np.savetxt(f, mesh.vertices, fmt="v %.17g %.17g %.17g")
+            np.savetxt(f, mesh.triangles + 1, fmt="f %d %d %d")
+        try:
+            shape = pb.createCollisionShape(pb.GEOM_MESH, fileName=path,
+                                            flags=pb.GEOM_FORCE_CONCAVE_TRIMESH,
+                                            physicsClientId=client)
+        except pb.error as e:
+            return f"pybullet could not load the mesh ({e})"
+    pb.createMultiBody(0, shape, physicsClientId=client)
+    ends = o + d * reach
+    # (a batch of exactly MAX_RAY_INTERSECTION_BATCH_SIZE rays came back one short)
+    batch = pb.MAX_RAY_INTERSECTION_BATCH_SIZE // 2
+
+    def run() -> list[Any]:
+        out: list[Any] = []
+        for s in range(0, o.shape[0], batch):
+            out += pb.rayTestBatch(o[s:s + batch].tolist(), ends[s:s + batch].tolist(),
+                                   numThreads=1, physicsClientId=client)
+        return out
+
+    def read(res: list[Any]) -> dict[str, Any]:
+        hit = np.array([r[0] >= 0 for r in res])
+        t = np.array([r[2] * reach if r[0] >= 0 else np.inf for r in res])
+        return {"hit": hit, "t": t}
+
+    return run, read
+
+
+def ray_times(mesh: TriangleMesh, o: np.ndarray, d: np.ndarray, reach: float, stride: int
+              ) -> tuple[dict[str, tuple[float, float, Any]], dict[str, str]]:
+    """swept on one thread, Embree and pybullet (on every ``stride``-th ray) timed in
+    alternated rounds: each engine's fastest wall-clock and CPU seconds and its last answer
+    (read); and why a peer is missing."""
+    calls: dict[str, Callable[[], Any]] = {"swept": lambda: raycast_many(mesh, o, d)}
+    readers: dict[str, Callable[[Any], Any]] = {"swept": lambda batch: batch}
+    missing: dict[str, str] = {}
+    emb = embree_rays(mesh, o, d)
+    if isinstance(emb, str):
+        missing["embree"] = emb
+    else:
+        calls["embree"], readers["embree"] = emb
     try:
         import pybullet as pb
     except ImportError as e:
-        return f"pybullet not installed ({e})"
-    import tempfile
-
-    client = pb.connect(pb.DIRECT)
+        missing["pybullet"] = f"pybullet not installed ({e})"
+        client = None
+    else:
+        client = pb.connect(pb.DIRECT)
     try:
-        # the mesh through an OBJ file: pybullet's in-memory vertex list is limited (it fails
-        # on a million triangles)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "mesh.obj")
-            with open(path, "w") as f:
-                np.savetxt(f, mesh.vertices, fmt="v %.17g %.17g %.17g")
-                np.savetxt(f, mesh.triangles + 1, fmt="f %d %d %d")
-            try:
-                shape = pb.createCollisionShape(pb.GEOM_MESH, fileName=path,
-                                                flags=pb.GEOM_FORCE_CONCAVE_TRIMESH,
-                                                physicsClientId=client)
-            except pb.error as e:
-                return f"pybullet could not load the mesh ({e})"
-        pb.createMultiBody(0, shape, physicsClientId=client)
-        ends = o + d * reach
-        # (a batch of exactly MAX_RAY_INTERSECTION_BATCH_SIZE rays came back one short)
-        batch = pb.MAX_RAY_INTERSECTION_BATCH_SIZE // 2
-
-        def run() -> list[Any]:
-            out: list[Any] = []
-            for s in range(0, o.shape[0], batch):
-                out += pb.rayTestBatch(o[s:s + batch].tolist(), ends[s:s + batch].tolist(),
-                                       numThreads=1, physicsClientId=client)
-            return out
-
-        seconds, cpu, res = timed_both(run, LOOPS)
-        hit = np.array([r[0] >= 0 for r in res])
-        t = np.array([r[2] * reach if r[0] >= 0 else np.inf for r in res])
-        return {"seconds": seconds, "cpu": cpu, "hit": hit, "t": t}
+        if client is not None:
+            bul = bullet_rays(mesh, o[::stride], d[::stride], reach, client)
+            if isinstance(bul, str):
+                missing["pybullet"] = bul
+            else:
+                calls["pybullet"], readers["pybullet"] = bul
+        default = threads()
+        set_threads(1)
+        try:
+            best = timed_rounds(calls, LOOPS)
+        finally:
+            set_threads(default)
     finally:
-        pb.disconnect(client)
+        if client is not None:
+            pb.disconnect(client)
+    return {name: (wall, cpu, readers[name](out))
+            for name, (wall, cpu, out) in best.items()}, missing
 
 
 def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, np.ndarray]],
@@ -199,10 +278,13 @@ def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, 
     for kind, (o, d) in rays.items():
         n = o.shape[0]
         raycast_many(mesh, o[:10], d[:10])
+        # every stride-th ray for pybullet: a sample spread over the whole batch (the lidar's
+        # first rays all point up and miss the terrain)
+        stride = max(1, n // 20_000)
+        bullet_n = len(range(0, n, stride))
+        best, missing = ray_times(mesh, o, d, reach, stride)
+        one_s, one_cpu, batch = best["swept"]
         default = threads()
-        set_threads(1)
-        one_s, one_cpu, batch = timed_both(lambda o=o, d=d: raycast_many(mesh, o, d), LOOPS)
-        set_threads(default)
         many_s, again = timed(lambda o=o, d=d: raycast_many(mesh, o, d), 3)
         assert np.array_equal(batch.distance, again.distance)
         pick = rng.choice(n, min(sample, n), replace=False)
@@ -216,34 +298,30 @@ def bench_mesh(name: str, mesh: TriangleMesh, rays: dict[str, tuple[np.ndarray, 
             "swept_cpu_us_per_ray_1_thread": one_cpu / n * 1e6,
             f"swept_us_per_ray_{default}_threads": many_s / n * 1e6,
             "checked_against_brute_force": int(pick.shape[0]), "wrong": wrong}
-        emb = embree_rays(mesh, o, d)
-        if isinstance(emb, str):
-            entry["embree"] = emb
-        else:
+        entry.update(missing)
+        if "embree" in best:
+            emb_s, emb_cpu, emb = best["embree"]
             both = np.isfinite(emb["t"]) & batch.hit
             gap = np.zeros(n)
             gap[both] = np.abs(emb["t"][both] - batch.distance[both]) / np.maximum(
                 1.0, batch.distance[both])
             agree = (np.isinf(emb["t"]) == ~batch.hit) & (gap <= 1e-4)
-            entry["embree_us_per_ray"] = emb["seconds"] / n * 1e6
+            entry["embree_us_per_ray"] = emb_s / n * 1e6
             entry["embree_disagrees"] = int((~agree).sum())
-            entry["embree_cpu_us_per_ray"] = emb["cpu"] / n * 1e6
-            entry["swept_1_thread_over_embree"] = one_s / emb["seconds"]
-            entry["swept_1_thread_over_embree_cpu"] = one_cpu / emb["cpu"]
-        # every stride-th ray: a sample spread over the whole batch (the lidar's first rays
-        # all point up and miss the terrain)
-        stride = max(1, n // 20_000)
-        bullet_n = len(range(0, n, stride))
-        bul = bullet_rays(mesh, o[::stride], d[::stride], reach)
-        if isinstance(bul, str):
-            entry["pybullet"] = bul
-        else:
-            entry["pybullet_us_per_ray"] = bul["seconds"] / bullet_n * 1e6
-            entry["pybullet_cpu_us_per_ray"] = bul["cpu"] / bullet_n * 1e6
-            entry["pybullet_over_swept_1_thread"] = (bul["seconds"] / bullet_n) / (one_s / n)
-            entry["pybullet_over_swept_1_thread_cpu"] = (bul["cpu"] / bullet_n) / (one_cpu / n)
-            sub = batch.distance[::stride]
-            within = sub <= reach
+            entry["embree_cpu_us_per_ray"] = emb_cpu / n * 1e6
+            entry["swept_1_thread_over_embree"] = one_s / emb_s
+            entry["swept_1_thread_over_embree_cpu"] = one_cpu / emb_cpu
+        if "pybullet" in best:
+            bul_s, bul_cpu, bul = best["pybullet"]
+            entry["pybullet_us_per_ray"] = bul_s / bullet_n * 1e6
+            entry["pybullet_cpu_us_per_ray"] = bul_cpu / bullet_n * 1e6
+            entry["pybullet_over_swept_1_thread"] = (bul_s / bullet_n) / (one_s / n)
+            entry["pybullet_over_swept_1_thread_cpu"] = (bul_cpu / bullet_n) / (one_cpu / n)
+            if "embree" in best:
+                # what "10x faster than pybullet" asks, against Embree's time
+                entry["pybullet_over_embree"] = (bul_s / bullet_n) / (emb_s / n)
+                entry["pybullet_over_embree_cpu"] = (bul_cpu / bullet_n) / (emb_cpu / n)
+            within = batch.distance[::stride] <= reach
             entry["pybullet_hit_disagrees"] = int((bul["hit"] != within).sum())
         row["rays"][kind] = entry
     # sphere sweeps: per call through the public API, misses against every triangle
@@ -341,6 +419,13 @@ def print_rows(rows: list[dict[str, Any]]) -> None:
             cols = [f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
                     for k, v in e.items()]
             print(f"  rays {kind}: " + ", ".join(cols))
+            if "pybullet_over_embree_cpu" in e:
+                # 10x pybullet asks swept within pybullet / Embree / 10 of Embree's time
+                pb_emb = e["pybullet_over_embree_cpu"]
+                print(f"    {kind} (CPU): swept / Embree {e['swept_1_thread_over_embree_cpu']:.2f}x"
+                      f", pybullet / swept {e['pybullet_over_swept_1_thread_cpu']:.1f}x, "
+                      f"pybullet / Embree {pb_emb:.1f}x (10x pybullet: swept within "
+                      f"{pb_emb / 10.0:.2f}x Embree's time)")
         s = row["sweeps"]
         print("  sweeps: " + ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
                                        for k, v in s.items()))

@@ -145,3 +145,15 @@ def test_an_unknown_benchmark_name_is_refused(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit):
         _goals().main(["--only", "sim,lidar"])
     assert "--only: unknown benchmark(s) lidar" in capsys.readouterr().err
+
+
+def test_the_pybullet_goal_shows_pybullet_over_embree_where_the_run_measured_it() -> None:
+    """bench_mesh writes pybullet / Embree beside pybullet / swept (what 10x pybullet asks
+    against Embree): the goal's row shows it where the run measured it and does without it
+    where an older run did not."""
+    goals = _goals()
+    results = _results()
+    assert "pybullet / Embree" not in goals.goal_mesh_pybullet(results)[0]
+    results["mesh"]["meshes"][0]["rays"]["lidar"]["pybullet_over_embree"] = 8.04
+    assert goals.goal_mesh_pybullet(results) == (
+        "terrain lidar 10.5x (pybullet / Embree 8.0x)", True)

@@ -434,3 +434,41 @@ def test_a_tie_between_coincident_triangles_goes_to_the_smallest_index(copies: i
     for r in np.flatnonzero(hit):
         same = np.flatnonzero((all_tris == all_tris[ref_k[r]]).all(axis=1))
         assert ref_k[r] == same.min()
+
+
+@pytest.mark.parametrize("make", [lambda: blob(3, 1.0), lambda: bumpy(1, 4, 1.0)])
+def test_single_rays_start_at_the_roots_row_and_equal_every_triangle_on_its_box(
+        make: object) -> None:
+    # a single ray's walk skips the head row, whose one box is the root's, and starts at the
+    # root's row (kmesh._root_row): the boxes below nest in the root's, so no answer moves;
+    # rays from the root box's faces, edges and corners, along its faces (zero components:
+    # infinite inverses, NaN slab products), and from outside it past it and into it equal
+    # every triangle, in the batch and one at a time; a mesh whose root is a leaf (two
+    # triangles) starts at the head row
+    m = make()  # type: ignore[operator]
+    root = kmesh.tree_refs(m._tree)[0, kmesh.TREE_REFS]
+    assert (root == 1) if m.triangles.shape[0] > kmesh.LEAF_LANES else (root < 0)
+    # the root's box as the head row holds it (float32, grown by the mesh's margin)
+    w = kmesh.TREE_WIDTH
+    lo = m._tree[0, [0, w, 2 * w]].astype(np.float64)
+    hi = m._tree[0, [3 * w, 4 * w, 5 * w]].astype(np.float64)
+    rng = np.random.default_rng(7)
+    corners = np.array([(x, y, z) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                        for z in (lo[2], hi[2])])
+    faces = rng.uniform(lo, hi, (60, 3))
+    axis = rng.integers(0, 3, 60)
+    faces[np.arange(60), axis] = np.where(rng.random(60) < 0.5, lo[axis], hi[axis])
+    axes = np.eye(3)
+    starts = np.concatenate([corners, faces, rng.uniform(lo - 1.0, hi + 1.0, (60, 3))])
+    o = np.repeat(starts, 7, axis=0)
+    d = np.concatenate([np.concatenate([axes, -axes, rng.normal(size=(1, 3))])
+                        for _ in range(starts.shape[0])])
+    tmax = np.full(o.shape[0], np.inf)
+    ref_t, ref_k = every_triangle(m.vertices, m.triangles, o, units(d), tmax)
+    batch = raycast_many(m, o, d)
+    np.testing.assert_array_equal(batch.distance, ref_t)
+    np.testing.assert_array_equal(batch.handle, ref_k)
+    one_t, one_k = walk_each(m, o, units(d), tmax)
+    np.testing.assert_array_equal(one_t, ref_t)
+    np.testing.assert_array_equal(one_k, ref_k)
+    assert 0 < (ref_k >= 0).sum() < o.shape[0]

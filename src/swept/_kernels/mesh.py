@@ -895,12 +895,24 @@ def ray_begin(frame: np.ndarray, axes: np.ndarray, ox: float, oy: float, oz: flo
 
 
 @inline_kernel
+def _root_row(refs: np.ndarray) -> int:
+    """The row a ray's walk starts at: the root's (the head row 0's only child) when the root
+    is internal, else the head row. The head row's test is one box, the root's, which holds
+    every box below it (each bound rounded outward, so the float32 boxes nest too): skipping
+    it can only let a ray test boxes that the root's test would have spared it, and its
+    answer, the nearest of the triangles it tests that it meets, is the same. It saves a row
+    test for each ray that enters the root's box (`meshray13`)."""
+    root = refs[0, TREE_REFS]
+    return root if root > 0 else 0
+
+
+@inline_kernel
 def ray_step(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order: np.ndarray,
              frame: np.ndarray, axes: np.ndarray, stack_ref: np.ndarray, stack_t: np.ndarray,
              entries: np.ndarray, ref: int, sp: int, limit: float, best_k: int
              ) -> tuple[int, int, float, int]:
     """One node of :func:`mesh_ray`'s walk of one ray (:func:`ray_begin`'s frame): node
-    ``ref`` (0, the head row, to begin) with ``sp`` children waiting on the stack, the reach
+    ``ref`` (:func:`_root_row` to begin) with ``sp`` children waiting on the stack, the reach
     ``limit`` (the ray's tmax to begin, then its best hit's t) and the best triangle so far
     ``best_k`` (-1: none); returns the next node's ``(ref, sp, limit, best_k)``, ``ref = 0``
     when the walk is done. A row's boxes are tested at once (:func:`_entry_row`), the
@@ -959,7 +971,7 @@ def _mesh_ray_walk(packed: np.ndarray, tree: np.ndarray, refs: np.ndarray, order
     float64), a row's entries' scratch ((:data:`TREE_WIDTH`,) float64) and the ray's frame
     (:func:`ray_begin`'s arrays): :func:`ray_step` to the end."""
     ray_begin(frame, axes, ox, oy, oz, dx, dy, dz, tmin)
-    ref = 0
+    ref = _root_row(refs)
     sp = 0
     limit = tmax
     best_k = -1
@@ -2042,6 +2054,7 @@ def mesh_ray_range(start: int, stop: int, packed: np.ndarray, tree: np.ndarray,
                         ray_begin(frame[w], axes[w], rays[single, 3], rays[single, 4],
                                   rays[single, 5], rays[single, 0], rays[single, 1],
                                   rays[single, 2], -1.0)
+                        start_ref = _root_row(refs)
                         state[w, 0] = single
                         state[w, 3] = -1
                         reach[w] = rays[single, 6]
