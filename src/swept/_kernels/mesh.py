@@ -69,6 +69,7 @@ from ..constants import (
 from . import bvh, callee, inline_kernel, kernel
 from .distance import GJK_CACHE_SIZE, GJK_OVERLAPPED, gjk_distance
 from .geom import segment_segment_params
+from .hints import _prefetch_at, _prefetch_item
 from .polytope import deepest_middle
 from .ray import ray_capsule3
 from .sweep import CAST_HIT, CAST_OVERLAPPED, CAST_SEPARATED, cast_cores
@@ -110,19 +111,6 @@ def _fold(builder: Any, vector: Any, lanes: int, keep: str) -> Any:
     return builder.extract_element(vector, i32(0))
 
 
-def _prefetch_at(builder: Any, ptr: Any, offsets: tuple[int, ...]) -> None:
-    """Emit LLVM's prefetch hint for the bytes ``offsets`` past the pointer ``ptr``: a read,
-    kept in every cache level, of data."""
-    i32 = llvm_ir.IntType(32)
-    byte = llvm_ir.IntType(8).as_pointer()
-    fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [byte, i32, i32, i32])
-    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-    first = builder.bitcast(ptr, byte)
-    for offset in offsets:
-        at = builder.gep(first, [llvm_ir.IntType(64)(offset)]) if offset else first
-        builder.call(fn, [at, i32(0), i32(3), i32(1)])
-
-
 def _prefetch_row(rows: Any, row: Any, offsets: tuple[int, ...]) -> Any:
     """The signature and code of a hint for the bytes ``offsets`` into row ``row`` of the 2D
     array ``rows``."""
@@ -161,26 +149,6 @@ def _prefetch_block_typer(typingctx: Any, rows: Any, row: Any) -> Any:
 
 #: ``_prefetch_block(packed, block)`` in compiled code: :func:`_prefetch_block_typer`'s hint.
 _prefetch_block: Any = intrinsic(_prefetch_block_typer)
-
-
-def _prefetch_item_typer(typingctx: Any, items: Any, at: Any) -> Any:
-    """:func:`_prefetch_typer` of the 64-byte line that holds item ``at`` of the 1D array
-    ``items``."""
-    sig = types.void(items, at)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
-                                       wraparound=False)
-        _prefetch_at(builder, ptr, (0,))
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-#: ``_prefetch_item(items, at)`` in compiled code: :func:`_prefetch_item_typer`'s hint.
-_prefetch_item: Any = intrinsic(_prefetch_item_typer)
 
 
 def _prefetch_point_typer(typingctx: Any, rows: Any, row: Any) -> Any:

@@ -63,6 +63,7 @@ from .grid import (
     walk_begin,
     walk_next,
 )
+from .hints import _prefetch_item
 from .ray import (
     RAY_PARALLEL_SINE,
     _unit2,
@@ -1304,28 +1305,6 @@ def _ray_at(o: np.ndarray, v: np.ndarray, radii: np.ndarray, tmax: np.ndarray, i
             radii[i] if grown else 0.0, tmax[i])
 
 
-def _hint_typer(typingctx: Any, items: Any, at: Any) -> Any:
-    """Ask the CPU to start loading the 64-byte line that holds item ``at`` of the 1D array
-    ``items`` (LLVM's prefetch hint, the mesh kernels' emitter; it changes no result, and an
-    address out of the array faults nothing)."""
-    sig = types.void(items, at)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        from .mesh import _prefetch_at  # (mesh imports this module)
-
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
-                                       wraparound=False)
-        _prefetch_at(builder, ptr, (0,))
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-#: ``_hint(items, at)`` in compiled code: :func:`_hint_typer`'s hint.
-_hint: Any = intrinsic(_hint_typer)
-
 #: Rays ahead whose first grid cell :func:`cast_range` asks for (:func:`_hint_cell`), then
 #: whose cell's entry list, then whose first entries' rows: each stage reads only what the
 #: one before asked for, so no stage waits on memory.
@@ -1372,12 +1351,12 @@ def _hint_cell(scene: Scene, o: np.ndarray, i: int, stage: int) -> None:
         return
     links = scene.links
     if stage == 0:
-        _hint(links, c)
+        _prefetch_item(links, c)
         return
     items = links[H_GRID_ITEMS]
     lo = links[c] & CELL_START
     if stage == 1:
-        _hint(links, items + lo)
+        _prefetch_item(links, items + lo)
         return
     hi = links[c + 1] & CELL_START
     for j in range(lo, min(hi, lo + HINT_ROWS)):
@@ -1385,8 +1364,8 @@ def _hint_cell(scene: Scene, o: np.ndarray, i: int, stage: int) -> None:
         if e < 0:
             # a crowded cell's sub-grid
             break
-        _hint(scene.nodes[links[H_GRID_BOXES] + e], 0)
-        _hint(links, links[H_GRID_HANDLES] + e)
+        _prefetch_item(scene.nodes[links[H_GRID_BOXES] + e], 0)
+        _prefetch_item(links, links[H_GRID_HANDLES] + e)
 
 
 @kernel
