@@ -757,3 +757,101 @@ def test_numbas_error_markup_is_the_same_string() -> None:
         for color in (None, "\x1b[34m"):
             assert scheme._markup(msg, color) == own(scheme, msg, color)
     assert scheme.errmsg("x") == own(scheme, "x", None)
+
+
+def test_the_copier_gives_back_numbas_discarded_copy_of_its_own_copy() -> None:
+    """numba's inliner copies its copy of a callee's IR once more, "unmutated", for its callers
+    to discard (both of numba's callers do): while inlining swept's IR the copier gives back a
+    block it made in the same inlining uncopied, and still copies the callee's own blocks
+    afresh each time."""
+    func_ir = compiler.run_frontend(_three_blocks)
+    copier = _BlockCopier()
+    copier.memos, copier.made = {}, set()
+    first = {k: copier.deepcopy(b) for k, b in func_ir.blocks.items()}
+    again = {k: copier.deepcopy(b) for k, b in first.items()}
+    fresh = {k: copier.deepcopy(b) for k, b in func_ir.blocks.items()}
+    for label, block in func_ir.blocks.items():
+        assert again[label] is first[label]
+        assert fresh[label] is not first[label] and fresh[label] is not block
+        assert [str(s) for s in fresh[label].body] == [str(s) for s in block.body]
+    copier.made = None  # another program's inlining: every block copied
+    assert all(copier.deepcopy(b) is not b for b in first.values())
+
+
+def _inline_worker() -> Any:
+    from numba.core.compiler import Flags
+    from numba.core.inline_closurecall import InlineWorker
+    from numba.core.registry import cpu_target
+
+    return InlineWorker(cpu_target.typing_context, cpu_target.target_context, {}, object(),
+                        Flags())
+
+
+def test_the_untyped_passes_run_once_for_each_swept_callee(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's inliner runs the untyped passes over a callee at every call site; for swept's
+    functions the first IR is given again (_memo_untyped_passes) under a new identity, the
+    flags' ``enable_ssa`` set as numba's run sets it, so kernels with nested inlined helpers
+    and an inlined helper called at several sites compile to the very LLVM IR numba's own
+    runs give; a user's function is run through numba's passes each time, and the memo is
+    installed once."""
+    from numba.core import inline_closurecall
+
+    import swept._kernels as kernels
+    from swept._kernels import bvh as kbvh
+    from swept._kernels import contact as kcontact
+
+    worker_type = inline_closurecall.InlineWorker
+    memo = worker_type.run_untyped_passes
+    kernels._memo_untyped_passes()  # a second install changes nothing
+    assert worker_type.run_untyped_passes is memo
+    assert getattr(memo, "_swept_memo", False)
+    worker = _inline_worker()
+    worker.flags.enable_ssa = True
+    a = worker.run_untyped_passes(kbvh.box_entry.py_func)
+    worker.flags.enable_ssa = True
+    b = worker.run_untyped_passes(kbvh.box_entry.py_func)
+    assert not worker.flags.enable_ssa  # as numba's run leaves it
+    assert b.blocks is a.blocks and b.func_id.func is a.func_id.func
+    assert b.func_id.unique_name != a.func_id.unique_name
+    user = worker.run_untyped_passes(_halve.py_func)  # not swept's: run each time
+    assert worker.run_untyped_passes(_halve.py_func).blocks is not user.blocks
+    read_only = numba.types.Array(numba.float64, 2, "C", readonly=True)
+    cases = [(_nested_inlines.py_func, (numba.float64, numba.float64)),
+             (kcontact.contact_circle_polygon.py_func,
+              (numba.float64, numba.float64, numba.float64, read_only, read_only))]
+    for f, sig in cases:
+        _llvm_ir(f, sig)  # its callees compiled (and its inlined helpers run) first
+    served = [_llvm_ir(f, sig) for f, sig in cases]
+    monkeypatch.setattr(worker_type, "run_untyped_passes", memo._numba_run)
+    assert [_llvm_ir(f, sig) for f, sig in cases] == served
+
+
+def test_the_abi_sizes_asked_once_are_numbas() -> None:
+    """numba asks LLVM a type's ABI size by parsing a module written for the question, each
+    time; while swept compiles, each type's first answer is given again (_abi_sizes_once):
+    the sizes numba's own question gives, outside a swept compile numba's own question, and
+    the shortcut installed once."""
+    from llvmlite import ir as llvm_ir
+    from numba.core import base
+    from numba.core.registry import cpu_target
+
+    import swept._kernels as kernels
+
+    ask = base.BaseContext.get_abi_sizeof
+    kernels._abi_sizes_once()  # a second install changes nothing
+    assert base.BaseContext.get_abi_sizeof is ask
+    context = cpu_target.target_context
+    double, i8 = llvm_ir.DoubleType(), llvm_ir.IntType(8)
+    types_ = [double, llvm_ir.IntType(64), i8, llvm_ir.LiteralStructType([i8, double]),
+              llvm_ir.ArrayType(llvm_ir.LiteralStructType([double, i8]), 3),
+              context.get_value_type(numba.float64[:, ::1])]
+    numbas = [ask._numba_get_abi_sizeof(context, t) for t in types_]
+    assert numbas[:5] == [8, 8, 1, 16, 48]
+    kernels._swept_compiles[0] += 1  # as inside a swept compile
+    try:
+        assert [context.get_abi_sizeof(t) for t in types_] == numbas
+        assert [context.get_abi_sizeof(t) for t in types_] == numbas  # answered again
+    finally:
+        kernels._swept_compiles[0] -= 1
+    assert [context.get_abi_sizeof(t) for t in types_] == numbas

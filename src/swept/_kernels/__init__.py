@@ -267,15 +267,27 @@ class _BlockCopier:
     8989). Here the blocks of one IR (one scope) share one memo, which gives the very copy a
     deep copy of all the blocks together gives, the scope copied once. Measured: the cold
     compile of ``world.cast_one`` went from 16.8 s to 7.8 s of CPU.
+
+    numba then copies its copy once more, "an unmutated copy of the callee_ir to return",
+    which both of numba's callers of ``inline_ir`` (the untyped ``InlineInlinables`` and the
+    typed ``InlineOverloads``, 0.68) discard: while ``made`` is a set (inlining swept's own
+    IR), a block that this copier made in the same inlining is given back uncopied, so that
+    copy costs nothing (about 7% of the ``world2d`` warm-up family's profiled compile went to
+    the two copies).
     """
 
     def __init__(self) -> None:
         self.memos: dict[int, tuple[dict[int, Any], set[int]]] | None = None
+        #: The ids of the blocks copied in this inlining (None: every block is copied).
+        self.made: set[int] | None = None
 
     def deepcopy(self, x: Any, memo: dict[int, Any] | None = None) -> Any:
         """``copy.deepcopy``, sharing the memo between the blocks of one IR while inlining."""
         if memo is not None or self.memos is None or not isinstance(x, ir.Block):
             return copy.deepcopy(x, memo)
+        made = self.made
+        if made is not None and id(x) in made:
+            return x  # numba's copy of its own copy, which its callers discard
         key = id(x.scope)
         shared, seen = self.memos.get(key, (None, set()))
         if shared is None or id(x) in seen:
@@ -283,7 +295,10 @@ class _BlockCopier:
             shared, seen = {}, set()
             self.memos[key] = (shared, seen)
         seen.add(id(x))
-        return copy.deepcopy(x, shared)
+        block = copy.deepcopy(x, shared)
+        if made is not None:
+            made.add(id(block))
+        return block
 
     def __getattr__(self, name: str) -> Any:
         return getattr(copy, name)
@@ -310,19 +325,113 @@ def _share_block_copies() -> None:
 
     def inline_ir_shared(self: Any, caller_ir: Any, block: Any, i: int, callee_ir: Any,
                          *args: Any, **kwargs: Any) -> Any:
-        outer = copier.memos
+        outer, outer_made = copier.memos, copier.made
         # another program's callee: plain deepcopy, block by block (memos None)
-        copier.memos = {} if _is_swept_ir(callee_ir) else None
+        swept_ir = _is_swept_ir(callee_ir)
+        copier.memos = {} if swept_ir else None
+        copier.made = set() if swept_ir else None
         try:
             return inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
         finally:
-            copier.memos = outer
+            copier.memos, copier.made = outer, outer_made
 
     inline_closurecall.copy = copier  # type: ignore[assignment]
     worker.inline_ir = inline_ir_shared
 
 
 _share_block_copies()
+
+
+def _swept_function(func: Any) -> bool:
+    """Whether Python function ``func`` is one of swept's own modules' functions."""
+    modname = getattr(func, "__module__", None)
+    return isinstance(modname, str) and (modname == "swept" or modname.startswith("swept."))
+
+
+#: Compile flags that only the compiled function's wrappers and its release of the GIL read
+#: (numba 0.68), not the untyped passes: a callee and a kernel inlining the same helper share
+#: its IR.
+_WRAPPER_FLAGS = frozenset({"no_cpython_wrapper", "no_cfunc_wrapper", "release_gil"})
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a hashable key that compares equal exactly when the values' contents do
+    (numba's option objects hold their settings as attributes); TypeError if it cannot be."""
+    try:
+        hash(value)
+    except TypeError:
+        pass
+    else:
+        if not hasattr(value, "__dict__") or type(value).__hash__ is not object.__hash__:
+            return value
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _frozen(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_frozen(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", frozenset(_frozen(v) for v in value))
+    if hasattr(value, "__dict__"):
+        return (type(value), _frozen(vars(value)))
+    raise TypeError(f"no key for {type(value).__name__}")
+
+
+def _memo_untyped_passes() -> None:
+    """Make numba's inliner run its untyped passes over each of swept's inlined functions once
+    per process (once; nothing if numba changed).
+
+    To inline a call of an ``inline="always"`` function, numba (``InlineWorker.inline_function``,
+    0.68) first runs the compiler's untyped passes over the callee (bytecode to canonical IR,
+    the callee's own inlined calls inlined into it), at every call site of every caller, then
+    copies that IR into the caller (``inline_ir``, which never mutates the IR it is given).
+    The IR depends on the function and on the compile's flags (and numba's typing context,
+    which resolves the inlined callees, and target), so here the first IR for them is kept
+    and given again, under a new identity as numba's each run makes
+    (``FunctionIdentity.derive``: the inlined variables are named after it), and the flags'
+    ``enable_ssa`` set as numba's run sets it: the same blocks and statements, inlined alike.
+    As numba's compiled kernels do, the kept IR keeps the module globals it read when first
+    made. Only swept's functions; any other program's are run through numba's passes at each
+    site. Measured: numba ran them 133 times for the ``world2d`` warm-up family, the memo 53
+    times (about 2.4 s of the family's 37 s of CPU at load 12: less than a profile shows)."""
+    from numba.core import bytecode
+
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    run = getattr(worker, "run_untyped_passes", None)
+    identity = getattr(bytecode, "FunctionIdentity", None)
+    if (worker is None or run is None or getattr(run, "_swept_memo", False)
+            or not hasattr(identity, "derive")):
+        return
+    memo: dict[Any, Any] = {}
+
+    def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        if not _swept_function(func):
+            return run(self, func, enable_ssa)
+        try:
+            options = {name: value for name, value in self.flags.values().items()
+                       if name not in _WRAPPER_FLAGS}
+            options["enable_ssa"] = enable_ssa
+            # each compile has a target context of its own, a copy of the target's made
+            # from the flags (numba's _make_subtarget): the target is its code generator
+            key = (func, _frozen(options), _frozen(self.locals or {}), id(self.typingctx),
+                   type(self.targetctx), id(self.targetctx.codegen()))
+            known = memo.get(key)
+        except (TypeError, AttributeError):
+            # unhashable flags or locals: run as numba runs
+            return run(self, func, enable_ssa)
+        if known is None:
+            known = run(self, func, enable_ssa)
+            memo[key] = known
+            return known
+        self.flags.enable_ssa = enable_ssa
+        served = copy.copy(known)
+        served.func_id = known.func_id.derive()
+        return served
+
+    run_untyped_passes._swept_memo = True  # type: ignore[attr-defined]
+    run_untyped_passes._numba_run = run  # type: ignore[attr-defined]
+    worker.run_untyped_passes = run_untyped_passes
+
+
+_memo_untyped_passes()
 
 
 def _typing_swept(context: Any) -> bool:
@@ -724,3 +833,46 @@ def _meminfos_only() -> None:
 
 
 _meminfos_only()
+
+
+def _abi_sizes_once() -> None:
+    """Make numba ask LLVM each type's ABI size once per target context while it compiles
+    swept's kernels (once; nothing if numba or llvmlite changed).
+
+    numba's ``BaseContext.get_abi_sizeof`` (0.68) answers through llvmlite's
+    ``Type.get_abi_size``, which writes a module holding one global of the type as text and
+    parses it back into LLVM for every question (3,354 of them for the ``world2d`` warm-up
+    family: an allocation's size, an array's item size, for the same few types again and
+    again). A size depends only on the type and the context's data layout, so here the first
+    answer for a type's text is given again: the same integers, so the same IR. A type that
+    names an identified struct (its text names, not spells, the struct) is asked each time.
+    Only while one of swept's compiles runs (:data:`_swept_compiles`)."""
+    from llvmlite import ir as llvm_ir
+    from numba.core import base
+
+    context = getattr(base, "BaseContext", None)
+    ask = getattr(context, "get_abi_sizeof", None)
+    named = getattr(llvm_ir, "IdentifiedStructType", None)
+    if ask is None or named is None or getattr(ask, "_swept_once", False):
+        return
+    assert context is not None
+
+    def get_abi_sizeof(self: Any, ty: Any) -> Any:
+        if not _swept_compiles[0] or isinstance(ty, named):
+            return ask(self, ty)
+        text = str(ty)
+        if "%" in text:  # it names an identified struct: asked each time
+            return ask(self, ty)
+        sizes = self.__dict__.setdefault("_swept_abi_sizes", {})
+        key = (type(ty), text)
+        size = sizes.get(key)
+        if size is None:
+            size = sizes[key] = ask(self, ty)
+        return size
+
+    get_abi_sizeof._swept_once = True  # type: ignore[attr-defined]
+    get_abi_sizeof._numba_get_abi_sizeof = ask  # type: ignore[attr-defined]
+    context.get_abi_sizeof = get_abi_sizeof
+
+
+_abi_sizes_once()
