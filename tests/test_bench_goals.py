@@ -86,7 +86,8 @@ def test_every_goal_met_by_a_small_margin_reads_met() -> None:
     ("bulk", ("add_segments 1,000,000",), 2.0),
     ("mesh", ("meshes", 0, "rays", "lidar", "swept_1_thread_over_embree"), 3.01),
     ("mesh", ("meshes", 0, "rays", "lidar", "pybullet_over_swept_1_thread"), 9.9),
-    ("mesh", ("meshes", 0, "bvh_build_s"), 2.0),
+    # (1,002,528 triangles: 2.01 s is 2.005 s a million)
+    ("mesh", ("meshes", 0, "bvh_build_s"), 2.01),
     ("mesh", ("meshes", 0, "sweeps", "missed"), 1),
 ])
 def test_a_figure_just_past_its_goal_reads_not_met(bench: str, path: tuple[Any, ...],
