@@ -1410,10 +1410,11 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     for k in range(first, stop):
         i, ox, oy, oz, dx, dy, dz, r, limit = ahead
         if hints:
-            # the first cells of the rays ahead asked for, in stages (_hint_cell)
+            # the first cells of the rays ahead asked for, in stages (_hint_cell; hints are
+            # only asked for a batch cast in its own row order)
             for stage, at in enumerate((HINT_CELL_AHEAD, HINT_LIST_AHEAD, HINT_ROWS_AHEAD)):
                 if k + at < stop:
-                    _hint_cell(scene, o, order[k + at] if ordered else k + at, stage)
+                    _hint_cell(scene, o, k + at, stage)
         if k + 1 < stop:
             ahead = _ray_at(o, v, radii, tmax, order[k + 1] if ordered else k + 1, d, grown,
                             normalise)
