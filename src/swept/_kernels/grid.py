@@ -65,6 +65,7 @@ from .scene import (
     KIND_CAPSULE2,
     KIND_CHAIN_SEGMENT,
     KIND_CIRCLE,
+    KIND_POLYGON,
     KIND_SEGMENT,
     LO,
 )
@@ -210,17 +211,32 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
     return start, items, total
 
 
-#: Column 2 of a grid collider row (:func:`collider_rows`): what the row holds and so how
-#: the walk tests the entry. A generic row (any kind but these three) holds the collider's
-#: grown box, and the walk tests the box, then the narrowphase on the collider's table row.
-ROW_GENERIC = 0.0
-#: A segment's row: ``ax ay 1 ex ey parallel`` (its crossing test's precomputed data).
-ROW_SEGMENT = 1.0
-#: A 2D box's row: ``minx miny 2 maxx maxy 0``, the box itself (not grown): the slab test of
+#: Column 2 of a grid collider row (:func:`collider_rows`) holds ``code + (h << ROW_CODE_BITS)``
+#: (an exact float): the collider's handle ``h`` and a code saying what the row holds and so
+#: how the walk tests the entry, so that one read of the row gives the walk both (not the
+#: entry's handle from a list of its own, nor a generic collider's kind from the tags).
+ROW_CODE_BITS = 3
+#: A generic row (any kind without a code of its own) holds the collider's grown box, and the
+#: walk tests the box, then the narrowphase on the collider's table row.
+ROW_GENERIC = 0
+#: A segment's row: ``ax ay tag ex ey parallel`` (its crossing test's precomputed data).
+ROW_SEGMENT = 1
+#: A 2D box's row: ``minx miny tag maxx maxy 0``, the box itself (not grown): the slab test of
 #: ``ray_aabb2`` on it is both the box test and the narrowphase.
-ROW_BOX = 2.0
-#: A circle's row: ``cx cy 3 r 0 0``: ``ray_circle``'s test on it needs no box test first.
-ROW_CIRCLE = 3.0
+ROW_BOX = 2
+#: A circle's row: ``cx cy tag r 0 0``: ``ray_circle``'s test on it needs no box test first.
+ROW_CIRCLE = 3
+#: A polygon's row: its grown box, as a generic row's (its kernel on its corners in the pool).
+ROW_POLYGON = 4
+#: A 2D capsule's row: its grown box, as a generic row's (its kernel on its table row).
+ROW_CAPSULE = 5
+
+
+@inline_kernel
+def row_tag(tag: float) -> tuple[int, int]:
+    """A grid collider row's column 2 (:data:`ROW_CODE_BITS`) read: ``(code, handle)``."""
+    value = int(tag)
+    return value & ((1 << ROW_CODE_BITS) - 1), value >> ROW_CODE_BITS
 
 
 @kernel
@@ -228,13 +244,14 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
                   ) -> np.ndarray:
     """The grid's collider rows (k, 6), one per gridded collider ``handles[j]`` (the entries
     name these rows: 8 bytes an entry, the rows small enough to stay in cache, where a row an
-    entry made 56 and long walls' grids spill out of it). Column 2 says what the row holds
-    (:data:`ROW_GENERIC`, :data:`ROW_SEGMENT`, :data:`ROW_BOX`, :data:`ROW_CIRCLE`): a
-    segment's crossing data ``ax ay 1 ex ey parallel`` (``e = b - a`` and the parallel
-    threshold ``RAY_PARALLEL_SINE * |e|``, as ``ray_segment`` computes them), a 2D box's own
-    corners ``minx miny 2 maxx maxy 0``, a circle's ``cx cy 3 r 0 0``, any other collider's
-    box grown by ``margin``: ``minx miny 0 maxx maxy 0``. The walk tests a segment, a box or a
-    circle on its row alone (the collider table's wide rows stay out of the cache's way)."""
+    entry made 56 and long walls' grids spill out of it). Column 2 holds the collider's handle
+    and a code saying what the row holds (:data:`ROW_CODE_BITS`): a segment's crossing data ``ax
+    ay tag ex ey parallel`` (``e = b - a`` and the parallel threshold ``RAY_PARALLEL_SINE *
+    |e|``, as ``ray_segment`` computes them), a 2D box's own corners ``minx miny tag maxx maxy
+    0``, a circle's ``cx cy tag r 0 0``, any other collider's box grown by ``margin``: ``minx
+    miny tag maxx maxy 0`` (a polygon, a capsule or any other kind by its code). The walk
+    tests a segment, a box or a circle on its row alone (the collider table's wide rows stay
+    out of the cache's way)."""
     m = handles.shape[0]
     out = np.zeros((m, 6))
     for j in range(m):
@@ -246,25 +263,27 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
             ey = rows[h, 3] - rows[h, 1]
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]
-            out[j, 2] = ROW_SEGMENT
+            out[j, 2] = ROW_SEGMENT + (h << ROW_CODE_BITS)
             out[j, 3] = ex
             out[j, 4] = ey
             out[j, 5] = RAY_PARALLEL_SINE * _unit2(ex, ey)[2]
         elif k == KIND_AABB2:
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]
-            out[j, 2] = ROW_BOX
+            out[j, 2] = ROW_BOX + (h << ROW_CODE_BITS)
             out[j, 3] = rows[h, 2]
             out[j, 4] = rows[h, 3]
         elif k == KIND_CIRCLE:
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]
-            out[j, 2] = ROW_CIRCLE
+            out[j, 2] = ROW_CIRCLE + (h << ROW_CODE_BITS)
             out[j, 3] = rows[h, 2]
         else:
             out[j, 0] = rows[h, LO] - margin
             out[j, 1] = rows[h, LO + 1] - margin
-            out[j, 2] = ROW_GENERIC
+            code = (ROW_POLYGON if k == KIND_POLYGON else ROW_CAPSULE if k == KIND_CAPSULE2
+                    else ROW_GENERIC)
+            out[j, 2] = code + (h << ROW_CODE_BITS)
             out[j, 3] = rows[h, HI] + margin
             out[j, 4] = rows[h, HI + 1] + margin
     return out

@@ -53,13 +53,16 @@ from .grid import (
     MG_OUTSIDE,
     MG_OUTSIDE_CAP,
     ROW_BOX,
-    ROW_GENERIC,
+    ROW_CAPSULE,
+    ROW_CIRCLE,
+    ROW_POLYGON,
     ROW_SEGMENT,
     SUB_HEAD,
     Walk,
     bin_moving,
     box_missed,
     coarse_of,
+    row_tag,
     walk_begin,
     walk_next,
 )
@@ -627,7 +630,6 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gny = links[H_GRID_NY]
         cells = links[H_GRID_CELLS]
         items = links[H_GRID_ITEMS]
-        handles = links[H_GRID_HANDLES]
         boxes = links[H_GRID_BOXES]
         frame = links[H_FRAME]
         ix = probe[3]
@@ -758,11 +760,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             was = base + lo
             was_end = base + hi
             for j in range(lo, hi):
-                # the entry names a gridded collider: its row, its handle
+                # the entry names a gridded collider: its row, which holds its handle and
+                # code (grid.row_tag)
                 e = links[base + j]
                 row = boxes + e
-                h = links[handles + e]
-                code = nodes[row, 2]
+                code, h = row_tag(nodes[row, 2])
                 if code == ROW_SEGMENT:
                     # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
                     # (its segment_crossing, so the same t) on its precomputed e and
@@ -795,7 +797,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     limit = t if better else limit
                     seg_row = row if better else seg_row
                     continue
-                if code != ROW_GENERIC:
+                if code in (ROW_BOX, ROW_CIRCLE):
                     # a box or a circle on its own row: the distance alone (the kernel the
                     # scalar query calls, its point and normal unused), the point and normal
                     # of the best once, at the end. No box test first: for a box the slab
@@ -848,12 +850,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     continue
                 if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
                     continue
-                kind = scene.tags[h, KIND]
-                if _plain_kind(kind):
-                    t, ax, ay, anx, any_, ains = _cast_plain2(
-                        kind, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4], ox, oy,
-                        dx, dy, limit)
-                elif kind == KIND_POLYGON:
+                if code == ROW_CAPSULE:
+                    t, ax, ay, anx, any_, ains = ray_capsule2(
+                        ox, oy, dx, dy, rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3], rows[h, 4],
+                        limit)
+                elif code == ROW_POLYGON:
                     # a polygon: its kernel on its corners and normals in the pool (the
                     # whole narrowphase as a call costs a ray of the every-kind scene more)
                     first_v = scene.tags[h, FIRST]
@@ -887,7 +888,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             entered, walk = walk_next(walk, gnx, gny)
         if seg_row >= 0:
             # the best is a segment, box or circle whose point and normal were left for now
-            code = nodes[seg_row, 2]
+            code = row_tag(nodes[seg_row, 2])[0]
             if code == ROW_SEGMENT:
                 px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, nodes[seg_row, 3],
                                                       nodes[seg_row, 4], best_t)
@@ -1343,9 +1344,9 @@ def _origin_cell(scene: Scene, ox: float, oy: float) -> int:
 def _hint_cell(scene: Scene, o: np.ndarray, i: int, stage: int) -> None:
     """Ask for what row ``i``'s 2D ray (origin ``o[i]``) reads first in the uniform grid,
     one stage of :data:`HINT_CELL_AHEAD`'s: 0 its cell's bounds, 1 its cell's entry list (the
-    bounds asked for before), 2 its first :data:`HINT_ROWS` entries' grid rows and handles.
-    The batch's rays start anywhere: on a grid larger than the cache each ray's first cell
-    is a wait on memory, which the hints of the rays ahead overlap with the casts."""
+    bounds asked for before), 2 its first :data:`HINT_ROWS` entries' grid rows (each row holds
+    its handle). The batch's rays start anywhere: on a grid larger than the cache each ray's
+    first cell is a wait on memory, which the hints of the rays ahead overlap with the casts."""
     c = _origin_cell(scene, o[i, 0], o[i, 1])
     if c < 0:
         return
@@ -1365,7 +1366,6 @@ def _hint_cell(scene: Scene, o: np.ndarray, i: int, stage: int) -> None:
             # a crowded cell's sub-grid
             break
         _prefetch_item(scene.nodes[links[H_GRID_BOXES] + e], 0)
-        _prefetch_item(links, links[H_GRID_HANDLES] + e)
 
 
 @kernel
