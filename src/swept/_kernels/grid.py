@@ -232,6 +232,19 @@ ROW_POLYGON = 4
 ROW_CAPSULE = 5
 
 
+#: Unit directions a ``nodes`` row holds after the grid's collider rows (:func:`collider_rows`):
+#: gridded collider ``e``'s at row ``e // UNITS_A_ROW`` of that block, columns ``2 (e %
+#: UNITS_A_ROW)`` and the next (zeros for a row that is not a segment's).
+UNITS_A_ROW = 3
+
+
+@inline_kernel
+def unit_at(e: int) -> tuple[int, int]:
+    """Where gridded collider ``e``'s unit direction lies in the block after the collider rows
+    (:data:`UNITS_A_ROW`): ``(row in the block, first column)``."""
+    return e // UNITS_A_ROW, 2 * (e % UNITS_A_ROW)
+
+
 @inline_kernel
 def row_tag(tag: float) -> tuple[int, int]:
     """A grid collider row's column 2 (:data:`ROW_CODE_BITS`) read: ``(code, handle)``."""
@@ -251,9 +264,14 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
     0``, a circle's ``cx cy tag r 0 0``, any other collider's box grown by ``margin``: ``minx
     miny tag maxx maxy 0`` (a polygon, a capsule or any other kind by its code). The walk
     tests a segment, a box or a circle on its row alone (the collider table's wide rows stay
-    out of the cache's way)."""
+    out of the cache's way).
+
+    After the ``k`` rows, the segments' unit directions ``e / |e|`` as ``ray_segment`` works
+    them out for its normal (:func:`~swept._kernels.ray._unit2`), three a row
+    (:func:`unit_at`): the walk reads the best segment's once, at the end of a ray, instead of
+    its two divisions, a square root and two more."""
     m = handles.shape[0]
-    out = np.zeros((m, 6))
+    out = np.zeros((m + (m + UNITS_A_ROW - 1) // UNITS_A_ROW, 6))
     for j in range(m):
         h = handles[j]
         k = tags[h, KIND]
@@ -266,7 +284,11 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
             out[j, 2] = ROW_SEGMENT + (h << ROW_CODE_BITS)
             out[j, 3] = ex
             out[j, 4] = ey
-            out[j, 5] = RAY_PARALLEL_SINE * _unit2(ex, ey)[2]
+            ux, uy, length = _unit2(ex, ey)
+            out[j, 5] = RAY_PARALLEL_SINE * length
+            at, col = unit_at(j)
+            out[m + at, col] = ux
+            out[m + at, col + 1] = uy
         elif k == KIND_AABB2:
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]

@@ -33,15 +33,16 @@ The broadphase, rebuilt by :func:`swept._kernels.world.pack` when the static col
 ``nodes`` (N, 6) float64
     BVH node boxes ``lox loy loz hix hiy hiz``: the static tree's nodes (root 0), then the
     moving tree's (root ``links[H_MOVING_ROOT]``); then the grid's collider rows (row
-    ``links[H_GRID_BOXES] + i`` for gridded collider i, :func:`swept._kernels.grid.collider_rows`);
-    the last row is the grid's frame ``x0 y0 cell``.
+    ``links[H_GRID_BOXES] + i`` for gridded collider i, :func:`swept._kernels.grid.collider_rows`),
+    then the gridded segments' unit directions, three a row (from ``links[H_GRID_UNITS]``,
+    :func:`swept._kernels.grid.unit_at`); the last row is the grid's frame ``x0 y0 cell``.
 ``links`` (L,) int64
     A header of :data:`HEADER` slots (``H_*``: counts and where each section starts), then the
     sections: per node ``child start count`` (child -1 for a leaf; the right child is
     ``child + 1``; a node's colliders are ``items[start : start + count]``), the trees' items
     (handles, leaf by leaf), the unbounded colliders (planes, tested by every query), the
-    grid's cell starts (``nx * ny + 1``), its entries (gridded collider indices) and the
-    gridded colliders' handles, and the moving colliders' coarse grid
+    grid's cell starts (``nx * ny + 1``) and its entries (gridded collider indices, each
+    naming its row, which holds the collider's handle), and the moving colliders' coarse grid
     (:func:`swept._kernels.grid.bin_moving`), rewritten in place at each sync.
 
 The narrowphase on a row (:func:`cast_row`, :func:`exit_row`, :func:`closest_row`,
@@ -173,7 +174,7 @@ H_GRID_ITEMS = 11    # where the grid's entries begin
 H_GRID_BOXES = 12    # the first ``nodes`` row of the grid's entry boxes
 H_FRAME = 13         # the ``nodes`` row of the grid's frame (x0, y0, cell)
 H_MOVING_GRID = 14   # where the moving colliders' coarse grid block starts (0: none)
-H_GRID_HANDLES = 15  # where the gridded colliders' handles start (an entry names one)
+H_GRID_UNITS = 15    # the first ``nodes`` row of the gridded segments' unit directions
 HEADER = 16
 
 

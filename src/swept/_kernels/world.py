@@ -63,6 +63,7 @@ from .grid import (
     box_missed,
     coarse_of,
     row_tag,
+    unit_at,
     walk_begin,
     walk_next,
 )
@@ -85,10 +86,10 @@ from .scene import (
     H_FRAME,
     H_GRID_BOXES,
     H_GRID_CELLS,
-    H_GRID_HANDLES,
     H_GRID_ITEMS,
     H_GRID_NX,
     H_GRID_NY,
+    H_GRID_UNITS,
     H_ITEMS,
     H_MOVING_GRID,
     H_MOVING_NODES,
@@ -208,13 +209,13 @@ def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
         header[H_GRID_NX], header[H_GRID_NY] = dims
         header[H_GRID_CELLS] = at
         header[H_GRID_ITEMS] = at + start.shape[0]
-        header[H_GRID_HANDLES] = at + start.shape[0] + items.shape[0]
         header[H_GRID_BOXES] = ms + mm
-        parts += [start, items, g_handles]
+        header[H_GRID_UNITS] = ms + mm + g_handles.shape[0]
+        parts += [start, items]
         node_parts.append(boxes)
         frame[0, :3] = g_frame
         if moving_block is not None:
-            header[H_MOVING_GRID] = header[H_GRID_HANDLES] + g_handles.shape[0]
+            header[H_MOVING_GRID] = header[H_GRID_ITEMS] + items.shape[0]
             parts.append(moving_block)
     header[H_FRAME] = sum(p.shape[0] for p in node_parts)
     node_parts.append(frame)
@@ -371,8 +372,8 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
     if seg_h >= 0:
         # the best is a segment met inline: its point and normal as ray_segment gives them
         rows = scene.rows
-        px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, rows[seg_h, 2] - rows[seg_h, 0],
-                                              rows[seg_h, 3] - rows[seg_h, 1], best_t)
+        ux, uy, _len = _unit2(rows[seg_h, 2] - rows[seg_h, 0], rows[seg_h, 3] - rows[seg_h, 1])
+        px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, ux, uy, best_t)
         pz = 0.0
         nz = 0.0
     return best_h, best_t, px, py, pz, nx, ny, nz, inside
@@ -434,12 +435,11 @@ def _cast_plain2(k: int, p0: float, p1: float, p2: float, p3: float, p4: float, 
 
 
 @inline_kernel
-def _segment_hit(ox: float, oy: float, dx: float, dy: float, ex: float, ey: float, t: float
+def _segment_hit(ox: float, oy: float, dx: float, dy: float, ux: float, uy: float, t: float
                  ) -> tuple[float, float, float, float, bool]:
     """``ray_segment``'s point, normal and ``inside`` for a crossing at ``t`` of a segment
-    along ``e``: the perpendicular turned to face the ray, at the origin when the ray starts
-    on the segment."""
-    ux, uy, _len = _unit2(ex, ey)
+    along ``e``, of unit direction ``u`` (``_unit2(e)``): the perpendicular turned to face the
+    ray, at the origin when the ray starts on the segment."""
     nx = 0.0 - uy
     ny = ux
     if nx * dx + ny * dy > 0.0:
@@ -890,8 +890,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             # the best is a segment, box or circle whose point and normal were left for now
             code = row_tag(nodes[seg_row, 2])[0]
             if code == ROW_SEGMENT:
-                px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, nodes[seg_row, 3],
-                                                      nodes[seg_row, 4], best_t)
+                # its unit direction precomputed (grid.collider_rows): the same numbers
+                unit, col = unit_at(seg_row - boxes)
+                unit += links[H_GRID_UNITS]
+                px, py, nx, ny, inside = _segment_hit(ox, oy, dx, dy, nodes[unit, col],
+                                                      nodes[unit, col + 1], best_t)
             else:
                 # the same kernel on the same numbers, reaching exactly to the best: the same t
                 _t, px, py, nx, ny, inside = _cast_plain2(
