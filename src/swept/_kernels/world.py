@@ -1317,13 +1317,16 @@ HINT_LIST_AHEAD = 6
 HINT_ROWS_AHEAD = 2
 #: Entries of a cell whose rows :func:`_hint_cell` asks for.
 HINT_ROWS = 3
-#: :func:`cast_range` hints only on a grid whose ``links`` hold at least this many values (4
-#: MiB, eight times a core's L2 cache here): on a smaller one the first cells are mostly in
-#: cache anyway and the hints only cost. Measured (``benchmarks/ab_rays.py``, 2,000 rays,
-#: new / main, load 2-5, both build orders): from 2^17 (1 MiB) the 10% moving scene at 10,000
-#: (287,379 links) read 1.06 / 1.07 and uniform segments at 10,000 (314,233) 0.99 / 0.98,
-#: where every kind (642,327), large boxes (810,576) and small and long mixed (531,095) at
-#: 10,000 read 0.87-0.96.
+#: :func:`cast_range` hints only on a grid whose ``links`` and gridded colliders hold at least
+#: this many values together (4 MiB, eight times a core's L2 cache here; one value a gridded
+#: collider: ``links`` held their handles when this was measured, so the same scenes hint as
+#: then): on a smaller one the first cells are mostly in cache anyway and the hints only
+#: cost. Measured (``benchmarks/ab_rays.py``, 2,000 rays, new / main, load 2-5, both build
+#: orders): from 2^17 (1 MiB) the 10% moving scene at 10,000 (287,379 values) read 1.06 /
+#: 1.07 and uniform segments at 10,000 (314,233) 0.99 / 0.98, where every kind (642,327),
+#: large boxes (810,576) and small and long mixed (531,095) at 10,000 read 0.87-0.96; the
+#: mixed scene without the hints (its ``links`` alone, 521,095, as first counted when the
+#: handles left them: ``rays34``) read 1.45 of the time.
 HINT_MIN_LINKS = 1 << 19
 
 
@@ -1409,7 +1412,9 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     # RAY_ORDER_PER_BUCKET)
     ahead = _ray_at(o, v, radii, tmax, order[first] if ordered else first, d, grown, normalise)
     hints = (d == 2 and not grown and not ordered and (flags & CAST_GATHERED) == 0
-             and scene.links[H_GRID_NX] > 0 and scene.links.shape[0] >= HINT_MIN_LINKS)
+             and scene.links[H_GRID_NX] > 0
+             and (scene.links.shape[0] + scene.links[H_GRID_UNITS] - scene.links[H_GRID_BOXES]
+                  >= HINT_MIN_LINKS))
     for k in range(first, stop):
         i, ox, oy, oz, dx, dy, dz, r, limit = ahead
         if hints:
