@@ -4,7 +4,7 @@ A grid entry names its collider's row, and the row's column 2 holds the collider
 code for how the walk tests it (``code + (handle << ROW_CODE_BITS)``, an exact float:
 :func:`swept._kernels.grid.row_tag`), so the walk reads no list of handles and no kind from the
 tags; after the rows, each segment's unit direction (three a row, :func:`swept._kernels.grid.
-unit_at`) stands in for the two divisions, square root and two more of ``_unit2`` when the
+unit_at`) stands in for the two divisions, square root and two more of its unit vector when the
 walk's best is a segment. These tests guard that every row decodes to its collider's handle and
 kind (handles far past the rows' count included), that the directions are ``_unit2``'s bits,
 and that a hit's normal through them is :func:`swept.raycast`'s bit for bit.
@@ -12,6 +12,7 @@ and that a hit's normal through them is :func:`swept.raycast`'s bit for bit.
 
 from __future__ import annotations
 
+import math
 import struct
 
 import numpy as np
@@ -19,7 +20,6 @@ import numpy as np
 from swept import AABB, Capsule, Circle, Polygon, Ray, Segment, World, raycast
 from swept._kernels import grid as _grid
 from swept._kernels import scene as _scene
-from swept._kernels.ray import _unit2
 
 #: The code each gridded kind's row must carry.
 CODES = {_scene.KIND_SEGMENT: _grid.ROW_SEGMENT, _scene.KIND_AABB2: _grid.ROW_BOX,
@@ -30,6 +30,16 @@ CODES = {_scene.KIND_SEGMENT: _grid.ROW_SEGMENT, _scene.KIND_AABB2: _grid.ROW_BO
 def _bits(values: tuple[float, ...]) -> tuple[bytes, ...]:
     """Floats as their bytes (so that 0.0 and -0.0 differ)."""
     return tuple(struct.pack("<d", float(v)) for v in values)
+
+
+def _unit(x: float, y: float) -> tuple[float, float]:
+    """``ray_segment``'s unit direction of ``(x, y)`` (``ray._unit2``, a callee kernel: scaled
+    by the larger component, then divided by the length), written out in Python."""
+    m = max(abs(x), abs(y))
+    x /= m
+    y /= m
+    k = math.sqrt(x * x + y * y)
+    return x / k, y / k
 
 
 def _kinds_world(seed: int) -> World:
@@ -86,7 +96,7 @@ def test_the_segments_unit_directions_are_unit2s_bits() -> None:
         segments += 1
         ex = w._rows[h, 2] - w._rows[h, 0]
         ey = w._rows[h, 3] - w._rows[h, 1]
-        assert _bits(unit) == _bits(_unit2.py_func(ex, ey)[:2])
+        assert _bits(unit) == _bits(_unit(ex, ey))
     assert segments == 60
 
 
