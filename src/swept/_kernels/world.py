@@ -774,7 +774,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 row = boxes + e
                 code, h = row_tag(nodes[row, 2])
                 if code == ROW_SEGMENT:
-                    # a segment entry (ax ay 1 ex ey parallel): ray_segment's crossing test
+                    # a segment entry (ax ay tag ex ey parallel): ray_segment's crossing test
                     # (its segment_crossing, so the same t) on its precomputed e and
                     # threshold; the point and normal once, at the end
                     if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
