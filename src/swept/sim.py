@@ -124,6 +124,9 @@ _NO_SHIFT = np.zeros((0, 3))
 #: The key of the step's choice between its one compiled call and its threaded form
 #: (:func:`swept._parallel.either_way`).
 _STEP_KEY = "Simulation.step"
+#: Chunks a thread the threaded step's contact listing is cut into
+#: (:func:`swept._kernels.solver.contacts_range`; see :meth:`Simulation._solve_velocities`).
+_CONTACT_CHUNKS_PER_THREAD = 2
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 #: Colliders each body's cache row holds when a Simulation starts (a buffer size: speed, never
@@ -587,6 +590,9 @@ class Simulation:
         self._contacts = _solver.new_contacts(0, 0)
         self._last_contacts = _solver.new_contacts(0, 0)
         self._contact_count = 0
+        # the threaded listing's staging table and each body's rows in it (_staging)
+        self._staged = _solver.new_contacts(0, 0)
+        self._staged_rows = np.zeros((2, 0), np.int64)
         # the solver's overlap shifts (split impulses), given to the first position pass
         self._pushes = np.zeros(0)
         self._shift = np.zeros((0, 3))
@@ -963,9 +969,11 @@ class Simulation:
         handles = np.array(moved, np.int64)
         return handles, world._begin_motion(handles, np.array([travel[h] for h in moved]))
 
-    def _solve_velocities(self, scene: _kscene.Scene) -> None:
+    def _solve_velocities(self, scene: _kscene.Scene, threaded: bool = False) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved
-        for velocities (:mod:`swept._kernels.solver`)."""
+        for velocities (:mod:`swept._kernels.solver`). ``threaded``: the contacts listed by
+        a range kernel on the threads (:func:`~swept._kernels.solver.contacts_range`), then
+        merged in body order (the same contacts)."""
         n = self._pos.shape[0]
         if self._pairs is None:
             self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
@@ -976,13 +984,28 @@ class Simulation:
         if out.first.shape[0] != n + 1:
             out = _solver.new_contacts(n, out.other.shape[0])
         threshold = self.restitution_threshold
-        count = _solver.build_contacts(scene, self._arrays, self._scratch, first, neighbour,
-                                       prev, out, threshold)
+        if threaded:
+            args = (scene, self._arrays, self._scratch, (first, neighbour), prev)
+            staged, starts, ends = self._staging(n, int(first[n]))
+            # two chunks a thread: a chunk's call from Python unboxes the scene, the bodies,
+            # the scratch and two contact tables (about 13 us), near a tenth of a chunk's work
+            # in the default ten to twelve
+            parallel_for(_solver.contacts_range, n, (*args, staged, starts, ends, threshold),
+                         chunk=-(-n // (_CONTACT_CHUNKS_PER_THREAD * threads())))
+            count = _solver.merge_contacts(staged, starts, ends, out)
+            # (-1: a body's contacts ran past its chunk's stretch: listed on this thread)
+            threaded = count >= 0
+        if not threaded:
+            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
+                                           neighbour, prev, out, threshold)
         if count > out.other.shape[0]:
             # more contacts than room: grow (with slack) and list them again
             out = _solver.new_contacts(n, 2 * count)
-            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
-                                           neighbour, prev, out, threshold)
+            if threaded:
+                count = _solver.merge_contacts(staged, starts, ends, out)
+            else:
+                count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
+                                               neighbour, prev, out, threshold)
         self._contacts, self._last_contacts = out, prev
         self._contact_count = count
         if self.iterations > 0 and count:
@@ -998,6 +1021,18 @@ class Simulation:
                                    self._shift)
             self._shifted = True
 
+
+    def _staging(self, n: int, pairs: int) -> tuple[_solver.Contacts, np.ndarray, np.ndarray]:
+        """The staging table of the threaded contact listing for ``n`` bodies whose pair lists
+        hold ``pairs`` entries (:func:`~swept._kernels.solver.contacts_range`: room for every
+        pair row and ``STAGED_COLLIDER_CONTACTS`` colliders a body), grown with slack when too
+        small, and each body's start and end rows in it."""
+        need = pairs + _solver.STAGED_COLLIDER_CONTACTS * n
+        if self._staged.other.shape[0] < need:
+            self._staged = _solver.new_contacts(0, need + need // 4)
+        if self._staged_rows.shape[1] != n:
+            self._staged_rows = np.zeros((2, n), np.int64)
+        return self._staged, self._staged_rows[0], self._staged_rows[1]
 
     def _step_with(self, scene: _kscene.Scene, defer: bool) -> None:
         """One fixed step among the colliders of ``scene``; ``defer``: its contact touches
@@ -1031,19 +1066,26 @@ class Simulation:
             self._vel[self._asleep] = 0.0
         # the velocities the events' approach speeds are read from
         vel_start = self._vel.copy() if self.events else self._vel
-        self._shifted = False
-        self._solve_velocities(scene)
-        shift = self._shift if self._shifted else _NO_SHIFT
+
+        def solved(threaded: bool) -> np.ndarray:
+            """The velocity solve (its contacts listed on the threads when ``threaded``);
+            returns the first pass's overlap shifts."""
+            self._shifted = False
+            self._solve_velocities(scene, threaded)
+            return self._shift if self._shifted else _NO_SHIFT
 
         def fused() -> None:
-            """The whole step in one compiled call."""
+            """The solve, then the whole step in one compiled call."""
+            shift = solved(False)
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
                                          self.max_casts, self.passes, self.dim, shift,
                                          self._gather_grid)
 
         def threaded() -> None:
-            """The move as a range kernel on threads, then the rest of the step with its
-            per-body parts on threads too (:func:`swept._kernels.sim.after_move`)."""
+            """The solve with its contacts listed on the threads, the move as a range kernel
+            on threads, then the rest of the step with its per-body parts on threads too
+            (:func:`swept._kernels.sim.after_move`)."""
+            shift = solved(True)
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
                                                self._gather_grid))
