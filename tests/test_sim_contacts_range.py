@@ -102,12 +102,13 @@ def test_the_step_falls_back_to_one_thread_bit_for_bit(monkeypatch: pytest.Monke
     one-thread step does."""
     from swept import _parallel
     from swept import sim as sim_module
+    from swept._kernels import sim as sim_kernels
 
     expected = _pile()
     swept.set_threads(1)
     expected.run(5)
     monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
-    monkeypatch.setattr(sim_module, "_CONTACT_CHUNKS_PER_THREAD", 1000)
+    monkeypatch.setattr(sim_kernels, "STEP_CHUNKS_PER_THREAD", 1000)
     monkeypatch.setattr(_parallel._Choice, "pick", lambda self, now: (True, False))
     got = _pile()
     swept.set_threads(2)

@@ -124,9 +124,6 @@ _NO_SHIFT = np.zeros((0, 3))
 #: The key of the step's choice between its one compiled call and its threaded form
 #: (:func:`swept._parallel.either_way`).
 _STEP_KEY = "Simulation.step"
-#: Chunks a thread the threaded step's contact listing is cut into
-#: (:func:`swept._kernels.solver.contacts_range`; see :meth:`Simulation._solve_velocities`).
-_CONTACT_CHUNKS_PER_THREAD = 2
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 #: Colliders each body's cache row holds when a Simulation starts (a buffer size: speed, never
@@ -987,11 +984,8 @@ class Simulation:
         if threaded:
             args = (scene, self._arrays, self._scratch, (first, neighbour), prev)
             staged, starts, ends = self._staging(n, int(first[n]))
-            # two chunks a thread: a chunk's call from Python unboxes the scene, the bodies,
-            # the scratch and two contact tables (about 13 us), near a tenth of a chunk's work
-            # in the default ten to twelve
             parallel_for(_solver.contacts_range, n, (*args, staged, starts, ends, threshold),
-                         chunk=-(-n // (_CONTACT_CHUNKS_PER_THREAD * threads())))
+                         chunk=_k.step_chunk(n))
             count = _solver.merge_contacts(staged, starts, ends, out)
             # (-1: a body's contacts ran past its chunk's stretch: listed on this thread)
             threaded = count >= 0
@@ -1088,7 +1082,7 @@ class Simulation:
             shift = solved(True)
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
-                                               self._gather_grid))
+                                               self._gather_grid), chunk=_k.step_chunk(n))
             # the pair scan, the first pass's push-outs and the bookkeeping on the threads;
             # the lists, the pair passes and the later passes (a few hundred bodies each) in
             # two serial calls between them: seven calls from Python, where a split into
