@@ -11,10 +11,12 @@ One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
 (:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
 :func:`swept._parallel.parallel_for` from :data:`~swept.constants.SIM_PARALLEL_MIN`
-bodies, then the rest (:func:`~swept._kernels.sim.after_move`): the pair scan, the first
-contact pass's push-outs and the bookkeeping on the threads too, the pair lists, the pair
-passes and the later contact passes on the calling thread; below it the whole step is one
-call on the calling thread, as on one thread. Every way gives the same bits:
+bodies (after the velocity solver's contacts, listed there too:
+:func:`~swept._kernels.solver.contacts_range`), then the rest
+(:func:`~swept._kernels.sim.after_move`): the pair scan, the first contact pass's push-outs
+and the bookkeeping on the threads too, the pair lists, the pair passes and the later contact
+passes on the calling thread; below it the whole step is one call on the calling thread, as
+on one thread. Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
