@@ -9,6 +9,8 @@ the one-thread listing's, bit for bit, whatever the chunks.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -20,7 +22,7 @@ from swept.sim import Simulation
 G = 980.0
 
 
-def _pile() -> Simulation:
+def _pile(rows: int = 6) -> Simulation:
     """A 2D box of balls settling under gravity (contacts with each other, the floor and the
     walls, warm started), and one ball held in a square of four walls that touch it (four
     collider contacts: past its stretch when its chunk is itself alone)."""
@@ -32,10 +34,10 @@ def _pile() -> Simulation:
     for a, b in (((200.0, -5.0), (210.0, -5.0)), ((210.0, -5.0), (210.0, 5.0)),
                  ((210.0, 5.0), (200.0, 5.0)), ((200.0, 5.0), (200.0, -5.0))):
         sim.world.add(Segment(a, b))
-    k = np.arange(60)
+    k = np.arange(10 * rows)
     centers = np.stack([(k % 10 + 0.5) * 12.0, -(k // 10 + 0.5) * 12.0], 1)
     centers += rng.uniform(-0.3, 0.3, centers.shape)
-    sim.add_balls(centers, rng.uniform(4.0, 5.5, 60), restitution=0.0, friction=0.4,
+    sim.add_balls(centers, rng.uniform(4.0, 5.5, 10 * rows), restitution=0.0, friction=0.4,
                   ccd="swept")
     sim.add_balls(np.array([[205.0, 0.0]]), np.array([5.0]), restitution=0.0, friction=0.4)
     swept.set_threads(1)
@@ -99,33 +101,33 @@ def test_a_body_past_its_stretch_sends_the_listing_to_one_thread() -> None:
 
 def test_the_step_falls_back_to_one_thread_bit_for_bit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A threaded step whose contacts ran past a stretch (chunks of one body) ends where a
-    one-thread step does."""
+    one-thread step does (201 bodies: past parallel_for's smallest batch)."""
     from swept import _parallel
     from swept import sim as sim_module
     from swept._kernels import sim as sim_kernels
 
-    expected = _pile()
+    expected = _pile(20)
     swept.set_threads(1)
     expected.run(5)
     monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
     monkeypatch.setattr(sim_kernels, "STEP_CHUNKS_PER_THREAD", 1000)
     monkeypatch.setattr(_parallel._Choice, "pick", lambda self, now: (True, False))
-    got = _pile()
+    build = solver.build_contacts
+    calls = []
+
+    def counted(*args: Any) -> int:
+        calls.append(1)
+        return build(*args)
+
+    got = _pile(20)
+    monkeypatch.setattr(vars(sim_module)["_solver"], "build_contacts", counted)
     swept.set_threads(2)
     try:
         got.run(5)
     finally:
         swept.set_threads(None)
+    # the ball among four walls ran past its stretch: that step's listing went to
+    # build_contacts
+    assert calls
     assert got.positions.tobytes() == expected.positions.tobytes()
     assert got.velocities.tobytes() == expected.velocities.tobytes()
-
-
-def test_the_merge_writes_no_contact_past_its_room_and_counts_them_all() -> None:
-    """Contacts that do not fit are counted, not written, as the one-thread listing does: the
-    step grows the table and merges again."""
-    sim = _pile()
-    count, expected = _serial(sim, 40)
-    got_count, got, _ = _listing(sim, 7, 40)
-    assert got_count == count > 40
-    for name, want, have in zip(expected._fields, expected, got):
-        assert have.tobytes() == want.tobytes(), name

@@ -126,6 +126,9 @@ _NO_SHIFT = np.zeros((0, 3))
 #: The key of the step's choice between its one compiled call and its threaded form
 #: (:func:`swept._parallel.either_way`).
 _STEP_KEY = "Simulation.step"
+#: The key of the threaded step's contact listing's choice between threads and one
+#: (:func:`swept._parallel.parallel_for`).
+_CONTACTS_KEY = "Simulation.contacts"
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 #: Colliders each body's cache row holds when a Simulation starts (a buffer size: speed, never
@@ -983,15 +986,31 @@ class Simulation:
         if out.first.shape[0] != n + 1:
             out = _solver.new_contacts(n, out.other.shape[0])
         threshold = self.restitution_threshold
+        # the count build_contacts gave, when it listed them (one thread)
+        listed: list[int] = []
         if threaded:
-            args = (scene, self._arrays, self._scratch, (first, neighbour), prev)
             staged, starts, ends = self._staging(n, int(first[n]))
-            parallel_for(_solver.contacts_range, n, (*args, staged, starts, ends, threshold),
-                         chunk=_k.step_chunk(n))
-            count = _solver.merge_contacts(staged, starts, ends, out)
-            # (-1: a body's contacts ran past its chunk's stretch: listed on this thread)
-            threaded = count >= 0
-        if not threaded:
+
+            def listing(start: int, stop: int, *args: Any) -> None:
+                """A chunk of the listing; all of it (parallel_for chose one thread, or the
+                chunk holds every body): build_contacts, not the staging and its copy."""
+                if start == 0 and stop == n:
+                    listed.append(_solver.build_contacts(scene, self._arrays, self._scratch,
+                                                         first, neighbour, prev, out,
+                                                         threshold))
+                else:
+                    _solver.contacts_range(start, stop, *args)
+
+            parallel_for(listing, n, (scene, self._arrays, self._scratch, (first, neighbour),
+                                      prev, staged, starts, ends, threshold),
+                         chunk=_k.step_chunk(n), key=_CONTACTS_KEY)
+            if not listed:
+                count = _solver.merge_contacts(staged, starts, ends, out)
+                # (-1: a body's contacts ran past its chunk's stretch: listed on this thread)
+            threaded = not listed and count >= 0
+        if listed:
+            count = listed[0]
+        elif not threaded:
             count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
                                            neighbour, prev, out, threshold)
         if count > out.other.shape[0]:
