@@ -11,10 +11,12 @@ One step (range kernels over bodies and one serial loop over body pairs; see
 :mod:`swept._kernels.sim`). On one thread the whole step is one compiled call
 (:func:`~swept._kernels.sim.step_serial`); on several, the move runs on the threads through
 :func:`swept._parallel.parallel_for` from :data:`~swept.constants.SIM_PARALLEL_MIN`
-bodies, then the rest (:func:`~swept._kernels.sim.after_move`): the pair scan, the first
-contact pass's push-outs and the bookkeeping on the threads too, the pair lists, the pair
-passes and the later contact passes on the calling thread; below it the whole step is one
-call on the calling thread, as on one thread. Every way gives the same bits:
+bodies (after the velocity solver's contacts, listed there too:
+:func:`~swept._kernels.solver.contacts_range`), then the rest
+(:func:`~swept._kernels.sim.after_move`): the pair scan, the first contact pass's push-outs
+and the bookkeeping on the threads too, the pair lists, the pair passes and the later contact
+passes on the calling thread; below it the whole step is one call on the calling thread, as
+on one thread. Every way gives the same bits:
 
 1. **Integrate** by semi-implicit Euler: ``v += g dt``, then the body moves with the new ``v``.
 2. **Move** by the body's ``ccd`` mode:
@@ -124,6 +126,9 @@ _NO_SHIFT = np.zeros((0, 3))
 #: The key of the step's choice between its one compiled call and its threaded form
 #: (:func:`swept._parallel.either_way`).
 _STEP_KEY = "Simulation.step"
+#: The key of the threaded step's contact listing's choice between threads and one
+#: (:func:`swept._parallel.parallel_for`).
+_CONTACTS_KEY = "Simulation.contacts"
 #: The fixed step, in seconds (60 steps a second, as the seeds).
 DEFAULT_STEP = 1.0 / 60.0
 #: Colliders each body's cache row holds when a Simulation starts (a buffer size: speed, never
@@ -587,6 +592,9 @@ class Simulation:
         self._contacts = _solver.new_contacts(0, 0)
         self._last_contacts = _solver.new_contacts(0, 0)
         self._contact_count = 0
+        # the threaded listing's staging table and each body's rows in it (_staging)
+        self._staged = _solver.new_contacts(0, 0)
+        self._staged_rows = np.zeros((2, 0), np.int64)
         # the solver's overlap shifts (split impulses), given to the first position pass
         self._pushes = np.zeros(0)
         self._shift = np.zeros((0, 3))
@@ -963,9 +971,11 @@ class Simulation:
         handles = np.array(moved, np.int64)
         return handles, world._begin_motion(handles, np.array([travel[h] for h in moved]))
 
-    def _solve_velocities(self, scene: _kscene.Scene) -> None:
+    def _solve_velocities(self, scene: _kscene.Scene, threaded: bool = False) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved
-        for velocities (:mod:`swept._kernels.solver`)."""
+        for velocities (:mod:`swept._kernels.solver`). ``threaded``: the contacts listed by
+        a range kernel on the threads (:func:`~swept._kernels.solver.contacts_range`), then
+        merged in body order (the same contacts)."""
         n = self._pos.shape[0]
         if self._pairs is None:
             self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
@@ -976,13 +986,41 @@ class Simulation:
         if out.first.shape[0] != n + 1:
             out = _solver.new_contacts(n, out.other.shape[0])
         threshold = self.restitution_threshold
-        count = _solver.build_contacts(scene, self._arrays, self._scratch, first, neighbour,
-                                       prev, out, threshold)
+        # the count build_contacts gave, when it listed them (one thread)
+        listed: list[int] = []
+        if threaded:
+            staged, starts, ends = self._staging(n, int(first[n]))
+
+            def listing(start: int, stop: int, *args: Any) -> None:
+                """A chunk of the listing; all of it (parallel_for chose one thread, or the
+                chunk holds every body): build_contacts, not the staging and its copy."""
+                if start == 0 and stop == n:
+                    listed.append(_solver.build_contacts(scene, self._arrays, self._scratch,
+                                                         first, neighbour, prev, out,
+                                                         threshold))
+                else:
+                    _solver.contacts_range(start, stop, *args)
+
+            parallel_for(listing, n, (scene, self._arrays, self._scratch, (first, neighbour),
+                                      prev, staged, starts, ends, threshold),
+                         chunk=_k.step_chunk(n), key=_CONTACTS_KEY)
+            if not listed:
+                count = _solver.merge_contacts(staged, starts, ends, out)
+                # (-1: a body's contacts ran past its chunk's stretch: listed on this thread)
+            threaded = not listed and count >= 0
+        if listed:
+            count = listed[0]
+        elif not threaded:
+            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
+                                           neighbour, prev, out, threshold)
         if count > out.other.shape[0]:
             # more contacts than room: grow (with slack) and list them again
             out = _solver.new_contacts(n, 2 * count)
-            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
-                                           neighbour, prev, out, threshold)
+            if threaded:
+                count = _solver.merge_contacts(staged, starts, ends, out)
+            else:
+                count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
+                                               neighbour, prev, out, threshold)
         self._contacts, self._last_contacts = out, prev
         self._contact_count = count
         if self.iterations > 0 and count:
@@ -998,6 +1036,18 @@ class Simulation:
                                    self._shift)
             self._shifted = True
 
+
+    def _staging(self, n: int, pairs: int) -> tuple[_solver.Contacts, np.ndarray, np.ndarray]:
+        """The staging table of the threaded contact listing for ``n`` bodies whose pair lists
+        hold ``pairs`` entries (:func:`~swept._kernels.solver.contacts_range`: room for every
+        pair row and ``STAGED_COLLIDER_CONTACTS`` colliders a body), grown with slack when too
+        small, and each body's start and end rows in it."""
+        need = pairs + _solver.STAGED_COLLIDER_CONTACTS * n
+        if self._staged.other.shape[0] < need:
+            self._staged = _solver.new_contacts(0, need + need // 4)
+        if self._staged_rows.shape[1] != n:
+            self._staged_rows = np.zeros((2, n), np.int64)
+        return self._staged, self._staged_rows[0], self._staged_rows[1]
 
     def _step_with(self, scene: _kscene.Scene, defer: bool) -> None:
         """One fixed step among the colliders of ``scene``; ``defer``: its contact touches
@@ -1031,22 +1081,29 @@ class Simulation:
             self._vel[self._asleep] = 0.0
         # the velocities the events' approach speeds are read from
         vel_start = self._vel.copy() if self.events else self._vel
-        self._shifted = False
-        self._solve_velocities(scene)
-        shift = self._shift if self._shifted else _NO_SHIFT
+
+        def solved(threaded: bool) -> np.ndarray:
+            """The velocity solve (its contacts listed on the threads when ``threaded``);
+            returns the first pass's overlap shifts."""
+            self._shifted = False
+            self._solve_velocities(scene, threaded)
+            return self._shift if self._shifted else _NO_SHIFT
 
         def fused() -> None:
-            """The whole step in one compiled call."""
+            """The solve, then the whole step in one compiled call."""
+            shift = solved(False)
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
                                          self.max_casts, self.passes, self.dim, shift,
                                          self._gather_grid)
 
         def threaded() -> None:
-            """The move as a range kernel on threads, then the rest of the step with its
-            per-body parts on threads too (:func:`swept._kernels.sim.after_move`)."""
+            """The solve with its contacts listed on the threads, the move as a range kernel
+            on threads, then the rest of the step with its per-body parts on threads too
+            (:func:`swept._kernels.sim.after_move`)."""
+            shift = solved(True)
             parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
                                                self.time_step, self.max_casts,
-                                               self._gather_grid))
+                                               self._gather_grid), chunk=_k.step_chunk(n))
             # the pair scan, the first pass's push-outs and the bookkeeping on the threads;
             # the lists, the pair passes and the later passes (a few hundred bodies each) in
             # two serial calls between them: seven calls from Python, where a split into

@@ -76,6 +76,21 @@ from . import callee, callee_reader, entry, inline_kernel, kernel
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
 
+#: A float quotient ``g / d`` (``d > 0``) is surely at least ``T`` (``T >= 0``) when ``g`` is
+#: at least ``T * d`` times this, that product a normal float at least
+#: :data:`QUOTIENT_NORMAL_MIN`: each of the two products rounds by at most 2^-53 of itself, so
+#: the exact ``g / d`` exceeds ``T``, and rounding the quotient (monotone) cannot take it below
+#: the float ``T``. Not a tolerance: a bound on rounding, exact (tested against fractions).
+QUOTIENT_SURE = 1.0 + 2.0 ** -50
+#: A length surely exceeds ``reach`` when its squares' sum exceeds ``reach^2`` times this
+#: (:func:`_surely_farther`): the sum and ``reach^2`` round by at most 2^-52 of themselves
+#: and :func:`_unit2`'s length by at most 5 * 2^-53 of the true one, far inside 2^-40. Not a
+#: tolerance: a bound on rounding, exact (tested against fractions).
+LENGTH_SURE = 1.0 + 2.0 ** -40
+#: Below this, a product (``T * d``, ``reach^2``) may be subnormal, whose rounding is not
+#: relative: :func:`_leaves_before` divides instead, :func:`_surely_farther` answers
+#: undecided. Not a tolerance: the normal floats' range, with room.
+QUOTIENT_NORMAL_MIN = 2.0 ** -1000
 
 
 #: The normal of the shortest way out when the origin is exactly at a circle's centre (or a
@@ -150,6 +165,31 @@ def _point2(ox: float, oy: float, dx: float, dy: float, mx: float, my: float,
     return t, ox + t * dx, oy + t * dy, 0.0 - dx, 0.0 - dy, False, t
 
 
+@inline_kernel
+def _circle_terms(mx: float, my: float, dx: float, dy: float, r: float
+                  ) -> tuple[float, float, float]:
+    """A ray's quadratic ``t^2 + 2 b t + c = 0`` against a circle of radius ``r`` for an
+    origin at ``centre + m``: ``(b, disc, c)``, ``b = m . d``, the discriminant ``disc = r^2 -
+    |h|^2`` from the closest approach ``h = m - b d`` (no cancellation in ``b^2 - c``) and
+    ``c = |m|^2 - r^2``. The one copy, for :func:`ray_circle_x` and
+    :func:`ray_circle_distance`, so that both see the same bits."""
+    b = mx * dx + my * dy
+    hx = mx - b * dx
+    hy = my - b * dy
+    disc = r * r - (hx * hx + hy * hy)
+    mm = mx * mx + my * my
+    return b, disc, mm - r * r
+
+
+@inline_kernel
+def _circle_near_root(b: float, disc: float, c: float) -> tuple[float, float]:
+    """The nearer root of :func:`_circle_terms`' quadratic from outside (``c > 0``, ``b <
+    0``, ``disc >= 0``), and ``sqrt(disc)``: ``-b - sqrt(disc)`` written as ``c / (-b +
+    sqrt(disc))`` to keep precision near the rim (the product of the roots is ``c``)."""
+    sq = math.sqrt(disc)
+    return c / (sq - b), sq
+
+
 @callee
 def ray_circle_x(ox: float, oy: float, dx: float, dy: float, cx: float, cy: float, r: float,
                  max_distance: float
@@ -161,13 +201,7 @@ def ray_circle_x(ox: float, oy: float, dx: float, dy: float, cx: float, cy: floa
     if r == 0.0:
         # a point
         return _point2(ox, oy, dx, dy, mx, my, max_distance)
-    b = mx * dx + my * dy
-    # closest approach: h = m - b d, discriminant = r^2 - |h|^2 (no cancellation in b^2 - c)
-    hx = mx - b * dx
-    hy = my - b * dy
-    disc = r * r - (hx * hx + hy * hy)
-    mm = mx * mx + my * my
-    c = mm - r * r
+    b, disc, c = _circle_terms(mx, my, dx, dy, r)
     if c <= 0.0:
         # starts inside or on the rim: out along the centre-to-origin direction
         te = _far_root(b, c, disc)
@@ -179,10 +213,7 @@ def ray_circle_x(ox: float, oy: float, dx: float, dy: float, cx: float, cy: floa
         # heading away from the centre (both roots behind), or the line passes farther than
         # r from the centre
         return MISS, 0.0, 0.0, 0.0, 0.0, False, 0.0
-    sq = math.sqrt(disc)
-    # nearer root -b - sqrt(disc), written as c / (-b + sqrt(disc)) to keep precision near
-    # the rim (the product of the roots is c)
-    t = c / (sq - b)
+    t, sq = _circle_near_root(b, disc, c)
     if t > max_distance:
         return MISS, 0.0, 0.0, 0.0, 0.0, False, 0.0
     px = ox + t * dx
@@ -193,6 +224,30 @@ def ray_circle_x(ox: float, oy: float, dx: float, dy: float, cx: float, cy: floa
         nx = 0.0 - dx
         ny = 0.0 - dy
     return t, px, py, nx, ny, False, max(sq - b, t)
+
+
+@inline_kernel
+def ray_circle_distance(ox: float, oy: float, dx: float, dy: float, cx: float, cy: float,
+                        r: float, max_distance: float) -> float:
+    """:func:`ray_circle_x`'s ``t`` alone, bit for bit (``MISS`` on a miss, 0 from inside),
+    without its normal's divisions and square root and without a call: for the callers that
+    keep only the nearest of many hits (the World's grid rows, a capsule's end circles) and
+    ask the full kernel for that one's point and normal."""
+    mx = ox - cx
+    my = oy - cy
+    if r == 0.0:
+        # a point
+        return _point2(ox, oy, dx, dy, mx, my, max_distance)[0]
+    b, disc, c = _circle_terms(mx, my, dx, dy, r)
+    if c <= 0.0:
+        # starts inside or on the rim
+        return 0.0
+    if b >= 0.0 or disc < 0.0:
+        return MISS
+    t, _sq = _circle_near_root(b, disc, c)
+    if t > max_distance:
+        return MISS
+    return t
 
 
 @kernel
@@ -439,6 +494,29 @@ def ray_polygon_edge(ox: float, oy: float, dx: float, dy: float, verts: np.ndarr
     return t, edge, inside
 
 
+@callee_reader
+def _leaves_before(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
+                   norms: np.ndarray, t_enter: float) -> bool:
+    """Whether the ray leaves some edge's half-plane of a convex polygon before ``t_enter``
+    (``>= 0``, finite): :func:`ray_polygon_edge_x`'s ``t_enter > t_exit``, its leaving
+    edges' ``gap / denom`` compared with the entry. Each is first compared without the
+    division (:data:`QUOTIENT_SURE`); only a quotient within rounding of the entry, or one
+    whose product is not a normal float, is divided."""
+    for i in range(verts.shape[0]):
+        nx = norms[i, 0]
+        ny = norms[i, 1]
+        denom = nx * dx + ny * dy
+        if denom > 0.0:
+            gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
+            p = t_enter * denom
+            if p >= QUOTIENT_NORMAL_MIN and gap >= p * QUOTIENT_SURE:
+                # surely leaves at or after the entry
+                continue
+            if t_enter > gap / denom:
+                return True
+    return False
+
+
 @kernel
 def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                 norms: np.ndarray, max_distance: float
@@ -446,27 +524,65 @@ def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
     """Ray vs solid convex polygon (see :func:`ray_polygon_edge`), in the common encoding:
     the normal is the entered (or, from inside, the nearest) edge's outward normal.
 
-    An origin inside or on the polygon (in every edge's half-plane) is told first, by the
-    edges' gaps alone, as :func:`ray_polygon_edge_x` computes them (the same nearest edge):
-    its hit at 0 without the clipping's divisions. Any other origin leaves the gaps at the
-    first edge it lies outside of (NaN too) and is clipped as before."""
+    The same answer as :func:`ray_polygon_edge`'s clipping, bit for bit, with fewer
+    divisions. One pass over the edges takes each edge's gap (how far the origin is inside
+    its half-plane) and the nearest edge, as the clipping does; an origin in every
+    half-plane hits at 0 without a division. Otherwise only the edges the origin lies
+    outside of are divided in that pass: an entering edge's ``t`` raises the entry (an edge
+    the ray enters with the origin already inside gives ``t <= 0``, which never raises it),
+    a parallel one misses, a leaving one whose ``t`` is negative misses. An entry beyond
+    ``max_distance`` then misses, and a second pass checks the leaving edges against the
+    entry (:func:`_leaves_before`)."""
+    t_enter = 0.0
+    entered = -1
     nearest = 0
     nearest_gap = np.inf
+    outside = False
     for i in range(verts.shape[0]):
-        gap = norms[i, 0] * (verts[i, 0] - ox) + norms[i, 1] * (verts[i, 1] - oy)
-        if not gap >= 0.0:
-            nearest = -1
-            break
+        nx = norms[i, 0]
+        ny = norms[i, 1]
+        gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
         if gap < nearest_gap:
             nearest_gap = gap
             nearest = i
-    t = 0.0
-    if nearest >= 0 and not t > max_distance:
-        # (the clipping's answer: no edge raises the entry above 0, none cuts it off)
+        if not gap >= 0.0:
+            # the origin is outside this edge's half-plane (or the gap is NaN)
+            outside = True
+            denom = nx * dx + ny * dy
+            if denom == 0.0:
+                # parallel to the edge: never in its half-plane
+                if gap < 0.0:
+                    return MISS, 0.0, 0.0, 0.0, 0.0, False
+            elif denom < 0.0:
+                # heading into the half-plane: entering at t
+                t = gap / denom
+                if t > t_enter:
+                    t_enter = t
+                    entered = i
+            elif gap / denom < 0.0:
+                # heading out of a half-plane it is outside of: leaving behind the origin
+                return MISS, 0.0, 0.0, 0.0, 0.0, False
+    if not outside:
+        # inside or on the polygon (the clipping's answer: no edge raises the entry above 0,
+        # none cuts it off)
+        if max_distance < 0.0:
+            return MISS, 0.0, 0.0, 0.0, 0.0, False
+        t = 0.0
         return t, ox + t * dx, oy + t * dy, norms[nearest, 0], norms[nearest, 1], True
-    t, edge, inside = ray_polygon_edge(ox, oy, dx, dy, verts, norms, max_distance)
-    if t < 0.0:
+    if t_enter > max_distance or t_enter == np.inf:
+        # out of reach
         return MISS, 0.0, 0.0, 0.0, 0.0, False
+    if _leaves_before(ox, oy, dx, dy, verts, norms, t_enter):
+        return MISS, 0.0, 0.0, 0.0, 0.0, False
+    t = t_enter
+    edge = entered
+    inside = False
+    if entered < 0:
+        # no edge raised the entry above 0 (an origin outside by a gap that rounds the
+        # entry to 0, or a NaN gap): the clipping's answer, from the nearest edge
+        t = 0.0
+        edge = nearest
+        inside = True
     return t, ox + t * dx, oy + t * dy, norms[edge, 0], norms[edge, 1], inside
 
 
@@ -691,13 +807,26 @@ def _capsule2_exit(ox: float, oy: float, dx: float, dy: float, ax: float, ay: fl
     return max(te, t)
 
 
+@inline_kernel
+def _surely_farther(x: float, y: float, reach: float) -> bool:
+    """Whether :func:`_unit2`'s length of ``(x, y)`` surely exceeds ``reach``, from squares
+    alone: ``x^2 + y^2 > reach^2`` times :data:`LENGTH_SURE`, ``reach^2`` a normal float at
+    least :data:`QUOTIENT_NORMAL_MIN` (else False: undecided)."""
+    rr = reach * reach
+    return rr >= QUOTIENT_NORMAL_MIN and x * x + y * y > rr * LENGTH_SURE
+
+
 @callee
 def _capsule2_way_out(ox: float, oy: float, ax: float, ay: float, bx: float, by: float,
-                      ux: float, uy: float, elen: float) -> tuple[float, float, float]:
+                      ux: float, uy: float, elen: float, reach: float
+                      ) -> tuple[float, float, float]:
     """The way out of a 2D capsule from origin o (core ab, unit axis u, length elen): the
     unit normal from the core point nearest o toward o and o's distance from the core, as
     (nx, ny, distance). On the core, or exactly on an end, out to the left of a -> b; at the
-    centre of a capsule that is a circle, the coincidence normal."""
+    centre of a capsule that is a circle, the coincidence normal. An origin beyond an end
+    and surely farther than ``reach`` from it (:func:`_surely_farther`) gets ``(0, 0, inf)``
+    without the normal's divisions and square root: the callers only compare its distance
+    with ``reach`` (``inf`` when nothing is to be skipped)."""
     wx = ox - ax
     wy = oy - ay
     along = wx * ux + wy * uy  # the origin's position along the core, from a
@@ -723,6 +852,9 @@ def _capsule2_way_out(ox: float, oy: float, ax: float, ay: float, bx: float, by:
         if elen > 0.0 and along >= elen:
             wx = ox - bx
             wy = oy - by
+        if _surely_farther(wx, wy, reach):
+            # beyond the reach the caller compares: no normal needed
+            return 0.0, 0.0, np.inf
         wnx, wny, dist = _unit2(wx, wy)
         if dist == 0.0 and elen > 0.0:
             # exactly on an end: out to the left of a -> b
@@ -735,8 +867,8 @@ def _capsule2_way_out(ox: float, oy: float, ax: float, ay: float, bx: float, by:
     return wnx, wny, dist
 
 
-@callee
-def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
+@inline_kernel
+def _capsule2_body(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
               by: float, r: float, max_distance: float, entering_only: bool, with_exit: bool
               ) -> tuple[float, float, float, float, float, bool, float]:
     """Ray vs 2D capsule (segment ``ab`` grown by ``r``): both modes, see the callers; the
@@ -750,17 +882,22 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
             return _point2(ox, oy, dx, dy, ox - ax, oy - ay, max_distance)
         t, px, py, nx, ny, inside = ray_segment(ox, oy, dx, dy, ax, ay, bx, by, max_distance)
         return t, px, py, nx, ny, inside, max(t, 0.0)
-    # the way out: from the core point nearest the origin, toward the origin
-    wnx, wny, dist = _capsule2_way_out(ox, oy, ax, ay, bx, by, ux, uy, elen)
+    # the way out: from the core point nearest the origin, toward the origin (its normal
+    # only when the origin may be within the reach compared below)
+    tol = 0.0
+    reach = r
     if entering_only:
         tol = RIM_TOLERANCE * max(abs(ox), abs(oy), abs(ax), abs(ay), abs(bx), abs(by), r)
+        reach = r + tol
+    wnx, wny, dist = _capsule2_way_out(ox, oy, ax, ay, bx, by, ux, uy, elen, reach)
+    if entering_only:
         if dist < r - tol:
             # starts strictly inside
             te = 0.0
             if with_exit:
                 te = _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, 0.0)
             return 0.0, ox, oy, wnx, wny, True, te
-        if dist <= r + tol:
+        if dist <= reach:
             # on the rim: a hit at 0 only when heading into the surface; a convex shape
             # left (or grazed) from its rim is never met again
             if dist > 0.0 and wnx * dx + wny * dy < -HEADING_TOLERANCE:
@@ -810,12 +947,12 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
     for k in range(2):
         cx = ax if k == 0 else bx
         cy = ay if k == 0 else by
-        t, _px, _py, cnx, cny, _inside, _te = ray_circle_x(ox, oy, dx, dy, cx, cy, r, best)
+        # the distance first; the circle kernel's normal only for a nearer hit
+        t = ray_circle_distance(ox, oy, dx, dy, cx, cy, r, best)
         if t >= 0.0 and (t < best or not found):
+            t, _px, _py, nx, ny, _inside, _te = ray_circle_x(ox, oy, dx, dy, cx, cy, r, best)
             best = t
             found = True
-            nx = cnx
-            ny = cny
     if not found:
         return MISS, 0.0, 0.0, 0.0, 0.0, False, 0.0
     if entering_only and nx * dx + ny * dy >= 0.0:
@@ -825,6 +962,17 @@ def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, 
     if with_exit:
         te = _capsule2_exit(ox, oy, dx, dy, ax, ay, bx, by, ux, uy, elen, r, best)
     return best, ox + best * dx, oy + best * dy, nx, ny, False, te
+
+
+@callee
+def _capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: float, bx: float,
+              by: float, r: float, max_distance: float, entering_only: bool, with_exit: bool
+              ) -> tuple[float, float, float, float, float, bool, float]:
+    """:func:`_capsule2_body` as one compiled call, for every caller but :func:`ray_capsule2`
+    (which inlines it: the World's grid walk calls that one for each capsule it meets, and a
+    call inside a call cost it; measured, see CHANGELOG)."""
+    return _capsule2_body(ox, oy, dx, dy, ax, ay, bx, by, r, max_distance, entering_only,
+                          with_exit)
 
 
 @kernel
@@ -837,8 +985,8 @@ def ray_capsule2(ox: float, oy: float, dx: float, dy: float, ax: float, ay: floa
     origin; on the core itself, the left normal of ``a -> b``; ``+x`` if also ``a == b``).
     A grazing (tangent) touch from outside is a hit.
     """
-    t, px, py, nx, ny, inside, _te = _capsule2(ox, oy, dx, dy, ax, ay, bx, by, r,
-                                               max_distance, False, False)
+    t, px, py, nx, ny, inside, _te = _capsule2_body(ox, oy, dx, dy, ax, ay, bx, by, r,
+                                                    max_distance, False, False)
     return t, px, py, nx, ny, inside
 
 

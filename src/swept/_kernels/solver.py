@@ -67,7 +67,8 @@ from .sim import (
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
 from .world import unowned
 
-__all__ = ["Contacts", "new_contacts", "build_contacts", "solve_contacts", "solve_overlaps"]
+__all__ = ["Contacts", "new_contacts", "build_contacts", "contacts_range", "merge_contacts",
+           "solve_contacts", "solve_overlaps", "STAGED_COLLIDER_CONTACTS"]
 
 
 class Contacts(NamedTuple):
@@ -147,15 +148,29 @@ def _put(out: Contacts, c: int, body: int, other: int, nx: float, ny: float, nz:
     out.surface[c, 2] = 0.0
 
 
-@kernel
-def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
-                   neighbour: np.ndarray, prev: Contacts, out: Contacts, threshold: float
-                   ) -> int:
-    """The contacts of every body at its current place into ``out`` (module docstring), warm
-    started from ``prev``; returns how many there are. When that is more than ``out`` holds,
-    nothing past its capacity is written and the caller calls again with room for them. A
-    body's colliders come from its cache of the last step (``s``) when that covers the ball
-    and the margin."""
+#: Rows of the staging table a body is given for its collider contacts when the contacts are
+#: listed on threads (:func:`contacts_range`), beside its pair list's row: a chunk of bodies
+#: writes its contacts into one stretch of the table as long as its bodies' rows; when a body's
+#: contacts run past its chunk's stretch, the step lists them all on one thread instead
+#: (:func:`build_contacts`: the same contacts at any value; a layout figure, not measured: a
+#: ball rests on one or two walls, and a chunk holds hundreds of bodies).
+STAGED_COLLIDER_CONTACTS = 2
+
+
+@inline_kernel
+def _contacts_span(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
+                   lists: tuple[np.ndarray, np.ndarray], prev: Contacts, out: Contacts,
+                   ends: np.ndarray, c: int, cap: int, threshold: float) -> int:
+    """The contacts of bodies ``first .. stop-1`` at their current places into ``out`` from row
+    ``c`` on (module docstring), warm started from ``prev``; nothing at or past row ``cap`` is
+    written. Body i's end (one past its last contact, counted even when not written) goes to
+    ``ends[i]``; returns the last one. ``lists``: the pair lists (CSR: each body's row, then the
+    neighbours). A body's colliders come from its cache of the last step (``s``) when that
+    covers the ball and the margin. The loop of :func:`build_contacts` (every body, on the
+    calling thread) and :func:`contacts_range` (a chunk of them, on a thread), inlined into
+    each: as a compiled call of its own the same loop took 1.2-1.6x the CPU (bench_sim's
+    10,000 balls, one thread, six alternated pairs of processes, load 2), for no reason
+    found."""
     # no reference counts in the loops (world.unowned): the scene's, the bodies' and the
     # scratch's arrays as views without an owner (the arguments keep them alive). Measured on
     # bench_sim's scene (10,000 balls, one thread, CPU, alternated in one process): 0.84 ->
@@ -163,8 +178,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     scene = unowned(scene)
     b = unowned(b)
     s = unowned(s)
-    n = b.pos.shape[0]
-    cap = out.other.shape[0]
+    pair_first, neighbour = lists
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
@@ -178,14 +192,12 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
     view = unowned(scene)
     pos = b.pos
     vel = b.vel
-    c = 0
     asleep = b.asleep
     # whether any body is not a ball (a balls-only step never asks a pair's kinds)
     shapes = b.local.shape[1] > 0
     kind = b.kind
     tags = scene.tags
-    for i in range(n):
-        out.first[i] = min(c, cap)
+    for i in range(first, stop):
         ball = kind[i] == BODY_BALL
         px = pos[i, 0]
         py = pos[i, 1]
@@ -228,6 +240,7 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
             c += 1
         if asleep[i]:
             # asleep: its colliders hold nothing that moves
+            ends[i] = c
             continue
         # colliders near the ball
         reach = CONTACT_MARGIN_FRACTION * ri
@@ -279,6 +292,86 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
                 out.surface[c, 1] = wy
                 out.surface[c, 2] = wz
                 _warm(prev, i, -1 - h, c, out)
+            c += 1
+        ends[i] = c
+    return c
+
+
+@kernel
+def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
+                   neighbour: np.ndarray, prev: Contacts, out: Contacts, threshold: float
+                   ) -> int:
+    """The contacts of every body at its current place into ``out`` (module docstring), warm
+    started from ``prev``; returns how many there are. When that is more than ``out`` holds,
+    nothing past its capacity is written and the caller calls again with room for them. A
+    body's colliders come from its cache of the last step (``s``) when that covers the ball
+    and the margin (:func:`_contacts_span` over every body)."""
+    n = b.pos.shape[0]
+    cap = out.other.shape[0]
+    first = out.first
+    first[0] = 0
+    c = _contacts_span(0, n, scene, b, s, (pair_first, neighbour), prev, out, first[1:], 0,
+                       cap, threshold)
+    # each body's first row, as written (nothing past the capacity)
+    for i in range(1, n + 1):
+        first[i] = min(first[i], cap)
+    return c
+
+
+@kernel
+def contacts_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
+                   lists: tuple[np.ndarray, np.ndarray], prev: Contacts, staged: Contacts,
+                   starts: np.ndarray, ends: np.ndarray, threshold: float) -> None:
+    """The contacts of bodies ``first .. stop-1`` (a range kernel: :func:`build_contacts` on
+    threads) into their chunk's stretch of ``staged``, rows ``pair_first[first] + k * first``
+    to ``pair_first[stop] + k * stop`` (k: :data:`STAGED_COLLIDER_CONTACTS`), body i's rows
+    ``starts[i] .. ends[i]-1``, its start -1 when they ran past the stretch (listed again by
+    :func:`merge_contacts`, which copies them into the contacts in body order)."""
+    pair_first = lists[0]
+    start = pair_first[first] + STAGED_COLLIDER_CONTACTS * first
+    cap = pair_first[stop] + STAGED_COLLIDER_CONTACTS * stop
+    _contacts_span(first, stop, scene, b, s, lists, prev, staged, ends, start, cap, threshold)
+    for i in range(first, stop):
+        starts[i] = start if ends[i] <= cap else -1
+        start = ends[i]
+
+
+@inline_kernel
+def _copy_contact(staged: Contacts, k: int, out: Contacts, c: int) -> None:
+    """Row k of ``staged`` into row c of ``out``."""
+    out.body[c] = staged.body[k]
+    out.other[c] = staged.other[k]
+    out.sep[c] = staged.sep[k]
+    out.approach[c] = staged.approach[k]
+    out.mass[c] = staged.mass[k]
+    out.mu[c] = staged.mu[k]
+    out.bounce[c] = staged.bounce[k]
+    out.impulse[c] = staged.impulse[k]
+    for a in range(3):
+        out.surface[c, a] = staged.surface[k, a]
+        out.normal[c, a] = staged.normal[k, a]
+        out.tangent[c, a] = staged.tangent[k, a]
+
+
+@kernel
+def merge_contacts(staged: Contacts, starts: np.ndarray, ends: np.ndarray, out: Contacts
+                   ) -> int:
+    """The contacts :func:`contacts_range` staged, into ``out`` in body order: the very rows
+    :func:`build_contacts` writes; returns how many there are, writing none past ``out``'s
+    capacity (the caller merges again with more room), or -1 when a body's rows ran past its
+    chunk's stretch (rare: the caller lists them all with :func:`build_contacts` instead)."""
+    n = starts.shape[0]
+    cap = out.other.shape[0]
+    staged = unowned(staged)
+    out = unowned(out)
+    c = 0
+    for i in range(n):
+        if starts[i] < 0:
+            return -1
+        out.first[i] = min(c, cap)
+        for k in range(starts[i], ends[i]):
+            if c < cap:
+                _copy_contact(staged, k, out, c)
             c += 1
     out.first[n] = min(c, cap)
     return c

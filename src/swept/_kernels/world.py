@@ -74,6 +74,7 @@ from .ray import (
     ray_aabb2,
     ray_capsule2,
     ray_circle,
+    ray_circle_distance,
     ray_polygon,
     segment_crossing,
 )
@@ -806,8 +807,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     seg_row = row if better else seg_row
                     continue
                 if code in (ROW_BOX, ROW_CIRCLE):
-                    # a box or a circle on its own row: the distance alone (the kernel the
-                    # scalar query calls, its point and normal unused), the point and normal
+                    # a box or a circle on its own row: the distance alone (the box kernel
+                    # the scalar query calls, its point and normal unused; a circle's t by
+                    # ray_circle_distance, the same bits without the normal), the point and normal
                     # of the best once, at the end. No box test first: for a box the slab
                     # test is the narrowphase, and a circle's miss is a few products
                     listed, at = _skip_listed(links, at, at_end, e)
@@ -828,8 +830,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                         else:
                             t = ray_aabb2(ox, oy, dx, dy, bx0, by0, bx1, by1, limit)[0]
                     else:
-                        t = ray_circle(ox, oy, dx, dy, nodes[row, 0], nodes[row, 1],
-                                       nodes[row, 3], limit)[0]
+                        t = ray_circle_distance(ox, oy, dx, dy, nodes[row, 0], nodes[row, 1],
+                                                nodes[row, 3], limit)
                     better = (t >= 0.0) & ((t < best_t) | ((t == best_t) & (h < best_h)))
                     best_t = t if better else best_t
                     best_h = h if better else best_h
