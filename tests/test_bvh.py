@@ -555,19 +555,20 @@ def test_lean_probe_box_entry_equals_the_general_slab_test_bit_for_bit() -> None
     directions += [tuple(v) for v in rng.normal(size=(8, 2))]
     for ox, oy in origins:
         for dx, dy in directions:
-            lean = make_probe(ox, oy, 0.0, dx, dy, 0.0, 0.0, 2)
-            assert lean[7] == bvh.PROBE_LEAN2
-            general = lean[:7] + (2.0,)
+            general = make_probe(ox, oy, 0.0, dx, dy, 0.0, 0.0, 2)
+            lean = bvh.lean_probe(general)
+            assert lean[7] == bvh.PROBE_LEAN2 and lean[:7] == general[:7]
             for limit in (INF, 2.5, 0.0):
                 for k in range(rows.shape[0]):
                     a = box_entry(rows, k, lean, limit)
                     b = box_entry(rows, k, general, limit)
                     assert np.float64(a).tobytes() == np.float64(b).tobytes(), (ox, oy, dx, dy,
                                                                                 limit, boxes[k])
-    # a radius, or a direction along an axis, keeps the general test
-    assert make_probe(0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.5, 2)[7] == 2.0
-    assert make_probe(0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2)[7] == 2.0
-    assert make_probe(0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 2)[7] == 2.0
+    # a radius, a direction along an axis, or 3D keeps the general test
+    for args in ((1.0, 1.0, 0.0, 0.5, 2), (1.0, 0.0, 0.0, 0.0, 2), (0.0, -1.0, 0.0, 0.0, 2),
+                 (1.0, 1.0, 1.0, 0.0, 3)):
+        probe = make_probe(0.0, 0.0, 0.0, *args)
+        assert bvh.lean_probe(probe) == probe
 
 
 def test_numpy_reference_slab_test_matches_the_kernel() -> None:

@@ -201,13 +201,20 @@ def make_probe(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float,
     """The :data:`Probe` of a ray from ``o`` along ``d`` (z ignored in 2D), boxes grown by
     ``r``."""
     if dim == 2:
-        ix = inverse_direction(dx)
-        iy = inverse_direction(dy)
-        # a ray (no radius) crossing both axes' slabs: the lean slab test (PROBE_LEAN2)
-        lean = r == 0.0 and not (math.isinf(ix) or math.isinf(iy))
-        return (ox, oy, 0.0, ix, iy, math.inf, r, PROBE_LEAN2 if lean else 2.0)
+        return (ox, oy, 0.0, inverse_direction(dx), inverse_direction(dy), math.inf, r, 2.0)
     return (ox, oy, oz, inverse_direction(dx), inverse_direction(dy), inverse_direction(dz), r,
             3.0)
+
+
+@inline_kernel
+def lean_probe(probe: Probe) -> Probe:
+    """``probe`` marked for the lean slab test (:data:`PROBE_LEAN2`) when it is a 2D ray of no
+    radius whose inverse direction is finite on both axes; any other unchanged. A tree walk
+    asks for it once a ray (the grid's walk reads no box through the probe)."""
+    ox, oy, oz, ix, iy, iz, r, dim = probe
+    if dim == 2.0 and r == 0.0 and not (math.isinf(ix) or math.isinf(iy)):
+        return (ox, oy, oz, ix, iy, iz, r, PROBE_LEAN2)
+    return probe
 
 
 @inline_kernel
