@@ -537,6 +537,40 @@ def test_ray_box_entry3_equals_exact_arithmetic(box: tuple[np.ndarray, np.ndarra
     assert got == exact_entry(o, d, tmax, lo, hi)
 
 
+def test_lean_probe_box_entry_equals_the_general_slab_test_bit_for_bit() -> None:
+    # A 2D ray of no radius with finite inverses takes the lean slab test (its sides picked by
+    # selects, no radius added): it must give the general test's very bits, signed zeros,
+    # faces, corners, unbounded and empty boxes included, or a tree walk would change.
+    rng = np.random.default_rng(11)
+    values = [0.0, -0.0, 1.0, -1.0, 2.5, -3.0, INF, -INF]
+    boxes = [(a, b, c, d) for a in values for b in values for c in values for d in values
+             if a <= c and b <= d]
+    boxes += [(EMPTY_LO, EMPTY_LO, EMPTY_HI, EMPTY_HI)]
+    lo = rng.uniform(-4.0, 4.0, (200, 2))
+    boxes += [(x, y, x + w, y + h) for (x, y), (w, h) in zip(lo, rng.uniform(0.0, 3.0, (200, 2)))]
+    rows = np.array([(b[0], b[1], 0.0, b[2], b[3], 0.0) for b in boxes])
+    origins = [(0.0, 0.0), (-0.0, -0.0), (1.0, -1.0), (2.5, 0.0), (-3.0, 2.5)]
+    origins += [tuple(p) for p in rng.uniform(-5.0, 5.0, (8, 2))]
+    directions = [(1.0, 1.0), (-1.0, 1.0), (1.0, -0.5), (-2.0, -3.0)]
+    directions += [tuple(v) for v in rng.normal(size=(8, 2))]
+    for ox, oy in origins:
+        for dx, dy in directions:
+            general = make_probe(ox, oy, 0.0, dx, dy, 0.0, 0.0, 2)
+            lean = bvh.lean_probe(general)
+            assert lean[7] == bvh.PROBE_LEAN2 and lean[:7] == general[:7]
+            for limit in (INF, 2.5, 0.0):
+                for k in range(rows.shape[0]):
+                    a = box_entry(rows, k, lean, limit)
+                    b = box_entry(rows, k, general, limit)
+                    assert np.float64(a).tobytes() == np.float64(b).tobytes(), (ox, oy, dx, dy,
+                                                                                limit, boxes[k])
+    # a radius, a direction along an axis, or 3D keeps the general test
+    for args in ((1.0, 1.0, 0.0, 0.5, 2), (1.0, 0.0, 0.0, 0.0, 2), (0.0, -1.0, 0.0, 0.0, 2),
+                 (1.0, 1.0, 1.0, 0.0, 3)):
+        probe = make_probe(0.0, 0.0, 0.0, *args)
+        assert bvh.lean_probe(probe) == probe
+
+
 def test_numpy_reference_slab_test_matches_the_kernel() -> None:
     rng = np.random.default_rng(7)
     lo, hi = random_scene(rng, 300, 2, unbounded=True)

@@ -34,6 +34,7 @@ from .bvh import (
     box_entry_at,
     box_gather,
     leaf_items,
+    lean_probe,
     make_probe,
     ray_box_entry2,
     ray_first_leaf,
@@ -335,6 +336,8 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
     # best at the end (the tree's segment, -1: none)
     inline_segments = not grown and links[H_DIM] == 2
     seg_h = -1
+    # a ray's box tests by the lean slab test where it applies (the same t)
+    probe = lean_probe(probe)
     for which in range(first_tree, 2):
         tree = static_tree(links) if which == 0 else moving_tree(links)
         node, sp = ray_first_leaf(nodes, links, tree, stack, probe, limit)
