@@ -42,15 +42,9 @@ def by_clipping(o: tuple[float, float], d: tuple[float, float], poly: Polygon,
             inside)
 
 
-def unit(x: float, y: float) -> tuple[float, float, float]:
-    """``swept._kernels.ray._unit2`` in Python floats (the same IEEE operations)."""
-    m = max(abs(x), abs(y))
-    if m == 0.0:
-        return 0.0, 0.0, 0.0
-    x /= m
-    y /= m
-    k = math.sqrt(x * x + y * y)
-    return x / k, y / k, m * k
+#: ``swept._kernels.ray._unit2`` run as Python (its own code, in Python floats: the same IEEE
+#: operations). (By string: no Python code names a callee.)
+unit = vars(K)["_unit2"].py_func
 
 
 def polygons() -> list[Polygon]:
