@@ -236,6 +236,21 @@ ROW_CAPSULE = 5
 #: gridded collider ``e``'s at row ``e // UNITS_A_ROW`` of that block, columns ``2 (e %
 #: UNITS_A_ROW)`` and the next (zeros for a row that is not a segment's).
 UNITS_A_ROW = 3
+#: :func:`collider_rows` builds the unit directions' block, and the grid walk reads its best
+#: segment's there (:func:`has_units`), on a grid of at most this many colliders; a larger
+#: grid has no block, and the walk works the direction out (``_unit2``), where that row would
+#: be one more wait on memory at the end of a ray. Measured (``benchmarks/ab_rays.py``, new /
+#: main, 2,000 rays, both build orders, load 2-6; ``rays34``): read, uniform segments at 1,000
+#: 0.95, 10% moving 0.95-0.98, coordinates of 1e6 0.93-0.97; at 10,000 uniform 0.96-1.07, 10%
+#: moving 0.99-1.03, walls 1.02-1.04 (151 rounds). Not measured between 1,000 and 10,000.
+GRID_UNITS_MAX_COLLIDERS = 4096
+
+
+@inline_kernel
+def has_units(m: int) -> bool:
+    """Whether a grid of ``m`` colliders has the unit directions' block
+    (:data:`GRID_UNITS_MAX_COLLIDERS`)."""
+    return m <= GRID_UNITS_MAX_COLLIDERS
 
 
 @inline_kernel
@@ -266,12 +281,14 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
     tests a segment, a box or a circle on its row alone (the collider table's wide rows stay
     out of the cache's way).
 
-    After the ``k`` rows, the segments' unit directions ``e / |e|`` as ``ray_segment`` works
-    them out for its normal (:func:`~swept._kernels.ray._unit2`), three a row
-    (:func:`unit_at`): the walk reads the best segment's once, at the end of a ray, instead of
-    its two divisions, a square root and two more."""
+    After the ``k`` rows, on a grid that has them (:func:`has_units`), the segments' unit
+    directions ``e / |e|`` as ``ray_segment`` works them out for its normal
+    (:func:`~swept._kernels.ray._unit2`), three a row (:func:`unit_at`): the walk reads the
+    best segment's once, at the end of a ray, instead of its two divisions, a square root and
+    two more."""
     m = handles.shape[0]
-    out = np.zeros((m + (m + UNITS_A_ROW - 1) // UNITS_A_ROW, 6))
+    units = has_units(m)
+    out = np.zeros((m + ((m + UNITS_A_ROW - 1) // UNITS_A_ROW if units else 0), 6))
     for j in range(m):
         h = handles[j]
         k = tags[h, KIND]
@@ -286,9 +303,10 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
             out[j, 4] = ey
             ux, uy, length = _unit2(ex, ey)
             out[j, 5] = RAY_PARALLEL_SINE * length
-            at, col = unit_at(j)
-            out[m + at, col] = ux
-            out[m + at, col + 1] = uy
+            if units:
+                at, col = unit_at(j)
+                out[m + at, col] = ux
+                out[m + at, col + 1] = uy
         elif k == KIND_AABB2:
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]

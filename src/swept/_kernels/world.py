@@ -63,6 +63,7 @@ from .grid import (
     bin_moving,
     box_missed,
     coarse_of,
+    has_units,
     row_tag,
     unit_at,
     walk_begin,
@@ -295,14 +296,6 @@ Best = tuple[int, float, float, float, float, float, float, float, bool]
 #: limit)``; ``seg_row`` the grid row of a segment, box or circle hit whose point and normal
 #: wait for the end of the walk (-1: none), ``limit`` the reach left to the walk.
 GridBest = tuple[int, float, float, float, float, float, bool, int, float]
-#: The grid walk reads its best segment's precomputed unit direction
-#: (:func:`~swept._kernels.grid.unit_at`) on a grid of at most this many colliders, and works
-#: it out (``_unit2``) on a larger one, where that row is one more wait on memory at the end
-#: of a ray. Measured (``benchmarks/ab_rays.py``, new / main, 2,000 rays, both build orders,
-#: load 2-6; ``rays34``): read, uniform segments at 1,000 0.95, 10% moving 0.95-0.98,
-#: coordinates of 1e6 0.93-0.97; at 10,000 uniform 0.96-1.07, 10% moving 0.99-1.03, walls
-#: 1.02-1.04 (151 rounds). Not measured between 1,000 and 10,000.
-GRID_UNITS_MAX_COLLIDERS = 4096
 #: A 2D ray as the grid walk reads it: ``(ox, oy, dx, dy, ix, iy)`` (``i``: the inverse
 #: direction, :func:`~swept._kernels.bvh.inverse_direction`).
 Ray2 = tuple[float, float, float, float, float, float]
@@ -904,8 +897,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             code = row_tag(nodes[seg_row, 2])[0]
             if code == ROW_SEGMENT:
                 # its unit direction precomputed (grid.collider_rows) on a small grid, worked
-                # out on a larger one (GRID_UNITS_MAX_COLLIDERS): the same numbers
-                if links[H_GRID_UNITS] - boxes <= GRID_UNITS_MAX_COLLIDERS:
+                # out on a larger one (grid.has_units): the same numbers
+                if has_units(links[H_GRID_UNITS] - boxes):
                     unit, col = unit_at(seg_row - boxes)
                     unit += links[H_GRID_UNITS]
                     ux = nodes[unit, col]
