@@ -43,7 +43,8 @@ The broadphase, rebuilt by :func:`swept._kernels.world.pack` when the static col
     ``child + 1``; a node's colliders are ``items[start : start + count]``), the trees' items
     (handles, leaf by leaf), the unbounded colliders (planes, tested by every query), the
     grid's cell starts (``nx * ny + 1``) and its entries (gridded collider indices, each
-    naming its row, which holds the collider's handle), and the moving colliders' coarse grid
+    naming its row, which holds the collider's handle) as int32 values, two a slot
+    (:func:`swept._kernels.grid.grid_block`), and the moving colliders' coarse grid
     (:func:`swept._kernels.grid.bin_moving`), rewritten in place at each sync.
 
 The narrowphase on a row (:func:`cast_row`, :func:`exit_row`, :func:`closest_row`,
@@ -170,8 +171,8 @@ H_PLANES = 6         # where the unbounded colliders' handles start
 H_PLANE_COUNT = 7    # how many
 H_GRID_NX = 8        # grid cells along x (0: no grid)
 H_GRID_NY = 9        # grid cells along y
-H_GRID_CELLS = 10    # where the grid's cell starts begin (nx * ny + 1 of them)
-H_GRID_ITEMS = 11    # where the grid's entries begin
+H_GRID_CELLS = 10    # where the grid's cell starts begin (nx * ny + 1), in grid.grid_of's view
+H_GRID_ITEMS = 11    # where the grid's entries begin, in grid.grid_of's view
 H_GRID_BOXES = 12    # the first ``nodes`` row of the grid's entry boxes
 H_FRAME = 13         # the ``nodes`` row of the grid's frame (x0, y0, cell)
 H_MOVING_GRID = 14   # where the moving colliders' coarse grid block starts (0: none)
