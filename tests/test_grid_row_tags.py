@@ -100,14 +100,20 @@ def test_the_segments_unit_directions_are_unit2s_bits() -> None:
     assert segments == 60
 
 
-def test_segment_hits_through_the_grid_have_raycasts_normal_bit_for_bit() -> None:
-    w = _kinds_world(7)
-    rng = np.random.default_rng(11)
-    origins = rng.uniform(-10.0, 210.0, (400, 2))
-    angles = rng.uniform(0.0, 2.0 * np.pi, 400)
-    # unit directions as a Ray holds them (the batch and the Ray then normalise alike)
+def _rays(seed: int, n: int, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random origins in ``[lo, hi)`` squared and unit directions as a Ray holds them
+    (the batch and the Ray then normalise alike)."""
+    rng = np.random.default_rng(seed)
+    origins = rng.uniform(lo, hi, (n, 2))
+    angles = rng.uniform(0.0, 2.0 * np.pi, n)
     directions = np.array([tuple(Ray((0.0, 0.0), (np.cos(a), np.sin(a))).direction)
                            for a in angles])
+    return origins, directions
+
+
+def test_segment_hits_through_the_grid_have_raycasts_normal_bit_for_bit() -> None:
+    w = _kinds_world(7)
+    origins, directions = _rays(11, 400, -10.0, 210.0)
     batch = w.raycast_many(origins, directions, 300.0)
     seen = 0
     for i in range(400):
@@ -151,11 +157,7 @@ def test_the_unit_directions_block_is_built_only_on_a_grid_that_reads_it() -> No
         assert handles.shape[0] == m
         assert rows.shape[0] == m + block
         assert _grid.has_units(m) == (block > 0)
-        rng = np.random.default_rng(5)
-        origins = rng.uniform(0.0, 400.0, (300, 2))
-        angles = rng.uniform(0.0, 2.0 * np.pi, 300)
-        directions = np.array([tuple(Ray((0.0, 0.0), (np.cos(a), np.sin(a))).direction)
-                               for a in angles])
+        origins, directions = _rays(5, 300, 0.0, 400.0)
         batch = w.raycast_many(origins, directions, 100.0)
         seen = 0
         for i in range(300):

@@ -62,9 +62,9 @@ from .grid import (
     Walk,
     bin_moving,
     box_missed,
+    coarse_of,
     grid_block,
     grid_of,
-    coarse_of,
     has_units,
     row_tag,
     unit_at,
@@ -558,12 +558,13 @@ def _kept_walk(stack: np.ndarray) -> Walk:
 def _skip_empty(grid: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limit: float
                 ) -> tuple[bool, Walk]:
     """Step a grid walk over the empty, unmarked cells from its cell on (each cell's start
-    ``grid[cells + c]`` (:func:`~swept._kernels.grid.grid_of`) equal to the next one's, without :data:`~swept._kernels.grid.
-    CELL_MOVING`): ``(entered, walk)``, the walk at the first cell holding entries or marked,
-    or ``entered`` False when the ray's reach (``limit``) ends in an empty cell or the walk
-    leaves the grid. The same cells, in the same order, as the general walk's loop, whose
-    every kind's test, sub-grids and moving colliders it leaves out (a tight loop of its
-    own); the step picks its axis by selects, not a branch."""
+    ``grid[cells + c]`` (:func:`~swept._kernels.grid.grid_of`) equal to the next one's,
+    without :data:`~swept._kernels.grid.CELL_MOVING`): ``(entered, walk)``, the walk at the
+    first cell holding entries or marked, or ``entered`` False when the ray's reach
+    (``limit``) ends in an empty cell or the walk leaves the grid. The same cells, in the same
+    order, as the general walk's loop, whose every kind's test, sub-grids and moving colliders
+    it leaves out (a tight loop of its own); the step picks its axis by selects, not a
+    branch."""
     cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y = walk
     for _ in range(nx + ny + 2):
         c = cells + cx + nx * cy
