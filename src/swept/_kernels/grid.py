@@ -84,6 +84,7 @@ CELL_MOVING = 1 << 30
 #: A cell's start without :data:`CELL_MOVING`.
 CELL_START = CELL_MOVING - 1
 
+
 def grid_block(start: np.ndarray, items: np.ndarray) -> np.ndarray:
     """The grid's CSR arrays (:func:`bin_colliders`, :func:`subdivide`) as ``links`` holds
     them: ``start`` then ``items`` as int32 values, two an int64 slot (a zero after an odd
@@ -264,7 +265,11 @@ UNITS_A_ROW = 3
 #: be one more wait on memory at the end of a ray. Measured (``benchmarks/ab_rays.py``, new /
 #: main, 2,000 rays, both build orders, load 2-6; ``rays34``): read, uniform segments at 1,000
 #: 0.95, 10% moving 0.95-0.98, coordinates of 1e6 0.93-0.97; at 10,000 uniform 0.96-1.07, 10%
-#: moving 0.99-1.03, walls 1.02-1.04 (151 rounds). Not measured between 1,000 and 10,000.
+#: moving 0.99-1.03, walls 1.02-1.04 (151 rounds). Between 1,000 and 10,000 (``rays37``,
+#: 10,000 rays, 41 rounds, load 3-9, base first / new first): the block on every grid against
+#: this bound read uniform segments at 5,000 1.350 / 0.801, 6,500 1.337 / 0.832, 8,000 1.297 /
+#: 0.871, 10,000 1.368 / 0.928 (geometric means 1.04-1.13; the same code at 3,000 0.978 /
+#: 0.954), and a bound of 1,024 against it (base first) 2,000 1.036, 3,000 1.049, 4,000 0.946.
 GRID_UNITS_MAX_COLLIDERS = 4096
 
 
@@ -465,8 +470,8 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
     """Rebin the moving colliders ``handles`` into the moving grid's block at
     ``links[block]`` in place (module docstring), for the grid ``frame`` ``(x0, y0, cell,
     nx, ny)``, whose cells' starts are ``grid[cells ..]`` (``starts_at`` is ``(grid, cells)``,
-    :func:`grid_of`): the last binning's marks cleared,
-    then the grid cells the binned colliders touch marked (module docstring). Colliders whose
+    :func:`grid_of`): the last binning's marks cleared, then the grid cells the binned
+    colliders touch marked (module docstring). Colliders whose
     boxes leave the frame go in the outside list; when they do not fit it, or the entries or
     the marked cells exceed their capacities, ``gridded`` is left 0 (the rays walk the moving
     tree) and no cell is marked."""
