@@ -20,7 +20,8 @@ rays in the order ``raycast_many`` casts them, gathered beforehand where it gath
 thread: the Python around it left out) and ``bench_broadphase.py``'s plain grid (its two
 ``--quick`` cell sizes, the better of the two each round), each call after an untimed one of
 its own: the medians, the median ratios to the plain grid, and ``raycast_many`` less its kernel
-(what the Python around the kernel costs a ray).
+(what the Python around the kernel costs a ray). ``--around`` breaks that difference down
+(:func:`around`).
 """
 
 from __future__ import annotations
@@ -134,6 +135,19 @@ def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS) 
     return ratio
 
 
+def timed(runners: dict[str, Any], rounds: int, count: int) -> dict[str, list[float]]:
+    """Each runner's calls of ``count`` rays, us a ray (CPU time): each round one call of each
+    in turn, each timed call after an untimed one of its own."""
+    us: dict[str, list[float]] = {label: [] for label in runners}
+    for _ in range(rounds):
+        for label, fn in runners.items():
+            fn()
+            start = time.process_time()
+            fn()
+            us[label].append((time.process_time() - start) / count * 1e6)
+    return us
+
+
 def split(key: str, rounds: int, count: int = RAYS) -> None:
     """One scene (``--split``): prints the working tree's ``raycast_many``, its kernel alone and
     the plain grid, us a ray (CPU time, medians of ``rounds`` rounds of ``count`` rays), one
@@ -168,13 +182,7 @@ def split(key: str, rounds: int, count: int = RAYS) -> None:
         runners = {"world": lambda: w.raycast_many(origins, directions, tmax),
                    "kernel": lambda: kernel(0, count, *args),
                    **grids}
-        us: dict[str, list[float]] = {label: [] for label in runners}
-        for _ in range(rounds):
-            for label, fn in runners.items():
-                fn()
-                start = time.process_time()
-                fn()
-                us[label].append((time.process_time() - start) / count * 1e6)
+        us = timed(runners, rounds, count)
     grid = [min(pair) for pair in zip(*(us[label] for label in grids))]
 
     def ratio(label: str) -> float:
@@ -186,6 +194,76 @@ def split(key: str, rounds: int, count: int = RAYS) -> None:
           f"ray (medians); / plain grid {ratio('world'):.2f} and {ratio('kernel'):.2f}; "
           f"raycast_many less its kernel {python:.3f} us a ray; load {os.getloadavg()[0]:.1f}",
           flush=True)
+
+
+def around(key: str, rounds: int, count: int = RAYS) -> None:
+    """One scene (``--around``): what ``raycast_many`` costs around its kernel, the working
+    tree alone, one thread: each round one call each (after an untimed one of its own) of
+    ``raycast_many``, its kernel on the gathered rows into the same outputs every call (warm),
+    into fresh outputs, the spatial order and gather into fresh arrays, the scatter into fresh
+    outputs, and the order, gather, kernel and scatter in turn; prints medians (us a ray, CPU
+    time) and each one's median difference from the warm kernel."""
+    import swept
+    from swept._fast import batch_entry
+    from swept._kernels import world as kw
+
+    name, n = key.split(":")
+    scene = scenes.make_scene(name, int(n))
+    origins, directions, tmax = scenes.rays(scene, count)
+
+    def hits() -> Any:
+        return kw.Hits(np.empty(count, np.int64), np.empty(count), np.empty((count, 2)),
+                       np.empty((count, 2)), np.empty(count, np.bool_))
+
+    def gathered(order: np.ndarray) -> Any:
+        rows = kw.Casts(np.empty((count, 2)), np.empty((count, 2)), np.empty(count),
+                        np.empty(0))
+        kw.gather_casts(casts, order, rows)
+        return rows
+
+    def ordered() -> np.ndarray:
+        order = np.empty(count, np.int64)
+        kw.spatial_order(origins, order)
+        return order
+
+    def scattered(found: Any, order: np.ndarray) -> None:
+        back = kw.Hits(*hits()[:4], np.empty(0, np.bool_))
+        kw.scatter_hits(found, order, back)
+
+    def steps() -> None:
+        order = ordered()
+        found = hits()
+        kernel(0, count, scene_, gathered(order), none, kw.ALL_LAYERS_MASK, flags, found)
+        scattered(found, order)
+
+    swept.set_threads(1)
+    w = world(swept, scene)
+    scene_ = w._sync()
+    reach = np.full(count, tmax)
+    casts = kw.Casts(origins, directions, reach, reach)
+    order = ordered()
+    rows = gathered(order)
+    out = hits()
+    none = np.zeros(0, np.int64)
+    flags = kw.CAST_NORMALISE | kw.CAST_GATHERED
+    kernel = batch_entry(kw.cast_range, (scene_, rows, none, kw.ALL_LAYERS_MASK, flags, out),
+                         ("ab_rays", True))
+    runners = {
+        "raycast_many": lambda: w.raycast_many(origins, directions, tmax),
+        "kernel, warm": lambda: kernel(0, count, scene_, rows, none, kw.ALL_LAYERS_MASK, flags,
+                                       out),
+        "kernel, fresh outputs": lambda: kernel(0, count, scene_, rows, none,
+                                                kw.ALL_LAYERS_MASK, flags, hits()),
+        "order and gather": lambda: gathered(ordered()),
+        "scatter": lambda: scattered(out, order),
+        "order, gather, kernel, scatter": steps}
+    us = timed(runners, rounds, count)
+    warm = us["kernel, warm"]
+    for label, times in us.items():
+        less = statistics.median(a - b for a, b in zip(times, warm))
+        print(f"{key:18s} {label:32s} {statistics.median(times):.4f} us a ray; less the warm "
+              f"kernel {less:+.4f}", flush=True)
+    print(f"load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,7 +279,14 @@ def main(argv: list[str] | None = None) -> int:
                         "by up to 1.2-1.3x at 10,000 rays a call: run both, see README)")
     parser.add_argument("--split", action="store_true",
                         help="the working tree alone: raycast_many, its kernel, the plain grid")
+    parser.add_argument("--around", action="store_true",
+                        help="the working tree alone: raycast_many and the steps around its "
+                        "kernel")
     args = parser.parse_args(argv)
+    if args.around:
+        for key in args.scenes.split(","):
+            around(key, args.rounds, args.rays)
+        return 0
     if args.split:
         for key in args.scenes.split(","):
             split(key, args.rounds, args.rays)

@@ -100,14 +100,20 @@ def test_the_segments_unit_directions_are_unit2s_bits() -> None:
     assert segments == 60
 
 
-def test_segment_hits_through_the_grid_have_raycasts_normal_bit_for_bit() -> None:
-    w = _kinds_world(7)
-    rng = np.random.default_rng(11)
-    origins = rng.uniform(-10.0, 210.0, (400, 2))
-    angles = rng.uniform(0.0, 2.0 * np.pi, 400)
-    # unit directions as a Ray holds them (the batch and the Ray then normalise alike)
+def _rays(seed: int, n: int, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random origins in ``[lo, hi)`` squared and unit directions as a Ray holds them
+    (the batch and the Ray then normalise alike)."""
+    rng = np.random.default_rng(seed)
+    origins = rng.uniform(lo, hi, (n, 2))
+    angles = rng.uniform(0.0, 2.0 * np.pi, n)
     directions = np.array([tuple(Ray((0.0, 0.0), (np.cos(a), np.sin(a))).direction)
                            for a in angles])
+    return origins, directions
+
+
+def test_segment_hits_through_the_grid_have_raycasts_normal_bit_for_bit() -> None:
+    w = _kinds_world(7)
+    origins, directions = _rays(11, 400, -10.0, 210.0)
     batch = w.raycast_many(origins, directions, 300.0)
     seen = 0
     for i in range(400):
@@ -124,3 +130,43 @@ def test_segment_hits_through_the_grid_have_raycasts_normal_bit_for_bit() -> Non
         assert one is not None and one.handle == h
         assert _bits(tuple(one.normal)) == _bits(tuple(alone.normal))
     assert seen >= 20
+
+
+def _segments_world(m: int) -> World:
+    """``m`` random segments (length 1 to 8) over 400 x 400, added in bulk, gridded."""
+    rng = np.random.default_rng(m)
+    a = rng.uniform(0.0, 400.0, (m, 2))
+    b = a + rng.uniform(-6.0, 6.0, (m, 2))
+    w = World()
+    w.add_segments(np.hstack([a, b]))
+    w.raycast_many(np.zeros((1, 2)), np.ones((1, 2)))
+    assert w._broadphase is not None and w._broadphase.use_grid
+    return w
+
+
+def test_the_unit_directions_block_is_built_only_on_a_grid_that_reads_it() -> None:
+    """The segments' unit directions block (``grid.unit_at``) follows the collider rows only on
+    a grid of at most ``GRID_UNITS_MAX_COLLIDERS`` colliders (``grid.has_units``), the only
+    grids whose walk reads it; a larger grid's walk works each best segment's direction out,
+    and answers with the same bits."""
+    bound = _grid.GRID_UNITS_MAX_COLLIDERS
+    for m, block in ((bound, (bound + _grid.UNITS_A_ROW - 1) // _grid.UNITS_A_ROW),
+                     (bound + 1, 0)):
+        w = _segments_world(m)
+        _frame, _dims, _start, _items, rows, handles = w._grid
+        assert handles.shape[0] == m
+        assert rows.shape[0] == m + block
+        assert _grid.has_units(m) == (block > 0)
+        origins, directions = _rays(5, 300, 0.0, 400.0)
+        batch = w.raycast_many(origins, directions, 100.0)
+        seen = 0
+        for i in range(300):
+            h = int(batch.handle[i])
+            if h < 0:
+                continue
+            seen += 1
+            alone = raycast(Ray(tuple(origins[i]), tuple(directions[i]), 100.0), w.shape(h))
+            assert alone is not None
+            assert _bits(tuple(batch.normal[i])) == _bits(tuple(alone.normal))
+            assert _bits(tuple(batch.point[i])) == _bits(tuple(alone.point))
+        assert seen >= 200

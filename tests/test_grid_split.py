@@ -76,8 +76,10 @@ def _split_cells(w: World) -> int:
     scene: white box)."""
     links = w._sync().links
     m = int(links[_scene.H_GRID_NX] * links[_scene.H_GRID_NY])
-    start = links[links[_scene.H_GRID_CELLS]:links[_scene.H_GRID_CELLS] + m + 1]
-    items = links[links[_scene.H_GRID_ITEMS]:]
+    # (the starts and entries are int32 values: grid.grid_block)
+    grid = links.view(np.int32)
+    start = grid[links[_scene.H_GRID_CELLS]:links[_scene.H_GRID_CELLS] + m + 1]
+    items = grid[links[_scene.H_GRID_ITEMS]:]
     one = np.flatnonzero(np.diff(start) == 1)
     return int(np.sum(items[start[one]] < 0))
 

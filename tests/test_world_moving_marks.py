@@ -62,7 +62,8 @@ def _marks(world: World) -> tuple[set[int], set[int], np.ndarray, Any]:
     nx, ny = int(links[kscene.H_GRID_NX]), int(links[kscene.H_GRID_NY])
     assert nx > 0, "the scene must have a grid"
     cells = int(links[kscene.H_GRID_CELLS])
-    start = links[cells:cells + nx * ny + 1]
+    # (the starts are int32 values: grid.grid_block)
+    start = links.view(np.int32)[cells:cells + nx * ny + 1].astype(np.int64)
     flagged = {int(c) for c in np.flatnonzero(start >= kgrid.CELL_MOVING)}
     block = int(links[kscene.H_MOVING_GRID])
     at = (block + kgrid.MG_HEAD + int(links[block + kgrid.MG_OUTSIDE_CAP])

@@ -7,7 +7,8 @@ side ``cell`` from ``(x0, y0)`` when that beats its BVH for the scene
 
 Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``start``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
-``items[start[c] : start[c + 1]]``, indices of the gridded colliders), the gridded colliders'
+``items[start[c] : start[c + 1]]``, indices of the gridded colliders; in ``links`` as int32
+values, :func:`grid_block`), the gridded colliders'
 handles, and one row per gridded collider (:func:`collider_rows`): a segment's crossing data,
 a box's corners, a circle's centre and radius, any other collider's box grown by
 :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
@@ -76,11 +77,33 @@ MG_K, MG_NX, MG_NY, MG_GRIDDED, MG_CAPACITY, MG_OUTSIDE, MG_OUTSIDE_CAP = 0, 1, 
 MG_MARKED, MG_MARKED_CAP = 7, 8
 MG_HEAD = 9
 
-#: The bit of a grid cell's start (``start[c]``) that marks cell c as touched by some moving
-#: collider's box (module docstring): starts are below it (an entry count never nears 2^62).
-CELL_MOVING = 1 << 62
+#: The bit of a grid cell's start (``start[c]``, an int32: :func:`grid_of`) that marks cell c
+#: as touched by some moving collider's box (module docstring): starts are below it (a grid
+#: holds at most ``swept.world.GRID_MAX_ENTRIES``, 8 million, entries; :func:`grid_block`).
+CELL_MOVING = 1 << 30
 #: A cell's start without :data:`CELL_MOVING`.
 CELL_START = CELL_MOVING - 1
+
+
+def grid_block(start: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """The grid's CSR arrays (:func:`bin_colliders`, :func:`subdivide`) as ``links`` holds
+    them: ``start`` then ``items`` as int32 values, two an int64 slot (a zero after an odd
+    count), the cells' starts from int32 index 0 of the block (:func:`grid_of`). Half the
+    bytes of int64 values, so more of a large grid stays in cache."""
+    if start.shape[0] > 0 and start[-1] >= CELL_MOVING:
+        raise ValueError(f"a grid holds at most {CELL_MOVING - 1} entries, got {start[-1]}")
+    values = np.zeros(start.shape[0] + items.shape[0] + 1, np.int32)
+    values[:start.shape[0]] = start
+    values[start.shape[0]:values.shape[0] - 1] = items
+    return values[:values.shape[0] - values.shape[0] % 2].view(np.int64)
+
+
+@inline_kernel
+def grid_of(links: np.ndarray) -> np.ndarray:
+    """``links`` as int32 values, where the grid's starts and entries lie (:func:`grid_block`;
+    ``links[H_GRID_CELLS]`` and ``links[H_GRID_ITEMS]`` index this view)."""
+    return links.view(np.int32)
+
 
 #: The state of a DDA walk (module docstring).
 Walk = tuple[int, int, int, int, float, float, float, float]
@@ -236,6 +259,25 @@ ROW_CAPSULE = 5
 #: gridded collider ``e``'s at row ``e // UNITS_A_ROW`` of that block, columns ``2 (e %
 #: UNITS_A_ROW)`` and the next (zeros for a row that is not a segment's).
 UNITS_A_ROW = 3
+#: :func:`collider_rows` builds the unit directions' block, and the grid walk reads its best
+#: segment's there (:func:`has_units`), on a grid of at most this many colliders; a larger
+#: grid has no block, and the walk works the direction out (``_unit2``), where that row would
+#: be one more wait on memory at the end of a ray. Measured (``benchmarks/ab_rays.py``, new /
+#: main, 2,000 rays, both build orders, load 2-6; ``rays34``): read, uniform segments at 1,000
+#: 0.95, 10% moving 0.95-0.98, coordinates of 1e6 0.93-0.97; at 10,000 uniform 0.96-1.07, 10%
+#: moving 0.99-1.03, walls 1.02-1.04 (151 rounds). Between 1,000 and 10,000 (``rays37``,
+#: 10,000 rays, 41 rounds, load 3-9, base first / new first): the block on every grid against
+#: this bound read uniform segments at 5,000 1.350 / 0.801, 6,500 1.337 / 0.832, 8,000 1.297 /
+#: 0.871, 10,000 1.368 / 0.928 (geometric means 1.04-1.13; the same code at 3,000 0.978 /
+#: 0.954), and a bound of 1,024 against it (base first) 2,000 1.036, 3,000 1.049, 4,000 0.946.
+GRID_UNITS_MAX_COLLIDERS = 4096
+
+
+@inline_kernel
+def has_units(m: int) -> bool:
+    """Whether a grid of ``m`` colliders has the unit directions' block
+    (:data:`GRID_UNITS_MAX_COLLIDERS`)."""
+    return m <= GRID_UNITS_MAX_COLLIDERS
 
 
 @inline_kernel
@@ -266,12 +308,14 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
     tests a segment, a box or a circle on its row alone (the collider table's wide rows stay
     out of the cache's way).
 
-    After the ``k`` rows, the segments' unit directions ``e / |e|`` as ``ray_segment`` works
-    them out for its normal (:func:`~swept._kernels.ray._unit2`), three a row
-    (:func:`unit_at`): the walk reads the best segment's once, at the end of a ray, instead of
-    its two divisions, a square root and two more."""
+    After the ``k`` rows, on a grid that has them (:func:`has_units`), the segments' unit
+    directions ``e / |e|`` as ``ray_segment`` works them out for its normal
+    (:func:`~swept._kernels.ray._unit2`), three a row (:func:`unit_at`): the walk reads the
+    best segment's once, at the end of a ray, instead of its two divisions, a square root and
+    two more."""
     m = handles.shape[0]
-    out = np.zeros((m + (m + UNITS_A_ROW - 1) // UNITS_A_ROW, 6))
+    units = has_units(m)
+    out = np.zeros((m + ((m + UNITS_A_ROW - 1) // UNITS_A_ROW if units else 0), 6))
     for j in range(m):
         h = handles[j]
         k = tags[h, KIND]
@@ -286,9 +330,10 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
             out[j, 4] = ey
             ux, uy, length = _unit2(ex, ey)
             out[j, 5] = RAY_PARALLEL_SINE * length
-            at, col = unit_at(j)
-            out[m + at, col] = ux
-            out[m + at, col + 1] = uy
+            if units:
+                at, col = unit_at(j)
+                out[m + at, col] = ux
+                out[m + at, col + 1] = uy
         elif k == KIND_AABB2:
             out[j, 0] = rows[h, 0]
             out[j, 1] = rows[h, 1]
@@ -410,23 +455,28 @@ def _coarse_cells(rows: np.ndarray, h: int, x0: float, y0: float, cell: float, n
 
 
 @inline_kernel
-def _clear_marks(links: np.ndarray, cells: int, marked: int, count: int) -> None:
-    """Clear the marks of the ``count`` grid cells listed at ``links[marked ..]``."""
+def _clear_marks(grid: np.ndarray, cells: int, links: np.ndarray, marked: int, count: int
+                 ) -> None:
+    """Clear the marks of the ``count`` grid cells listed at ``links[marked ..]`` in the
+    starts ``grid[cells ..]``."""
     for i in range(count):
-        links[cells + links[marked + i]] &= CELL_START
+        grid[cells + links[marked + i]] &= CELL_START
 
 
 @callee
 def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndarray,
-               frame: tuple[float, float, float, int, int], cells: int) -> None:
+               frame: tuple[float, float, float, int, int], starts_at: tuple[np.ndarray, int]
+               ) -> None:
     """Rebin the moving colliders ``handles`` into the moving grid's block at
     ``links[block]`` in place (module docstring), for the grid ``frame`` ``(x0, y0, cell,
-    nx, ny)``, whose cells' starts are ``links[cells ..]``: the last binning's marks cleared,
-    then the grid cells the binned colliders touch marked (module docstring). Colliders whose
+    nx, ny)``, whose cells' starts are ``grid[cells ..]`` (``starts_at`` is ``(grid, cells)``,
+    :func:`grid_of`): the last binning's marks cleared, then the grid cells the binned
+    colliders touch marked (module docstring). Colliders whose
     boxes leave the frame go in the outside list; when they do not fit it, or the entries or
     the marked cells exceed their capacities, ``gridded`` is left 0 (the rays walk the moving
     tree) and no cell is marked."""
     x0, y0, cell, nx, ny = frame
+    grid, cells = starts_at
     inv_k = 1.0 / links[block + MG_K]
     mnx = links[block + MG_NX]
     mny = links[block + MG_NY]
@@ -438,7 +488,7 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
     items = starts + mnx * mny + 1
     marked = items + capacity
     # the last binning's marks cleared (before anything can fail: an unbinned grid marks none)
-    _clear_marks(links, cells, marked, links[block + MG_MARKED])
+    _clear_marks(grid, cells, links, marked, links[block + MG_MARKED])
     links[block + MG_MARKED] = 0
     x1 = x0 + nx * cell
     y1 = y0 + ny * cell
@@ -487,14 +537,14 @@ def bin_moving(rows: np.ndarray, links: np.ndarray, block: int, handles: np.ndar
         for cy in range(ay, by + 1):
             for cx in range(ax, bx + 1):
                 at = cells + cx + nx * cy
-                if links[at] >= CELL_MOVING:
+                if grid[at] >= CELL_MOVING:
                     continue
                 if n_marked == marked_cap:
                     # more cells than were reserved (grown colliders, until the next pack):
                     # the rays walk the moving tree, and no cell stays marked
-                    _clear_marks(links, cells, marked, n_marked)
+                    _clear_marks(grid, cells, links, marked, n_marked)
                     return
-                links[at] |= CELL_MOVING
+                grid[at] |= CELL_MOVING
                 links[marked + n_marked] = cx + nx * cy
                 n_marked += 1
     links[block + MG_MARKED] = n_marked

@@ -34,7 +34,8 @@ The broadphase, rebuilt by :func:`swept._kernels.world.pack` when the static col
     BVH node boxes ``lox loy loz hix hiy hiz``: the static tree's nodes (root 0), then the
     moving tree's (root ``links[H_MOVING_ROOT]``); then the grid's collider rows (row
     ``links[H_GRID_BOXES] + i`` for gridded collider i, :func:`swept._kernels.grid.collider_rows`),
-    then the gridded segments' unit directions, three a row (from ``links[H_GRID_UNITS]``,
+    then, on a grid of few colliders (:func:`swept._kernels.grid.has_units`), the gridded
+    segments' unit directions, three a row (from ``links[H_GRID_UNITS]``,
     :func:`swept._kernels.grid.unit_at`); the last row is the grid's frame ``x0 y0 cell``.
 ``links`` (L,) int64
     A header of :data:`HEADER` slots (``H_*``: counts and where each section starts), then the
@@ -42,7 +43,8 @@ The broadphase, rebuilt by :func:`swept._kernels.world.pack` when the static col
     ``child + 1``; a node's colliders are ``items[start : start + count]``), the trees' items
     (handles, leaf by leaf), the unbounded colliders (planes, tested by every query), the
     grid's cell starts (``nx * ny + 1``) and its entries (gridded collider indices, each
-    naming its row, which holds the collider's handle), and the moving colliders' coarse grid
+    naming its row, which holds the collider's handle) as int32 values, two a slot
+    (:func:`swept._kernels.grid.grid_block`), and the moving colliders' coarse grid
     (:func:`swept._kernels.grid.bin_moving`), rewritten in place at each sync.
 
 The narrowphase on a row (:func:`cast_row`, :func:`exit_row`, :func:`closest_row`,
@@ -169,12 +171,12 @@ H_PLANES = 6         # where the unbounded colliders' handles start
 H_PLANE_COUNT = 7    # how many
 H_GRID_NX = 8        # grid cells along x (0: no grid)
 H_GRID_NY = 9        # grid cells along y
-H_GRID_CELLS = 10    # where the grid's cell starts begin (nx * ny + 1 of them)
-H_GRID_ITEMS = 11    # where the grid's entries begin
+H_GRID_CELLS = 10    # where the grid's cell starts begin (nx * ny + 1), in grid.grid_of's view
+H_GRID_ITEMS = 11    # where the grid's entries begin, in grid.grid_of's view
 H_GRID_BOXES = 12    # the first ``nodes`` row of the grid's entry boxes
 H_FRAME = 13         # the ``nodes`` row of the grid's frame (x0, y0, cell)
 H_MOVING_GRID = 14   # where the moving colliders' coarse grid block starts (0: none)
-H_GRID_UNITS = 15    # the first ``nodes`` row of the gridded segments' unit directions
+H_GRID_UNITS = 15    # the ``nodes`` row after the grid's collider rows (its unit directions)
 HEADER = 16
 
 

@@ -63,6 +63,9 @@ from .grid import (
     bin_moving,
     box_missed,
     coarse_of,
+    grid_block,
+    grid_of,
+    has_units,
     row_tag,
     unit_at,
     walk_begin,
@@ -209,15 +212,16 @@ def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
     if grid is not None:
         g_frame, dims, start, items, boxes, g_handles = grid
         header[H_GRID_NX], header[H_GRID_NY] = dims
-        header[H_GRID_CELLS] = at
-        header[H_GRID_ITEMS] = at + start.shape[0]
+        cells = grid_block(start, items)
+        header[H_GRID_CELLS] = 2 * at
+        header[H_GRID_ITEMS] = 2 * at + start.shape[0]
         header[H_GRID_BOXES] = ms + mm
         header[H_GRID_UNITS] = ms + mm + g_handles.shape[0]
-        parts += [start, items]
+        parts.append(cells)
         node_parts.append(boxes)
         frame[0, :3] = g_frame
         if moving_block is not None:
-            header[H_MOVING_GRID] = header[H_GRID_ITEMS] + items.shape[0]
+            header[H_MOVING_GRID] = at + cells.shape[0]
             parts.append(moving_block)
     header[H_FRAME] = sum(p.shape[0] for p in node_parts)
     node_parts.append(frame)
@@ -254,7 +258,7 @@ def refit_moving(scene: Scene) -> None:
         handles = links[first:first + links[tree[2] + 2]]
         bin_moving(scene.rows, links, block, handles,
                    (scene.nodes[frame, 0], scene.nodes[frame, 1], scene.nodes[frame, 2],
-                    links[H_GRID_NX], links[H_GRID_NY]), links[H_GRID_CELLS])
+                    links[H_GRID_NX], links[H_GRID_NY]), (grid_of(links), links[H_GRID_CELLS]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,14 +299,6 @@ Best = tuple[int, float, float, float, float, float, float, float, bool]
 #: limit)``; ``seg_row`` the grid row of a segment, box or circle hit whose point and normal
 #: wait for the end of the walk (-1: none), ``limit`` the reach left to the walk.
 GridBest = tuple[int, float, float, float, float, float, bool, int, float]
-#: The grid walk reads its best segment's precomputed unit direction
-#: (:func:`~swept._kernels.grid.unit_at`) on a grid of at most this many colliders, and works
-#: it out (``_unit2``) on a larger one, where that row is one more wait on memory at the end
-#: of a ray. Measured (``benchmarks/ab_rays.py``, new / main, 2,000 rays, both build orders,
-#: load 2-6; ``rays34``): read, uniform segments at 1,000 0.95, 10% moving 0.95-0.98,
-#: coordinates of 1e6 0.93-0.97; at 10,000 uniform 0.96-1.07, 10% moving 0.99-1.03, walls
-#: 1.02-1.04 (151 rounds). Not measured between 1,000 and 10,000.
-GRID_UNITS_MAX_COLLIDERS = 4096
 #: A 2D ray as the grid walk reads it: ``(ox, oy, dx, dy, ix, iy)`` (``i``: the inverse
 #: direction, :func:`~swept._kernels.bvh.inverse_direction`).
 Ray2 = tuple[float, float, float, float, float, float]
@@ -559,20 +555,21 @@ def _kept_walk(stack: np.ndarray) -> Walk:
 
 
 @inline_kernel
-def _skip_empty(links: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limit: float
+def _skip_empty(grid: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limit: float
                 ) -> tuple[bool, Walk]:
     """Step a grid walk over the empty, unmarked cells from its cell on (each cell's start
-    ``links[cells + c]`` equal to the next one's, without :data:`~swept._kernels.grid.
-    CELL_MOVING`): ``(entered, walk)``, the walk at the first cell holding entries or marked,
-    or ``entered`` False when the ray's reach (``limit``) ends in an empty cell or the walk
-    leaves the grid. The same cells, in the same order, as the general walk's loop, whose
-    every kind's test, sub-grids and moving colliders it leaves out (a tight loop of its
-    own); the step picks its axis by selects, not a branch."""
+    ``grid[cells + c]`` (:func:`~swept._kernels.grid.grid_of`) equal to the next one's,
+    without :data:`~swept._kernels.grid.CELL_MOVING`): ``(entered, walk)``, the walk at the
+    first cell holding entries or marked, or ``entered`` False when the ray's reach
+    (``limit``) ends in an empty cell or the walk leaves the grid. The same cells, in the same
+    order, as the general walk's loop, whose every kind's test, sub-grids and moving colliders
+    it leaves out (a tight loop of its own); the step picks its axis by selects, not a
+    branch."""
     cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y = walk
     for _ in range(nx + ny + 2):
         c = cells + cx + nx * cy
-        lo = links[c]
-        if lo != links[c + 1] or lo >= CELL_MOVING:
+        lo = grid[c]
+        if lo != grid[c + 1] or lo >= CELL_MOVING:
             return True, (cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y)
         if limit <= min(next_x, next_y):
             # the ray ends in this empty cell
@@ -588,8 +585,8 @@ def _skip_empty(links: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, lim
 
 
 @inline_kernel
-def _skip_listed(links: np.ndarray, at: int, end: int, e: int) -> tuple[bool, int]:
-    """Whether entry ``e`` is in the ascending list ``links[at .. end-1]`` (the list of the
+def _skip_listed(grid: np.ndarray, at: int, end: int, e: int) -> tuple[bool, int]:
+    """Whether entry ``e`` is in the ascending list ``grid[at .. end-1]`` (the list of the
     cell the walk tested before), found by a cursor that only moves forward as a cell's own
     ascending entries ask: ``(listed, at)``, the cursor moved to the first value not below
     ``e``. An entry met again was tested in that cell with a reach at least the present one,
@@ -597,10 +594,10 @@ def _skip_listed(links: np.ndarray, at: int, end: int, e: int) -> tuple[bool, in
     now (a miss misses again; a hit is at a t the best already beats or ties, with the same
     handle), so the walk skips it."""
     for _ in range(end - at):
-        if links[at] >= e:
+        if grid[at] >= e:
             break
         at += 1
-    return at < end and links[at] == e, at
+    return at < end and grid[at] == e, at
 
 
 @inline_kernel
@@ -642,6 +639,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         gny = links[H_GRID_NY]
         cells = links[H_GRID_CELLS]
         items = links[H_GRID_ITEMS]
+        # the grid's cells' starts and entries (int32: grid.grid_of)
+        grid = grid_of(links)
         boxes = links[H_GRID_BOXES]
         frame = links[H_FRAME]
         ix = probe[3]
@@ -684,13 +683,13 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         # stepped over in a loop of their own (_skip_empty), unless every cell is read for
         # the moving grid; a denser one not (measured: uniform segments at 10,000, 2.4
         # entries a cell, 24% of them empty, read 1.09-1.11 of the base's time with it)
-        sparse = not unmarked and links[cells + gnx * gny] < gnx * gny
+        sparse = not unmarked and grid[cells + gnx * gny] < gnx * gny
         last = -1
         # a crowded cell's sub-grid (grid.subdivide) is walked in place of the grid (``walk``
         # then walks it; the grid's walk waits in the scratch ``stack``): its block, its side
         sub = False
         block_at = side = sub_base = 0
-        # the entry list of the cell (or sub-cell) tested before this one, links[was .. was_end
+        # the entry list of the cell (or sub-cell) tested before this one, grid[was .. was_end
         # - 1] (ascending, as every list): a box, circle or other non-segment collider listed
         # there too was tested already, with a reach at least the present one, so its test
         # again cannot beat the best (_skip_listed)
@@ -699,20 +698,20 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
         for _ in range((gnx + gny + 2) * (2 * GRID_SUB_MAX_SIDE + 3)):
             if not entered:
                 break
-            # the entries of the cell (or sub-cell) the walk is in: links[base + lo .. hi-1]
+            # the entries of the cell (or sub-cell) the walk is in: grid[base + lo .. hi-1]
             if sub:
                 sc = block_at + SUB_HEAD + walk[0] + side * walk[1]
                 base = sub_base
-                lo = links[sc]
-                hi = links[sc + 1]
+                lo = grid[sc]
+                hi = grid[sc + 1]
             else:
                 if sparse:
                     # a run of empty, unmarked cells stepped over in a loop of its own
-                    entered, walk = _skip_empty(links, cells, gnx, gny, walk, limit)
+                    entered, walk = _skip_empty(grid, cells, gnx, gny, walk, limit)
                     if not entered:
                         break
                 c = cells + walk[0] + gnx * walk[1]
-                lo = links[c]
+                lo = grid[c]
                 if lo >= CELL_MOVING or unmarked:
                     # a cell some moving collider's box touches (grid.bin_moving marks them,
                     # only while gridded), or any cell of a moving grid without marks: its
@@ -748,11 +747,11 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                                 _keep_hit(stack, ax, ay, anx, any_, ains)
                                 seg_row = -1
                 base = items
-                hi = links[c + 1] & CELL_START
-                if hi == lo + 1 and links[items + lo] < 0:
+                hi = grid[c + 1] & CELL_START
+                if hi == lo + 1 and grid[items + lo] < 0:
                     # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
-                    block_at = items - 1 - links[items + lo]
-                    side = links[block_at]
+                    block_at = items - 1 - grid[items + lo]
+                    side = grid[block_at]
                     sub_base = block_at + SUB_HEAD + side * side + 1
                     lo = hi = 0
                     sub, sub_walk = walk_begin(gx0 + walk[0] * gcell, gy0 + walk[1] * gcell,
@@ -763,8 +762,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                         walk = sub_walk
                         sc = block_at + SUB_HEAD + walk[0] + side * walk[1]
                         base = sub_base
-                        lo = links[sc]
-                        hi = links[sc + 1]
+                        lo = grid[sc]
+                        hi = grid[sc + 1]
             # this list's entries met again in the next cell are skipped (a walk that stops in
             # this cell's loop ends: no next cell then)
             at = was
@@ -774,7 +773,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             for j in range(lo, hi):
                 # the entry names a gridded collider: its row, which holds its handle and
                 # code (grid.row_tag)
-                e = links[base + j]
+                e = grid[base + j]
                 row = boxes + e
                 code, h = row_tag(nodes[row, 2])
                 if code == ROW_SEGMENT:
@@ -815,7 +814,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     # ray_circle_distance, the same bits without the normal), the point and normal
                     # of the best once, at the end. No box test first: for a box the slab
                     # test is the narrowphase, and a circle's miss is a few products
-                    listed, at = _skip_listed(links, at, at_end, e)
+                    listed, at = _skip_listed(grid, at, at_end, e)
                     if listed:
                         continue
                     if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
@@ -858,7 +857,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                                     nodes[row, 3], nodes[row, 4]) == math.inf:
                     # an axis-parallel ray misses this collider's box
                     continue
-                listed, at = _skip_listed(links, at, at_end, e)
+                listed, at = _skip_listed(grid, at, at_end, e)
                 if listed:
                     continue
                 if check and not _shown(scene.tags[h, LAYER], scene.tags[h, FLAGS], mask):
@@ -904,8 +903,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             code = row_tag(nodes[seg_row, 2])[0]
             if code == ROW_SEGMENT:
                 # its unit direction precomputed (grid.collider_rows) on a small grid, worked
-                # out on a larger one (GRID_UNITS_MAX_COLLIDERS): the same numbers
-                if links[H_GRID_UNITS] - boxes <= GRID_UNITS_MAX_COLLIDERS:
+                # out on a larger one (grid.has_units): the same numbers
+                if has_units(links[H_GRID_UNITS] - boxes):
                     unit, col = unit_at(seg_row - boxes)
                     unit += links[H_GRID_UNITS]
                     ux = nodes[unit, col]
@@ -1337,8 +1336,9 @@ HINT_ROWS_AHEAD = 2
 HINT_ROWS = 3
 #: :func:`cast_range` hints only on a grid whose ``links`` and gridded colliders hold at least
 #: this many values together (4 MiB, eight times a core's L2 cache here; one value a gridded
-#: collider: ``links`` held their handles when this was measured, so the same scenes hint as
-#: then): on a smaller one the first cells are mostly in cache anyway and the hints only
+#: collider: ``links`` held their handles when this was measured, and the grid's starts and
+#: entries one a value, as when they were int64: :func:`_hint_values`; so the same scenes hint
+#: as then): on a smaller one the first cells are mostly in cache anyway and the hints only
 #: cost. Measured (``benchmarks/ab_rays.py``, 2,000 rays, new / main, load 2-5, both build
 #: orders): from 2^17 (1 MiB) the 10% moving scene at 10,000 (287,379 values) read 1.06 /
 #: 1.07 and uniform segments at 10,000 (314,233) 0.99 / 0.98, where every kind (642,327),
@@ -1349,8 +1349,19 @@ HINT_MIN_LINKS = 1 << 19
 
 
 @inline_kernel
+def _hint_values(links: np.ndarray) -> int:
+    """The values :data:`HINT_MIN_LINKS` counts: ``links``, its grid's starts and entries
+    counted one a value as when they were int64 (:func:`~swept._kernels.grid.grid_of`), and
+    one a gridded collider."""
+    end = links[H_MOVING_GRID] if links[H_MOVING_GRID] > 0 else links.shape[0]
+    return (links.shape[0] + (end - links[H_GRID_CELLS] // 2) + links[H_GRID_UNITS]
+            - links[H_GRID_BOXES])
+
+
+@inline_kernel
 def _origin_cell(scene: Scene, ox: float, oy: float) -> int:
-    """The ``links`` index of the grid cell holding the 2D point ``(ox, oy)``, or -1 when it
+    """The index of the grid cell holding the 2D point ``(ox, oy)`` in the grid's starts
+    (:func:`~swept._kernels.grid.grid_of`), or -1 when it
     lies outside the grid (or the scene has none)."""
     links = scene.links
     gnx = links[H_GRID_NX]
@@ -1375,17 +1386,18 @@ def _hint_cell(scene: Scene, o: np.ndarray, i: int, stage: int) -> None:
     if c < 0:
         return
     links = scene.links
+    grid = grid_of(links)
     if stage == 0:
-        _prefetch_item(links, c)
+        _prefetch_item(grid, c)
         return
     items = links[H_GRID_ITEMS]
-    lo = links[c] & CELL_START
+    lo = grid[c] & CELL_START
     if stage == 1:
-        _prefetch_item(links, items + lo)
+        _prefetch_item(grid, items + lo)
         return
-    hi = links[c + 1] & CELL_START
+    hi = grid[c + 1] & CELL_START
     for j in range(lo, min(hi, lo + HINT_ROWS)):
-        e = links[items + j]
+        e = grid[items + j]
         if e < 0:
             # a crowded cell's sub-grid
             break
@@ -1430,9 +1442,7 @@ def cast_range(first: int, stop: int, scene: Scene, casts: Casts, order: np.ndar
     # RAY_ORDER_PER_BUCKET)
     ahead = _ray_at(o, v, radii, tmax, order[first] if ordered else first, d, grown, normalise)
     hints = (d == 2 and not grown and not ordered and (flags & CAST_GATHERED) == 0
-             and scene.links[H_GRID_NX] > 0
-             and (scene.links.shape[0] + scene.links[H_GRID_UNITS] - scene.links[H_GRID_BOXES]
-                  >= HINT_MIN_LINKS))
+             and scene.links[H_GRID_NX] > 0 and _hint_values(scene.links) >= HINT_MIN_LINKS)
     for k in range(first, stop):
         i, ox, oy, oz, dx, dy, dz, r, limit = ahead
         if hints:
