@@ -600,6 +600,8 @@ class Simulation:
         self._pushes = np.zeros(0)
         self._shift = np.zeros((0, 3))
         self._shifted = False
+        # the step's lists after the move, kept from step to step (_lists)
+        self._step_lists = _k.new_step_lists(0)
         # the body pairs the last step found (None: find them again)
         self._pairs: tuple[np.ndarray, np.ndarray] | None = None
         # a world that is not a World: a private World of its shapes, rebuilt when they change
@@ -1101,7 +1103,7 @@ class Simulation:
             shift = solved(False)
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
                                          self.max_casts, self.passes, self.dim, shift,
-                                         self._gather_grid)
+                                         self._gather_grid, self._lists(n))
 
         def threaded() -> None:
             """The solve with its contacts listed on the threads, the move as a range kernel
@@ -1116,7 +1118,8 @@ class Simulation:
             # two serial calls between them: seven calls from Python, where a split into
             # every kernel (a dozen calls and more) cost more than it saved (README, the
             # threaded step)
-            self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift)
+            self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift,
+                                        self._lists(n))
 
         if threads() == 1 or n < SIM_PARALLEL_MIN:
             # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN)
@@ -1143,6 +1146,13 @@ class Simulation:
         else:
             self._events.forget()
         self._widen_cache()
+
+    def _lists(self, n: int) -> _k.StepLists:
+        """The step's lists after the move for ``n`` bodies (:class:`~swept._kernels.sim.
+        StepLists`), kept from step to step, made again when the count changes."""
+        if self._step_lists.ahead.shape[0] != n:
+            self._step_lists = _k.new_step_lists(n)
+        return self._step_lists
 
     def _new_scratch(self, n: int) -> _k.Scratch:
         """The step's scratch arrays for ``n`` bodies, each body's collider cache row
