@@ -686,19 +686,17 @@ def test_any_split_of_the_range_kernels_gives_the_same_bits(
     assert all(run == runs[0] for run in runs[1:])
 
 
-@pytest.mark.parametrize("passes", [1, 2, 6])
-def test_the_threaded_rest_of_the_step_gives_the_one_calls_bits_at_any_pass_count(
-        monkeypatch: pytest.MonkeyPatch, passes: int) -> None:
-    """The threaded step runs the rest of the step after the move as pieces (the pair scan,
-    the first pass's push-outs and the bookkeeping on the threads; the lists, the first pair
-    pass and the later passes in two serial calls between them): the pass count decides
-    where the first pass ends and the later ones begin (one pass: only its list carried on),
-    so each count must give the bits of the one compiled call, with the range kernels cut
-    into uneven chunks run last first."""
+def _one_call_then_threaded(monkeypatch: pytest.MonkeyPatch, passes: int,
+                            called: list[Any]) -> list[tuple[bytes, ...]]:
+    """The busy scene's positions, velocities and counters after 12 steps of ``passes`` passes,
+    first in the one compiled call, then in the threaded step with its range kernels cut into
+    uneven chunks of 7 run last first (each kernel the runner is given appended to
+    ``called``)."""
     import swept.sim as sim_module
     from swept._kernels import sim as sim_kernels
 
     def chunked(kernel: Any, n: int, args: tuple[Any, ...], **_options: Any) -> None:
+        called.append(kernel)
         for first in reversed(range(0, n, 7)):
             kernel(first, min(n, first + 7), *args)
 
@@ -716,6 +714,44 @@ def test_the_threaded_rest_of_the_step_gives_the_one_calls_bits_at_any_pass_coun
         sim.run(12)
         runs.append((sim.positions.tobytes(), sim.velocities.tobytes(), sim.caught.tobytes(),
                      sim.missed.tobytes()))
+    return runs
+
+
+def test_the_threaded_steps_chunks_call_the_kernels_entry_points(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each chunk of the threaded step's range kernels calls the kernel's compiled entry point
+    for the step's argument types (``step_range``: ``batch_entry`` under ``STEP_ENTRY_KEY``),
+    not numba's dispatcher, which resolves the types of the scene, bodies and scratch at every
+    call; an entry point checks no types, so the step must pass the very types it was
+    resolved for at every step (its lists after the move, ``StepLists``, kept from step to
+    step among them): the bits of the one compiled call, step after step."""
+    from swept._fast import _batch_entries
+    from swept._kernels import sim as sim_kernels
+    from swept._kernels import solver
+
+    called: list[Any] = []
+    runs = _one_call_then_threaded(monkeypatch, 6, called)
+    assert runs[0] == runs[1]
+    key = sim_kernels.STEP_ENTRY_KEY
+    kernels = {sim_kernels.advance_range, sim_kernels.forward_range, sim_kernels.resolve_range,
+               sim_kernels.approaches_range}
+    # every step: the move, the scan, the first pass's push-outs, the bookkeeping, each
+    # through its entry point (the contacts' listing: a closure calling its own)
+    assert {_batch_entries[(kernel, key)] for kernel in kernels} <= set(called)
+    assert (solver.contacts_range, key) in _batch_entries
+    assert not kernels & set(called)
+
+
+@pytest.mark.parametrize("passes", [1, 2, 6])
+def test_the_threaded_rest_of_the_step_gives_the_one_calls_bits_at_any_pass_count(
+        monkeypatch: pytest.MonkeyPatch, passes: int) -> None:
+    """The threaded step runs the rest of the step after the move as pieces (the pair scan,
+    the first pass's push-outs and the bookkeeping on the threads; the lists, the first pair
+    pass and the later passes in two serial calls between them): the pass count decides
+    where the first pass ends and the later ones begin (one pass: only its list carried on),
+    so each count must give the bits of the one compiled call, with the range kernels cut
+    into uneven chunks run last first."""
+    runs = _one_call_then_threaded(monkeypatch, passes, [])
     assert runs[0] == runs[1]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import swept
+from shared import on_threads
 from swept import Segment
 from swept._kernels import solver
 from swept.sim import Simulation
@@ -40,11 +40,8 @@ def _pile(rows: int = 6) -> Simulation:
     sim.add_balls(centers, rng.uniform(4.0, 5.5, 10 * rows), restitution=0.0, friction=0.4,
                   ccd="swept")
     sim.add_balls(np.array([[205.0, 0.0]]), np.array([5.0]), restitution=0.0, friction=0.4)
-    swept.set_threads(1)
-    try:
+    with on_threads(1):
         sim.run(30)
-    finally:
-        swept.set_threads(None)
     return sim
 
 
@@ -56,13 +53,13 @@ def _listing(sim: Simulation, chunk: int, capacity: int
     assert sim._pairs is not None
     first, neighbour = sim._pairs
     n = sim._pos.shape[0]
-    args = (scene, sim._arrays, sim._scratch, (first, neighbour), sim._contacts)
+    listing = solver.Listing(scene, sim._arrays, sim._scratch, first, neighbour, sim._contacts,
+                             sim.restitution_threshold)
     staged = solver.new_contacts(0, int(first[n]) + solver.STAGED_COLLIDER_CONTACTS * n)
     starts = np.zeros(n, np.int64)
     ends = np.zeros(n, np.int64)
     for lo in range(0, n, chunk):
-        solver.contacts_range(lo, min(lo + chunk, n), *args, staged, starts, ends,
-                              sim.restitution_threshold)
+        solver.contacts_range(lo, min(lo + chunk, n), listing, staged, starts, ends)
     out = solver.new_contacts(n, capacity)
     count = solver.merge_contacts(staged, starts, ends, out)
     return count, out, starts
@@ -72,8 +69,9 @@ def _serial(sim: Simulation, capacity: int) -> tuple[int, solver.Contacts]:
     assert sim._pairs is not None
     first, neighbour = sim._pairs
     out = solver.new_contacts(sim._pos.shape[0], capacity)
-    count = solver.build_contacts(sim._scene(), sim._arrays, sim._scratch, first, neighbour,
-                                  sim._contacts, out, sim.restitution_threshold)
+    listing = solver.Listing(sim._scene(), sim._arrays, sim._scratch, first, neighbour,
+                             sim._contacts, sim.restitution_threshold)
+    count = solver.build_contacts(listing, out)
     return count, out
 
 
@@ -107,8 +105,8 @@ def test_the_step_falls_back_to_one_thread_bit_for_bit(monkeypatch: pytest.Monke
     from swept._kernels import sim as sim_kernels
 
     expected = _pile(20)
-    swept.set_threads(1)
-    expected.run(5)
+    with on_threads(1):
+        expected.run(5)
     monkeypatch.setattr(sim_module, "SIM_PARALLEL_MIN", 0)
     monkeypatch.setattr(sim_kernels, "STEP_CHUNKS_PER_THREAD", 1000)
     monkeypatch.setattr(_parallel._Choice, "pick", lambda self, now: (True, False))
@@ -121,11 +119,8 @@ def test_the_step_falls_back_to_one_thread_bit_for_bit(monkeypatch: pytest.Monke
 
     got = _pile(20)
     monkeypatch.setattr(vars(sim_module)["_solver"], "build_contacts", counted)
-    swept.set_threads(2)
-    try:
+    with on_threads(2):
         got.run(5)
-    finally:
-        swept.set_threads(None)
     # the ball among four walls ran past its stretch: that step's listing went to
     # build_contacts
     assert calls

@@ -541,7 +541,8 @@ def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_
 def _pair_lists(pos: np.ndarray, radius: np.ndarray, dim: int) -> None:
     """The one-call step's pair lists equal the threaded step's, row for row."""
     first, neighbour = kernels.find_pairs(pos, radius, dim)
-    first_s, neighbour_s = kernels.pairs_serial(pos, radius, dim)
+    first_s, neighbour_s = kernels.pairs_serial(pos, radius, dim,
+                                                 kernels.new_step_lists(len(pos)))
     assert first_s.tolist() == first.tolist()
     assert neighbour_s.tolist() == neighbour.tolist()
 
@@ -583,5 +584,5 @@ def test_pairs_found_once_past_the_tables_width() -> None:
     pos[40:, 0] = (np.arange(5) + 1) * 100.0
     radius = np.ones(45)
     _pair_lists(pos, radius, 2)
-    first, neighbour = kernels.pairs_serial(pos, radius, 2)
+    first, neighbour = kernels.pairs_serial(pos, radius, 2, kernels.new_step_lists(len(pos)))
     assert neighbour[first[0]:first[1]].tolist() == list(range(1, 40))

@@ -75,6 +75,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._fast import batch_entry
 from ._lazy import kernels
 from ._parallel import either_way, parallel_for, threads
 from .constants import (
@@ -599,6 +600,8 @@ class Simulation:
         self._pushes = np.zeros(0)
         self._shift = np.zeros((0, 3))
         self._shifted = False
+        # the step's lists after the move, kept from step to step (_lists)
+        self._step_lists = _k.new_step_lists(0)
         # the body pairs the last step found (None: find them again)
         self._pairs: tuple[np.ndarray, np.ndarray] | None = None
         # a world that is not a World: a private World of its shapes, rebuilt when they change
@@ -973,54 +976,19 @@ class Simulation:
 
     def _solve_velocities(self, scene: _kscene.Scene, threaded: bool = False) -> None:
         """The contacts at the bodies' places (warm started from the last step's), solved
-        for velocities (:mod:`swept._kernels.solver`). ``threaded``: the contacts listed by
-        a range kernel on the threads (:func:`~swept._kernels.solver.contacts_range`), then
-        merged in body order (the same contacts)."""
+        for velocities (:mod:`swept._kernels.solver`). ``threaded``: the contacts listed on
+        the threads (:meth:`_list_contacts`; the same contacts)."""
         n = self._pos.shape[0]
         if self._pairs is None:
             self._pairs = _k.find_pairs(self._pos, self._radius, self.dim)
-        # last step's pairs (found after its move, within a quarter of the radii of touching)
-        # still hold every pair near enough to touch: only the passes' pushes moved them
-        first, neighbour = self._pairs
         prev, out = self._contacts, self._last_contacts
         if out.first.shape[0] != n + 1:
             out = _solver.new_contacts(n, out.other.shape[0])
-        threshold = self.restitution_threshold
-        # the count build_contacts gave, when it listed them (one thread)
-        listed: list[int] = []
-        if threaded:
-            staged, starts, ends = self._staging(n, int(first[n]))
-
-            def listing(start: int, stop: int, *args: Any) -> None:
-                """A chunk of the listing; all of it (parallel_for chose one thread, or the
-                chunk holds every body): build_contacts, not the staging and its copy."""
-                if start == 0 and stop == n:
-                    listed.append(_solver.build_contacts(scene, self._arrays, self._scratch,
-                                                         first, neighbour, prev, out,
-                                                         threshold))
-                else:
-                    _solver.contacts_range(start, stop, *args)
-
-            parallel_for(listing, n, (scene, self._arrays, self._scratch, (first, neighbour),
-                                      prev, staged, starts, ends, threshold),
-                         chunk=_k.step_chunk(n), key=_CONTACTS_KEY)
-            if not listed:
-                count = _solver.merge_contacts(staged, starts, ends, out)
-                # (-1: a body's contacts ran past its chunk's stretch: listed on this thread)
-            threaded = not listed and count >= 0
-        if listed:
-            count = listed[0]
-        elif not threaded:
-            count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
-                                           neighbour, prev, out, threshold)
+        count = self._list_contacts(scene, prev, out, threaded)
         if count > out.other.shape[0]:
             # more contacts than room: grow (with slack) and list them again
             out = _solver.new_contacts(n, 2 * count)
-            if threaded:
-                count = _solver.merge_contacts(staged, starts, ends, out)
-            else:
-                count = _solver.build_contacts(scene, self._arrays, self._scratch, first,
-                                               neighbour, prev, out, threshold)
+            count = self._list_contacts(scene, prev, out, threaded)
         self._contacts, self._last_contacts = out, prev
         self._contact_count = count
         if self.iterations > 0 and count:
@@ -1036,6 +1004,47 @@ class Simulation:
                                    self._shift)
             self._shifted = True
 
+    def _list_contacts(self, scene: _kscene.Scene, prev: _solver.Contacts,
+                       out: _solver.Contacts, threaded: bool) -> int:
+        """The contacts at the bodies' places into ``out``, warm started from ``prev``;
+        returns how many (more than ``out`` holds: list again with more room). Listed by
+        :func:`~swept._kernels.solver.build_contacts` on this thread, unless ``threaded``:
+        then by a range kernel on the threads into a staging table
+        (:func:`~swept._kernels.solver.contacts_range`) merged in body order (the same
+        contacts), except when ``parallel_for`` runs the listing on one thread (one chunk of
+        every body: the staging and its copy would only cost more) or a body's contacts ran
+        past its chunk's stretch of the staging."""
+        # (last step's pairs, found after its move within a quarter of the radii of touching,
+        # still hold every pair near enough to touch: only the passes' pushes moved them)
+        assert self._pairs is not None
+        first, neighbour = self._pairs
+        listing = _solver.Listing(scene, self._arrays, self._scratch, first, neighbour, prev,
+                                  self.restitution_threshold)
+        n = self._pos.shape[0]
+        # the count build_contacts gave, when it listed them
+        built: list[int] = []
+
+        def listed(start: int, stop: int, *args: Any) -> None:
+            """Bodies ``start .. stop-1`` listed: all of them by build_contacts on this thread,
+            or a chunk of them on the threads into the staging table (``args``)."""
+            if start == 0 and stop == n:
+                built.append(_solver.build_contacts(listing, out))
+            else:
+                stage(start, stop, *args)
+
+        if threaded:
+            staged, starts, ends = self._staging(n, int(first[n]))
+            args = (listing, staged, starts, ends)
+            stage = batch_entry(_solver.contacts_range, args, _k.STEP_ENTRY_KEY)
+            parallel_for(listed, n, args, chunk=_k.step_chunk(n), key=_CONTACTS_KEY)
+            if not built:
+                count = _solver.merge_contacts(staged, starts, ends, out)
+                if count >= 0:
+                    return count
+                # (-1: a body's contacts ran past its chunk's stretch: listed below)
+        if not built:
+            listed(0, n)
+        return built[0]
 
     def _staging(self, n: int, pairs: int) -> tuple[_solver.Contacts, np.ndarray, np.ndarray]:
         """The staging table of the threaded contact listing for ``n`` bodies whose pair lists
@@ -1094,22 +1103,23 @@ class Simulation:
             shift = solved(False)
             self._pairs = _k.step_serial(scene, bodies, scratch, _NO_GRAVITY, self.time_step,
                                          self.max_casts, self.passes, self.dim, shift,
-                                         self._gather_grid)
+                                         self._gather_grid, self._lists(n))
 
         def threaded() -> None:
             """The solve with its contacts listed on the threads, the move as a range kernel
             on threads, then the rest of the step with its per-body parts on threads too
             (:func:`swept._kernels.sim.after_move`)."""
             shift = solved(True)
-            parallel_for(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
-                                               self.time_step, self.max_casts,
-                                               self._gather_grid), chunk=_k.step_chunk(n))
+            _k.step_range(_k.advance_range, n, (scene, bodies, scratch, _NO_GRAVITY,
+                                                self.time_step, self.max_casts,
+                                                self._gather_grid))
             # the pair scan, the first pass's push-outs and the bookkeeping on the threads;
             # the lists, the pair passes and the later passes (a few hundred bodies each) in
             # two serial calls between them: seven calls from Python, where a split into
             # every kernel (a dozen calls and more) cost more than it saved (README, the
             # threaded step)
-            self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift)
+            self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift,
+                                        self._lists(n))
 
         if threads() == 1 or n < SIM_PARALLEL_MIN:
             # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN)
@@ -1136,6 +1146,13 @@ class Simulation:
         else:
             self._events.forget()
         self._widen_cache()
+
+    def _lists(self, n: int) -> _k.StepLists:
+        """The step's lists after the move for ``n`` bodies (:class:`~swept._kernels.sim.
+        StepLists`), kept from step to step, made again when the count changes."""
+        if self._step_lists.ahead.shape[0] != n:
+            self._step_lists = _k.new_step_lists(n)
+        return self._step_lists
 
     def _new_scratch(self, n: int) -> _k.Scratch:
         """The step's scratch arrays for ``n`` bodies, each body's collider cache row

@@ -216,7 +216,8 @@ def _simulation_moves() -> None:
     n = bodies.pos.shape[0]
     kernels.advance_range(0, n, scene, bodies, scratch, _NO_GRAVITY, sim.time_step,
                           sim.max_casts, sim_grid.build_gather_grid(scene))
-    kernels.after_move(scene, bodies, scratch, sim.passes, 2, _NO_SHIFT)
+    kernels.after_move(scene, bodies, scratch, sim.passes, 2, _NO_SHIFT,
+                       kernels.new_step_lists(n))
 
 
 def _level_tiles() -> None:

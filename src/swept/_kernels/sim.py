@@ -40,10 +40,11 @@ scan of 2, the first pass's :func:`resolve_range` and 4 on the threads (:func:`a
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._fast import batch_entry
 from .._parallel import parallel_for, threads
 from ..constants import (
     CACHE_MARGIN_FRACTION,
@@ -115,7 +116,7 @@ __all__ = [
     "approaches_range",
     "cast_entering_row", "path_reaches_row", "segment_beyond", "segment_off_path", "candidates",
     "find_pairs_serial", "pairs_serial", "forward_range", "pairs_first_pass", "later_passes",
-    "after_move_serial", "after_move",
+    "after_move_serial", "after_move", "step_range", "StepLists", "new_step_lists",
     "step_serial",
 ]
 
@@ -2109,30 +2110,31 @@ def _lists_from_forward(pos: np.ndarray, radius: np.ndarray, grid: PairGrid,
 
 
 @callee
-def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
+def find_pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int, lists: StepLists
                       ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`find_pairs` on the calling thread, compiled whole: the same lists, each pair
     found once (:func:`_forward`, half the neighbourhood of each cell) and written into both
     bodies' rows. Measured on bench_sim's scene (10,000 balls after 10 steps, 4,624 listed
     neighbours, one thread, CPU, medians of 40 calls, three runs): 0.60-0.61 ms, against
-    0.92-0.95 for :func:`find_pairs`' full scan (its count pass alone 0.56)."""
+    0.92-0.95 for :func:`find_pairs`' full scan (its count pass alone 0.56). The forward
+    table in ``lists`` (:class:`StepLists`, of as many bodies)."""
     n = pos.shape[0]
     if n == 0:
         return np.zeros(1, np.int64), np.empty(0, np.int64)
     grid = pair_grid(pos, radius, dim)
     # each body's forward neighbours (in cell order: neighbouring bodies one after another)
-    ahead = np.zeros(n, np.int64)
-    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
+    ahead = lists.ahead
+    table = lists.table
     forward_range(0, n, pos, radius, grid, ahead, table)
     return _lists_from_forward(pos, radius, grid, ahead, table)
 
 
 @kernel
-def pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int
+def pairs_serial(pos: np.ndarray, radius: np.ndarray, dim: int, lists: StepLists
                  ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`find_pairs_serial` called from Python (for tests: it must list what
     :func:`find_pairs` lists)."""
-    return find_pairs_serial(pos, radius, dim)
+    return find_pairs_serial(pos, radius, dim, lists)
 
 
 @callee
@@ -2183,19 +2185,20 @@ def later_passes(scene: Scene, b: Bodies, s: Scratch, passes: int, pairs: np.nda
 
 @callee
 def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int,
-                      shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                      shift: np.ndarray, lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
     """Everything of a step after the move (:func:`advance_range`), for every body on the
     calling thread: the pair lists, the passes (:func:`pair_pass` then
     :func:`resolve_range`; the first one also moves each body by its row of ``shift``, the
     velocity solver's overlap shifts, unless ``shift`` is empty) and the bookkeeping
     (:func:`approaches_range`): the kernels :func:`after_move` runs, in its order (so the
-    very same bits as any split over threads). Returns the pair lists (CSR)."""
+    very same bits as any split over threads), in ``lists`` (:class:`StepLists`). Returns
+    the pair lists (CSR)."""
     n = b.pos.shape[0]
-    first, neighbour = find_pairs_serial(b.pos, b.radius, dim)
+    first, neighbour = find_pairs_serial(b.pos, b.radius, dim, lists)
     # one pass after another, each over its work list (each body at most once)
-    changed = np.empty(n, np.int64)
-    listed = np.empty(n, np.bool_)
-    work = np.empty(n, np.int64)
+    changed = lists.changed
+    listed = lists.listed
+    work = lists.work
     pairs, count = _first_pass(b, s, shift, first, neighbour, passes, changed, listed, work)
     if passes > 0:
         resolve_range(0, count, scene, b, s, work)
@@ -2215,46 +2218,84 @@ _STEP_APPROACHES = "sim.after_move.approaches_range"
 STEP_CHUNKS_PER_THREAD = 4
 
 
+#: The key of the threaded step's range kernels' compiled entry points
+#: (:func:`swept._fast.batch_entry`): each chunk calls its kernel's entry point for the step's
+#: argument types, not the dispatcher, which resolves the types of the scene, the bodies and
+#: the scratch at every call (the move's empty call 7.3 us through the dispatcher against 2.4
+#: us through its entry point: 10,000 balls, load 4). One key for all: every argument is the
+#: Simulation's own, by construction C-ordered writable arrays of fixed dimensions (the
+#: scene's, the bodies' from their rows, the scratch's, the gather grid's, the step's own
+#: lists) and the step's numbers, so a kernel sees one set of types.
+STEP_ENTRY_KEY = "Simulation.step"
+
+
 def step_chunk(n: int) -> int:
     """The chunk size of the threaded step's range kernels over ``n`` items:
     :data:`STEP_CHUNKS_PER_THREAD` chunks a thread."""
     return max(1, -(-n // (STEP_CHUNKS_PER_THREAD * threads())))
 
 
-def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:
+def step_range(kernel: Any, n: int, args: tuple[Any, ...], key: Any = None) -> None:
+    """The threaded step's range kernel ``kernel`` over ``n`` items on the threads
+    (:func:`~swept._parallel.parallel_for`, timed under ``key``, by default the kernel), in
+    :func:`step_chunk` chunks, each a call of its entry point for ``args``
+    (:data:`STEP_ENTRY_KEY`)."""
+    parallel_for(batch_entry(kernel, args, STEP_ENTRY_KEY), n, args,
+                 key=kernel if key is None else key, chunk=step_chunk(n))
+
+
+class StepLists(NamedTuple):
+    """A step's lists after the move (:func:`after_move`, :func:`after_move_serial`), kept from
+    step to step:
+    ``ahead`` (n,) int64 and ``table`` (n, :data:`PAIR_TABLE_WIDTH`) int64, each body's forward
+    neighbours (:func:`forward_range`); ``changed`` (n,) int64, ``listed`` (n,) bool and
+    ``work`` (n,) int64, the passes' work lists (:func:`first_work`). Every entry is written
+    before it is read in each step. Kept: made anew at every step (1.5 MB at 10,000 bodies,
+    the table 1.3 MB) they were mapped and faulted in again at every step (about 85 page faults
+    a step; see ``benchmarks/README.md``, the ``simspeed14`` round)."""
+
+    ahead: np.ndarray
+    table: np.ndarray
+    changed: np.ndarray
+    listed: np.ndarray
+    work: np.ndarray
+
+
+def new_step_lists(n: int) -> StepLists:
+    """:class:`StepLists` for ``n`` bodies (uninitialised: every step writes them first)."""
+    return StepLists(np.empty(n, np.int64), np.empty((n, PAIR_TABLE_WIDTH), np.int64),
+                     np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.int64))
+
+
+def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray,
+               lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
     """:func:`after_move_serial` with its per-body parts on the threads
     (:func:`swept._parallel.parallel_for`): the scan of the pair lists
     (:func:`forward_range`), the first pass's :func:`resolve_range` (the later passes list a
     few bodies) and the bookkeeping (:func:`approaches_range`); between them two serial calls
     (:func:`pairs_first_pass`, :func:`later_passes`). What the threaded step runs after its
     move on the threads; the same bits as the one call (every range kernel writes only its
-    own rows). ``b`` holds at least one body."""
+    own rows). ``b`` holds at least one body; ``lists`` (:func:`new_step_lists`) as many."""
     n = b.pos.shape[0]
     pos = b.pos
     radius = b.radius
     grid = pair_grid(pos, radius, dim)
-    ahead = np.empty(n, np.int64)
-    table = np.empty((n, PAIR_TABLE_WIDTH), np.int64)
-    parallel_for(forward_range, n, (pos, radius, grid, ahead, table), chunk=step_chunk(n))
-    changed = np.empty(n, np.int64)
-    listed = np.empty(n, np.bool_)
-    work = np.empty(n, np.int64)
+    ahead, table, changed, listed, work = lists
+    step_range(forward_range, n, (pos, radius, grid, ahead, table))
     first, neighbour, pairs, count = pairs_first_pass(b, s, shift, grid, ahead, table, passes,
                                                       changed, listed, work)
     if passes > 0:
-        parallel_for(resolve_range, count, (scene, b, s, work), chunk=step_chunk(count))
+        step_range(resolve_range, count, (scene, b, s, work))
         later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
     # (timed apart from PathCrossings' calls of the same kernel: another scene, other costs)
-    parallel_for(approaches_range, n, (scene, b, s), key=_STEP_APPROACHES,
-                 chunk=step_chunk(n))
+    step_range(approaches_range, n, (scene, b, s), key=_STEP_APPROACHES)
     return first, neighbour
 
 
 @kernel
 def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: float,
-                max_casts: int, passes: int, dim: int, shift: np.ndarray, grid: GatherGrid
-                ) -> tuple[np.ndarray, np.ndarray]:
+                max_casts: int, passes: int, dim: int, shift: np.ndarray, grid: GatherGrid,
+                lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
     """One whole step of every body on the calling thread, in one call from Python:
     :func:`advance_range` over all the bodies, then :func:`after_move_serial`.
 
@@ -2266,7 +2307,7 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
     took 0.42 ms through the thirteen calls, 0.37 ms through this one (medians of 300
     steps)."""
     advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts, grid)
-    return after_move_serial(scene, b, s, passes, dim, shift)
+    return after_move_serial(scene, b, s, passes, dim, shift, lists)
 
 
 @kernel

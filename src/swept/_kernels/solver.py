@@ -67,8 +67,8 @@ from .sim import (
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
 from .world import unowned
 
-__all__ = ["Contacts", "new_contacts", "build_contacts", "contacts_range", "merge_contacts",
-           "solve_contacts", "solve_overlaps", "STAGED_COLLIDER_CONTACTS"]
+__all__ = ["Contacts", "Listing", "new_contacts", "build_contacts", "contacts_range",
+           "merge_contacts", "solve_contacts", "solve_overlaps", "STAGED_COLLIDER_CONTACTS"]
 
 
 class Contacts(NamedTuple):
@@ -103,6 +103,23 @@ def new_contacts(n: int, capacity: int) -> Contacts:
                     np.zeros((k, 3)), np.zeros((k, 3)),
                     np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k),
                     np.zeros(k), np.zeros((k, 3)))
+
+
+class Listing(NamedTuple):
+    """What a step's contact listing reads (:func:`build_contacts`, :func:`contacts_range`):
+    the ``scene``'s colliders, the ``bodies`` at their current places, their ``scratch`` (each
+    body's cache of colliders from the last step), the pair lists (CSR: ``pair_first`` each
+    body's row, ``neighbour`` the listed bodies), the last step's contacts ``prev`` (warm
+    starting) and the restitution ``threshold`` (units/s: a faster approach that bounces is an
+    impact, left out)."""
+
+    scene: Scene
+    bodies: Bodies
+    scratch: Scratch
+    pair_first: np.ndarray
+    neighbour: np.ndarray
+    prev: Contacts
+    threshold: float
 
 
 @inline_kernel
@@ -158,34 +175,34 @@ STAGED_COLLIDER_CONTACTS = 2
 
 
 @inline_kernel
-def _contacts_span(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
-                   lists: tuple[np.ndarray, np.ndarray], prev: Contacts, out: Contacts,
-                   ends: np.ndarray, c: int, cap: int, threshold: float) -> int:
+def _contacts_span(first: int, stop: int, listing: Listing, out: Contacts, ends: np.ndarray,
+                   c: int, cap: int) -> int:
     """The contacts of bodies ``first .. stop-1`` at their current places into ``out`` from row
-    ``c`` on (module docstring), warm started from ``prev``; nothing at or past row ``cap`` is
-    written. Body i's end (one past its last contact, counted even when not written) goes to
-    ``ends[i]``; returns the last one. ``lists``: the pair lists (CSR: each body's row, then the
-    neighbours). A body's colliders come from its cache of the last step (``s``) when that
-    covers the ball and the margin. The loop of :func:`build_contacts` (every body, on the
-    calling thread) and :func:`contacts_range` (a chunk of them, on a thread), inlined into
-    each: as a compiled call of its own the same loop took 1.2-1.6x the CPU (bench_sim's
-    10,000 balls, one thread, six alternated pairs of processes, load 2), for no reason
-    found."""
+    ``c`` on (module docstring), warm started from ``listing.prev``; nothing at or past row
+    ``cap`` is written. Body i's end (one past its last contact, counted even when not written)
+    goes to ``ends[i]``; returns the last one. A body's colliders come from its cache of the
+    last step (``listing.scratch``) when that covers the ball and the margin. The loop of
+    :func:`build_contacts` (every body, on the calling thread) and :func:`contacts_range` (a
+    chunk of them, on a thread), inlined into each: as a compiled call of its own the same
+    loop took 1.2-1.6x the CPU (bench_sim's 10,000 balls, one thread, six alternated pairs of
+    processes, load 2), for no reason found."""
     # no reference counts in the loops (world.unowned): the scene's, the bodies' and the
     # scratch's arrays as views without an owner (the arguments keep them alive). Measured on
     # bench_sim's scene (10,000 balls, one thread, CPU, alternated in one process): 0.84 ->
     # 0.73 and 1.10 -> 0.94 ms
-    scene = unowned(scene)
-    b = unowned(b)
-    s = unowned(s)
-    pair_first, neighbour = lists
+    scene = unowned(listing.scene)
+    b = unowned(listing.bodies)
+    s = unowned(listing.scratch)
+    pair_first = listing.pair_first
+    neighbour = listing.neighbour
+    threshold = listing.threshold
     stack = np.empty(STACK_SIZE, np.int64)
     query = np.empty(6)
     spare = _spare(scene)
     # the contacts and the scratch query as owner-less views for the inlined helpers (each
     # counted them up and down once a body or a contact); the arguments keep the contacts
     # alive, and the query's owner stays in use in the loop (gather_spare), so it lives on
-    prev = unowned(prev)
+    prev = unowned(listing.prev)
     out = unowned(out)
     query_view = unowned(query)
     # owner-less: the compiled row call reference-counts nothing
@@ -298,20 +315,17 @@ def _contacts_span(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
 
 
 @kernel
-def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
-                   neighbour: np.ndarray, prev: Contacts, out: Contacts, threshold: float
-                   ) -> int:
+def build_contacts(listing: Listing, out: Contacts) -> int:
     """The contacts of every body at its current place into ``out`` (module docstring), warm
-    started from ``prev``; returns how many there are. When that is more than ``out`` holds,
-    nothing past its capacity is written and the caller calls again with room for them. A
-    body's colliders come from its cache of the last step (``s``) when that covers the ball
+    started from ``listing.prev``; returns how many there are. When that is more than ``out``
+    holds, nothing past its capacity is written and the caller calls again with room for
+    them. A body's colliders come from its cache of the last step when that covers the ball
     and the margin (:func:`_contacts_span` over every body)."""
-    n = b.pos.shape[0]
+    n = listing.bodies.pos.shape[0]
     cap = out.other.shape[0]
     first = out.first
     first[0] = 0
-    c = _contacts_span(0, n, scene, b, s, (pair_first, neighbour), prev, out, first[1:], 0,
-                       cap, threshold)
+    c = _contacts_span(0, n, listing, out, first[1:], 0, cap)
     # each body's first row, as written (nothing past the capacity)
     for i in range(1, n + 1):
         first[i] = min(first[i], cap)
@@ -319,18 +333,17 @@ def build_contacts(scene: Scene, b: Bodies, s: Scratch, pair_first: np.ndarray,
 
 
 @kernel
-def contacts_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
-                   lists: tuple[np.ndarray, np.ndarray], prev: Contacts, staged: Contacts,
-                   starts: np.ndarray, ends: np.ndarray, threshold: float) -> None:
+def contacts_range(first: int, stop: int, listing: Listing, staged: Contacts,
+                   starts: np.ndarray, ends: np.ndarray) -> None:
     """The contacts of bodies ``first .. stop-1`` (a range kernel: :func:`build_contacts` on
     threads) into their chunk's stretch of ``staged``, rows ``pair_first[first] + k * first``
     to ``pair_first[stop] + k * stop`` (k: :data:`STAGED_COLLIDER_CONTACTS`), body i's rows
     ``starts[i] .. ends[i]-1``, its start -1 when they ran past the stretch (listed again by
     :func:`merge_contacts`, which copies them into the contacts in body order)."""
-    pair_first = lists[0]
+    pair_first = listing.pair_first
     start = pair_first[first] + STAGED_COLLIDER_CONTACTS * first
     cap = pair_first[stop] + STAGED_COLLIDER_CONTACTS * stop
-    _contacts_span(first, stop, scene, b, s, lists, prev, staged, ends, start, cap, threshold)
+    _contacts_span(first, stop, listing, staged, ends, start, cap)
     for i in range(first, stop):
         starts[i] = start if ends[i] <= cap else -1
         start = ends[i]
