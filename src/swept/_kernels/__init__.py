@@ -46,6 +46,7 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
 from __future__ import annotations
 
 import copy
+import gc
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -139,6 +140,39 @@ def _llvm_lock_quiet(dispatcher: Any) -> Any:
     return dispatcher
 
 
+def _collector_paused(dispatcher: Any) -> Any:
+    """Make ``dispatcher``'s compiles run without Python's cyclic garbage collector.
+
+    A compile allocates hundreds of thousands of objects (IR, types, llvmlite's instructions),
+    which set off the collector's passes, and each full pass walks every object the process
+    holds, the earlier compiles' results among them: 7.6 s of the ``world2d`` warm-up
+    family's 51 s of CPU (21 full passes over up to 670,000 objects). While a swept kernel
+    compiles (its callees and numba's library compiles with it) the collector is off, under
+    numba's compiler lock; it is on again afterwards, and its next pass frees the compile's
+    cycles. Nothing if the collector was already off (a swept compile inside another, or a
+    program that turned it off): then it stays off."""
+    compile_ = dispatcher.compile
+
+    def compile_uncollected(sig: Any) -> Any:
+        with global_compiler_lock:
+            if not gc.isenabled():
+                return compile_(sig)
+            gc.disable()
+            try:
+                return compile_(sig)
+            finally:
+                gc.enable()
+
+    dispatcher.compile = compile_uncollected
+    return dispatcher
+
+
+def _compiled_quietly(dispatcher: Any) -> Any:
+    """``dispatcher`` compiling without numba's LLVM-lock events and without Python's
+    garbage collector (:func:`_llvm_lock_quiet`, :func:`_collector_paused`)."""
+    return _collector_paused(_llvm_lock_quiet(dispatcher))
+
+
 #: ``numba.njit``, untyped: its stubs do not list the options ``no_cpython_wrapper`` and
 #: ``no_cfunc_wrapper``. No kernel makes the C-callable wrapper (``no_cfunc_wrapper``), which
 #: only numba's first-class function values use.
@@ -147,7 +181,7 @@ _njit: Any = numba.njit
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = called_by_address(compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_compiled_quietly(_njit(
         cache=True, nogil=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
@@ -181,8 +215,8 @@ def callee(fn: F) -> F:
     calls does not need. Measured: a wrapper is two thirds of a small kernel's compile
     that takes a scene (0.084 against 0.027 s of CPU, 29 such kernels). Python calling a
     callee gets a TypeError."""
-    dispatcher = _llvm_lock_quiet(_njit(cache=True, no_cpython_wrapper=True,
-                                        no_cfunc_wrapper=True)(fn))
+    dispatcher = _compiled_quietly(_njit(cache=True, no_cpython_wrapper=True,
+                                          no_cfunc_wrapper=True)(fn))
     compiled: F = called_by_address(compiled_once(_python_refused(_typed_unliteral(dispatcher))))
     return compiled
 
@@ -236,7 +270,7 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = called_by_address(compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_compiled_quietly(_njit(
         cache=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
@@ -252,7 +286,7 @@ def inline_kernel(fn: F) -> F:
     10 s of CPU; inlined into ``cast_one`` and ``cast_range`` it cost that twice; now only
     in ``cast_range``, which the scalar queries call on a one-row batch). Inline small
     helpers; call large ones."""
-    compiled: F = compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+    compiled: F = compiled_once(_typed_unliteral(_compiled_quietly(_njit(
         cache=True, nogil=True, inline="always", no_cfunc_wrapper=True)(fn))))
     return compiled
 
