@@ -708,6 +708,94 @@ def test_a_kernels_compile_broadcasts_no_llvm_lock_events() -> None:
     assert len(user.buffer) > 100
 
 
+def test_a_kernels_compile_runs_without_the_garbage_collector() -> None:
+    """Python's cyclic garbage collector walked every object of the process at each full pass
+    set off by a compile's allocations (7.6 s of the ``world2d`` warm-up family's 51 s): a
+    swept kernel's compile runs with the collector off (_collector_paused), turns it on
+    again afterwards, and leaves it off where the program had turned it off."""
+    import gc
+
+    import swept._kernels as kernels
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.seen: list[bool] = []
+
+        def compile(self, sig: Any) -> str:
+            self.seen.append(gc.isenabled())
+            return f"compiled {sig}"
+
+    assert gc.isenabled()
+    recorder = Recorder()
+    paused = kernels._collector_paused(recorder)
+    assert paused.compile("f8") == "compiled f8"
+    assert recorder.seen == [False]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert paused.compile("i8") == "compiled i8"
+    finally:
+        gc.enable()
+    assert recorder.seen == [False, False]
+    with pytest.raises(ZeroDivisionError):
+        kernels._collector_paused(type("Failing", (), {"compile": lambda self, sig: 1 / 0})()
+                                  ).compile("f8")
+    assert gc.isenabled()
+    quiet = kernels._compiled_quietly(numba.njit(_user_helper))
+    assert quiet.compile((numba.float64,)) is not None
+    assert gc.isenabled()
+    assert quiet(1.0) == 3.0
+
+
+def test_the_live_map_by_bits_gives_numbas_sets_for_every_kernel() -> None:
+    """numba's fix point of the variables live on entry to each block (read by the dels'
+    insertion) iterates with Python sets: for swept's functions it runs on integers' bits
+    (_live_map_by_bits), which give every kernel's IR the very sets, block by block, in
+    numba's order of blocks."""
+    from numba.core import analysis
+
+    import swept._kernels as kernels
+
+    numbas = analysis.compute_live_map._numba_compute_live_map
+    checked = 0
+    for py_func in _own_kernels():
+        func_ir = compiler.run_frontend(py_func)
+        cfg = analysis.compute_cfg_from_blocks(func_ir.blocks)
+        usedefs = analysis.compute_use_defs(func_ir.blocks)
+        theirs = numbas(cfg, func_ir.blocks, usedefs.usemap, usedefs.defmap)
+        ours = analysis.compute_live_map(cfg, func_ir.blocks, usedefs.usemap, usedefs.defmap)
+        assert list(ours) == list(theirs), py_func.__qualname__
+        assert ours == theirs, py_func.__qualname__
+        checked += 1
+    assert checked > 300
+    assert kernels._live_sets_as_bits(cfg, func_ir.blocks, usedefs.usemap,
+                                      usedefs.defmap) == theirs
+
+
+def test_another_programs_live_map_goes_through_numbas_own_analysis() -> None:
+    """Only swept's own functions take the live map by bits: a user's function is analysed
+    by numba's own fix point."""
+    from numba.core import analysis, postproc
+
+    import swept._kernels as kernels
+
+    func_ir = compiler.run_frontend(_user_helper)
+    assert not kernels._swept_blocks(func_ir.blocks)
+    cfg = analysis.compute_cfg_from_blocks(func_ir.blocks)
+    usedefs = analysis.compute_use_defs(func_ir.blocks)
+    seen: list[Any] = []
+    original = kernels._live_sets_as_bits
+    kernels._live_sets_as_bits = lambda *args: seen.append(args)  # type: ignore[assignment]
+    try:
+        live = analysis.compute_live_map(cfg, func_ir.blocks, usedefs.usemap, usedefs.defmap)
+        lifetime = postproc.VariableLifetime(func_ir.blocks).livemap
+    finally:
+        kernels._live_sets_as_bits = original
+    assert seen == []
+    numbas = analysis.compute_live_map._numba_compute_live_map
+    assert live == lifetime == numbas(cfg, func_ir.blocks, usedefs.usemap, usedefs.defmap)
+
+
 def test_the_ssa_shortcut_rebuilds_every_kernel_as_numba_does() -> None:
     """The SSA shortcut (_ssa_by_mentions) gives every kernel's IR (before inlining) the very
     statements, names and phi nodes that numba's own pass gives it."""

@@ -46,6 +46,7 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
 from __future__ import annotations
 
 import copy
+import gc
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -139,6 +140,39 @@ def _llvm_lock_quiet(dispatcher: Any) -> Any:
     return dispatcher
 
 
+def _collector_paused(dispatcher: Any) -> Any:
+    """Make ``dispatcher``'s compiles run without Python's cyclic garbage collector.
+
+    A compile allocates hundreds of thousands of objects (IR, types, llvmlite's instructions),
+    which set off the collector's passes, and each full pass walks every object the process
+    holds, the earlier compiles' results among them: 7.6 s of the ``world2d`` warm-up
+    family's 51 s of CPU (21 full passes over up to 670,000 objects). While a swept kernel
+    compiles (its callees and numba's library compiles with it) the collector is off, under
+    numba's compiler lock; it is on again afterwards, and its next pass frees the compile's
+    cycles. Nothing if the collector was already off (a swept compile inside another, or a
+    program that turned it off): then it stays off."""
+    compile_ = dispatcher.compile
+
+    def compile_uncollected(sig: Any) -> Any:
+        with global_compiler_lock:
+            if not gc.isenabled():
+                return compile_(sig)
+            gc.disable()
+            try:
+                return compile_(sig)
+            finally:
+                gc.enable()
+
+    dispatcher.compile = compile_uncollected
+    return dispatcher
+
+
+def _compiled_quietly(dispatcher: Any) -> Any:
+    """``dispatcher`` compiling without numba's LLVM-lock events and without Python's
+    garbage collector (:func:`_llvm_lock_quiet`, :func:`_collector_paused`)."""
+    return _collector_paused(_llvm_lock_quiet(dispatcher))
+
+
 #: ``numba.njit``, untyped: its stubs do not list the options ``no_cpython_wrapper`` and
 #: ``no_cfunc_wrapper``. No kernel makes the C-callable wrapper (``no_cfunc_wrapper``), which
 #: only numba's first-class function values use.
@@ -147,7 +181,7 @@ _njit: Any = numba.njit
 
 def kernel(fn: F) -> F:
     """Compile ``fn`` as a scalar kernel: nopython, cached on disk, releasing the GIL."""
-    compiled: F = called_by_address(compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_compiled_quietly(_njit(
         cache=True, nogil=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
@@ -181,8 +215,8 @@ def callee(fn: F) -> F:
     calls does not need. Measured: a wrapper is two thirds of a small kernel's compile
     that takes a scene (0.084 against 0.027 s of CPU, 29 such kernels). Python calling a
     callee gets a TypeError."""
-    dispatcher = _llvm_lock_quiet(_njit(cache=True, no_cpython_wrapper=True,
-                                        no_cfunc_wrapper=True)(fn))
+    dispatcher = _compiled_quietly(_njit(cache=True, no_cpython_wrapper=True,
+                                          no_cfunc_wrapper=True)(fn))
     compiled: F = called_by_address(compiled_once(_python_refused(_typed_unliteral(dispatcher))))
     return compiled
 
@@ -236,7 +270,7 @@ def entry(fn: F) -> F:
     computes, and the Python caller holds the GIL around it anyway. Batch kernels release
     the GIL themselves.
     """
-    compiled: F = called_by_address(compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+    compiled: F = called_by_address(compiled_once(_typed_unliteral(_compiled_quietly(_njit(
         cache=True, no_cfunc_wrapper=True)(fn)))))
     return compiled
 
@@ -252,7 +286,7 @@ def inline_kernel(fn: F) -> F:
     10 s of CPU; inlined into ``cast_one`` and ``cast_range`` it cost that twice; now only
     in ``cast_range``, which the scalar queries call on a one-row batch). Inline small
     helpers; call large ones."""
-    compiled: F = compiled_once(_typed_unliteral(_llvm_lock_quiet(_njit(
+    compiled: F = compiled_once(_typed_unliteral(_compiled_quietly(_njit(
         cache=True, nogil=True, inline="always", no_cfunc_wrapper=True)(fn))))
     return compiled
 
@@ -777,6 +811,78 @@ def _lazy_lifetimes() -> None:
 
 
 _lazy_lifetimes()
+
+
+def _live_sets_as_bits(cfg: Any, blocks: Any, var_use_map: Any, var_def_map: Any) -> Any:
+    """numba's ``analysis.compute_live_map`` (0.68) with each set of variable names held as
+    the bits of an integer while it iterates: the same steps in the same order, so the same
+    sets (each variable live on entry to each block)."""
+    order = cfg.topo_order()
+    bit: dict[str, int] = {}
+
+    def bits(names: Any) -> int:
+        value = 0
+        for name in names:
+            value |= 1 << bit.setdefault(name, len(bit))
+        return value
+
+    uses = {offset: bits(var_use_map[offset]) for offset in blocks}
+    defs = {offset: bits(var_def_map[offset]) for offset in blocks}
+    successors = {offset: [out for out, _ in cfg.successors(offset)] for offset in order}
+    predecessors = {offset: [inc for inc, _ in cfg.predecessors(offset)] for offset in order}
+    # as numba's fix points: each pass over the blocks until one changes nothing (a pass
+    # can only add names, so a block's set is as large as it will be once it stops growing;
+    # the cap is one pass a block and variable more than any fix point takes)
+    cap = (len(order) + 1) * (len(bit) + 1) + 1
+    reach: dict[Any, int] = {}
+    for _ in range(cap):
+        before = dict(reach)
+        for offset in order:
+            reach[offset] = reach.get(offset, 0) | defs.get(offset, 0) | uses.get(offset, 0)
+            for out in successors[offset]:
+                reach[out] = reach.get(out, 0) | reach[offset]
+        if reach == before:
+            break
+    live = dict(uses)
+    for _ in range(cap):
+        before = dict(live)
+        for offset in reversed(order):
+            for inc in predecessors[offset]:
+                live[inc] |= (live[offset] & reach.get(inc, 0)) & ~defs.get(inc, 0)
+        if live == before:
+            break
+    names = list(bit)
+    return {offset: {names[i] for i in range(value.bit_length()) if value >> i & 1}
+            for offset, value in live.items()}
+
+
+def _live_map_by_bits() -> None:
+    """Make numba compute the variables live on entry to each block of swept's functions
+    with sets as integers' bits (once; nothing if numba changed).
+
+    numba's ``analysis.compute_live_map`` (0.68), which the three post-processing runs that
+    insert ``ir.Del`` statements read, iterates to a fix point over every block, each step a
+    union of Python sets of variable names: 2.6 s of the ``world2d`` warm-up family's 48 s
+    of CPU. :func:`_live_sets_as_bits` takes the same steps on integers; the dels are
+    inserted from the same sets, so the IR is the same. Any other program's functions go
+    through numba's own analysis."""
+    from numba.core import analysis
+
+    compute = getattr(analysis, "compute_live_map", None)
+    if compute is None or getattr(compute, "_swept_bits", False):
+        return
+
+    def compute_live_map(cfg: Any, blocks: Any, var_use_map: Any, var_def_map: Any) -> Any:
+        if not _swept_blocks(blocks):
+            return compute(cfg, blocks, var_use_map, var_def_map)
+        return _live_sets_as_bits(cfg, blocks, var_use_map, var_def_map)
+
+    compute_live_map._swept_bits = True  # type: ignore[attr-defined]
+    compute_live_map._numba_compute_live_map = compute  # type: ignore[attr-defined]
+    analysis.compute_live_map = compute_live_map
+
+
+_live_map_by_bits()
 
 
 def _meminfos_only() -> None:
