@@ -36,18 +36,18 @@ KERNELS_PACKAGE = "swept._kernels"
 #: Seconds of CPU that compiling each kernel module's kernels took from an empty cache, the
 #: basis of the notice's estimate (a first use compiles only the kernels it calls, so the
 #: figure is an upper bound for a module). Measured by ``benchmarks/bench_compile.py
-#: --breakdown`` (the tour of every family on the 2-core machine, load average 0.8 to 2.5,
-#: 2026-12-03 02:52: 95.3 s of CPU in 372 compiles; numba's own library kernels, 3.5 s, are
-#: in no module's figure; ``events`` and ``batch_sweep``, which that tour compiled nothing
-#: of, keep their figures of 2026-12-02). Kept here rather than in :mod:`swept.constants`: a
-#: figure for a message, and an edit there recompiles every kernel. ``default`` is for a
-#: module that the table does not name.
+#: --breakdown`` (the tour of every family on the 2-core machine, load average about 1 with a
+#: test run starting beside it, 2026-12-03 14:13: 87.8 s of CPU in 377 compiles; numba's own
+#: library kernels, 3.6 s, are in no module's figure; ``events`` and ``batch_sweep``, which
+#: that tour compiled nothing of, keep their figures of 2026-12-02). Kept here rather than in
+#: :mod:`swept.constants`: a figure for a message, and an edit there recompiles every kernel.
+#: ``default`` is for a module that the table does not name.
 COMPILE_SECONDS: dict[str, float] = {
-    "sim": 21.2, "world": 16.3, "mesh": 13.8, "contact": 5.5, "ray": 5.1, "bvh": 4.6,
-    "sim_shapes": 2.6, "solver": 3.6, "distance": 2.4, "tilemap": 1.6, "grid": 2.6,
-    "polytope": 1.7, "sweep": 1.9, "manifold": 1.7, "events": 2.4, "surface": 1.3,
-    "world_hit": 1.6, "world_sweep": 1.2, "sim_grid": 1.1, "chain": 0.8, "geom": 0.9,
-    "order": 0.4, "response": 0.1, "batch_sweep": 2.0, "default": 2.0,
+    "sim": 17.5, "world": 14.8, "mesh": 11.9, "contact": 7.0, "ray": 4.8, "bvh": 4.3,
+    "sim_shapes": 2.2, "solver": 3.6, "distance": 2.7, "tilemap": 1.6, "grid": 2.4,
+    "polytope": 1.4, "sweep": 2.2, "manifold": 1.3, "events": 2.4, "surface": 1.5,
+    "world_hit": 1.2, "world_sweep": 0.8, "sim_grid": 1.0, "chain": 0.8, "geom": 0.9,
+    "order": 0.3, "response": 0.1, "batch_sweep": 2.0, "default": 2.0,
 }
 
 _lock = threading.RLock()
