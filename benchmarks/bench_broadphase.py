@@ -42,6 +42,7 @@ import json
 import math
 import os
 import platform
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -110,6 +111,8 @@ BVH_LEAF = 4
 BVH_BINS = 16
 #: Relative tolerance when comparing hit distances with the brute force.
 AGREE_TOLERANCE = 1e-9
+#: Seed of :func:`interleaved`'s round orders.
+ORDER_SEED = 11
 #: The issue's goals: World within this of the best plain structure, and this many times pymunk.
 GOAL_VS_PLAIN = 1.3
 GOAL_VS_PYMUNK = 20.0
@@ -760,16 +763,22 @@ def compare(ref_i: np.ndarray, ref_t: np.ndarray, idx: np.ndarray, t: np.ndarray
 
 def interleaved(runners: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
     """The fastest of ``repeats`` timed calls of each runner, in seconds of this thread's CPU
-    time, the runners taking turns (round robin), each timed call right after an untimed one
-    of the same runner (so that it finds its own data in cache, as consecutive repeats did,
-    not the previous runner's). On a shared machine whose load drifts within seconds, each
-    runner then sees the same moments, and the CPU clock leaves out the time other processes
-    hold the core (wall-clock minima of the same runs differed by up to 2x between runners,
-    with two other processes on two cores). Every runner here runs on the calling thread (one
-    thread)."""
+    time, the runners taking turns (round robin, in a new random order each round: in a fixed
+    order, the runner after the plain BVH read 1.4-1.6x slower than the same runner elsewhere,
+    in every run on clusters of 1,000, whichever runner it was; not explained), each timed call
+    right after an untimed one of the same runner (so that it finds its own data in cache, as
+    consecutive repeats did, not the previous runner's). On a shared machine whose load
+    drifts within seconds, each runner then sees the same moments, and the CPU clock leaves
+    out the time other processes hold the core (wall-clock minima of the same runs differed
+    by up to 2x between runners, with two other processes on two cores). Every runner here
+    runs on the calling thread (one thread)."""
     best = {name: math.inf for name in runners}
+    names = list(runners)
+    shuffle = random.Random(ORDER_SEED)
     for _ in range(repeats):
-        for name, fn in runners.items():
+        shuffle.shuffle(names)
+        for name in names:
+            fn = runners[name]
             fn()
             start = time.thread_time()
             fn()

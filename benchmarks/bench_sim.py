@@ -31,6 +31,10 @@ The same pymunk scene is also run with :data:`SAFE_SUBSTEPS` substeps a step (fo
 swept gives (its rate from its checked run alone, the steps timed between the checks: 20 s a
 run).
 
+Side by side (:func:`duel`, the goal's ratio): swept (swept mode, default threads) and pymunk
+stepping the same steps in turns, a window of each at a time, so that the host's slow spells
+fall on both alike; each window at its least time among :data:`DUEL_RUNS` runs.
+
 Growth: the wall-clock cost of one swept-mode step at 1k, 10k and 100k balls (the same
 density), and the exponent of a least-squares fit of log(cost) against log(n).
 
@@ -94,6 +98,12 @@ TIMED_RUNS = 2
 #: Windows of consecutive steps each timed run is timed in; the rate takes each window's
 #: least time among the runs (600 steps: windows of 100).
 TIMED_WINDOWS = 6
+#: Windows the side-by-side run (:func:`duel`) cuts the steps into, each engine's window
+#: right after the other's (600 steps: windows of 20, about 0.1 s of swept and 0.2 s of
+#: pymunk): the host's slow spells, which last seconds, then fall on both engines alike.
+DUEL_WINDOWS = 30
+#: Runs of the side-by-side steps; each window's least time among them is kept.
+DUEL_RUNS = 2
 #: pymunk collision type of the balls.
 BALL_TYPE = 1
 #: pymunk collision type of the walls.
@@ -320,6 +330,48 @@ def run_pymunk(scene: dict[str, Any], steps: int, substeps: int = 1
             "chord_steps": events, "caught_counter": None}
 
 
+def duel(scene: dict[str, Any], steps: int) -> dict[str, Any] | None:
+    """swept (swept mode, the default threads) and pymunk on the same steps in turns: each run
+    cuts ``steps`` into :data:`DUEL_WINDOWS` windows and steps one engine's window, then the
+    other's (the first engine alternating window to window), wall clock; each engine's rate is
+    the steps over the sum of its windows' least times among :data:`DUEL_RUNS` runs. The
+    ratio of the two is the goal's (issue 11: at least 2x): timed minutes apart, as the rows
+    are, each engine's rate moved up to 1.7x with the host's load (pymunk 72-125 steps/s on
+    idle runs of one day), and the ratio with it. None when pymunk is not installed."""
+    try:
+        import pymunk  # noqa: F401
+    except ImportError:
+        return None
+    _swept_sim(scene, "swept").run(WARM_UP_STEPS)  # touch the scene's memory first
+    cuts = np.diff(np.linspace(0, steps, DUEL_WINDOWS + 1).round().astype(int))
+    runs: dict[str, list[list[float]]] = {"swept": [], "pymunk": []}
+    for _ in range(DUEL_RUNS):
+        sim = _swept_sim(scene, "swept")
+        space, _bodies, _index = _pymunk_space(scene)
+
+        def pymunk_steps(k: int, space: Any = space) -> None:
+            for _ in range(k):
+                space.step(STEP)
+
+        engines = {"swept": sim.run, "pymunk": pymunk_steps}
+        times: dict[str, list[float]] = {"swept": [], "pymunk": []}
+        for w, k in enumerate(cuts):
+            for name in (("swept", "pymunk") if w % 2 == 0 else ("pymunk", "swept")):
+                t0 = time.perf_counter()
+                engines[name](int(k))
+                times[name].append(time.perf_counter() - t0)
+        for name, windows in times.items():
+            runs[name].append(windows)
+    rates = {name: steps / float(np.min(windows, axis=0).sum())
+             for name, windows in runs.items()}
+    return {"steps": steps, "windows": DUEL_WINDOWS, "runs": DUEL_RUNS,
+            "threads": swept.threads(),
+            "swept_steps_per_second": rates["swept"],
+            "pymunk_steps_per_second": rates["pymunk"],
+            "ratio": rates["swept"] / rates["pymunk"],
+            "run_ratios": [sum(p) / sum(s) for s, p in zip(runs["swept"], runs["pymunk"])]}
+
+
 def step_cost(balls: int, repeats: int) -> float:
     """Seconds of one swept-mode step at ``balls`` balls: the least of ``repeats`` steps after
     a warm-up step (the least is the one least disturbed by a shared machine)."""
@@ -347,6 +399,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         safe = run_pymunk(scene, SUBSTEP_ROW_STEPS, SAFE_SUBSTEPS)
         if safe is not None:
             rows.append(safe)
+    side_by_side = duel(scene, steps) if pm is not None else None
     sizes = [1000, 4000, 16000] if quick else [1000, 10000, 100000]
     costs = [step_cost(n, 3 if quick else 5) for n in sizes]
     slope = float(np.polyfit(np.log(sizes), np.log(costs), 1)[0])
@@ -355,7 +408,8 @@ def run(quick: bool = False) -> dict[str, Any]:
               "n_log_n_exponent": 1.0 + math.log(math.log(sizes[-1]) / math.log(sizes[0]))
               / math.log(sizes[-1] / sizes[0])}
     result = {"name": "sim: balls among thin walls", "quick": quick,
-              "threads": swept.threads(), "rows": rows, "growth": growth}
+              "threads": swept.threads(), "rows": rows, "duel": side_by_side,
+              "growth": growth}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     return result
@@ -384,6 +438,13 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"{row['engine']:<28}{row['steps_per_second']:>10.1f}"
               f"{row['balls_tunneled']:>16,}{row['tunneling_steps']:>17,}"
               f"{row['chord_balls']:>13,}{row['chord_steps']:>13,}{caught:>11}  {runs}")
+    d = result.get("duel")
+    if d:
+        print(f"side by side (swept mode on {d['threads']} threads and pymunk, windows of "
+              f"{d['steps'] // d['windows']} steps in turns, each at its least of {d['runs']} "
+              f"runs): swept {d['swept_steps_per_second']:.1f} steps/s, pymunk "
+              f"{d['pymunk_steps_per_second']:.1f}: {d['ratio']:.2f}x (runs: "
+              + " / ".join(f"{r:.2f}x" for r in d["run_ratios"]) + ")")
     g = result["growth"]
     print("one swept-mode step: " + ", ".join(
         f"{n:,} balls {t * 1e3:.2f} ms" for n, t in zip(g["sizes"], g["seconds_per_step"]))

@@ -200,6 +200,15 @@ def goal_simulation(r: dict[str, Any]) -> Verdict:
     single = one["steps_per_second"] / pymunk["steps_per_second"]
     text = (f"{swept_row['balls']:,} balls: {default:.2f}x ({single:.2f}x on one thread), "
             f"{swept_row['balls_tunneled']} tunneled")
+    duel = sim.get("duel")
+    if duel:
+        # the engines stepped in turns (bench_sim.duel): the goal's ratio; the rows' above,
+        # each engine timed apart, beside it
+        text = (f"{swept_row['balls']:,} balls side by side: {duel['ratio']:.2f}x (runs "
+                + " / ".join(f"{r:.2f}x" for r in duel["run_ratios"])
+                + f"); timed apart {default:.2f}x ({single:.2f}x on one thread); "
+                f"{swept_row['balls_tunneled']} tunneled")
+        default = duel["ratio"]
     if swept_row["balls"] < 10_000:
         return (text + " (not the goal's size)", None)
     return (text, default >= 2.0 and swept_row["balls_tunneled"] == 0)

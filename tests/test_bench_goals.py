@@ -158,3 +158,21 @@ def test_the_pybullet_goal_shows_pybullet_over_embree_where_the_run_measured_it(
     results["mesh"]["meshes"][0]["rays"]["lidar"]["pybullet_over_embree"] = 8.04
     assert goals.goal_mesh_pybullet(results) == (
         "terrain lidar 10.5x (pybullet / Embree 8.0x)", True)
+
+
+def test_the_side_by_side_ratio_decides_the_simulation_goal_where_the_run_measured_it() -> None:
+    """bench_sim's side-by-side run (the engines stepped in turns, so that the host's slow
+    spells fall on both) gives the goal's ratio where the run made it; the rows' ratio (each
+    engine timed apart) is shown beside it, and an older run without it reads as before."""
+    goals = _goals()
+    results = _results()
+    assert goals.goal_simulation(results) == (
+        "10,000 balls: 2.10x (1.50x on one thread), 0 tunneled", True)
+    results["sim"]["duel"] = {"ratio": 1.99, "run_ratios": [1.99, 2.1]}
+    assert goals.goal_simulation(results) == (
+        "10,000 balls side by side: 1.99x (runs 1.99x / 2.10x); timed apart 2.10x (1.50x on "
+        "one thread); 0 tunneled", False)
+    results["sim"]["duel"]["ratio"] = 2.0
+    assert goals.goal_simulation(results)[1] is True
+    results["sim"]["rows"][0]["balls_tunneled"] = 1
+    assert goals.goal_simulation(results)[1] is False
