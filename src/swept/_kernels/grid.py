@@ -294,6 +294,37 @@ def row_tag(tag: float) -> tuple[int, int]:
     return value & ((1 << ROW_CODE_BITS) - 1), value >> ROW_CODE_BITS
 
 
+@inline_kernel
+def entry_of(value: int) -> tuple[int, int]:
+    """A grid entry (an int32 of :func:`grid_of`'s view, :func:`coded_entries`) read:
+    ``(e, code)``, the gridded collider's row index and its row's code."""
+    return value >> ROW_CODE_BITS, value & ((1 << ROW_CODE_BITS) - 1)
+
+
+def coded_entries(start: np.ndarray, items: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The grid's entries (``items``, :func:`bin_colliders`, :func:`subdivide`) as the walk
+    reads them: each entry ``e`` (a cell's or a sub-cell's) as ``e << ROW_CODE_BITS | code``,
+    its row's code (``rows``, :func:`collider_rows`; :func:`entry_of`), so that the walk's
+    dispatch on the kind waits for the entry's load alone, not for its row's load after it. A
+    sub-grid's ``-1 - b``, its side and starts stay as they are. Ascending entries stay
+    ascending, and equal ones equal."""
+    if rows.shape[0] > CELL_START >> ROW_CODE_BITS:
+        raise ValueError(f"a grid's entries name at most {CELL_START >> ROW_CODE_BITS} rows, "
+                         f"got {rows.shape[0]}")
+    codes = rows[:, 2].astype(np.int64) & ((1 << ROW_CODE_BITS) - 1)
+    out = items.copy()
+    flat = items[:start[-1]]
+    listed = flat >= 0
+    out[:start[-1]][listed] = flat[listed] << ROW_CODE_BITS | codes[flat[listed]]
+    for b in (-1 - flat[~listed]).tolist():
+        # a sub-grid block: its side S, its S * S + 1 starts, then its entries
+        s = int(items[b])
+        first = b + SUB_HEAD + s * s + 1
+        block = items[first:first + int(items[first - 1])]
+        out[first:first + block.shape[0]] = block << ROW_CODE_BITS | codes[block]
+    return out
+
+
 @kernel
 def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margin: float
                   ) -> np.ndarray:
