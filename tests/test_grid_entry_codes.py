@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 import swept.world as world_module
-from swept import AABB, Capsule, Circle, Polygon, Segment, World
+from swept import Circle
 from swept._kernels import grid as _grid
 from swept._kernels import scene as _scene
 from swept.broadphase import BroadphaseChoice
+from test_grid_row_tags import _kinds_world
 
 
 def _rows(codes: list[int]) -> np.ndarray:
@@ -54,15 +55,9 @@ def test_a_packed_worlds_entries_carry_their_rows_codes(monkeypatch: pytest.Monk
     # (a grid of 8-unit cells forced: the scene is clustered, which the BVH would take)
     monkeypatch.setattr(world_module, "choose_broadphase",
                         lambda lo, hi, dim, thin=None: BroadphaseChoice(True, 8.0, "test: a grid"))
+    # every gridded kind, 60 of each
+    w = _kinds_world(5)
     rng = np.random.default_rng(5)
-    w = World()
-    for p in rng.uniform(0.0, 200.0, (80, 2)):
-        d = rng.uniform(-6.0, 6.0, 2)
-        w.add(Segment(p, p + d))
-        w.add(AABB(p + 1.0, p + rng.uniform(1.5, 5.0, 2)))
-        w.add(Circle(p - 2.0, float(rng.uniform(0.3, 3.0))))
-        w.add(Polygon([p + (0.0, 3.0), p + (3.0, 3.0), p + (1.5, 5.0)]))
-        w.add(Capsule(p - d, p - 0.5 * d, 0.7))
     # a crowd of small circles in one place: a split cell
     for p in rng.uniform(100.0, 101.0, (200, 2)):
         w.add(Circle(p, 0.01))

@@ -8,13 +8,13 @@ side ``cell`` from ``(x0, y0)`` when that beats its BVH for the scene
 Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``start``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
 ``items[start[c] : start[c + 1]]``, indices of the gridded colliders; in ``links`` as int32
-values, :func:`grid_block`), the gridded colliders'
-handles, and one row per gridded collider (:func:`collider_rows`): a segment's crossing data,
-a box's corners, a circle's centre and radius, any other collider's box grown by
-:data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
-reject a hit the narrowphase finds: a ray through a segment's end at a corner of its box can
-cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the crossing on
-the segment (a hit).
+values, :func:`grid_block`, each entry carrying its row's code, :func:`coded_entries`), the
+gridded colliders' handles, and one row per gridded collider (:func:`collider_rows`): a
+segment's crossing data, a box's corners, a circle's centre and radius, any other collider's
+box grown by :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box
+test must not reject a hit the narrowphase finds: a ray through a segment's end at a corner of
+its box can cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the
+crossing on the segment (a hit).
 
 Moving colliders (2D, when the static colliders have a grid) go in a second, coarser grid
 over the same frame, rebinned in place at every sync after they move (:func:`bin_moving`):
