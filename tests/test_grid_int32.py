@@ -46,7 +46,7 @@ def test_a_packed_worlds_grid_view_holds_its_starts_and_entries() -> None:
     w.add(Segment((0.0, 0.0), (300.0, 300.0)))
     w.raycast_many(np.zeros((1, 2)), np.ones((1, 2)))
     assert w._broadphase is not None and w._broadphase.use_grid
-    _frame, _dims, start, items, _rows, _handles = w._split_grid()
+    _frame, _dims, start, items, rows, _handles = w._split_grid()
     links = w._sync().links
     view = links.view(np.int32)
     cells = int(links[_scene.H_GRID_CELLS])
@@ -54,7 +54,9 @@ def test_a_packed_worlds_grid_view_holds_its_starts_and_entries() -> None:
     assert first == cells + start.shape[0]
     # (the mover marks some starts: the bit masked off)
     assert (view[cells:first] & _grid.CELL_START).tolist() == start.tolist()
-    assert view[first:first + items.shape[0]].tolist() == items.tolist()
+    # (each entry carries its row's code: grid.coded_entries)
+    assert view[first:first + items.shape[0]].tolist() == _grid.coded_entries(start, items,
+                                                                              rows).tolist()
     block = int(links[_scene.H_MOVING_GRID])
     assert 2 * block == first + items.shape[0] + (first + items.shape[0]) % 2
     assert links[block + _grid.MG_GRIDDED] == 1

@@ -8,13 +8,13 @@ side ``cell`` from ``(x0, y0)`` when that beats its BVH for the scene
 Layout (packed into the scene's arrays by :func:`swept._kernels.world.pack`): ``start``
 (nx * ny + 1,) int64 and ``items`` (E,) int64 in CSR form (cell ``cx + nx * cy`` holds
 ``items[start[c] : start[c + 1]]``, indices of the gridded colliders; in ``links`` as int32
-values, :func:`grid_block`), the gridded colliders'
-handles, and one row per gridded collider (:func:`collider_rows`): a segment's crossing data,
-a box's corners, a circle's centre and radius, any other collider's box grown by
-:data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box test must not
-reject a hit the narrowphase finds: a ray through a segment's end at a corner of its box can
-cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the crossing on
-the segment (a hit).
+values, :func:`grid_block`, each entry carrying its row's code, :func:`coded_entries`), the
+gridded colliders' handles, and one row per gridded collider (:func:`collider_rows`): a
+segment's crossing data, a box's corners, a circle's centre and radius, any other collider's
+box grown by :data:`~swept.constants.GRID_MARGIN` of a cell. Grown, because the walk's box
+test must not reject a hit the narrowphase finds: a ray through a segment's end at a corner of
+its box can cross the box's edges an ulp apart in t (a miss) while ``ray_segment`` puts the
+crossing on the segment (a hit).
 
 Moving colliders (2D, when the static colliders have a grid) go in a second, coarser grid
 over the same frame, rebinned in place at every sync after they move (:func:`bin_moving`):
@@ -292,6 +292,37 @@ def row_tag(tag: float) -> tuple[int, int]:
     """A grid collider row's column 2 (:data:`ROW_CODE_BITS`) read: ``(code, handle)``."""
     value = int(tag)
     return value & ((1 << ROW_CODE_BITS) - 1), value >> ROW_CODE_BITS
+
+
+@inline_kernel
+def entry_of(value: int) -> tuple[int, int]:
+    """A grid entry (an int32 of :func:`grid_of`'s view, :func:`coded_entries`) read:
+    ``(e, code)``, the gridded collider's row index and its row's code."""
+    return value >> ROW_CODE_BITS, value & ((1 << ROW_CODE_BITS) - 1)
+
+
+def coded_entries(start: np.ndarray, items: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The grid's entries (``items``, :func:`bin_colliders`, :func:`subdivide`) as the walk
+    reads them: each entry ``e`` (a cell's or a sub-cell's) as ``e << ROW_CODE_BITS | code``,
+    its row's code (``rows``, :func:`collider_rows`; :func:`entry_of`), so that the walk's
+    dispatch on the kind waits for the entry's load alone, not for its row's load after it. A
+    sub-grid's ``-1 - b``, its side and starts stay as they are. Ascending entries stay
+    ascending, and equal ones equal."""
+    if rows.shape[0] > CELL_START >> ROW_CODE_BITS:
+        raise ValueError(f"a grid's entries name at most {CELL_START >> ROW_CODE_BITS} rows, "
+                         f"got {rows.shape[0]}")
+    codes = rows[:, 2].astype(np.int64) & ((1 << ROW_CODE_BITS) - 1)
+    out = items.copy()
+    flat = items[:start[-1]]
+    listed = flat >= 0
+    out[:start[-1]][listed] = flat[listed] << ROW_CODE_BITS | codes[flat[listed]]
+    for b in (-1 - flat[~listed]).tolist():
+        # a sub-grid block: its side S, its S * S + 1 starts, then its entries
+        s = int(items[b])
+        first = b + SUB_HEAD + s * s + 1
+        block = items[first:first + int(items[first - 1])]
+        out[first:first + block.shape[0]] = block << ROW_CODE_BITS | codes[block]
+    return out
 
 
 @kernel

@@ -43,7 +43,8 @@ The broadphase, rebuilt by :func:`swept._kernels.world.pack` when the static col
     ``child + 1``; a node's colliders are ``items[start : start + count]``), the trees' items
     (handles, leaf by leaf), the unbounded colliders (planes, tested by every query), the
     grid's cell starts (``nx * ny + 1``) and its entries (gridded collider indices, each
-    naming its row, which holds the collider's handle) as int32 values, two a slot
+    naming its row, which holds the collider's handle, and carrying the row's code:
+    :func:`swept._kernels.grid.coded_entries`) as int32 values, two a slot
     (:func:`swept._kernels.grid.grid_block`), and the moving colliders' coarse grid
     (:func:`swept._kernels.grid.bin_moving`), rewritten in place at each sync.
 

@@ -63,6 +63,8 @@ from .grid import (
     bin_moving,
     box_missed,
     coarse_of,
+    coded_entries,
+    entry_of,
     grid_block,
     grid_of,
     has_units,
@@ -212,7 +214,7 @@ def pack(dim: int, static: tuple[np.ndarray, np.ndarray, np.ndarray],
     if grid is not None:
         g_frame, dims, start, items, boxes, g_handles = grid
         header[H_GRID_NX], header[H_GRID_NY] = dims
-        cells = grid_block(start, items)
+        cells = grid_block(start, coded_entries(start, items, boxes))
         header[H_GRID_CELLS] = 2 * at
         header[H_GRID_ITEMS] = 2 * at + start.shape[0]
         header[H_GRID_BOXES] = ms + mm
@@ -771,11 +773,13 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
             was = base + lo
             was_end = base + hi
             for j in range(lo, hi):
-                # the entry names a gridded collider: its row, which holds its handle and
-                # code (grid.row_tag)
+                # the entry names a gridded collider's row and carries its code
+                # (grid.coded_entries): the dispatch below waits for the entry alone; the
+                # row holds the handle (grid.row_tag)
                 e = grid[base + j]
-                row = boxes + e
-                code, h = row_tag(nodes[row, 2])
+                at_row, code = entry_of(e)
+                row = boxes + at_row
+                h = row_tag(nodes[row, 2])[1]
                 if code == ROW_SEGMENT:
                     # a segment entry (ax ay tag ex ey parallel): ray_segment's crossing test
                     # (its segment_crossing, so the same t) on its precomputed e and
@@ -1401,7 +1405,7 @@ def _hint_cell(scene: Scene, o: np.ndarray, i: int, stage: int) -> None:
         if e < 0:
             # a crowded cell's sub-grid
             break
-        _prefetch_item(scene.nodes[links[H_GRID_BOXES] + e], 0)
+        _prefetch_item(scene.nodes[links[H_GRID_BOXES] + entry_of(e)[0]], 0)
 
 
 @kernel
