@@ -1658,14 +1658,19 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
 
 
 #: The body-pair grid as :func:`find_pairs`'s range kernels take it: ``(cells (n, 3), sorted
-#: keys (n,), cell_start (keys + 1, or empty: binary search), order (n,), sx, sy, dim)``.
-PairGrid = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int]
+#: keys (n,), cell_start (keys + 1, or empty: binary search), order (n,), sx, sy, dim,
+#: cell_pos (n, 3), cell_radius (n,))``, the last two the bodies' positions and radii in the
+#: cell order (``pos[order]``, ``radius[order]``: the forward scan, :func:`_forward`, reads
+#: them one run after another instead of a body's rows scattered across ``pos``).
+PairGrid = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, np.ndarray,
+                 np.ndarray]
 
 
 @kernel
 def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int) -> PairGrid:
     """The bodies binned in a uniform grid of cells twice the largest radius (plus the
-    margin), sorted by cell key, each cell's bodies by index (n >= 1)."""
+    margin), sorted by cell key, each cell's bodies by index, with their positions and radii
+    copied in that order (n >= 1; :data:`PairGrid`)."""
     n = pos.shape[0]
     cell = 2.0 * radius.max() * (1.0 + PAIR_MARGIN_FRACTION)
     cells, keys, sx, sy, cell = _cell_keys(pos, dim, cell)
@@ -1685,13 +1690,20 @@ def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int) -> PairGrid:
         for i in range(n):
             order[fill[keys[i]]] = i
             fill[keys[i]] += 1
-        sorted_keys = keys[order]
     else:
         # a sparse grid: a stable sort of the keys, runs found by binary search
         order = stable_order(keys, n)
-        sorted_keys = keys[order]
         cell_start = np.empty(0, np.int64)
-    return cells, sorted_keys, cell_start, order, sx, sy, dim
+    sorted_keys = keys[order]
+    cell_pos = np.empty((n, 3))
+    cell_radius = np.empty(n)
+    for w in range(n):
+        i = order[w]
+        cell_pos[w, 0] = pos[i, 0]
+        cell_pos[w, 1] = pos[i, 1]
+        cell_pos[w, 2] = pos[i, 2]
+        cell_radius[w] = radius[i]
+    return cells, sorted_keys, cell_start, order, sx, sy, dim, cell_pos, cell_radius
 
 
 @kernel
@@ -1702,7 +1714,7 @@ def count_neighbours_range(first: int, stop: int, pos: np.ndarray, radius: np.nd
     scans are near the last one's in memory; measured on bench_sim's scene at 10,000 balls,
     0.63 -> 0.52 ms): how many into ``counts``, the first :data:`PAIR_TABLE_WIDTH` into their
     rows of ``table``."""
-    cells, sorted_keys, cell_start, order, sx, sy, dim = grid
+    cells, sorted_keys, cell_start, order, sx, sy, dim, _cp, _cr = grid
     for w in range(first, stop):
         i = order[w]
         counts[i] = _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy,
@@ -1715,7 +1727,7 @@ def fill_neighbours_range(first: int, stop: int, pos: np.ndarray, radius: np.nda
                           neighbour: np.ndarray) -> None:
     """The neighbour lists of bodies ``first .. stop-1`` (a range kernel), each in increasing
     index order, into their runs ``start[i] .. start[i+1]-1`` of ``neighbour``."""
-    cells, sorted_keys, cell_start, order, sx, sy, dim = grid
+    cells, sorted_keys, cell_start, order, sx, sy, dim, _cp, _cr = grid
     for i in range(first, stop):
         row = neighbour[start[i]:start[i + 1]]
         count = start[i + 1] - start[i]
@@ -1993,13 +2005,19 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
     smaller (or that comes first in a shared cell's run): the neighbourhood is symmetric, and
     so is the test (``a - b`` is exactly ``-(b - a)``). The first ``out.shape[0]`` are
     written to ``out``; returns how many."""
-    cells, sorted_keys, cell_start, order, sx, sy, dim = grid
-    i = order[w]
+    _cells, sorted_keys, cell_start, order, sx, sy, dim, cell_pos, cell_radius = grid
     dense = cell_start.shape[0] > 0
-    pix = pos[i, 0]
-    piy = pos[i, 1]
-    piz = pos[i, 2]
-    ri = radius[i]
+    # body order[w] and its candidates read in the cell order (cell_pos, cell_radius: the
+    # same numbers, so the same test), its cell's key from the sorted keys: one run after
+    # another, where pos[order[q]] jumped across the bodies' rows (a step's move in between
+    # leaves few of them cached)
+    pix = cell_pos[w, 0]
+    piy = cell_pos[w, 1]
+    piz = cell_pos[w, 2]
+    ri = cell_radius[w]
+    # key((cx, cy, cz)) = (cz * sy + cy) * sx + cx, so the row of cells from (cx - 1, cy + oy,
+    # cz + oz) starts at this key
+    own = sorted_keys[w]
     found = 0
     z_hi = 1 if dim == 3 else 0
     for oz in range(0, z_hi + 1):
@@ -2007,7 +2025,7 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
             if oz == 0 and oy < 0:
                 # rows below: their bodies find this one
                 continue
-            key = ((cells[i, 2] + oz) * sy + cells[i, 1] + oy) * sx + cells[i, 0] - 1
+            key = own + (oz * sy + oy) * sx - 1
             e = cell_start[key + 3] if dense else _lower_bound(sorted_keys, key + 3)
             if oz == 0 and oy == 0:
                 # the own row: the rest of the own cell's run, then the next cell's
@@ -2018,7 +2036,7 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
                 s = _lower_bound(sorted_keys, key)
             for q in range(s, e):
                 j = order[q]
-                ok = _within_reach(pos, radius, pix, piy, piz, ri, j)
+                ok = _within_reach(cell_pos, cell_radius, pix, piy, piz, ri, q)
                 if found < out.shape[0]:
                     # kept only when ok: otherwise the next one overwrites it
                     out[found] = j
