@@ -145,12 +145,12 @@ def test_a_pass_skips_only_bodies_it_would_leave_unchanged(seed: int) -> None:
     for _ in range(sim.passes):
         s.dpos.fill(0.0)
         kernels.pairs_pass(b, pairs, s.dpos)
-        kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+        kernels.resolve_range(0, n, scene, b, s, np.arange(n), sim._gather_grid)
     skipped = ~s.touching
     pos, vel = b.pos.copy(), b.vel.copy()
     s.dpos.fill(0.0)
     s.touching[:] = True
-    kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+    kernels.resolve_range(0, n, scene, b, s, np.arange(n), sim._gather_grid)
     assert skipped.sum() > 0.9 * n
     assert b.pos[skipped].tobytes() == pos[skipped].tobytes()
     assert b.vel[skipped].tobytes() == vel[skipped].tobytes()
@@ -428,7 +428,7 @@ def _listed_passes(sim: Simulation, scene: object, b: kernels.Bodies, s: kernels
         count = kernels.listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
         assert len(set(work[:count].tolist())) == count
         counts.append(count)
-        kernels.resolve_range(0, count, scene, b, s, work)
+        kernels.resolve_range(0, count, scene, b, s, work, sim._gather_grid)
         count = kernels.next_work(k, s, changed, listed, work, count)
     return counts
 
@@ -456,7 +456,7 @@ def test_work_list_passes_equal_passes_over_every_body(seed: int, balls: int, sc
     for k in range(sim.passes):
         s.dpos[:] = shift if k == 0 and shift.shape[0] else 0.0
         kernels.pairs_pass(b, pairs, s.dpos)
-        kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+        kernels.resolve_range(0, n, scene, b, s, np.arange(n), sim._gather_grid)
     want = _state(b, s)
     for dst, src in zip((*b, *s), saved):
         dst[...] = src

@@ -274,8 +274,8 @@ def _spare(scene: Scene) -> np.ndarray:
 @callee
 def gather_spare(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
                  spare: np.ndarray) -> int:
-    """:func:`_gather_into` row 0 of ``spare`` (:func:`_spare`) as a real call, for the range
-    kernels' cache misses (a body's query outside its cached box: rare). One compiled copy
+    """:func:`_gather_into` row 0 of ``spare`` (:func:`_spare`) as a real call, for the
+    events' cache misses (a body's query outside its cached box: rare). One compiled copy
     of the two tree walks instead of one inlined at each of eight sites, each copy typed and
     lowered again with its caller (measured on the compile tour's Simulation: see
     ``benchmarks/README.md``, compile time)."""
@@ -309,7 +309,10 @@ def gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.nda
 def gather_row(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.ndarray, mask: int,
                out: np.ndarray, row: int) -> int:
     """:func:`gather_into` as a compiled call: the move's later gathers, one or two a
-    responding body, take no inlined copy of either walk."""
+    responding body, take no inlined copy of either walk, and the cache misses of the
+    passes, the bookkeeping and the solver's contacts (into :func:`_spare`'s row 0) look up
+    the gather grid instead of walking the static tree (bench_sim's 10,000 balls: about 60
+    misses a step in the solver alone, each a walk of about 2 us)."""
     return gather_into(scene, grid, stack, query, mask, out, row)
 
 
@@ -1014,7 +1017,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     stack = np.empty(STACK_SIZE, np.int64)
     # the scratch arrays as owner-less views (world.unowned) for the gathers and the inlined
     # helpers of every body's move, each of which counted them up and down; the owners stay
-    # in use in the loop (the cache misses' gather_spare), so they live to its end. Measured
+    # in use in the loop (the cache misses' gather_row), so they live to its end. Measured
     # on bench_sim's scene (10,000 balls, one thread, CPU, alternated in one process, the
     # same bits): 6.97 -> 6.67 ms at a load of 10
     stack_view = unowned(stack)
@@ -1105,7 +1108,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         cached = _keep_cache(i, query_view, count, cache_box, cache_count, cache.shape[1])
         if not cached:
             # too many for the cache: gathered again for this move only
-            count = gather_spare(scene, stack, query, mask, spare)
+            count = gather_row(view, grid, stack, query, mask, spare, 0)
         if mode[i] == MODE_SWEPT:
             # (a ball at rest casts too: a moving collider may come at it)
             remaining = dt
@@ -1242,7 +1245,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         cached = _keep_cache(i, query_view, count, cache_box, cache_count,
                                              cache.shape[1])
                         if not cached:
-                            count = gather_spare(scene, stack, query, mask, spare)
+                            count = gather_row(view, grid, stack, query, mask, spare, 0)
             # past the cap of casts the body stays at its last contact
             if moves:
                 # a clear first cast proves the whole move clear of every collider: the first
@@ -1323,19 +1326,21 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
 
 @kernel
 def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
-                  work: np.ndarray) -> None:
+                  work: np.ndarray, grid: GatherGrid) -> None:
     """One contact pass for bodies ``work[first .. stop-1]`` (a range kernel over a work
     list: :func:`first_work`, :func:`next_work`; each body once): apply the pass's
     body-body push ``dpos`` (cast first for swept and speculative bodies: never through a
     collider), then push each body out of the colliders it overlaps, one after the other,
     answering its velocity. ``touching`` records which bodies a collider moved or slowed in
     this pass (before the first, :func:`advance_range` sets it): a body that no collider
-    changed and that no other body pushes is skipped (the pass would repeat itself exactly)."""
+    changed and that no other body pushes is skipped (the pass would repeat itself exactly).
+    A body whose cache does not cover a query gathers through ``grid`` (:func:`gather_row`)."""
     # no reference counts in the loop (world.unowned): the scene's, the bodies' and the
     # scratch's arrays as views without an owner (the arguments keep them alive)
     scene = unowned(scene)
     b = unowned(b)
     s = unowned(s)
+    grid = unowned(grid)
     stack = np.empty(STACK_SIZE, np.int64)
     dpos = s.dpos
     responded = s.responded
@@ -1391,7 +1396,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             cached = _cached(i, query_view, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = gather_spare(scene, stack, query, mask, spare)
+                count = gather_row(scene, grid, stack, query, mask, spare, 0)
             mx, my, mz = _slide_push(view, b, i, (px, py, pz), (mx, my, mz), cache, spare,
                                      cached, count)
         if push > 0.0 and not crossed[i]:
@@ -1408,7 +1413,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             cached = _cached(i, query_view, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = gather_spare(scene, stack, query, mask, spare)
+                count = gather_row(scene, grid, stack, query, mask, spare, 0)
             for c in range(count):
                 h = cache[i, c] if cached else spare[0, c]
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
@@ -1430,7 +1435,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         cached = _cached(i, query_view, cache_count, cache_box)
         count = cache_count[i]
         if not cached:
-            count = gather_spare(scene, stack, query, mask, spare)
+            count = gather_row(scene, grid, stack, query, mask, spare, 0)
         touching[i] = False
         for c in range(count):
             h = cache[i, c] if cached else spare[0, c]
@@ -1479,7 +1484,8 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
 
 
 @kernel
-def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) -> None:
+def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
+                     grid: GatherGrid) -> None:
     """Bullet Time's bookkeeping for bodies ``first .. stop-1`` (a range kernel): a body that
     responded to a collider caught an approach; one that did not, but whose centre's path
     reached a collider in its mask (crossed a thin wall, entered a solid, or went into a
@@ -1492,6 +1498,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     scene = unowned(scene)
     b = unowned(b)
     s = unowned(s)
+    grid = unowned(grid)
     stack = np.empty(STACK_SIZE, np.int64)
     start = s.start
     moved = s.moved
@@ -1534,7 +1541,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
             cached = _cached(i, query_view, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = gather_spare(scene, stack, query, masks[i], spare)
+                count = gather_row(scene, grid, stack, query, masks[i], spare, 0)
             for c in range(count):
                 h = cache[i, c] if cached else spare[0, c]
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
@@ -2186,8 +2193,8 @@ def pairs_first_pass(b: Bodies, s: Scratch, shift: np.ndarray, grid: PairGrid,
 
 @kernel
 def later_passes(scene: Scene, b: Bodies, s: Scratch, passes: int, pairs: np.ndarray,
-                 changed: np.ndarray, listed: np.ndarray, work: np.ndarray, count: int
-                 ) -> None:
+                 changed: np.ndarray, listed: np.ndarray, work: np.ndarray, count: int,
+                 grid: GatherGrid) -> None:
     """After the first pass's :func:`resolve_range` over ``work[:count]``: its work list
     carried on (:func:`next_work`), then passes 1 .. ``passes - 1``, each its pair pass, its
     :func:`resolve_range` and its next list. The later passes list a few hundred bodies (at
@@ -2197,20 +2204,21 @@ def later_passes(scene: Scene, b: Bodies, s: Scratch, passes: int, pairs: np.nda
     count = next_work(0, s, changed, listed, work, count)
     for k in range(1, passes):
         count = listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
-        resolve_range(0, count, scene, b, s, work)
+        resolve_range(0, count, scene, b, s, work, grid)
         count = next_work(k, s, changed, listed, work, count)
 
 
 @callee
 def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int,
-                      shift: np.ndarray, lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
+                      shift: np.ndarray, lists: StepLists, grid: GatherGrid
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """Everything of a step after the move (:func:`advance_range`), for every body on the
     calling thread: the pair lists, the passes (:func:`pair_pass` then
     :func:`resolve_range`; the first one also moves each body by its row of ``shift``, the
     velocity solver's overlap shifts, unless ``shift`` is empty) and the bookkeeping
     (:func:`approaches_range`): the kernels :func:`after_move` runs, in its order (so the
-    very same bits as any split over threads), in ``lists`` (:class:`StepLists`). Returns
-    the pair lists (CSR)."""
+    very same bits as any split over threads), in ``lists`` (:class:`StepLists`), the cache
+    misses through the gather ``grid``. Returns the pair lists (CSR)."""
     n = b.pos.shape[0]
     first, neighbour = find_pairs_serial(b.pos, b.radius, dim, lists)
     # one pass after another, each over its work list (each body at most once)
@@ -2219,9 +2227,9 @@ def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int
     work = lists.work
     pairs, count = _first_pass(b, s, shift, first, neighbour, passes, changed, listed, work)
     if passes > 0:
-        resolve_range(0, count, scene, b, s, work)
-        later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
-    approaches_range(0, n, scene, b, s)
+        resolve_range(0, count, scene, b, s, work, grid)
+        later_passes(scene, b, s, passes, pairs, changed, listed, work, count, grid)
+    approaches_range(0, n, scene, b, s, grid)
     return first, neighbour
 
 
@@ -2286,27 +2294,28 @@ def new_step_lists(n: int) -> StepLists:
 
 
 def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray,
-               lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
+               lists: StepLists, grid: GatherGrid) -> tuple[np.ndarray, np.ndarray]:
     """:func:`after_move_serial` with its per-body parts on the threads
     (:func:`swept._parallel.parallel_for`): the scan of the pair lists
     (:func:`forward_range`), the first pass's :func:`resolve_range` (the later passes list a
     few bodies) and the bookkeeping (:func:`approaches_range`); between them two serial calls
     (:func:`pairs_first_pass`, :func:`later_passes`). What the threaded step runs after its
     move on the threads; the same bits as the one call (every range kernel writes only its
-    own rows). ``b`` holds at least one body; ``lists`` (:func:`new_step_lists`) as many."""
+    own rows). ``b`` holds at least one body; ``lists`` (:func:`new_step_lists`) as many;
+    ``grid`` the gather grid (:func:`resolve_range`)."""
     n = b.pos.shape[0]
     pos = b.pos
     radius = b.radius
-    grid = pair_grid(pos, radius, dim)
+    near = pair_grid(pos, radius, dim)
     ahead, table, changed, listed, work = lists
-    step_range(forward_range, n, (pos, radius, grid, ahead, table))
-    first, neighbour, pairs, count = pairs_first_pass(b, s, shift, grid, ahead, table, passes,
+    step_range(forward_range, n, (pos, radius, near, ahead, table))
+    first, neighbour, pairs, count = pairs_first_pass(b, s, shift, near, ahead, table, passes,
                                                       changed, listed, work)
     if passes > 0:
-        step_range(resolve_range, count, (scene, b, s, work))
-        later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
+        step_range(resolve_range, count, (scene, b, s, work, grid))
+        later_passes(scene, b, s, passes, pairs, changed, listed, work, count, grid)
     # (timed apart from PathCrossings' calls of the same kernel: another scene, other costs)
-    step_range(approaches_range, n, (scene, b, s), key=_STEP_APPROACHES)
+    step_range(approaches_range, n, (scene, b, s, grid), key=_STEP_APPROACHES)
     return first, neighbour
 
 
@@ -2325,7 +2334,7 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
     took 0.42 ms through the thirteen calls, 0.37 ms through this one (medians of 300
     steps)."""
     advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts, grid)
-    return after_move_serial(scene, b, s, passes, dim, shift, lists)
+    return after_move_serial(scene, b, s, passes, dim, shift, lists, grid)
 
 
 @kernel
