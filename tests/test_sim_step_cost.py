@@ -533,6 +533,12 @@ def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_
                      for a in range(2)]
             assert grid.firsts[e].tolist() == first
             assert first[0] <= c % nx and first[1] <= c // nx
+        # each cell's bounds, which a query tests before the cell's entries, are the union of
+        # its entries' boxes (an empty cell's no box at all: every query misses it)
+        entries = grid.boxes[grid.starts[c]:grid.starts[c + 1]]
+        union = ([*entries[:, :2].min(axis=0), *entries[:, 2:].max(axis=0)] if len(entries)
+                 else [np.inf, np.inf, -np.inf, -np.inf])
+        assert grid.bounds[c].tolist() == union
 
 
 # ------------------------------------------------------------ pairs found once, from one side
