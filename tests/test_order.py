@@ -31,7 +31,8 @@ def _float_order_of_column(table: np.ndarray, column: int) -> np.ndarray:
 def _grid(pos: np.ndarray, radius: np.ndarray, dim: int
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """pair_grid's cells, sorted keys, cell starts and order, and each body's key."""
-    cells, sorted_keys, cell_start, order, sx, sy, _dim = pair_grid(pos, radius, dim)
+    cells, sorted_keys, cell_start, order, sx, sy, _dim, _pos, _radius = pair_grid(pos, radius,
+                                                                                   dim)
     keys = (cells[:, 2] * sy + cells[:, 1]) * sx + cells[:, 0]
     return cells, sorted_keys, cell_start, order, keys, sx * sy
 

@@ -54,7 +54,7 @@ def _listing(sim: Simulation, chunk: int, capacity: int
     first, neighbour = sim._pairs
     n = sim._pos.shape[0]
     listing = solver.Listing(scene, sim._arrays, sim._scratch, first, neighbour, sim._contacts,
-                             sim.restitution_threshold)
+                             sim.restitution_threshold, sim._gather_grid)
     staged = solver.new_contacts(0, int(first[n]) + solver.STAGED_COLLIDER_CONTACTS * n)
     starts = np.zeros(n, np.int64)
     ends = np.zeros(n, np.int64)
@@ -70,7 +70,7 @@ def _serial(sim: Simulation, capacity: int) -> tuple[int, solver.Contacts]:
     first, neighbour = sim._pairs
     out = solver.new_contacts(sim._pos.shape[0], capacity)
     listing = solver.Listing(sim._scene(), sim._arrays, sim._scratch, first, neighbour,
-                             sim._contacts, sim.restitution_threshold)
+                             sim._contacts, sim.restitution_threshold, sim._gather_grid)
     count = solver.build_contacts(listing, out)
     return count, out
 

@@ -145,12 +145,12 @@ def test_a_pass_skips_only_bodies_it_would_leave_unchanged(seed: int) -> None:
     for _ in range(sim.passes):
         s.dpos.fill(0.0)
         kernels.pairs_pass(b, pairs, s.dpos)
-        kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+        kernels.resolve_range(0, n, scene, b, s, np.arange(n), sim._gather_grid)
     skipped = ~s.touching
     pos, vel = b.pos.copy(), b.vel.copy()
     s.dpos.fill(0.0)
     s.touching[:] = True
-    kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+    kernels.resolve_range(0, n, scene, b, s, np.arange(n), sim._gather_grid)
     assert skipped.sum() > 0.9 * n
     assert b.pos[skipped].tobytes() == pos[skipped].tobytes()
     assert b.vel[skipped].tobytes() == vel[skipped].tobytes()
@@ -428,7 +428,7 @@ def _listed_passes(sim: Simulation, scene: object, b: kernels.Bodies, s: kernels
         count = kernels.listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
         assert len(set(work[:count].tolist())) == count
         counts.append(count)
-        kernels.resolve_range(0, count, scene, b, s, work)
+        kernels.resolve_range(0, count, scene, b, s, work, sim._gather_grid)
         count = kernels.next_work(k, s, changed, listed, work, count)
     return counts
 
@@ -456,7 +456,7 @@ def test_work_list_passes_equal_passes_over_every_body(seed: int, balls: int, sc
     for k in range(sim.passes):
         s.dpos[:] = shift if k == 0 and shift.shape[0] else 0.0
         kernels.pairs_pass(b, pairs, s.dpos)
-        kernels.resolve_range(0, n, scene, b, s, np.arange(n))
+        kernels.resolve_range(0, n, scene, b, s, np.arange(n), sim._gather_grid)
     want = _state(b, s)
     for dst, src in zip((*b, *s), saved):
         dst[...] = src
@@ -533,6 +533,12 @@ def test_the_gather_grid_reports_a_box_on_cell_lines_once_from_its_first_shared_
                      for a in range(2)]
             assert grid.firsts[e].tolist() == first
             assert first[0] <= c % nx and first[1] <= c // nx
+        # each cell's bounds, which a query tests before the cell's entries, are the union of
+        # its entries' boxes (an empty cell's no box at all: every query misses it)
+        entries = grid.boxes[grid.starts[c]:grid.starts[c + 1]]
+        union = ([*entries[:, :2].min(axis=0), *entries[:, 2:].max(axis=0)] if len(entries)
+                 else [np.inf, np.inf, -np.inf, -np.inf])
+        assert grid.bounds[c].tolist() == union
 
 
 # ------------------------------------------------------------ pairs found once, from one side
@@ -586,3 +592,59 @@ def test_pairs_found_once_past_the_tables_width() -> None:
     _pair_lists(pos, radius, 2)
     first, neighbour = kernels.pairs_serial(pos, radius, 2, kernels.new_step_lists(len(pos)))
     assert neighbour[first[0]:first[1]].tolist() == list(range(1, 40))
+
+
+def test_cache_misses_gather_through_the_grid_as_through_the_tree() -> None:
+    # A body whose cache does not cover a pass's, the bookkeeping's or the solver's query
+    # gathers through the gather grid (gather_row) instead of walking the static tree: the
+    # same colliders in the same order, so the passes, the counters and the contacts end in
+    # the same bits. Every cache is emptied here, so every query of every body misses.
+    from swept._kernels import sim_grid, solver
+
+    sim = _busy(5)
+    sim.run(8)
+    assert sim._pairs is not None
+    first, neighbour = sim._pairs
+    prev = sim._contacts
+    scene, b, s, pairs, _shift = _after_move(sim)
+    n = b.pos.shape[0]
+    saved = [a.copy() for a in (*b, *s)]
+    states, listings = [], []
+    for grid in (sim._gather_grid, sim_grid.no_grid()):
+        for dst, src in zip((*b, *s), saved):
+            dst[...] = src
+        s.cache_count[:] = -1
+        out = solver.new_contacts(n, 8 * n)
+        count = solver.build_contacts(solver.Listing(scene, b, s, first, neighbour, prev,
+                                                     sim.restitution_threshold, grid), out)
+        listings.append(b"".join(np.ascontiguousarray(a).tobytes() for a in out)
+                        + bytes([count % 256]))
+        s.touching[:] = True
+        for _ in range(sim.passes):
+            s.dpos.fill(0.0)
+            kernels.pairs_pass(b, pairs, s.dpos)
+            kernels.resolve_range(0, n, scene, b, s, np.arange(n), grid)
+        kernels.approaches_range(0, n, scene, b, s, grid)
+        states.append(_state(b, s))
+    assert sim._gather_grid.dims[0] > 1
+    assert listings[0] == listings[1]
+    assert states[0] == states[1]
+
+
+def test_the_pair_scan_reads_the_bodies_in_the_pair_grids_cell_order() -> None:
+    # The forward pair scan reads each body's position and radius from copies laid out in
+    # the pair grid's cell order, and its cell's key from the sorted keys: the copies must be
+    # the very numbers of pos[order] and radius[order], and each sorted key the key of that
+    # body's cells, (cz * sy + cy) * sx + cx, from which the scan steps to its neighbours' rows.
+    rng = np.random.default_rng(7)
+    for dim, n, span in ((2, 500, 300.0), (3, 300, 50.0), (2, 40, 1e9)):
+        pos = np.zeros((n, 3))
+        pos[:, :dim] = rng.uniform(-span, span, (n, dim))
+        radius = rng.uniform(0.5, 3.0, n)
+        cells, sorted_keys, cell_start, order, sx, sy, _dim, cell_pos, cell_radius = (
+            kernels.pair_grid(pos, radius, dim))
+        assert (cell_start.shape[0] > 0) == (span < 1e9)
+        assert cell_pos.tobytes() == pos[order].tobytes()
+        assert cell_radius.tobytes() == radius[order].tobytes()
+        keys = (cells[order, 2] * sy + cells[order, 1]) * sx + cells[order, 0]
+        assert sorted_keys.tolist() == keys.tolist()

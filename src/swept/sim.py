@@ -478,7 +478,7 @@ class PathCrossings:
         scratch = _k.new_scratch(n)
         scratch.start[:, : self.dim] = p0
         scratch.moved[:, : self.dim] = p1
-        parallel_for(_k.approaches_range, n, (self._scene, bodies, scratch))
+        parallel_for(_k.approaches_range, n, (self._scene, bodies, scratch, _grid.NO_GRID))
         return bodies.missed > 0
 
 
@@ -1019,7 +1019,7 @@ class Simulation:
         assert self._pairs is not None
         first, neighbour = self._pairs
         listing = _solver.Listing(scene, self._arrays, self._scratch, first, neighbour, prev,
-                                  self.restitution_threshold)
+                                  self.restitution_threshold, self._gather_grid)
         n = self._pos.shape[0]
         # the count build_contacts gave, when it listed them
         built: list[int] = []
@@ -1119,7 +1119,7 @@ class Simulation:
             # every kernel (a dozen calls and more) cost more than it saved (README, the
             # threaded step)
             self._pairs = _k.after_move(scene, bodies, scratch, self.passes, self.dim, shift,
-                                        self._lists(n))
+                                        self._lists(n), self._gather_grid)
 
         if threads() == 1 or n < SIM_PARALLEL_MIN:
             # one thread, or too few bodies for threads to pay (SIM_PARALLEL_MIN)

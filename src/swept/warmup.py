@@ -214,10 +214,11 @@ def _simulation_moves() -> None:
     scene = sim._scene()
     bodies, scratch = sim._arrays, sim._scratch
     n = bodies.pos.shape[0]
+    grid = sim_grid.build_gather_grid(scene)
     kernels.advance_range(0, n, scene, bodies, scratch, _NO_GRAVITY, sim.time_step,
-                          sim.max_casts, sim_grid.build_gather_grid(scene))
+                          sim.max_casts, grid)
     kernels.after_move(scene, bodies, scratch, sim.passes, 2, _NO_SHIFT,
-                       kernels.new_step_lists(n))
+                       kernels.new_step_lists(n), grid)
 
 
 def _level_tiles() -> None:

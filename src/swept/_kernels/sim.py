@@ -274,8 +274,8 @@ def _spare(scene: Scene) -> np.ndarray:
 @callee
 def gather_spare(scene: Scene, stack: np.ndarray, query: np.ndarray, mask: int,
                  spare: np.ndarray) -> int:
-    """:func:`_gather_into` row 0 of ``spare`` (:func:`_spare`) as a real call, for the range
-    kernels' cache misses (a body's query outside its cached box: rare). One compiled copy
+    """:func:`_gather_into` row 0 of ``spare`` (:func:`_spare`) as a real call, for the
+    events' cache misses (a body's query outside its cached box: rare). One compiled copy
     of the two tree walks instead of one inlined at each of eight sites, each copy typed and
     lowered again with its caller (measured on the compile tour's Simulation: see
     ``benchmarks/README.md``, compile time)."""
@@ -309,7 +309,10 @@ def gather_into(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.nda
 def gather_row(scene: Scene, grid: GatherGrid, stack: np.ndarray, query: np.ndarray, mask: int,
                out: np.ndarray, row: int) -> int:
     """:func:`gather_into` as a compiled call: the move's later gathers, one or two a
-    responding body, take no inlined copy of either walk."""
+    responding body, take no inlined copy of either walk, and the cache misses of the
+    passes, the bookkeeping and the solver's contacts (into :func:`_spare`'s row 0) look up
+    the gather grid instead of walking the static tree (bench_sim's 10,000 balls: about 60
+    misses a step in the solver alone, each a walk of about 2 us)."""
     return gather_into(scene, grid, stack, query, mask, out, row)
 
 
@@ -1014,7 +1017,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
     stack = np.empty(STACK_SIZE, np.int64)
     # the scratch arrays as owner-less views (world.unowned) for the gathers and the inlined
     # helpers of every body's move, each of which counted them up and down; the owners stay
-    # in use in the loop (the cache misses' gather_spare), so they live to its end. Measured
+    # in use in the loop (the cache misses' gather_row), so they live to its end. Measured
     # on bench_sim's scene (10,000 balls, one thread, CPU, alternated in one process, the
     # same bits): 6.97 -> 6.67 ms at a load of 10
     stack_view = unowned(stack)
@@ -1105,7 +1108,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         cached = _keep_cache(i, query_view, count, cache_box, cache_count, cache.shape[1])
         if not cached:
             # too many for the cache: gathered again for this move only
-            count = gather_spare(scene, stack, query, mask, spare)
+            count = gather_row(view, grid, stack, query, mask, spare, 0)
         if mode[i] == MODE_SWEPT:
             # (a ball at rest casts too: a moving collider may come at it)
             remaining = dt
@@ -1242,7 +1245,7 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
                         cached = _keep_cache(i, query_view, count, cache_box, cache_count,
                                              cache.shape[1])
                         if not cached:
-                            count = gather_spare(scene, stack, query, mask, spare)
+                            count = gather_row(view, grid, stack, query, mask, spare, 0)
             # past the cap of casts the body stays at its last contact
             if moves:
                 # a clear first cast proves the whole move clear of every collider: the first
@@ -1323,19 +1326,21 @@ def advance_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
 
 @kernel
 def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
-                  work: np.ndarray) -> None:
+                  work: np.ndarray, grid: GatherGrid) -> None:
     """One contact pass for bodies ``work[first .. stop-1]`` (a range kernel over a work
     list: :func:`first_work`, :func:`next_work`; each body once): apply the pass's
     body-body push ``dpos`` (cast first for swept and speculative bodies: never through a
     collider), then push each body out of the colliders it overlaps, one after the other,
     answering its velocity. ``touching`` records which bodies a collider moved or slowed in
     this pass (before the first, :func:`advance_range` sets it): a body that no collider
-    changed and that no other body pushes is skipped (the pass would repeat itself exactly)."""
+    changed and that no other body pushes is skipped (the pass would repeat itself exactly).
+    A body whose cache does not cover a query gathers through ``grid`` (:func:`gather_row`)."""
     # no reference counts in the loop (world.unowned): the scene's, the bodies' and the
     # scratch's arrays as views without an owner (the arguments keep them alive)
     scene = unowned(scene)
     b = unowned(b)
     s = unowned(s)
+    grid = unowned(grid)
     stack = np.empty(STACK_SIZE, np.int64)
     dpos = s.dpos
     responded = s.responded
@@ -1391,7 +1396,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             cached = _cached(i, query_view, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = gather_spare(scene, stack, query, mask, spare)
+                count = gather_row(scene, grid, stack, query, mask, spare, 0)
             mx, my, mz = _slide_push(view, b, i, (px, py, pz), (mx, my, mz), cache, spare,
                                      cached, count)
         if push > 0.0 and not crossed[i]:
@@ -1408,7 +1413,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
             cached = _cached(i, query_view, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = gather_spare(scene, stack, query, mask, spare)
+                count = gather_row(scene, grid, stack, query, mask, spare, 0)
             for c in range(count):
                 h = cache[i, c] if cached else spare[0, c]
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
@@ -1430,7 +1435,7 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
         cached = _cached(i, query_view, cache_count, cache_box)
         count = cache_count[i]
         if not cached:
-            count = gather_spare(scene, stack, query, mask, spare)
+            count = gather_row(scene, grid, stack, query, mask, spare, 0)
         touching[i] = False
         for c in range(count):
             h = cache[i, c] if cached else spare[0, c]
@@ -1479,7 +1484,8 @@ def resolve_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
 
 
 @kernel
-def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch) -> None:
+def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch,
+                     grid: GatherGrid) -> None:
     """Bullet Time's bookkeeping for bodies ``first .. stop-1`` (a range kernel): a body that
     responded to a collider caught an approach; one that did not, but whose centre's path
     reached a collider in its mask (crossed a thin wall, entered a solid, or went into a
@@ -1492,6 +1498,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
     scene = unowned(scene)
     b = unowned(b)
     s = unowned(s)
+    grid = unowned(grid)
     stack = np.empty(STACK_SIZE, np.int64)
     start = s.start
     moved = s.moved
@@ -1534,7 +1541,7 @@ def approaches_range(first: int, stop: int, scene: Scene, b: Bodies, s: Scratch)
             cached = _cached(i, query_view, cache_count, cache_box)
             count = cache_count[i]
             if not cached:
-                count = gather_spare(scene, stack, query, masks[i], spare)
+                count = gather_row(scene, grid, stack, query, masks[i], spare, 0)
             for c in range(count):
                 h = cache[i, c] if cached else spare[0, c]
                 if (rows[h, LO] > query[3] or rows[h, HI] < query[0]
@@ -1658,14 +1665,19 @@ def _neighbours(i: int, pos: np.ndarray, radius: np.ndarray, cells: np.ndarray,
 
 
 #: The body-pair grid as :func:`find_pairs`'s range kernels take it: ``(cells (n, 3), sorted
-#: keys (n,), cell_start (keys + 1, or empty: binary search), order (n,), sx, sy, dim)``.
-PairGrid = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int]
+#: keys (n,), cell_start (keys + 1, or empty: binary search), order (n,), sx, sy, dim,
+#: cell_pos (n, 3), cell_radius (n,))``, the last two the bodies' positions and radii in the
+#: cell order (``pos[order]``, ``radius[order]``: the forward scan, :func:`_forward`, reads
+#: them one run after another instead of a body's rows scattered across ``pos``).
+PairGrid = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, int, np.ndarray,
+                 np.ndarray]
 
 
 @kernel
 def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int) -> PairGrid:
     """The bodies binned in a uniform grid of cells twice the largest radius (plus the
-    margin), sorted by cell key, each cell's bodies by index (n >= 1)."""
+    margin), sorted by cell key, each cell's bodies by index, with their positions and radii
+    copied in that order (n >= 1; :data:`PairGrid`)."""
     n = pos.shape[0]
     cell = 2.0 * radius.max() * (1.0 + PAIR_MARGIN_FRACTION)
     cells, keys, sx, sy, cell = _cell_keys(pos, dim, cell)
@@ -1685,13 +1697,20 @@ def pair_grid(pos: np.ndarray, radius: np.ndarray, dim: int) -> PairGrid:
         for i in range(n):
             order[fill[keys[i]]] = i
             fill[keys[i]] += 1
-        sorted_keys = keys[order]
     else:
         # a sparse grid: a stable sort of the keys, runs found by binary search
         order = stable_order(keys, n)
-        sorted_keys = keys[order]
         cell_start = np.empty(0, np.int64)
-    return cells, sorted_keys, cell_start, order, sx, sy, dim
+    sorted_keys = keys[order]
+    cell_pos = np.empty((n, 3))
+    cell_radius = np.empty(n)
+    for w in range(n):
+        i = order[w]
+        cell_pos[w, 0] = pos[i, 0]
+        cell_pos[w, 1] = pos[i, 1]
+        cell_pos[w, 2] = pos[i, 2]
+        cell_radius[w] = radius[i]
+    return cells, sorted_keys, cell_start, order, sx, sy, dim, cell_pos, cell_radius
 
 
 @kernel
@@ -1702,7 +1721,7 @@ def count_neighbours_range(first: int, stop: int, pos: np.ndarray, radius: np.nd
     scans are near the last one's in memory; measured on bench_sim's scene at 10,000 balls,
     0.63 -> 0.52 ms): how many into ``counts``, the first :data:`PAIR_TABLE_WIDTH` into their
     rows of ``table``."""
-    cells, sorted_keys, cell_start, order, sx, sy, dim = grid
+    cells, sorted_keys, cell_start, order, sx, sy, dim, _cp, _cr = grid
     for w in range(first, stop):
         i = order[w]
         counts[i] = _neighbours(i, pos, radius, cells, sorted_keys, cell_start, order, sx, sy,
@@ -1715,7 +1734,7 @@ def fill_neighbours_range(first: int, stop: int, pos: np.ndarray, radius: np.nda
                           neighbour: np.ndarray) -> None:
     """The neighbour lists of bodies ``first .. stop-1`` (a range kernel), each in increasing
     index order, into their runs ``start[i] .. start[i+1]-1`` of ``neighbour``."""
-    cells, sorted_keys, cell_start, order, sx, sy, dim = grid
+    cells, sorted_keys, cell_start, order, sx, sy, dim, _cp, _cr = grid
     for i in range(first, stop):
         row = neighbour[start[i]:start[i + 1]]
         count = start[i + 1] - start[i]
@@ -1993,13 +2012,19 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
     smaller (or that comes first in a shared cell's run): the neighbourhood is symmetric, and
     so is the test (``a - b`` is exactly ``-(b - a)``). The first ``out.shape[0]`` are
     written to ``out``; returns how many."""
-    cells, sorted_keys, cell_start, order, sx, sy, dim = grid
-    i = order[w]
+    _cells, sorted_keys, cell_start, order, sx, sy, dim, cell_pos, cell_radius = grid
     dense = cell_start.shape[0] > 0
-    pix = pos[i, 0]
-    piy = pos[i, 1]
-    piz = pos[i, 2]
-    ri = radius[i]
+    # body order[w] and its candidates read in the cell order (cell_pos, cell_radius: the
+    # same numbers, so the same test), its cell's key from the sorted keys: one run after
+    # another, where pos[order[q]] jumped across the bodies' rows (a step's move in between
+    # leaves few of them cached)
+    pix = cell_pos[w, 0]
+    piy = cell_pos[w, 1]
+    piz = cell_pos[w, 2]
+    ri = cell_radius[w]
+    # key((cx, cy, cz)) = (cz * sy + cy) * sx + cx, so the row of cells from (cx - 1, cy + oy,
+    # cz + oz) starts at this key
+    own = sorted_keys[w]
     found = 0
     z_hi = 1 if dim == 3 else 0
     for oz in range(0, z_hi + 1):
@@ -2007,7 +2032,7 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
             if oz == 0 and oy < 0:
                 # rows below: their bodies find this one
                 continue
-            key = ((cells[i, 2] + oz) * sy + cells[i, 1] + oy) * sx + cells[i, 0] - 1
+            key = own + (oz * sy + oy) * sx - 1
             e = cell_start[key + 3] if dense else _lower_bound(sorted_keys, key + 3)
             if oz == 0 and oy == 0:
                 # the own row: the rest of the own cell's run, then the next cell's
@@ -2018,7 +2043,7 @@ def _forward(w: int, pos: np.ndarray, radius: np.ndarray, grid: PairGrid, out: n
                 s = _lower_bound(sorted_keys, key)
             for q in range(s, e):
                 j = order[q]
-                ok = _within_reach(pos, radius, pix, piy, piz, ri, j)
+                ok = _within_reach(cell_pos, cell_radius, pix, piy, piz, ri, q)
                 if found < out.shape[0]:
                     # kept only when ok: otherwise the next one overwrites it
                     out[found] = j
@@ -2168,8 +2193,8 @@ def pairs_first_pass(b: Bodies, s: Scratch, shift: np.ndarray, grid: PairGrid,
 
 @kernel
 def later_passes(scene: Scene, b: Bodies, s: Scratch, passes: int, pairs: np.ndarray,
-                 changed: np.ndarray, listed: np.ndarray, work: np.ndarray, count: int
-                 ) -> None:
+                 changed: np.ndarray, listed: np.ndarray, work: np.ndarray, count: int,
+                 grid: GatherGrid) -> None:
     """After the first pass's :func:`resolve_range` over ``work[:count]``: its work list
     carried on (:func:`next_work`), then passes 1 .. ``passes - 1``, each its pair pass, its
     :func:`resolve_range` and its next list. The later passes list a few hundred bodies (at
@@ -2179,20 +2204,21 @@ def later_passes(scene: Scene, b: Bodies, s: Scratch, passes: int, pairs: np.nda
     count = next_work(0, s, changed, listed, work, count)
     for k in range(1, passes):
         count = listed_pairs_pass(b, pairs, s.dpos, k, changed, listed, work, count)
-        resolve_range(0, count, scene, b, s, work)
+        resolve_range(0, count, scene, b, s, work, grid)
         count = next_work(k, s, changed, listed, work, count)
 
 
 @callee
 def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int,
-                      shift: np.ndarray, lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
+                      shift: np.ndarray, lists: StepLists, grid: GatherGrid
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """Everything of a step after the move (:func:`advance_range`), for every body on the
     calling thread: the pair lists, the passes (:func:`pair_pass` then
     :func:`resolve_range`; the first one also moves each body by its row of ``shift``, the
     velocity solver's overlap shifts, unless ``shift`` is empty) and the bookkeeping
     (:func:`approaches_range`): the kernels :func:`after_move` runs, in its order (so the
-    very same bits as any split over threads), in ``lists`` (:class:`StepLists`). Returns
-    the pair lists (CSR)."""
+    very same bits as any split over threads), in ``lists`` (:class:`StepLists`), the cache
+    misses through the gather ``grid``. Returns the pair lists (CSR)."""
     n = b.pos.shape[0]
     first, neighbour = find_pairs_serial(b.pos, b.radius, dim, lists)
     # one pass after another, each over its work list (each body at most once)
@@ -2201,9 +2227,9 @@ def after_move_serial(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int
     work = lists.work
     pairs, count = _first_pass(b, s, shift, first, neighbour, passes, changed, listed, work)
     if passes > 0:
-        resolve_range(0, count, scene, b, s, work)
-        later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
-    approaches_range(0, n, scene, b, s)
+        resolve_range(0, count, scene, b, s, work, grid)
+        later_passes(scene, b, s, passes, pairs, changed, listed, work, count, grid)
+    approaches_range(0, n, scene, b, s, grid)
     return first, neighbour
 
 
@@ -2268,27 +2294,28 @@ def new_step_lists(n: int) -> StepLists:
 
 
 def after_move(scene: Scene, b: Bodies, s: Scratch, passes: int, dim: int, shift: np.ndarray,
-               lists: StepLists) -> tuple[np.ndarray, np.ndarray]:
+               lists: StepLists, grid: GatherGrid) -> tuple[np.ndarray, np.ndarray]:
     """:func:`after_move_serial` with its per-body parts on the threads
     (:func:`swept._parallel.parallel_for`): the scan of the pair lists
     (:func:`forward_range`), the first pass's :func:`resolve_range` (the later passes list a
     few bodies) and the bookkeeping (:func:`approaches_range`); between them two serial calls
     (:func:`pairs_first_pass`, :func:`later_passes`). What the threaded step runs after its
     move on the threads; the same bits as the one call (every range kernel writes only its
-    own rows). ``b`` holds at least one body; ``lists`` (:func:`new_step_lists`) as many."""
+    own rows). ``b`` holds at least one body; ``lists`` (:func:`new_step_lists`) as many;
+    ``grid`` the gather grid (:func:`resolve_range`)."""
     n = b.pos.shape[0]
     pos = b.pos
     radius = b.radius
-    grid = pair_grid(pos, radius, dim)
+    near = pair_grid(pos, radius, dim)
     ahead, table, changed, listed, work = lists
-    step_range(forward_range, n, (pos, radius, grid, ahead, table))
-    first, neighbour, pairs, count = pairs_first_pass(b, s, shift, grid, ahead, table, passes,
+    step_range(forward_range, n, (pos, radius, near, ahead, table))
+    first, neighbour, pairs, count = pairs_first_pass(b, s, shift, near, ahead, table, passes,
                                                       changed, listed, work)
     if passes > 0:
-        step_range(resolve_range, count, (scene, b, s, work))
-        later_passes(scene, b, s, passes, pairs, changed, listed, work, count)
+        step_range(resolve_range, count, (scene, b, s, work, grid))
+        later_passes(scene, b, s, passes, pairs, changed, listed, work, count, grid)
     # (timed apart from PathCrossings' calls of the same kernel: another scene, other costs)
-    step_range(approaches_range, n, (scene, b, s), key=_STEP_APPROACHES)
+    step_range(approaches_range, n, (scene, b, s, grid), key=_STEP_APPROACHES)
     return first, neighbour
 
 
@@ -2307,7 +2334,7 @@ def step_serial(scene: Scene, b: Bodies, s: Scratch, gravity: np.ndarray, dt: fl
     took 0.42 ms through the thirteen calls, 0.37 ms through this one (medians of 300
     steps)."""
     advance_range(0, b.pos.shape[0], scene, b, s, gravity, dt, max_casts, grid)
-    return after_move_serial(scene, b, s, passes, dim, shift, lists)
+    return after_move_serial(scene, b, s, passes, dim, shift, lists, grid)
 
 
 @kernel

@@ -59,11 +59,12 @@ from .sim import (
     _cached,
     _spare,
     collider_velocity,
-    gather_spare,
+    gather_row,
     pair_normal,
     segment_beyond,
     start_gap,
 )
+from .sim_grid import GatherGrid
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap
 from .world import unowned
 
@@ -110,8 +111,9 @@ class Listing(NamedTuple):
     the ``scene``'s colliders, the ``bodies`` at their current places, their ``scratch`` (each
     body's cache of colliders from the last step), the pair lists (CSR: ``pair_first`` each
     body's row, ``neighbour`` the listed bodies), the last step's contacts ``prev`` (warm
-    starting) and the restitution ``threshold`` (units/s: a faster approach that bounces is an
-    impact, left out)."""
+    starting), the restitution ``threshold`` (units/s: a faster approach that bounces is an
+    impact, left out) and the gather ``grid`` a cache miss gathers through
+    (:func:`~swept._kernels.sim.gather_row`)."""
 
     scene: Scene
     bodies: Bodies
@@ -120,6 +122,7 @@ class Listing(NamedTuple):
     neighbour: np.ndarray
     prev: Contacts
     threshold: float
+    grid: GatherGrid
 
 
 @inline_kernel
@@ -201,7 +204,7 @@ def _contacts_span(first: int, stop: int, listing: Listing, out: Contacts, ends:
     spare = _spare(scene)
     # the contacts and the scratch query as owner-less views for the inlined helpers (each
     # counted them up and down once a body or a contact); the arguments keep the contacts
-    # alive, and the query's owner stays in use in the loop (gather_spare), so it lives on
+    # alive, and the query's owner stays in use in the loop (gather_row), so it lives on
     prev = unowned(listing.prev)
     out = unowned(out)
     query_view = unowned(query)
@@ -265,7 +268,7 @@ def _contacts_span(first: int, stop: int, listing: Listing, out: Contacts, ends:
         cached = _cached(i, query_view, s.cache_count, s.cache_box)
         count = s.cache_count[i]
         if not cached:
-            count = gather_spare(scene, stack, query, b.mask[i], spare)
+            count = gather_row(scene, listing.grid, stack, query, b.mask[i], spare, 0)
         rows = scene.rows
         far = ri + reach
         for k in range(count):
