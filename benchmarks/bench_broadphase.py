@@ -87,8 +87,10 @@ REPEATS = (5, 3)
 #: rounds as the compiled runners (:func:`interleaved`; the rounds are the larger of this and
 #: :data:`REPEATS`). One loop of 300 rays read up to 1.7x apart between runs of the same scene
 #: on the shared machine (clusters at 1,000: 2.0 and 3.5 us a ray), which moved every pymunk /
-#: World ratio of a quick run with it.
-PYMUNK_REPEATS = (3, 5)
+#: World ratio of a quick run with it; five rounds still read coordinates of 1e6 at 10,000 at
+#: 13.9x in an idle goals run (2026-12-03 15:52) and 16.7x in the one before, where 40
+#: alternated rounds read 20.1x: the machine's slow spells last seconds (benchmarks/README.md).
+PYMUNK_REPEATS = (5, 11)
 #: Rays a :func:`scene_stats` box count tests at a time against every collider (a bound on
 #: its numpy temporaries: rays x colliders x 2 floats).
 STATS_RAY_CHUNK = 100

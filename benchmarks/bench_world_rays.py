@@ -68,10 +68,13 @@ FLOAT32_TOLERANCE = 1e-3
 #: Timed repeats of the plain grid (the best is kept).
 REPEATS = 5
 #: Alternated timed rounds of the batch (default threads and one) and the Python loops
-#: (scalar swept, pymunk, Box2D; each runner's best is kept). Seven: on the shared machine,
-#: with three rounds pymunk's best at 1,000 segments read 2.6 us in one run and 6.9 us in the
-#: next.
-LOOP_REPEATS = 7
+#: (scalar swept, pymunk, Box2D; each runner's best is kept). On the shared machine, with three
+#: rounds pymunk's best at 1,000 segments read 2.6 us in one run and 6.9 us in the next; with
+#: seven, the one-ray-at-a-time ratio read 2.8x in an idle goals run (2026-12-03 15:52) where
+#: 40 alternated rounds of 2,000 rays read 3.5x (the median of the rounds' ratios; 4.2x from
+#: each runner's best): the machine's slow spells last seconds (benchmarks/README.md), as
+#: long as several rounds, and fall on the runners unevenly. Fifteen.
+LOOP_REPEATS = 15
 #: Most cells a grid ray may visit (a cap: a ray crosses at most 2 * cells per side).
 GRID_MAX_STEPS = 1_000_000
 #: Side of the grid's square: the world plus a margin of the longest segment on each side.
