@@ -198,20 +198,22 @@ def goal_simulation(r: dict[str, Any]) -> Verdict:
                   if row["engine"].startswith("pymunk") and "substeps" not in row["engine"])
     default = swept_row["steps_per_second"] / pymunk["steps_per_second"]
     single = one["steps_per_second"] / pymunk["steps_per_second"]
-    text = (f"{swept_row['balls']:,} balls: {default:.2f}x ({single:.2f}x on one thread), "
-            f"{swept_row['balls_tunneled']} tunneled")
+    apart = f"{default:.2f}x ({single:.2f}x on one thread)"
+    tunneled = f"{swept_row['balls_tunneled']} tunneled"
     duel = sim.get("duel")
     if duel:
-        # the engines stepped in turns (bench_sim.duel): the goal's ratio; the rows' above,
-        # each engine timed apart, beside it
-        text = (f"{swept_row['balls']:,} balls side by side: {duel['ratio']:.2f}x (runs "
-                + " / ".join(f"{r:.2f}x" for r in duel["run_ratios"])
-                + f"); timed apart {default:.2f}x ({single:.2f}x on one thread); "
-                f"{swept_row['balls_tunneled']} tunneled")
-        default = duel["ratio"]
+        # the engines stepped in turns (bench_sim.duel) give the goal's ratio; the rows'
+        # (each engine timed apart) go beside it
+        ratio = duel["ratio"]
+        runs = " / ".join(f"{r:.2f}x" for r in duel["run_ratios"])
+        text = (f"{swept_row['balls']:,} balls side by side: {ratio:.2f}x (runs {runs}); "
+                f"timed apart {apart}; {tunneled}")
+    else:
+        ratio = default
+        text = f"{swept_row['balls']:,} balls: {apart}, {tunneled}"
     if swept_row["balls"] < 10_000:
         return (text + " (not the goal's size)", None)
-    return (text, default >= 2.0 and swept_row["balls_tunneled"] == 0)
+    return (text, ratio >= 2.0 and swept_row["balls_tunneled"] == 0)
 
 
 def goal_cold_compile(r: dict[str, Any]) -> Verdict:

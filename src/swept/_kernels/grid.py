@@ -239,6 +239,8 @@ def bin_colliders(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, x0: f
 #: how the walk tests the entry, so that one read of the row gives the walk both (not the
 #: entry's handle from a list of its own, nor a generic collider's kind from the tags).
 ROW_CODE_BITS = 3
+#: The low bits of a row's tag, or of a coded grid entry (:func:`coded_entries`): the code.
+ROW_CODE_MASK = (1 << ROW_CODE_BITS) - 1
 #: A generic row (any kind without a code of its own) holds the collider's grown box, and the
 #: walk tests the box, then the narrowphase on the collider's table row.
 ROW_GENERIC = 0
@@ -291,14 +293,14 @@ def unit_at(e: int) -> tuple[int, int]:
 def row_tag(tag: float) -> tuple[int, int]:
     """A grid collider row's column 2 (:data:`ROW_CODE_BITS`) read: ``(code, handle)``."""
     value = int(tag)
-    return value & ((1 << ROW_CODE_BITS) - 1), value >> ROW_CODE_BITS
+    return value & ROW_CODE_MASK, value >> ROW_CODE_BITS
 
 
 @inline_kernel
 def entry_of(value: int) -> tuple[int, int]:
     """A grid entry (an int32 of :func:`grid_of`'s view, :func:`coded_entries`) read:
     ``(e, code)``, the gridded collider's row index and its row's code."""
-    return value >> ROW_CODE_BITS, value & ((1 << ROW_CODE_BITS) - 1)
+    return value >> ROW_CODE_BITS, value & ROW_CODE_MASK
 
 
 def coded_entries(start: np.ndarray, items: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -311,7 +313,7 @@ def coded_entries(start: np.ndarray, items: np.ndarray, rows: np.ndarray) -> np.
     if rows.shape[0] > CELL_START >> ROW_CODE_BITS:
         raise ValueError(f"a grid's entries name at most {CELL_START >> ROW_CODE_BITS} rows, "
                          f"got {rows.shape[0]}")
-    codes = rows[:, 2].astype(np.int64) & ((1 << ROW_CODE_BITS) - 1)
+    codes = rows[:, 2].astype(np.int64) & ROW_CODE_MASK
     out = items.copy()
     flat = items[:start[-1]]
     listed = flat >= 0
