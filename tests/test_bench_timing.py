@@ -3,6 +3,10 @@ runners taking turns in a random order, each timed call after an untimed one of 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -84,15 +88,36 @@ def test_interleaved_orders_the_rounds_at_random_by_its_seed() -> None:
 def test_every_benchmark_script_imports() -> None:
     # A script's imports are checked by nothing else until someone runs it: bench_rotating_toi
     # imported a cap from the kernel module it had moved out of (to swept.constants) and no
-    # longer ran. Loading each by path runs its imports and module-level code, not its main.
+    # longer ran. Each is loaded by path (its imports and module-level code, not its main) in
+    # a fresh interpreter: loaded in the suite's process, they made a later LLVM IR test of
+    # tests/test_compile.py fail in the rays40 round (what they import changes what numba
+    # holds when that test compiles).
     folder = Path(__file__).resolve().parents[1] / "benchmarks"
     scripts = sorted(p.stem for p in folder.glob("*.py"))
     assert "timing" in scripts and "bench_rotating_toi" in scripts
-    for stem in scripts:
-        try:
-            module = bench_script(stem, f"swept_bench_import_{stem}")
-        except ModuleNotFoundError as exc:
-            # only the benchmark extra's peers may be missing (pip install 'swept[bench]')
-            assert exc.name in BENCH_PEERS, (stem, exc.name)
-            continue
-        assert module.__doc__, stem
+    probe = textwrap.dedent("""
+        import importlib.util, json, sys
+        from pathlib import Path
+        folder, peers = Path(sys.argv[1]), set(json.loads(sys.argv[2]))
+        bad = []
+        for path in sorted(folder.glob("*.py")):
+            spec = importlib.util.spec_from_file_location(f"swept_bench_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            try:
+                spec.loader.exec_module(module)
+            except ModuleNotFoundError as exc:
+                # only the benchmark extra's peers may be missing (pip install 'swept[bench]')
+                if exc.name not in peers:
+                    bad.append(f"{path.stem}: {exc!r}")
+            except Exception as exc:
+                bad.append(f"{path.stem}: {exc!r}")
+            else:
+                if not module.__doc__:
+                    bad.append(f"{path.stem}: no docstring")
+        print(json.dumps(bad))
+    """)
+    peers = json.dumps(sorted(BENCH_PEERS))
+    done = subprocess.run([sys.executable, "-c", probe, str(folder), peers],
+                          capture_output=True, text=True, timeout=600, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
