@@ -69,6 +69,7 @@ import numpy as np
 from ..constants import AREA_EXTENT_CAP, CENTROID_CLAMP, MAX_DEPTH, MIN_DIRECTION_COMPONENT
 from . import callee, inline_kernel, kernel
 from .order import float_order
+from .scalars import truncated
 
 #: Where a tree lies in a pair of ``nodes`` / ``links`` arrays: ``(root, count, node_links,
 #: items, dim)`` (module docstring).
@@ -692,7 +693,7 @@ def _pop(stack: np.ndarray, sp: int, limit: float) -> tuple[int, int]:
     for _ in range(sp):
         sp -= 1
         if stack[sp, 1] <= limit:
-            return int(stack[sp, 0]), sp
+            return truncated(stack[sp, 0]), sp
     return -1, 0
 
 

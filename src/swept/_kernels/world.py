@@ -84,6 +84,7 @@ from .ray import (
     ray_polygon,
     segment_crossing,
 )
+from .scalars import least, truncated
 from .scene import (
     COUNT,
     FIRST,
@@ -552,8 +553,8 @@ def _kept_hit(stack: np.ndarray) -> tuple[float, float, float, float, bool]:
 @inline_kernel
 def _kept_walk(stack: np.ndarray) -> Walk:
     """The walk :func:`_keep_walk` kept."""
-    return (int(stack[0, 0]), int(stack[0, 1]), int(stack[1, 0]), int(stack[1, 1]), stack[2, 0],
-            stack[2, 1], stack[3, 0], stack[3, 1])
+    return (truncated(stack[0, 0]), truncated(stack[0, 1]), truncated(stack[1, 0]),
+            truncated(stack[1, 1]), stack[2, 0], stack[2, 1], stack[3, 0], stack[3, 1])
 
 
 @inline_kernel
@@ -573,7 +574,7 @@ def _skip_empty(grid: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limi
         lo = grid[c]
         if lo != grid[c + 1] or lo >= CELL_MOVING:
             return True, (cx, cy, step_x, step_y, next_x, next_y, delta_x, delta_y)
-        if limit <= min(next_x, next_y):
+        if limit <= least(next_x, next_y):
             # the ray ends in this empty cell
             break
         go_x = next_x < next_y
@@ -890,7 +891,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     if t == 0.0:
                         # (as after a box or a circle: the later entries' handles are larger)
                         break
-            if limit <= min(walk[4], walk[5]):
+            if limit <= least(walk[4], walk[5]):
                 # the best hit (or the end of the ray) lies in this cell (or sub-cell)
                 break
             if sub:
@@ -899,7 +900,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     continue
                 # out of the sub-grid: the grid's walk, from its crowded cell
                 walk = _kept_walk(stack)
-                if limit <= min(walk[4], walk[5]):
+                if limit <= least(walk[4], walk[5]):
                     break
             entered, walk = walk_next(walk, gnx, gny)
         if seg_row >= 0:
