@@ -42,7 +42,6 @@ import json
 import math
 import os
 import platform
-import random
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -74,6 +73,10 @@ def _load_scenes() -> Any:
 
 
 scenes = _load_scenes()
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time, interleaved  # noqa: E402
 
 #: Collider counts measured.
 SIZES = (1_000, 10_000)
@@ -113,8 +116,6 @@ BVH_LEAF = 4
 BVH_BINS = 16
 #: Relative tolerance when comparing hit distances with the brute force.
 AGREE_TOLERANCE = 1e-9
-#: Seed of :func:`interleaved`'s round orders.
-ORDER_SEED = 11
 #: The issue's goals: World within this of the best plain structure, and this many times pymunk.
 GOAL_VS_PLAIN = 1.3
 GOAL_VS_PYMUNK = 20.0
@@ -728,24 +729,13 @@ def fixed_cost(origins: np.ndarray, directions: np.ndarray, tmax: float, repeats
     far = float(np.max(np.abs(origins))) + tmax + 1.0
     world.add(Segment((far, far), (far + 1.0, far)))
     with one_thread():
-        seconds = best_time(lambda: world.raycast_many(origins, directions, tmax), repeats)
+        seconds = best_time(lambda: world.raycast_many(origins, directions, tmax), repeats,
+                            time.thread_time)
     return seconds / origins.shape[0] * 1e6
 
 
 # ---------------------------------------------------------------------------------------------
 # measurement
-
-
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds of this thread's CPU time (after one
-    warm-up call), as :func:`interleaved` times the compiled runners."""
-    fn()
-    best = math.inf
-    for _ in range(repeats):
-        start = time.thread_time()
-        fn()
-        best = min(best, time.thread_time() - start)
-    return best
 
 
 def compare(ref_i: np.ndarray, ref_t: np.ndarray, idx: np.ndarray, t: np.ndarray
@@ -761,31 +751,6 @@ def compare(ref_i: np.ndarray, ref_t: np.ndarray, idx: np.ndarray, t: np.ndarray
     right = same_miss | (close & (idx == ref_i))
     tie = close & (idx != ref_i)
     return {"wrong": int(np.sum(~right & ~tie)), "tie": int(np.sum(tie))}
-
-
-def interleaved(runners: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """The fastest of ``repeats`` timed calls of each runner, in seconds of this thread's CPU
-    time, the runners taking turns (round robin, in a new random order each round: in a fixed
-    order, the runner after the plain BVH read 1.4-1.6x slower than the same runner elsewhere,
-    in every run on clusters of 1,000, whichever runner it was; not explained), each timed call
-    right after an untimed one of the same runner (so that it finds its own data in cache, as
-    consecutive repeats did, not the previous runner's). On a shared machine whose load
-    drifts within seconds, each runner then sees the same moments, and the CPU clock leaves
-    out the time other processes hold the core (wall-clock minima of the same runs differed
-    by up to 2x between runners, with two other processes on two cores). Every runner here
-    runs on the calling thread (one thread)."""
-    best = {name: math.inf for name in runners}
-    names = list(runners)
-    shuffle = random.Random(ORDER_SEED)
-    for _ in range(repeats):
-        shuffle.shuffle(names)
-        for name in names:
-            fn = runners[name]
-            fn()
-            start = time.thread_time()
-            fn()
-            best[name] = min(best[name], time.thread_time() - start)
-    return best
 
 
 def plain_grids(scene: Any, factors: tuple[float, ...], origins: np.ndarray,

@@ -16,13 +16,16 @@ import argparse
 import json
 import os
 import platform
-import time
-from collections.abc import Callable
+import sys
 from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time  # noqa: E402
 
 from swept._kernels import bvh
 
@@ -54,17 +57,6 @@ def random_rays(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarra
     angle = rng.uniform(0.0, 2.0 * np.pi, n)
     directions = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     return origins, directions, np.full(n, np.inf)
-
-
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds (after one warm-up call)."""
-    fn()
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return float(best)
 
 
 def bench_build(sizes: list[int], repeats: int) -> list[dict[str, Any]]:

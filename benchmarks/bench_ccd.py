@@ -38,14 +38,18 @@ import argparse
 import json
 import math
 import platform
+import sys
 import time
-from collections.abc import Callable
 from decimal import Decimal, getcontext
 from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time, interleaved  # noqa: E402
 
 import swept
 from swept import Circle, Segment
@@ -494,33 +498,6 @@ def score(index: np.ndarray, fraction: np.ndarray, truth: list[dict[int, float]]
             "mean_signed_error": float(np.mean(errors)) if errors else 0.0}
 
 
-def alternated_best(first: Callable[[], Any], second: Callable[[], Any], rounds: int
-                    ) -> tuple[float, float]:
-    """The fastest of ``rounds`` timed calls of each of two runners on this thread, in seconds
-    of this thread's CPU time, the two taking turns (the first going first in even rounds),
-    each timed call right after an untimed one of its own."""
-    best = [math.inf, math.inf]
-    pair = (first, second)
-    for k in range(rounds):
-        for i in ((0, 1) if k % 2 == 0 else (1, 0)):
-            pair[i]()
-            start = time.thread_time()
-            pair[i]()
-            best[i] = min(best[i], time.thread_time() - start)
-    return best[0], best[1]
-
-
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds (after one warm-up call)."""
-    fn()
-    best = math.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> None:
     """Run the benchmark, print the table and write the JSON results."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -567,8 +544,9 @@ def main() -> None:
         # each, a slow spell of the machine (seconds long: benchmarks/README.md) fell on one
         # and read the World at 1.42x the grid in an idle goals run (2026-12-03 16:06) where
         # the run before read 1.05x
-        world_s, grid_s = alternated_best(lambda: run_world_sweep_many(scene, world),
-                                          lambda: run_plain_grid(scene, grid), 25)
+        best = interleaved({"world": lambda: run_world_sweep_many(scene, world),
+                            "grid": lambda: run_plain_grid(scene, grid)}, 25)
+        world_s, grid_s = best["world"], best["grid"]
         rows["swept World.sweep_many (1 thread)"] = {
             **score(*run_world_sweep_many(scene, world), truth),
             "us_per_circle": world_s / n_circles * 1e6, "setup": "World over the segments"}

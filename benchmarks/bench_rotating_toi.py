@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import platform
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,14 +37,18 @@ from typing import Any
 import numba
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time  # noqa: E402
+
 from swept import Polygon
 from swept._kernels.sweep import (
     CAST_HIT,
     CAST_OUT_OF_ITERATIONS,
     CAST_SEPARATED,
-    TOI_MAX_ITERATIONS,
     rotating_time_of_impact,
 )
+from swept.constants import TOI_MAX_ITERATIONS
 from swept.toi import Motion, TOIStatus, time_of_impact
 
 #: Samples of each step for the ground truth.
@@ -219,17 +224,6 @@ def score(crossings: list[Crossing], answers: list[tuple[str, float]]) -> dict[s
     return {"crossings": n, "separated": separated, "separated_share": separated / n,
             "failed": failed, "failed_share": failed / n, "overlapped": overlapped,
             "late_hits": late, "separated_share_by_turn": by_turn}
-
-
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds (after one warm-up call)."""
-    fn()
-    best = math.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import time
-from collections.abc import Callable
+import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time  # noqa: E402
 
 from swept import Ray, Segment
 from swept.world import World
@@ -41,15 +43,6 @@ def _segments(n: int, seed: int = 0) -> np.ndarray:
     return np.hstack((a, b))
 
 
-def _best(fn: Callable[[], Any], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 def run(quick: bool = False) -> dict[str, float]:
     """Time every runner; print a table; return seconds by runner."""
     big = 100_000 if quick else 1_000_000
@@ -64,16 +57,20 @@ def run(quick: bool = False) -> dict[str, float]:
             w.add(Segment((r[0], r[1]), (r[2], r[3])))
 
     out = {
-        "add x 10,000": _best(one_by_one, repeat),
-        "add_segments 10,000": _best(lambda: World().add_segments(small), repeat),
-        f"add_segments {big:,}": _best(lambda: World().add_segments(rows), repeat),
+        "add x 10,000": best_time(one_by_one, repeat, warm=False),
+        "add_segments 10,000": best_time(lambda: World().add_segments(small), repeat,
+                                         warm=False),
+        f"add_segments {big:,}": best_time(lambda: World().add_segments(rows), repeat,
+                                           warm=False),
     }
     world = World()
     world.add_segments(rows)
-    out[f"first ray after {big:,}"] = _best(lambda: world.raycast(Ray((500, 500), (1, 0))), 1)
+    # (the first call is the one measured: no warm-up)
+    out[f"first ray after {big:,}"] = best_time(lambda: world.raycast(Ray((500, 500), (1, 0))),
+                                                1, warm=False)
     blob = pickle.dumps(world)
-    out[f"pickle {big:,}"] = _best(lambda: pickle.dumps(world), repeat)
-    out[f"unpickle {big:,}"] = _best(lambda: pickle.loads(blob), repeat)
+    out[f"pickle {big:,}"] = best_time(lambda: pickle.dumps(world), repeat, warm=False)
+    out[f"unpickle {big:,}"] = best_time(lambda: pickle.loads(blob), repeat, warm=False)
     print(f"{'runner':<30} {'seconds':>10}")
     for name, seconds in out.items():
         print(f"{name:<30} {seconds:>10.3f}")

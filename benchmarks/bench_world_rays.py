@@ -12,9 +12,10 @@ Scene (issue 4): 1,000 and 10,000 random segments (length 5 to 50, random angle)
   traversal, cells sized to the scene), written here;
 - ``brute``: a compiled loop over every segment (one thread), for scale.
 
-The batch (both ways) and the Python loops are timed alike, alternated, each timed call after
-an untimed one of its own, best of LOOP_REPEATS rounds (the loops on their calls alone: each
-hit kept in a list, read after the timing); the grid apart, best of REPEATS. Every runner on
+The batch (both ways) and the Python loops are timed alike, in turns (a new random order each
+round: ``timing.interleaved``), each timed call after an untimed one of its own, best of
+LOOP_REPEATS rounds (the loops on their calls alone: each hit kept in a list, read after the
+timing); the grid apart, best of REPEATS. Every runner on
 one thread is timed in this thread's CPU time (the machine is shared); the batch on the
 default threads on the wall clock. Every runner's answers are checked against the grid's
 (same segment, same distance). Prints a table (microseconds a ray, and ratios) and writes
@@ -30,6 +31,7 @@ import json
 import math
 import os
 import platform
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +39,10 @@ from typing import Any
 
 import numba
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time, interleaved  # noqa: E402
 
 import swept
 from swept import Ray, Segment
@@ -325,27 +331,6 @@ def box2d_rays(a: np.ndarray, b: np.ndarray, origins: np.ndarray, directions: np
 # measurement
 
 
-def best_time(fn: Callable[[], Any], repeats: int,
-              clock: Callable[[], float] = time.thread_time) -> float:
-    """The fastest of ``repeats`` timed calls, in seconds of ``clock`` (after one warm-up
-    call; with ``repeats`` 0, the one call, timed). By default this thread's CPU time, which
-    leaves out the time other processes hold the core (the machine is shared: wall-clock
-    minima of one runner moved by 2x between runs at a load of 10 on 2 cores); the batch on
-    several threads is timed on the wall clock (:data:`WALL`), the only clock that sees its
-    helpers' work overlap."""
-    if repeats == 0:
-        start = clock()
-        fn()
-        return clock() - start
-    fn()
-    best = math.inf
-    for _ in range(repeats):
-        start = clock()
-        fn()
-        best = min(best, clock() - start)
-    return best
-
-
 #: The wall clock, for the runners on several threads.
 WALL = time.perf_counter
 
@@ -403,7 +388,7 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
     us: dict[str, float] = {}
     agree: dict[str, float] = {}
     us["grid"] = best_time(lambda: grid_rays(ga, gb, start_, items, cells, GRID_SIZE, go,
-                                             directions), repeats) / RAYS * 1e6
+                                             directions), repeats, time.thread_time) / RAYS * 1e6
 
     batch = world.raycast_many(origins, directions)
     agree["swept_batch"] = agreement(ref_i, ref_t, batch.handle, batch.distance)
@@ -412,7 +397,7 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
         bi, bt = brute_rays(a, b, origins[:1000], directions[:1000])
         agree["brute"] = agreement(ref_i[:1000], ref_t[:1000], bi, bt)
         us["brute"] = best_time(lambda: brute_rays(a, b, origins[:1000], directions[:1000]),
-                                1) / 1000 * 1e6
+                                1, time.thread_time) / 1000 * 1e6
 
     rays = [Ray(origins[k], directions[k]) for k in range(loop_rays)]
 
@@ -435,24 +420,19 @@ def bench_size(n: int, quick: bool) -> dict[str, Any]:
         # Box2D computes in float32: distances agree to its rounding at these coordinates
         tol = FLOAT32_TOLERANCE if name == "box2d" else 0.0
         agree[name] = agreement(ref_i[:loop_rays], ref_t[:loop_rays], pi, pt, tol)
-    # the batch (default threads, and one) and the loops alternated, LOOP_REPEATS rounds,
-    # each timed call right after an untimed one of its own and each runner's best kept: the
-    # ratios between them compare the same moments of a shared machine, swept's and pymunk's
-    # timed alike (the batch timed apart, before the loops, best of REPEATS calls in a row,
-    # left pymunk's variance alone to move the goal's ratios); every other round runs them
-    # in the reverse order, so that another process's time slices do not fall in step with
-    # one runner
+    # the batch (default threads, and one) and the loops in turns (timing.interleaved),
+    # LOOP_REPEATS rounds, each timed call right after an untimed one of its own and each
+    # runner's best kept: the ratios between them compare the same moments of a shared
+    # machine, swept's and pymunk's timed alike (the batch timed apart, before the loops,
+    # best of REPEATS calls in a row, left pymunk's variance alone to move the goal's ratios)
     timed: dict[str, tuple[Callable[[], Any], Callable[[], float], int]] = {
         "swept_batch": (lambda: world.raycast_many(origins, directions), WALL, RAYS),
         "swept_batch_1_thread": (lambda: _one_thread(world, origins, directions),
                                  time.thread_time, RAYS),
         **{name: (loop, time.thread_time, loop_rays) for name, (loop, _a) in loops.items()}}
-    best = dict.fromkeys(timed, math.inf)
-    names = list(timed)
-    for k in range(max(LOOP_REPEATS, repeats)):
-        for name in names if k % 2 == 0 else names[::-1]:
-            fn, clock, _count = timed[name]
-            best[name] = min(best[name], best_time(fn, 1, clock))
+    best = interleaved({name: fn for name, (fn, _c, _n) in timed.items()},
+                       max(LOOP_REPEATS, repeats),
+                       clocks={name: clock for name, (_f, clock, _n) in timed.items()})
     for name, seconds in best.items():
         us[name] = seconds / timed[name][2] * 1e6
 

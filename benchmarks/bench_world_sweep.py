@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
-from collections.abc import Callable
-from typing import Any
+import sys
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best_time  # noqa: E402
 
 from swept import AABB, Capsule, Circle, Polygon, Segment, sweep
 from swept.shapes import Shape
@@ -87,15 +90,6 @@ def _python_loop(w: World, shape: Shape, d: tuple[float, float]) -> tuple[int, f
     return best_h, best_f
 
 
-def _best(fn: Callable[[], Any], repeat: int) -> float:
-    best = math.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 def run(quick: bool = False) -> dict[str, float]:
     """Time every runner; print a table; return microseconds a sweep by runner."""
     count = 100 if quick else 500
@@ -113,9 +107,12 @@ def run(quick: bool = False) -> dict[str, float]:
             mine = [(s, d) for k, s, d in queries if k == kind]
             disps = np.array([d for _s, d in mine])
             one = mine[0][0]
-            compiled = _best(lambda w=w, mine=mine: [w.sweep(s, d) for s, d in mine], repeat)
-            loop = _best(lambda w=w, mine=mine: [_python_loop(w, s, d) for s, d in mine], repeat)
-            batch = _best(lambda w=w, one=one, disps=disps: w.sweep_many(one, disps), repeat)
+            compiled = best_time(lambda w=w, mine=mine: [w.sweep(s, d) for s, d in mine],
+                                 repeat, warm=False)
+            loop = best_time(lambda w=w, mine=mine: [_python_loop(w, s, d) for s, d in mine],
+                             repeat, warm=False)
+            batch = best_time(lambda w=w, one=one, disps=disps: w.sweep_many(one, disps),
+                              repeat, warm=False)
             bad = 0
             for s, d in mine:
                 got = w.sweep(s, d)
