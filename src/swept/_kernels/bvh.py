@@ -69,6 +69,7 @@ import numpy as np
 from ..constants import AREA_EXTENT_CAP, CENTROID_CLAMP, MAX_DEPTH, MIN_DIRECTION_COMPONENT
 from . import callee, inline_kernel, kernel
 from .order import float_order
+from .scalars import truncated
 
 #: Where a tree lies in a pair of ``nodes`` / ``links`` arrays: ``(root, count, node_links,
 #: items, dim)`` (module docstring).
@@ -231,8 +232,10 @@ def box_entry_at(boxes: np.ndarray, k: int, col: int, probe: Probe, limit: float
     table's box columns, read in place: a column view would be reference-counted)."""
     ox, oy, oz, ix, iy, iz, r, dim = probe
     if dim == PROBE_LEAN2:
-        return _lean_entry2(ox, oy, ix, iy, limit, boxes[k, col], boxes[k, col + 1],
-                            boxes[k, col + 3], boxes[k, col + 4])
+        # an unsigned row index: no negative-index wraparound (world._skip_empty)
+        u = np.uint64(k)
+        return _lean_entry2(ox, oy, ix, iy, limit, boxes[u, col], boxes[u, col + 1],
+                            boxes[u, col + 3], boxes[u, col + 4])
     if dim == 2.0:
         return ray_box_entry2(ox, oy, ix, iy, limit, boxes[k, col] - r, boxes[k, col + 1] - r,
                               boxes[k, col + 3] + r, boxes[k, col + 4] + r)
@@ -692,7 +695,7 @@ def _pop(stack: np.ndarray, sp: int, limit: float) -> tuple[int, int]:
     for _ in range(sp):
         sp -= 1
         if stack[sp, 1] <= limit:
-            return int(stack[sp, 0]), sp
+            return truncated(stack[sp, 0]), sp
     return -1, 0
 
 
@@ -706,7 +709,8 @@ def _descend(nodes: np.ndarray, links: np.ndarray, tree: TreeAt, stack: np.ndarr
     root, count, lb, _ib, _dim = tree
     # every pass descends a level or pops a node put aside: count passes at most
     for _ in range(count):
-        child = links[lb + 3 * node]
+        # (an unsigned index: no negative-index wraparound, world._skip_empty)
+        child = links[np.uint64(lb + 3 * node)]
         if child < 0:
             return node, sp
         t_left = box_entry(nodes, root + child, probe, limit)

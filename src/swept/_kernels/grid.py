@@ -59,6 +59,7 @@ from ..constants import GRID_MARGIN
 from . import callee, inline_kernel, kernel
 from .bvh import _clip_slab
 from .ray import RAY_PARALLEL_SINE, _unit2
+from .scalars import cell_at, greatest, least, truncated
 from .scene import (
     HI,
     KIND,
@@ -292,7 +293,7 @@ def unit_at(e: int) -> tuple[int, int]:
 @inline_kernel
 def row_tag(tag: float) -> tuple[int, int]:
     """A grid collider row's column 2 (:data:`ROW_CODE_BITS`) read: ``(code, handle)``."""
-    value = int(tag)
+    value = truncated(tag)
     return value & ROW_CODE_MASK, value >> ROW_CODE_BITS
 
 
@@ -398,8 +399,8 @@ def box_missed(near_x: float, near_y: float, far_x: float, far_y: float, ox: flo
     compared the same way, with the sides picked once per ray instead of per box. Only for a
     ray with finite ``ix`` and ``iy`` (no NaN arises then). Plain floats in (the caller reads
     the box): an inlined helper taking an array reference-counts it on every call."""
-    t0 = max(max(0.0, (near_x - ox) * ix), (near_y - oy) * iy)
-    t1 = min(min(limit, (far_x - ox) * ix), (far_y - oy) * iy)
+    t0 = greatest(greatest(0.0, (near_x - ox) * ix), (near_y - oy) * iy)
+    t1 = least(least(limit, (far_x - ox) * ix), (far_y - oy) * iy)
     return t0 > t1
 
 
@@ -414,8 +415,8 @@ def walk_begin(x0: float, y0: float, cell: float, nx: int, ny: int, ox: float, o
     t0, t1 = _clip_slab(oy, iy, y0, y0 + ny * cell, t0, t1)
     if t0 > t1:
         return False, (0, 0, 0, 0, math.inf, math.inf, math.inf, math.inf)
-    cx = min(max(int(math.floor((ox + t0 * dx - x0) / cell)), 0), nx - 1)
-    cy = min(max(int(math.floor((oy + t0 * dy - y0) / cell)), 0), ny - 1)
+    cx = cell_at(math.floor((ox + t0 * dx - x0) / cell), nx)
+    cy = cell_at(math.floor((oy + t0 * dy - y0) / cell), ny)
     step_x = 1 if dx > 0.0 else -1
     step_y = 1 if dy > 0.0 else -1
     if math.isinf(ix):
@@ -473,7 +474,7 @@ def coarse_of(c: int, inv_k: float) -> int:
     monotone map, the same for the binning and the walk, so each coarse cell still holds
     every moving collider over its grid cells. A product, not an integer division (tens of
     cycles, at every cell a ray crosses)."""
-    return int(c * inv_k)
+    return truncated(c * inv_k)
 
 
 @callee
