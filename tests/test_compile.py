@@ -655,11 +655,13 @@ def test_the_meminfo_walk_gives_numbas_llvm_ir(monkeypatch: pytest.MonkeyPatch) 
     for f, sig in cases:
         _llvm_ir(f, sig)  # its callees compiled first: then each compile numbers alike
     numbas = [_llvm_ir(f, sig) for f, sig in cases]
-    kernels._swept_compiles[0] += 1  # as inside a swept compile
+    kernels._swept_compiles[0] += 1  # as inside a swept compile (of a hot kernel: numba's
+    kernels._function_passes_kept[0] = True  # function passes kept, as outside)
     try:
         shortcut = [_llvm_ir(f, sig) for f, sig in cases]
     finally:
         kernels._swept_compiles[0] -= 1
+        kernels._function_passes_kept[0] = False
     assert [_value_names_in_order(t) for t in shortcut] == [
         _value_names_in_order(t) for t in numbas]
 
@@ -943,3 +945,51 @@ def test_the_abi_sizes_asked_once_are_numbas() -> None:
     finally:
         kernels._swept_compiles[0] -= 1
     assert [context.get_abi_sizeof(t) for t in types_] == numbas
+
+
+def test_function_passes_are_left_to_the_module_but_for_hot_kernels() -> None:
+    """numba runs LLVM's function passes over each function a library adds, then the module
+    passes over the linked whole; while swept compiles a kernel outside HOT_KERNELS the first
+    round is skipped (_functions_left_to_module), a hot kernel's compile (and what numba
+    compiles outside swept) keeps it, and the flag of an outer compile comes back after a
+    nested one."""
+    from llvmlite import binding as ll
+    from numba.core import codegen
+
+    import swept._kernels as kernels
+    from swept._kernels import sim, world
+
+    optimize = codegen.CPUCodeLibrary._optimize_functions
+    kernels._functions_left_to_module()  # a second install changes nothing
+    assert codegen.CPUCodeLibrary._optimize_functions is optimize
+    hot = {"world.cast_range", "sim", "sim_grid", "sim_shapes", "solver", "events"}
+    assert hot == kernels.HOT_KERNELS
+    assert kernels.is_hot(world.cast_range.py_func) and kernels.is_hot(sim.advance_range.py_func)
+    assert not kernels.is_hot(world.cast_at.py_func)
+    assert not kernels.is_hot(kc.contact_polygon_polygon.py_func)
+    library = numba.core.registry.cpu_target.target_context.codegen().create_library("t")
+    text = "define double @f(double %x) {\n  %a = alloca double\n  store double %x, double* %a\n" \
+        "  %y = load double, double* %a\n  ret double %y\n}\n"
+
+    def optimized(swept_compiles: int, hot: bool) -> bool:
+        module = ll.parse_assembly(text)
+        kernels._swept_compiles[0] += swept_compiles
+        kernels._function_passes_kept[0] = hot
+        try:
+            library._optimize_functions(module)
+        finally:
+            kernels._swept_compiles[0] -= swept_compiles
+            kernels._function_passes_kept[0] = False
+        assert module.data_layout == library._codegen._data_layout
+        return "alloca" not in str(module)
+
+    assert [optimized(0, False), optimized(1, False), optimized(1, True)] == [True, False, True]
+
+    class Recorder:
+        py_func = world.cast_range.py_func
+
+        def compile(self, sig: Any) -> bool:
+            return kernels._function_passes_kept[0]
+
+    assert kernels._hot_marked(Recorder()).compile("f8") is True
+    assert kernels._function_passes_kept[0] is False

@@ -37,6 +37,10 @@ Compile time (issue 11: a cold cache compiles in at most 60 s; measure with
   tree casts 1.2x slower, and the loop as a callee of its own its ball casts 1.07x).
 - No literal arguments and no read-only / writable mixes (:func:`kernel` and :func:`reader`
   make every call site share one signature); the breakdown lists any kernel compiled twice.
+- LLVM's per-function passes, which numba runs before the module passes that run them again,
+  are kept only for :data:`HOT_KERNELS` (the World's cast, the Simulation's modules): every
+  other kernel is optimized by the module passes alone (:func:`_functions_left_to_module`).
+  A new hot loop that a side-by-side runtime A/B reads slower without them joins the set.
 - A kernel that only compiled code calls is a :func:`callee` (or :func:`callee_reader`):
   compiled without numba's Python wrapper, which unboxes every argument and which nothing
   would call (``tests/test_compile.py`` checks that every ``kernel`` is named by Python code
@@ -167,10 +171,50 @@ def _collector_paused(dispatcher: Any) -> Any:
     return dispatcher
 
 
+#: The kernels whose compiles keep numba's per-function optimization
+#: (:func:`_functions_left_to_module`): ``"module"`` (every kernel of ``swept._kernels.module``)
+#: or ``"module.kernel"``. The World's cast and the Simulation's step, where the side-by-side
+#: runtime A/B found the skip slower (``benchmarks/README.md``, ``compile16``).
+HOT_KERNELS = frozenset({"world.cast_range", "sim", "sim_grid", "sim_shapes", "solver",
+                         "events"})
+
+#: Whether the compile running now (the innermost of swept's nested compiles) is one of
+#: :data:`HOT_KERNELS`, whose modules get numba's function passes.
+_function_passes_kept = [False]
+
+
+def is_hot(py_func: Any) -> bool:
+    """Whether the kernel of Python function ``py_func`` is one of :data:`HOT_KERNELS`."""
+    module = py_func.__module__.rpartition(".")[2]
+    return module in HOT_KERNELS or f"{module}.{py_func.__qualname__}" in HOT_KERNELS
+
+
+def _hot_marked(dispatcher: Any) -> Any:
+    """Make ``dispatcher``'s compiles say whether it is hot (:func:`is_hot`, in
+    :data:`_function_passes_kept`) while they run, the flag of the compile they are nested in
+    given back afterwards: a kernel's callees compile while its call sites are typed, before
+    its own module is lowered and optimized."""
+    compile_ = dispatcher.compile
+    hot = is_hot(dispatcher.py_func)
+
+    def compile_marked(sig: Any) -> Any:
+        with global_compiler_lock:
+            outer = _function_passes_kept[0]
+            _function_passes_kept[0] = hot
+            try:
+                return compile_(sig)
+            finally:
+                _function_passes_kept[0] = outer
+
+    dispatcher.compile = compile_marked
+    return dispatcher
+
+
 def _compiled_quietly(dispatcher: Any) -> Any:
     """``dispatcher`` compiling without numba's LLVM-lock events and without Python's
-    garbage collector (:func:`_llvm_lock_quiet`, :func:`_collector_paused`)."""
-    return _collector_paused(_llvm_lock_quiet(dispatcher))
+    garbage collector (:func:`_llvm_lock_quiet`, :func:`_collector_paused`), saying whether it
+    is hot (:func:`_hot_marked`)."""
+    return _hot_marked(_collector_paused(_llvm_lock_quiet(dispatcher)))
 
 
 #: ``numba.njit``, untyped: its stubs do not list the options ``no_cpython_wrapper`` and
@@ -982,3 +1026,39 @@ def _abi_sizes_once() -> None:
 
 
 _abi_sizes_once()
+
+
+def _functions_left_to_module() -> None:
+    """Make numba leave the optimization of swept's functions to its module passes (once;
+    nothing if numba changed).
+
+    numba (``CPUCodeLibrary.add_llvm_module``, 0.68) runs LLVM's O3 function passes over each
+    function of every module it adds to a library, then links the library's modules and runs
+    the O3 module pipeline over the whole, which holds those function passes again: each
+    function is optimized twice over. While one of swept's compiles runs
+    (:data:`_swept_compiles`), but for :data:`HOT_KERNELS`, the first round is skipped (the
+    module keeps numba's data layout, which the module passes read): the module pipeline
+    alone optimizes it. The machine code differs (the same answers, hashed), so the runtime
+    was compared side by side: the World's cast and the Simulation's step read up to 1.27x and
+    1.06x slower without the first round, and keep it (``benchmarks/README.md``,
+    ``compile16``)."""
+    from numba.core import codegen
+
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    optimize = getattr(library, "_optimize_functions", None)
+    if optimize is None or getattr(optimize, "_swept_left", False):
+        return
+    assert library is not None
+
+    def _optimize_functions(self: Any, ll_module: Any) -> None:
+        if not _swept_compiles[0] or _function_passes_kept[0]:
+            optimize(self, ll_module)
+            return
+        ll_module.data_layout = self._codegen._data_layout
+
+    _optimize_functions._swept_left = True  # type: ignore[attr-defined]
+    _optimize_functions._numba_optimize_functions = optimize  # type: ignore[attr-defined]
+    library._optimize_functions = _optimize_functions
+
+
+_functions_left_to_module()
