@@ -531,7 +531,18 @@ def _llvm_ir(py_func: Any, sig: tuple[Any, ...]) -> str:
     text = fresh.inspect_llvm(sig)
     names: dict[str, str] = {}
     labels: dict[str, str] = {}
-    text = re.sub(r"\$\d+|B\d+v\d+|_v\d+_",
+    # a function's version in its mangled name (B3v13: numba's counter of compiles) dropped,
+    # and the module's globals (each callee's environment, named with that version) sorted:
+    # numba emits them in an order that follows the versions' values, which differ with what
+    # the process compiled before or loaded from the disk cache (a second run of this file in
+    # a fresh copy read the same IR in another order)
+    text = re.sub(r"B\d+v\d+", "Bv", text)
+    lines = text.split("\n")
+    slots = [k for k, line in enumerate(lines) if line.startswith("@")]
+    for k, line in zip(slots, sorted(lines[k] for k in slots)):
+        lines[k] = line
+    text = "\n".join(lines)
+    text = re.sub(r"\$\d+|_v\d+_",
                   lambda m: names.setdefault(m.group(0), f"#{len(names)}#"), text)
     text = re.sub(r"(?<![A-Za-z0-9_.])B\d+",
                   lambda m: labels.setdefault(m.group(0), f"L{len(labels)}"), text)
