@@ -17,8 +17,8 @@ all on one thread:
 - ``bvh``: a plain compiled BVH written here (binned SAH over the colliders' boxes, 4 a leaf,
   front-to-back walk pruned by the best hit so far);
 - ``brute``: every collider tested, the answers every runner is checked against;
-- ``pymunk``: ``segment_query_first`` in a Python loop (fewer rays in ``--quick``), timed
-  in the same rounds as the compiled runners and as they are (the fastest loop kept).
+- ``pymunk``: ``segment_query_first`` in a Python loop over the same rays as the compiled
+  runners, timed in the same rounds and as they are (the fastest loop kept).
 
 The plain runners call swept's own ray kernels (:mod:`swept._kernels.ray`) for the narrowphase,
 so their answers match exactly: each compiled runner must give the brute force's handle (ties:
@@ -82,8 +82,6 @@ from timing import best_time, interleaved  # noqa: E402
 SIZES = (1_000, 10_000)
 #: Rays per measurement (the issue's count).
 RAYS = 2_000
-#: Rays pymunk's Python loop casts (full run / quick run).
-PYMUNK_RAYS = (2_000, 300)
 #: Timed repeats of the compiled runners, the best kept (full run / quick run).
 REPEATS = (5, 3)
 #: Timed loops of pymunk's rays at least, the best kept (full run / quick run), in the same
@@ -837,16 +835,18 @@ def bench_scene(name: str, n: int, quick: bool, breakdown: bool = False) -> dict
 
         # pymunk in the same rounds as the World, timed alike (each timed loop right after an
         # untimed one, the best kept): its figure moved more between runs than the World's,
-        # and, timed apart after them, its variance alone decided the goal's ratio
-        k = PYMUNK_RAYS[1] if quick else PYMUNK_RAYS[0]
+        # and, timed apart after them, its variance alone decided the goal's ratio. Every ray
+        # the World casts: quick runs cast the first 300 alone until 2026-12-03, and pymunk's
+        # time a ray over those read 0.81-1.25x its time over all 2,000 (each alternated in
+        # one process, benchmarks/README.md), so a quick ratio compared other rays
         try:
-            run = pymunk_runner(scene, origins[:k], directions[:k], tmax)
+            run = pymunk_runner(scene, origins, directions, tmax)
         except ImportError:
             run = None
         if run is not None:
             pi, pt = run()
-            c = compare(ref_i[:k], ref_t[:k], pi, pt)
-            row["pymunk_agreement"] = 1.0 - c["wrong"] / k
+            c = compare(ref_i, ref_t, pi, pt)
+            row["pymunk_agreement"] = 1.0 - c["wrong"] / RAYS
             runners["pymunk"] = run
             repeats = max(repeats, PYMUNK_REPEATS[1] if quick else PYMUNK_REPEATS[0])
 
@@ -854,7 +854,7 @@ def bench_scene(name: str, n: int, quick: bool, breakdown: bool = False) -> dict
     pymunk_s = seconds.pop("pymunk", None)
     us = {label: t / RAYS * 1e6 for label, t in seconds.items() if not label.startswith("grid@")}
     if pymunk_s is not None:
-        us["pymunk"] = pymunk_s / k * 1e6
+        us["pymunk"] = pymunk_s / RAYS * 1e6
     best_factor = min((t, label) for label, t in seconds.items() if label.startswith("grid@"))[1]
     for label, t in seconds.items():
         if label.startswith("grid@"):
