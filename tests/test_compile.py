@@ -1004,3 +1004,49 @@ def test_function_passes_are_left_to_the_module_but_for_hot_kernels() -> None:
 
     assert kernels._hot_marked(Recorder()).compile("f8") is True
     assert kernels._function_passes_kept[0] is False
+
+
+def test_chosen_callees_are_inlined_into_their_kernel_alone() -> None:
+    """numba links a small callee's module into its caller's, and LLVM's inliner weighs each
+    call by its cost (in world.cast_range it left every narrowphase kernel a call); while swept
+    compiles, the linked copies of a kernel's INLINED_CALLEES are marked alwaysinline in the
+    module that defines that kernel (_chosen_callees_inlined), so the module passes inline
+    them there, and nowhere else: another kernel's module, or a compile outside swept, keeps
+    the calls."""
+    from llvmlite import binding as ll
+    from numba.core import codegen
+
+    import swept._kernels as kernels
+
+    optimize = codegen.CPUCodeLibrary._optimize_final_module
+    kernels._chosen_callees_inlined()  # a second install changes nothing
+    assert codegen.CPUCodeLibrary._optimize_final_module is optimize
+    assert kernels.INLINED_CALLEES == {"world.cast_range": (
+        "ray.ray_aabb2", "ray.ray_aabb2_face_x", "ray.ray_polygon", "ray.ray_circle",
+        "ray.ray_circle_x", "ray._point2")}
+    assert kernels._mangled("ray.ray_circle") == "_ZN5swept8_kernels3ray10ray_circleB"
+    callee_name = kernels._mangled("ray.ray_circle") + "1v1Ed"
+    # a callee too costly for LLVM's inliner at two call sites: 100 dependent divisions
+    body = "".join(f"  %x{i + 1} = fdiv double %x{i}, {i + 2}.0\n" for i in range(100))
+    callee_text = (f"define linkonce_odr double @{callee_name}(double %x0) {{\n{body}"
+                   "  ret double %x100\n}\n")
+
+    def calls_left(caller: str, swept_compiles: int) -> int:
+        library = numba.core.registry.cpu_target.target_context.codegen().create_library("t")
+        module = ll.parse_assembly(
+            f"{callee_text}define double @{caller}(double %x) {{\n"
+            f"  %a = call double @{callee_name}(double %x)\n"
+            f"  %b = call double @{callee_name}(double %a)\n  ret double %b\n}}\n")
+        module.data_layout = library._codegen._data_layout
+        library._final_module = module
+        kernels._swept_compiles[0] += swept_compiles
+        try:
+            library._optimize_final_module()
+        finally:
+            kernels._swept_compiles[0] -= swept_compiles
+        return str(library._final_module).count(f"call double @{callee_name}")
+
+    cast_range = kernels._mangled("world.cast_range") + "1v1Ed"
+    cast_at = kernels._mangled("world.cast_at") + "1v1Ed"
+    assert [calls_left(cast_range, 1), calls_left(cast_at, 1), calls_left(cast_range, 0)] \
+        == [0, 2, 2]

@@ -1062,3 +1062,60 @@ def _functions_left_to_module() -> None:
 
 
 _functions_left_to_module()
+
+
+#: The small linked callees that LLVM is made to inline into a hot kernel
+#: (:func:`_chosen_callees_inlined`), as ``"module.kernel"`` names of swept's ``_kernels``
+#: modules: ``world.cast_range``'s box and polygon tests of a grid entry, and the box's and
+#: circle's point and normal of its best hit (``benchmarks/README.md``, ``rays41``).
+INLINED_CALLEES: dict[str, tuple[str, ...]] = {
+    "world.cast_range": ("ray.ray_aabb2", "ray.ray_aabb2_face_x", "ray.ray_polygon",
+                         "ray.ray_circle", "ray.ray_circle_x", "ray._point2"),
+}
+
+
+def _mangled(name: str) -> str:
+    """The start of numba's mangled symbol of every compile of kernel ``module.kernel`` of this
+    package (its nested name, up to the ABI tags' ``B``)."""
+    parts = f"{__name__}.{name}".split(".")
+    return "_ZN" + "".join(f"{len(part)}{part}" for part in parts) + "B"
+
+
+def _chosen_callees_inlined() -> None:
+    """Make LLVM inline the callees of :data:`INLINED_CALLEES` into their kernel (once;
+    nothing if numba or llvmlite changed).
+
+    numba links a small callee's optimized module into its caller's and runs LLVM's module
+    pipeline over the whole, whose inliner weighs each call site's cost against a threshold:
+    in ``world.cast_range`` it left every narrowphase kernel a call (LLVM's remarks:
+    ``ray_circle`` cost 105 and ``ray_aabb2`` 175 against 45, the threshold of a call site its
+    static estimate deems cold; ``ray_polygon`` 350 against 250). Here, while one of swept's
+    compiles runs (:data:`_swept_compiles`) and its module defines the kernel, the linked
+    copies of its chosen callees in that module are marked ``alwaysinline`` before the module
+    passes, whose first round inlines them at every call site: the callees' own libraries,
+    and every other caller, link them unmarked."""
+    from numba.core import codegen
+
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    optimize = getattr(library, "_optimize_final_module", None)
+    if optimize is None or getattr(optimize, "_swept_inlined", False):
+        return
+    assert library is not None
+    chosen = [(_mangled(k), tuple(_mangled(c) for c in cs)) for k, cs in INLINED_CALLEES.items()]
+
+    def _optimize_final_module(self: Any) -> None:
+        if _swept_compiles[0]:
+            defined = [fn for fn in self._final_module.functions if not fn.is_declaration]
+            for kernel, callees in chosen:
+                if any(fn.name.startswith(kernel) for fn in defined):
+                    for fn in defined:
+                        if fn.name.startswith(callees):
+                            fn.add_function_attribute("alwaysinline")
+        optimize(self)
+
+    _optimize_final_module._swept_inlined = True  # type: ignore[attr-defined]
+    _optimize_final_module._numba_optimize = optimize  # type: ignore[attr-defined]
+    library._optimize_final_module = _optimize_final_module
+
+
+_chosen_callees_inlined()
