@@ -43,7 +43,7 @@ def test_every_family_runs_once_in_a_pool_of_jobs(monkeypatch: pytest.MonkeyPatc
 
 def test_the_default_pool_is_one_process_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """The warm-up runs one process a core by default, with no spare process: on the 2-core
-    machine of issue 11 (two SMT siblings) a third process made every measured warm-up slower
+    machine of issue 11 (two SMT siblings) a third process took more CPU in every measured pair
     (``compile17``). On 3 cores, 3 families at a time, never 4."""
     running = [0]
     most = [0]
