@@ -15,9 +15,9 @@ families in one interpreter). The processes share one directory of compile locks
 of them while the other waits and then loads it, so each kernel is compiled once. One process
 a core, no spare one to fill a core while a process waits on a lock: on the 2-core machine of
 issue 11, whose two cores are SMT siblings (an idle sibling makes the other faster, so a wait
-costs little), two processes took less CPU than three in 11 alternated pairs of 11 (median
-0.90x) and less wall time in 10 (median 0.88x, beside another helper's benchmarks;
-``benchmarks/README.md``, ``compile17``).
+costs little), two processes took less CPU than three in 12 alternated pairs of 12 (median
+0.91x) and less wall time in 11 (median 0.92x in the 8 pairs beside another helper's
+benchmarks throughout; ``benchmarks/README.md``, ``compile17``).
 The costliest families start first; a small family that reuses most of a big one's
 kernels starts once that one is done (:data:`AFTER`). The longest chain of compiles one
 process must make alone bounds the wall time: the 2D Simulation's is split in two
