@@ -40,6 +40,30 @@ def test_every_family_runs_once_in_a_pool_of_jobs(monkeypatch: pytest.MonkeyPatc
     assert most[0] == 2
 
 
+
+def test_the_default_pool_is_one_process_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up runs one process a core by default, with no spare process: on the 2-core
+    machine of issue 11 (two SMT siblings) a third process took more CPU in every measured pair
+    (``compile17``). On 3 cores, 3 families at a time, never 4."""
+    running = [0]
+    most = [0]
+    lock = threading.Lock()
+
+    def child(name: str, locks: str = "") -> tuple[str, float, float]:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return name, 1.0, 1.0
+
+    monkeypatch.setattr(warmup, "_child", child)
+    monkeypatch.setattr(warmup.os, "cpu_count", lambda: 3)
+    warmup.warm_up()
+    assert most[0] == 3
+
+
 def test_a_family_starts_after_those_it_waits_for(monkeypatch: pytest.MonkeyPatch) -> None:
     """A family whose kernels another compiles too (the Simulation's, the World's) starts only
     once that one is done, so that it loads them from the cache instead of compiling them

@@ -787,7 +787,7 @@ def _warmup_parser(commands: argparse._SubParsersAction[Any]) -> None:
                                            "families spread over JOBS processes.")
     warm.add_argument("--jobs", type=_whole(1, len(FAMILIES)), default=None, metavar="N",
                       help=f"processes at once, 1 to {len(FAMILIES)} (one a family at most; "
-                           "default: one more than the CPU count)")
+                           "default: the CPU count)")
     warm.add_argument("--only", choices=list(FAMILIES), action="append",
                       help="compile only this family (repeatable)")
     warm.set_defaults(handler=_warmup)

@@ -3,8 +3,8 @@
 numba compiles each kernel on its first call and keeps the machine code on disk
 (``__pycache__`` beside swept's sources), so a fresh install pays the compile once, in the
 first session that meets each kernel: minutes of CPU in all (README, "Compile time").
-``swept warmup`` pays it up front, in ``jobs`` processes at once (default: one more than the
-cores), each running *families* (:data:`FAMILIES`: a tour of every kernel a family's public
+``swept warmup`` pays it up front, in ``jobs`` processes at once (default: one a core), each
+running *families* (:data:`FAMILIES`: a tour of every kernel a family's public
 calls reach) one after another and writing the shared cache; afterwards every call loads its
 kernel from the disk. A process runs the next family that is free to start once its last one
 ends, instead of a fresh interpreter a family: it pays numba's start-up once, and keeps what
@@ -12,10 +12,13 @@ its earlier families compiled or loaded (a fresh interpreter a family paid about
 CPU each, nine of them, measured on a warm cache: 14.4 s of CPU against 2.7 s for the same
 families in one interpreter). The processes share one directory of compile locks
 (:mod:`swept._kernels.compile_locks`): a kernel two running families meet is compiled by one
-of them while the other waits and then loads it, so each kernel is compiled once, and the
-spare process keeps the cores busy while one waits (measured on 2 cores, load 6: a second
-spare process took 385.6 s of wall time and 200.0 s of CPU against 367.1 and 165.3 s with
-one). The costliest families start first; a small family that reuses most of a big one's
+of them while the other waits and then loads it, so each kernel is compiled once. One process
+a core, no spare one to fill a core while a process waits on a lock: on the 2-core machine of
+issue 11, whose two cores are SMT siblings (an idle sibling makes the other faster, so a wait
+costs little), two processes took less CPU than three in 12 alternated pairs of 12 (median
+0.91x) and less wall time in 11 (median 0.92x in the 8 pairs beside another helper's
+benchmarks throughout; ``benchmarks/README.md``, ``compile17``).
+The costliest families start first; a small family that reuses most of a big one's
 kernels starts once that one is done (:data:`AFTER`). The longest chain of compiles one
 process must make alone bounds the wall time: the 2D Simulation's is split in two
 (``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver),
@@ -439,7 +442,7 @@ def _close_workers(locks: str) -> None:
 def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
             starts: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
     """Compile the families ``names`` (default: all of :data:`FAMILIES`) into numba's cache,
-    ``jobs`` at a time (default: one more than the CPU count) in as many worker interpreters,
+    ``jobs`` at a time (default: the CPU count) in as many worker interpreters,
     each running one family after another, sharing compile locks; returns each family's
     (wall, CPU) seconds, and fills ``starts`` (if given) with each family's start, in seconds
     after the first. ValueError for ``jobs``
@@ -450,7 +453,7 @@ def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
         raise ValueError(f"names: unknown warm-up famil{'y' if len(unknown) == 1 else 'ies'} "
                          f"{', '.join(map(repr, unknown))}; choose from {', '.join(FAMILIES)}")
     if jobs is None:
-        jobs = (os.cpu_count() or 1) + 1
+        jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
     # each family once the families it waits for (AFTER) are done, the costliest first
