@@ -18,12 +18,14 @@ issue 11, whose two cores are SMT siblings (an idle sibling makes the other fast
 costs little), two processes took less CPU than three in 12 alternated pairs of 12 (median
 0.91x) and less wall time in 11 (median 0.92x in the 8 pairs beside another helper's
 benchmarks throughout; ``benchmarks/README.md``, ``compile17``).
-The costliest families start first; a small family that reuses most of a big one's
-kernels starts once that one is done (:data:`AFTER`). The longest chain of compiles one
-process must make alone bounds the wall time: the 2D Simulation's is split in two
-(``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver),
-and the level geometry is three (``level_meshes``, ``level_fields``, ``level_tiles``), so that
-no family runs alone at the end.
+The families start in :data:`FAMILIES`' order: the longest first, the small ones last, so
+that the processes end together; a small family that reuses most of a big one's kernels
+starts once that one is done (:data:`AFTER`). The longest chain of compiles one process must
+make alone bounds the wall time: on more than two cores the 2D Simulation's is split in two
+(``sim2d_moves`` compiles the move and passes while ``sim2d`` compiles the contact solver;
+on two, the split's processes waited on each other's locks, so ``sim2d_moves`` comes late in
+the order), and the level geometry is three (``level_meshes``, ``level_fields``,
+``level_tiles``), so that no family runs alone at the end.
 
 ``FAMILIES`` is also the compile benchmark's tour (``benchmarks/bench_compile.py``), so the
 two stay one list.
@@ -291,15 +293,24 @@ def _level_surface(mesh: bool) -> None:
 #: the pieces left when the first three end are small enough to share the cores evenly (a
 #: warm-up at load 2, 09:55: sim2d_moves 31.3, world2d 35.5, sim2d 41.4, level_meshes 15.5,
 #: level_fields 9.4, scalar2d 8.4, scalar3d 4.5, level_tiles 2.6; all ended within 2.5 s).
+#: The order since session 25 (2026-12-03), for one process a core on 2 cores: the Simulation
+#: first and alone (``sim2d`` about 46-49 s of CPU), the level meshes beside it, then the
+#: World (whose kernels it shares with the Simulation: started second, it waited 9 s of 38 on
+#: ``sim2d``'s compile locks; third, none), then the small families, so that both processes end
+#: together; ``sim2d_moves`` comes after them (on 2 cores it loads what ``sim2d`` compiled; on
+#: more cores it starts sooner and splits the Simulation's chain as before). Cold warm-ups of
+#: the same code in the old and this order, idle (load 0.1 to 1.7), one after the other: 67.6
+#: s (``sim2d_moves`` and ``sim2d`` started together, waiting 17 s on each other's locks), and
+#: 53.4 s, 103.7 s of CPU (both processes done within 0.1 s of each other).
 FAMILIES: dict[str, Callable[[], None]] = {
     "sim2d": lambda: _simulation(2),
-    "sim2d_moves": _simulation_moves,
-    "world2d": lambda: _world_queries(2),
     "level_meshes": lambda: _level_surface(True),
+    "world2d": lambda: _world_queries(2),
     "level_fields": lambda: _level_surface(False),
     "scalar2d": _scalar2d,
     "scalar3d": _scalar3d,
     "level_tiles": _level_tiles,
+    "sim2d_moves": _simulation_moves,
     "world3d": lambda: _world_queries(3),
     "sim3d": lambda: _simulation(3),
 }
