@@ -48,7 +48,8 @@ def _copy(rev: str | None, into: Path) -> None:
 
 
 def _others_running(mine: int) -> int:
-    """How many running processes (state R) are neither this one nor its descendants."""
+    """How many running processes (state R) are neither this one nor its descendants, nor
+    the kernel's threads (descendants of pid 2, kthreadd)."""
     out = subprocess.run(["ps", "-eo", "pid=,ppid=,stat="], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     parent = {}
@@ -63,10 +64,10 @@ def _others_running(mine: int) -> int:
     for pid in running:
         p = pid
         for _ in range(64):  # the depth of the process tree, capped
-            if p in (mine, os.getpid(), 0, 1) or p not in parent:
+            if p in (mine, os.getpid(), 0, 1, 2) or p not in parent:
                 break
             p = parent[p]
-        count += p not in (mine, os.getpid())
+        count += p not in (mine, os.getpid(), 0, 2)
     return count
 
 

@@ -467,7 +467,7 @@ def warm_up(jobs: int | None = None, names: Sequence[str] | None = None,
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of at least 1, got {jobs!r}")
-    # each family once the families it waits for (AFTER) are done, the costliest first
+    # each family once the families it waits for (AFTER) are done, in FAMILIES' order
     waiting = [n for n in FAMILIES if n in chosen]
     results: dict[str, tuple[float, float]] = {}
     errors: list[str] = []
