@@ -283,7 +283,7 @@ def _level_surface(mesh: bool) -> None:
                    skin=1e-3)
 
 
-#: The kernel families a warm-up compiles, by name, the costliest first (CPU s each, alone
+#: The kernel families a warm-up compiles, by name, in the order they start (CPU s each, alone
 #: from an empty cache, the base of 2026-12-01: sim2d 90, world2d 72, level 46, scalar2d 8,
 #: scalar3d 8, world3d and sim3d a few once their 2D twins are cached; sim2d_moves 66 alone,
 #: after which sim2d compiles 17.5 more). In a warm-up of 2026-12-02 08:55 (load 4 to 5, three
