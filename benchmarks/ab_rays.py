@@ -47,6 +47,16 @@ import scenes  # noqa: E402
 
 #: Rays a call by default (as ``bench_broadphase.py``).
 RAYS = 2000
+#: Ray sets a ``--fresh`` run casts in turn, one a round (a set is 2,000 rays by default).
+#: Why: the same rays cast call after call read 1.26-2.0x faster than a new set each call
+#: (``cast_range`` alone, one thread, medians of 116 calls: clusters at 10,000 1.55, uniform
+#: segments at 1,000 2.00, coordinates of 1e6 at 10,000 1.26, every kind at 1,000 1.91; the
+#: inputs' cache state ruled out), the branch predictor having learnt the repeated rays'
+#: branches, which a game's new rays each frame never let it. A change that removes
+#: branches shows its worth on fresh rays.
+FRESH_SETS = 17
+#: What the first line of a ``--fresh`` run adds after the rays a call.
+FRESH_NOTE = " (a new set each round)"
 #: The package-name strings of ``src/swept`` that a renamed copy must say differently: the lazy
 #: kernels' package, the inliner's own-module test, the hit records' type names.
 RENAMES = (("_lazy.py", '"swept._kernels"', '"sweptbase._kernels"'),
@@ -110,17 +120,22 @@ def digest(batch: Any) -> str:
     return h.hexdigest()[:12]
 
 
-def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS) -> float:
+def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS,
+            fresh: bool = False) -> float:
     """One scene: prints and returns the median new / base ratio over ``rounds`` rounds of
-    ``count`` rays (the Worlds built in the order of ``packages``)."""
+    ``count`` rays (the Worlds built in the order of ``packages``); with ``fresh``, each
+    round's rays a new set (:data:`FRESH_SETS` in turn), both Worlds casting the same."""
     name, n = key.split(":")
     scene = scenes.make_scene(name, int(n))
-    origins, directions, tmax = scenes.rays(scene, count)
+    sets = [scenes.rays(scene, count, salt) for salt in range(FRESH_SETS if fresh else 1)]
+    origins, directions, tmax = sets[0]
     worlds = {label: world(pkg, scene) for label, pkg in packages.items()}
-    hashes = {label: digest(w.raycast_many(origins, directions, tmax))
-              for label, w in worlds.items()}
+    hashes = {label: hashlib.sha1("".join(
+        digest(w.raycast_many(o, d, tmax)) for o, d, _ in sets).encode()).hexdigest()[:12]
+        for label, w in worlds.items()}
     us: dict[str, list[float]] = {label: [] for label in worlds}
     for r in range(rounds):
+        origins, directions, _ = sets[r % len(sets)]
         for label in (("base", "new") if r % 2 == 0 else ("new", "base")):
             start = time.process_time()
             worlds[label].raycast_many(origins, directions, tmax)
@@ -277,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", choices=("base", "new"), default="base",
                         help="whose World is built first (the one built second reads slower, "
                         "by up to 1.2-1.3x at 10,000 rays a call: run both, see README)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="a new ray set each round (FRESH_SETS in turn), as a game casts")
     parser.add_argument("--split", action="store_true",
                         help="the working tree alone: raycast_many, its kernel, the plain grid")
     parser.add_argument("--around", action="store_true",
@@ -304,12 +321,13 @@ def main(argv: list[str] | None = None) -> int:
         if setter is not None:
             setter(1)
     print(f"base {args.base} ({sweptbase.__file__}) against {swept.__file__}; {args.rays} "
-          f"rays a call; {args.first}'s World built first; load {os.getloadavg()[0]:.1f}",
-          flush=True)
+          f"rays a call{FRESH_NOTE if args.fresh else ''}; {args.first}'s World built first; "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
     packages = {"base": sweptbase, "new": swept}
     if args.first == "new":
         packages = {"new": swept, "base": sweptbase}
-    ratios = [compare(key, packages, args.rounds, args.rays) for key in args.scenes.split(",")]
+    ratios = [compare(key, packages, args.rounds, args.rays, args.fresh)
+              for key in args.scenes.split(",")]
     print(f"geometric mean of the ratios {float(np.exp(np.mean(np.log(ratios)))):.3f}; load "
           f"{os.getloadavg()[0]:.1f}")
     return 0

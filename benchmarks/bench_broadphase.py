@@ -551,10 +551,9 @@ def bvh_rays(kind: np.ndarray, params: np.ndarray, verts: np.ndarray, norms: np.
 # pymunk
 
 
-def pymunk_runner(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax: float
-                  ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
-    """A runner casting every ray with pymunk's ``segment_query_first`` (a query segment of
-    length ``tmax``); every collider on the static body."""
+def pymunk_space(scene: Any) -> tuple[Any, dict[Any, int]]:
+    """A pymunk ``Space`` holding the scene's colliders, every one on the static body, and
+    each shape's collider index."""
     import pymunk
 
     space = pymunk.Space()
@@ -576,6 +575,16 @@ def pymunk_runner(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax:
             s = pymunk.Poly(body, [tuple(v) for v in scene.verts[o:o + c]])
         space.add(s)
         index_of[s] = i
+    return space, index_of
+
+
+def pymunk_rays(space: Any, index_of: dict[Any, int], origins: np.ndarray,
+                directions: np.ndarray, tmax: float
+                ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """A runner casting every ray with ``space``'s ``segment_query_first`` (a query segment
+    of length ``tmax``): each ray's collider index (-1: none) and distance."""
+    import pymunk
+
     starts = [tuple(o) for o in origins]
     ends = [tuple(o + d * tmax) for o, d in zip(origins, directions)]
     flt = pymunk.ShapeFilter()
@@ -592,6 +601,14 @@ def pymunk_runner(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax:
         return index, t
 
     return run
+
+
+def pymunk_runner(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax: float
+                  ) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """A runner casting every ray with pymunk's ``segment_query_first`` (a query segment of
+    length ``tmax``); every collider on the static body (:func:`pymunk_space`)."""
+    space, index_of = pymunk_space(scene)
+    return pymunk_rays(space, index_of, origins, directions, tmax)
 
 
 # ---------------------------------------------------------------------------------------------
