@@ -39,7 +39,7 @@ test skips 0.85 cells and 1.36 entries; 0.72 entries touch).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -79,11 +79,21 @@ class GatherGrid(NamedTuple):
     bounds: np.ndarray
 
 
-def no_grid() -> GatherGrid:
-    """A grid of no cells: the gathers walk the static tree."""
+@inline_kernel
+def _no_cells() -> GatherGrid:
+    """A grid of no cells (in compiled code: :func:`build_gather_grid`'s answer when a grid
+    would not pay)."""
     return GatherGrid(np.zeros(3), np.zeros(2, np.int64), np.zeros(1, np.int64),
                       np.zeros(0, np.int64), np.zeros((0, 4)), np.zeros((0, 2), np.int64),
                       np.zeros((0, 4)))
+
+
+def no_grid() -> GatherGrid:
+    """A grid of no cells: the gathers walk the static tree (built in Python: the same
+    function as :func:`_no_cells`, uncompiled)."""
+    compiled: Any = _no_cells
+    grid: GatherGrid = compiled.py_func()
+    return grid
 
 
 #: The grid of no cells (shared, never written).
@@ -122,10 +132,7 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
     a collider (colliders much larger than the cells)."""
     links = scene.links
     rows = scene.rows
-    frame = np.zeros(3)
-    dims = np.zeros(2, np.int64)
-    none = GatherGrid(frame, dims, np.zeros(1, np.int64), np.zeros(0, np.int64),
-                      np.zeros((0, 4)), np.zeros((0, 2), np.int64), np.zeros((0, 4)))
+    none = _no_cells()
     count = links[links[H_NODE_LINKS] + 2] if links[H_STATIC_NODES] > 0 else 0
     if links[H_DIM] != 2 or count == 0 or links[links[H_NODE_LINKS] + 1] != 0:
         return none
@@ -204,11 +211,8 @@ def build_gather_grid(scene: Scene) -> GatherGrid:
                 bounds[c, 2] = max(bounds[c, 2], rows[h, HI])
                 bounds[c, 3] = max(bounds[c, 3], rows[h, HI + 1])
                 fill[c] += 1
-    frame[0] = x0
-    frame[1] = y0
-    frame[2] = inv
-    dims[0] = nx
-    dims[1] = ny
+    frame = np.array([x0, y0, inv])
+    dims = np.array([nx, ny], np.int64)
     return GatherGrid(frame, dims, starts, ranks, entry_boxes, firsts, bounds)
 
 
