@@ -51,9 +51,9 @@ RAYS = 2000
 #: Why: the same rays cast call after call read 1.26-2.0x faster than a new set each call
 #: (``cast_range`` alone, one thread, medians of 116 calls: clusters at 10,000 1.55, uniform
 #: segments at 1,000 2.00, coordinates of 1e6 at 10,000 1.26, every kind at 1,000 1.91; the
-#: inputs' cache state ruled out), the branch predictor having learnt the repeated rays'
-#: branches, which a game's new rays each frame never let it. A change that removes
-#: branches shows its worth on fresh rays.
+#: inputs' cache state ruled out): the branch predictor having learnt the repeated rays'
+#: branches, and their cells' lines kept in cache, which a game's new rays each frame never
+#: give it. A change that removes branches or cache misses shows its worth on fresh rays.
 FRESH_SETS = 17
 #: What the first line of a ``--fresh`` run adds after the rays a call.
 FRESH_NOTE = " (a new set each round)"

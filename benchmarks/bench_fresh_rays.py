@@ -16,7 +16,7 @@ in both ways, and the World's fresh time over its repeated one; writes
 Why it matters (2026-12-04, ``benchmarks/README.md``): ``cast_range`` alone, one thread, read
 1.26-2.0x slower on a new set each call than on one set repeated with nothing between the
 calls (the inputs' cache state ruled out): the branch predictor learns a repeated set's
-branches. pymunk's time does not move so.
+branches, and its rays keep their cells' lines in cache. pymunk's time does not move so.
 
 Usage: ``python benchmarks/bench_fresh_rays.py [--quick] [--scenes clustered:10000,kinds]``.
 """
