@@ -18,7 +18,8 @@ Why it matters (2026-12-04, ``benchmarks/README.md``): ``cast_range`` alone, one
 calls (the inputs' cache state ruled out): the branch predictor learns a repeated set's
 branches, and its rays keep their cells' lines in cache. pymunk's time does not move so.
 
-Usage: ``python benchmarks/bench_fresh_rays.py [--quick] [--scenes clustered:10000,kinds]``.
+Usage: ``python benchmarks/bench_fresh_rays.py [--quick] [--scenes clustered:10000,kinds]``, or
+``swept bench --only fresh_rays`` (``run(quick)`` and :func:`print_table`).
 """
 
 from __future__ import annotations
@@ -126,6 +127,19 @@ def run(quick: bool = False, only: str | None = None) -> dict[str, Any]:
     return results
 
 
+def print_table(results: dict[str, Any]) -> None:
+    """One line after :func:`run`'s table (which it prints row by row): the World's fresh over
+    repeated times, and pymunk / World on fresh rays, their ranges."""
+    rows = results["scenes"]
+    slow = [row["world_fresh_vs_repeated"] for row in rows]
+    ratios = [row["pymunk_vs_world_fresh"] for row in rows
+              if not math.isnan(row["pymunk_vs_world_fresh"])]
+    line = f"the World's fresh / repeated time {min(slow):.2f}-{max(slow):.2f}"
+    if ratios:
+        line += f"; pymunk / World on fresh rays {min(ratios):.1f}-{max(ratios):.1f}x"
+    print(line)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the arguments and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -135,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="scene kinds, each maybe with :count (bench_broadphase's form)")
     args = parser.parse_args(argv)
     np.seterr(all="ignore")
-    run(args.quick, args.scenes)
+    print_table(run(args.quick, args.scenes))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from shared import bench_script
 
@@ -33,3 +34,16 @@ def test_a_scene_row_holds_its_ratios() -> None:
         assert row["pymunk_vs_world_fresh"] == row["pymunk_fresh_us"] / row["world_fresh_us"]
     else:
         assert math.isnan(row["pymunk_vs_world_fresh"])
+
+
+def test_the_summary_line_gives_the_ranges(capsys: pytest.CaptureFixture[str]) -> None:
+    """``print_table`` (``swept bench``'s hook) prints the ranges of the rows' ratios, and
+    leaves pymunk's out when no row has it."""
+    rows = [{"world_fresh_vs_repeated": 1.5, "pymunk_vs_world_fresh": 12.0},
+            {"world_fresh_vs_repeated": 2.25, "pymunk_vs_world_fresh": 30.5}]
+    bench.print_table({"scenes": rows})
+    assert capsys.readouterr().out == ("the World's fresh / repeated time 1.50-2.25; pymunk / "
+                                       "World on fresh rays 12.0-30.5x\n")
+    bench.print_table({"scenes": [{"world_fresh_vs_repeated": 1.25,
+                                   "pymunk_vs_world_fresh": math.nan}]})
+    assert capsys.readouterr().out == "the World's fresh / repeated time 1.25-1.25\n"

@@ -46,6 +46,7 @@ BENCHMARKS = {
     "dask_rays": "bench_dask_rays.py",
     "kinematic": "bench_kinematic.py",
     "sim_shapes": "bench_sim_shapes.py",
+    "fresh_rays": "bench_fresh_rays.py",
 }
 
 #: The peer engines the benchmarks compare against: import name, then the package to install.
