@@ -176,3 +176,19 @@ def test_the_side_by_side_ratio_decides_the_simulation_goal_where_the_run_measur
     assert goals.goal_simulation(results)[1] is True
     results["sim"]["rows"][0]["balls_tunneled"] = 1
     assert goals.goal_simulation(results)[1] is False
+
+
+def test_the_fresh_ray_figures_follow_the_scene_goal_without_deciding_it() -> None:
+    """Where the run has bench_fresh_rays' figures (a new ray set each call), the scene goal's
+    row shows their range and the scenes under 20x, for the record; the goal is still decided
+    on bench_broadphase's repeated rays, and a row without pymunk (NaN) is left out."""
+    goals = _goals()
+    results = _results()
+    assert goals.goal_scenes_pymunk(results) == ("20.5-20.5x", True)
+    results["fresh_rays"] = {"scenes": [
+        {"scene": "uniform", "colliders": 1000, "pymunk_vs_world_fresh": 14.96},
+        {"scene": "walls", "colliders": 10000, "pymunk_vs_world_fresh": 211.8},
+        {"scene": "kinds", "colliders": 1000, "pymunk_vs_world_fresh": float("nan")}]}
+    assert goals.goal_scenes_pymunk(results) == (
+        "20.5-20.5x (on fresh rays, bench_fresh_rays: 15.0-211.8x; under 20x: uniform 1,000 "
+        "15.0x)", True)
