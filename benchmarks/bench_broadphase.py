@@ -734,6 +734,15 @@ def scene_stats(scene: Any, origins: np.ndarray, directions: np.ndarray, tmax: f
     return stats
 
 
+def scene_world(scene: Any) -> World:
+    """A World holding the scene's colliders, added in order (handle i for row i), the
+    moving ones with ``moving=True``."""
+    world = World()
+    for i, shape in enumerate(scene.shapes()):
+        world.add(shape, moving=bool(scene.moving[i]))
+    return world
+
+
 def fixed_cost(origins: np.ndarray, directions: np.ndarray, tmax: float, repeats: int
                ) -> float:
     """What a ray of ``raycast_many`` costs with nothing to find: us a ray on one thread, a
@@ -828,10 +837,8 @@ def bench_scene(name: str, n: int, quick: bool, breakdown: bool = False) -> dict
         structures: dict[str, Any] = {}
         worlds: dict[str, World] = {}
         for label, force in (("world", False), ("world_bvh", True)):
-            world = World()
             start = time.perf_counter()
-            for i, shape in enumerate(scene.shapes()):
-                world.add(shape, moving=bool(scene.moving[i]))
+            world = scene_world(scene)
             if label == "world":
                 row["world_add_ms"] = (time.perf_counter() - start) * 1e3
             with world_decision(world, force):

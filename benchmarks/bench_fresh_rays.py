@@ -61,9 +61,7 @@ def bench_scene(name: str, n: int, rounds: int) -> dict[str, Any]:
     scene = scenes.make_scene(name, n)
     sets = [scenes.rays(scene, RAYS, salt) for salt in range(SETS)]
     tmax = sets[0][2]
-    world = bb.World()
-    for shape in scene.shapes():
-        world.add(shape)
+    world = bb.scene_world(scene)
     runners = {"world": [lambda o=o, d=d: world.raycast_many(o, d, tmax) for o, d, _ in sets]}
     try:
         space, index_of = bb.pymunk_space(scene)
@@ -104,9 +102,8 @@ def run(quick: bool = False, only: str | None = None) -> dict[str, Any]:
     """Every selected scene (``bench_broadphase.selected``); prints the table, writes and
     returns the results."""
     rounds = ROUNDS[1] if quick else ROUNDS[0]
-    pairs = bb.selected(only)
-    if quick and not only:
-        pairs = [(name, 10_000) for name in scenes.KINDS]
+    pairs = ([(name, 10_000) for name in scenes.KINDS] if quick and not only
+             else bb.selected(only))
     print(f"{'scene':14}{'n':>7}  {'world: fresh':>12}{'repeated':>9}{'best':>7}  "
           f"{'pymunk: fresh':>13}{'repeated':>9}  {'pm/world: fresh':>15}{'repeated':>9}"
           f"{'best':>6}  {'world fresh/rep':>15}", flush=True)
