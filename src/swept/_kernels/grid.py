@@ -415,8 +415,13 @@ def walk_begin(x0: float, y0: float, cell: float, nx: int, ny: int, ox: float, o
     t0, t1 = _clip_slab(oy, iy, y0, y0 + ny * cell, t0, t1)
     if t0 > t1:
         return False, (0, 0, 0, 0, math.inf, math.inf, math.inf, math.inf)
-    cx = cell_at(math.floor((ox + t0 * dx - x0) / cell), nx)
-    cy = cell_at(math.floor((oy + t0 * dy - y0) / cell), ny)
+    # the origin's cell, which waits on no division by the direction
+    cx = cell_at(math.floor((ox - x0) / cell), nx)
+    cy = cell_at(math.floor((oy - y0) / cell), ny)
+    if t0 > 0.0:
+        # the ray enters the grid's box from outside (at t0 0, ox + t0 * dx is ox)
+        cx = cell_at(math.floor((ox + t0 * dx - x0) / cell), nx)
+        cy = cell_at(math.floor((oy + t0 * dy - y0) / cell), ny)
     step_x = 1 if dx > 0.0 else -1
     step_y = 1 if dy > 0.0 else -1
     if math.isinf(ix):
