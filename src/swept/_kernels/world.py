@@ -1350,7 +1350,7 @@ HINT_ROWS_AHEAD = 2
 #: Entries of a cell whose rows :func:`_hint_cell` asks for.
 HINT_ROWS = 3
 #: :func:`cast_range` hints only on a grid whose ``links`` and gridded colliders hold at least
-#: this many values together (4 MiB, eight times a core's L2 cache here; one value a gridded
+#: this many values together (2 MiB, four times a core's L2 cache here; one value a gridded
 #: collider: ``links`` held their handles when this was measured, and the grid's starts and
 #: entries one a value, as when they were int64: :func:`_hint_values`; so the same scenes hint
 #: as then): on a smaller one the first cells are mostly in cache anyway and the hints only
@@ -1359,8 +1359,14 @@ HINT_ROWS = 3
 #: 1.07 and uniform segments at 10,000 (314,233) 0.99 / 0.98, where every kind (642,327),
 #: large boxes (810,576) and small and long mixed (531,095) at 10,000 read 0.87-0.96; the
 #: mixed scene without the hints (its ``links`` alone, 521,095, as first counted when the
-#: handles left them: ``rays34``) read 1.45 of the time.
-HINT_MIN_LINKS = 1 << 19
+#: handles left them: ``rays34``) read 1.45 of the time. Lowered from 2^19 on 2026-12-04, for
+#: new rays each call (as a game casts them), against 2^19 (``ab_rays.py``, 81 rounds, both
+#: build orders, load 1): uniform segments at 10,000 0.81 / 0.78 on fresh ray sets and 0.92 /
+#: 0.93 on repeated ones, the 10% moving scene at 10,000 0.92 / 0.85 fresh and 1.01 / 1.00
+#: repeated, clusters at 10,000 (123,631 values, no hints either way: the control) 1.00 / 1.01
+#: and 0.99 / 1.04. From 2^16 the clusters and coordinates of 1e6 at 10,000 (131,227), grids
+#: that stay in a core's L2, read 1.05-1.07 on fresh rays: there the hints only cost.
+HINT_MIN_LINKS = 1 << 18
 
 
 @inline_kernel
