@@ -17,13 +17,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swept import Ray, Segment, raycast
-from swept._kernels.bvh import _clip_slab, inverse_direction
+from swept._kernels.bvh import inverse_direction
 from swept._kernels.grid import walk_begin
 from swept.world import World
 
-#: The slab clip as Python runs it (a callee kernel has no Python entry), the same operations.
-_clip = _clip_slab.py_func
-_inverse = getattr(inverse_direction, "py_func", inverse_direction)
+_inverse = inverse_direction
+
+
+def _clip(o: float, inv: float, lo: float, hi: float, t0: float, t1: float
+          ) -> tuple[float, float]:
+    """The ray interval [t0, t1] clipped to one axis' slab, as the grid's clip works it out
+    (``bvh._clip_slab``, a callee kernel, which Python does not call): the same operations."""
+    if math.isinf(inv):
+        # parallel to the slabs
+        return (t0, t1) if lo <= o <= hi else (math.inf, -math.inf)
+    near, far = ((lo - o) * inv, (hi - o) * inv) if inv >= 0.0 else ((hi - o) * inv,
+                                                                       (lo - o) * inv)
+    return (near if near > t0 else t0), (far if far < t1 else t1)
 
 
 def _start_cell(x0: float, y0: float, cell: float, nx: int, ny: int, ox: float, oy: float,
