@@ -21,8 +21,6 @@ from swept._kernels.bvh import inverse_direction
 from swept._kernels.grid import walk_begin
 from swept.world import World
 
-_inverse = inverse_direction
-
 
 def _clip(o: float, inv: float, lo: float, hi: float, t0: float, t1: float
           ) -> tuple[float, float]:
@@ -39,7 +37,7 @@ def _clip(o: float, inv: float, lo: float, hi: float, t0: float, t1: float
 def _start_cell(x0: float, y0: float, cell: float, nx: int, ny: int, ox: float, oy: float,
                 dx: float, dy: float, limit: float) -> tuple[bool, int, int]:
     """The walk's start as a point at ``t0`` along the ray (the formula before the change)."""
-    ix, iy = _inverse(dx), _inverse(dy)
+    ix, iy = inverse_direction(dx), inverse_direction(dy)
     t0, t1 = _clip(ox, ix, x0, x0 + nx * cell, 0.0, limit)
     t0, t1 = _clip(oy, iy, y0, y0 + ny * cell, t0, t1)
     if t0 > t1:
@@ -52,8 +50,8 @@ def _start_cell(x0: float, y0: float, cell: float, nx: int, ny: int, ox: float, 
 def _check(x0: float, y0: float, cell: float, nx: int, ny: int, ox: float, oy: float,
            angle: float, limit: float = math.inf) -> None:
     dx, dy = math.cos(angle), math.sin(angle)
-    entered, walk = walk_begin(x0, y0, cell, nx, ny, ox, oy, dx, dy, _inverse(dx),
-                               _inverse(dy), limit)
+    entered, walk = walk_begin(x0, y0, cell, nx, ny, ox, oy, dx, dy, inverse_direction(dx),
+                               inverse_direction(dy), limit)
     expected = _start_cell(x0, y0, cell, nx, ny, ox, oy, dx, dy, limit)
     assert entered == expected[0]
     if entered:
@@ -103,8 +101,8 @@ def test_world_rays_from_cell_lines_agree_with_brute_force() -> None:
     assert bp is not None and bp.use_grid
     lo = min(min(s.a.x, s.b.x) for s in shapes), min(min(s.a.y, s.b.y) for s in shapes)
     origins, directions = [], []
-    for i in range(0, 12):
-        for j in range(0, 12):
+    for i in range(12):
+        for j in range(12):
             for angle in ANGLES:
                 origins.append((lo[0] + i * bp.cell, lo[1] + j * bp.cell))
                 directions.append((math.cos(angle), math.sin(angle)))
