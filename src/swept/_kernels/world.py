@@ -315,6 +315,19 @@ def _better(t: float, h: int, best_t: float, best_h: int) -> bool:
 
 
 @inline_kernel
+def _crossing_missed(t: float, u: float, limit: float) -> bool:
+    """Whether a ray's crossing of a segment's line at ``t``, at ``u`` along the segment,
+    misses the segment within the ray's reach: ``t`` or ``u`` out of ``[0, limit]`` or ``[0,
+    1]``, told by one comparison of the least of ``t``, ``limit - t``, ``u`` and ``1 - u`` (each
+    difference below 0 exactly when its bound is passed, -0.0 within). LLVM made a branch of
+    each of the four range tests, and which of them fails first changes from entry to entry
+    at random, where this one is mostly true (``perf``: the grid walk's segment test, four
+    guesses an entry). A NaN (``limit - t`` with ``t`` and ``limit`` both inf) drops out of
+    the least, the other tests deciding, as the four tests decide (``inf <= inf``)."""
+    return least(least(t, limit - t), least(u, 1.0 - u)) < 0.0
+
+
+@inline_kernel
 def _cast_trees(scene: Scene, stack: np.ndarray,
                 ray: tuple[float, float, float, float, float, float], probe: Probe, r: float,
                 limit: float, first_tree: int, mask: int, flags: int, best: Best) -> Best:
@@ -364,8 +377,9 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                         wx = rows[h, 0] - ox
                         wy = rows[h, 1] - oy
                         t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
-                        if (t >= 0.0 and t <= limit and u >= 0.0 and u <= 1.0
-                                and _better(t, h, best_t, best_h)):
+                        # (a miss by one comparison first: _crossing_missed)
+                        if (not _crossing_missed(t, u, limit) and t >= 0.0 and t <= limit
+                                and u >= 0.0 and u <= 1.0 and _better(t, h, best_t, best_h)):
                             best_t = t
                             best_h = h
                             limit = t
@@ -595,6 +609,15 @@ def _skip_empty(grid: np.ndarray, cells: int, nx: int, ny: int, walk: Walk, limi
 
 
 @inline_kernel
+def _names_sub_grid(count: int, first: int) -> bool:
+    """Whether a grid cell of ``count`` entries whose first is ``first`` (any value when
+    ``count`` is 0) holds a crowded cell's one entry naming its sub-grid (a negative one:
+    :func:`~swept._kernels.grid.subdivide`): one integer test, not the two branches of an
+    ``and``, the first of which (one entry or more) a sparse grid's cells make a guess."""
+    return ((count - 1) | ((first >> 31) + 1)) == 0
+
+
+@inline_kernel
 def _skip_listed(grid: np.ndarray, at: int, end: int, e: int) -> tuple[bool, int]:
     """Whether entry ``e`` is in the ascending list ``grid[at .. end-1]`` (the list of the
     cell the walk tested before), found by a cursor that only moves forward as a cell's own
@@ -758,7 +781,10 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                                 seg_row = -1
                 base = items
                 hi = grid[np.uint64(c + 1)] & CELL_START
-                if hi == lo + 1 and grid[items + lo] < 0:
+                # the cell's first entry (in an empty cell the value before it, a start or
+                # an entry: a read in the block either way)
+                first = grid[np.uint64(items + lo - 1 + (1 if hi > lo else 0))]
+                if _names_sub_grid(hi - lo, first):
                     # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
                     block_at = items - 1 - grid[items + lo]
                     side = grid[block_at]
@@ -814,8 +840,9 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                             seg_row = -1
                         continue
                     t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
-                    # the best updated by selects, not branches: a ray's candidates hit or
-                    # miss at random, which a branch predictor cannot learn
+                    if _crossing_missed(t, u, limit):
+                        continue
+                    # the best updated by selects, not branches
                     better = ((t >= 0.0) & (t <= limit) & (u >= 0.0) & (u <= 1.0)
                               & ((t < best_t) | ((t == best_t) & (h < best_h))))
                     best_t = t if better else best_t
