@@ -55,6 +55,8 @@ RAYS = 2000
 #: branches, and their cells' lines kept in cache, which a game's new rays each frame never
 #: give it. A change that removes branches or cache misses shows its worth on fresh rays.
 FRESH_SETS = 17
+#: What the first line of a ``--warm`` run adds after the rays a call.
+WARM_NOTE = " (each timed call after an untimed one of its own)"
 #: What the first line of a ``--fresh`` run adds after the rays a call.
 FRESH_NOTE = " (a new set each round)"
 #: The package-name strings of ``src/swept`` that a renamed copy must say differently: the lazy
@@ -121,10 +123,12 @@ def digest(batch: Any) -> str:
 
 
 def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS,
-            fresh: bool = False) -> float:
+            fresh: bool = False, warm: bool = False) -> float:
     """One scene: prints and returns the median new / base ratio over ``rounds`` rounds of
     ``count`` rays (the Worlds built in the order of ``packages``); with ``fresh``, each
-    round's rays a new set (:data:`FRESH_SETS` in turn), both Worlds casting the same."""
+    round's rays a new set (:data:`FRESH_SETS` in turn), both Worlds casting the same; with
+    ``warm``, each timed call right after an untimed one of the same World on the same rays
+    (``bench_broadphase.py``'s protocol: :func:`timing.interleaved`)."""
     name, n = key.split(":")
     scene = scenes.make_scene(name, int(n))
     sets = [scenes.rays(scene, count, salt) for salt in range(FRESH_SETS if fresh else 1)]
@@ -137,6 +141,8 @@ def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS,
     for r in range(rounds):
         origins, directions, _ = sets[r % len(sets)]
         for label in (("base", "new") if r % 2 == 0 else ("new", "base")):
+            if warm:
+                worlds[label].raycast_many(origins, directions, tmax)
             start = time.process_time()
             worlds[label].raycast_many(origins, directions, tmax)
             us[label].append((time.process_time() - start) / count * 1e6)
@@ -294,6 +300,9 @@ def main(argv: list[str] | None = None) -> int:
                         "by up to 1.2-1.3x at 10,000 rays a call: run both, see README)")
     parser.add_argument("--fresh", action="store_true",
                         help="a new ray set each round (FRESH_SETS in turn), as a game casts")
+    parser.add_argument("--warm", action="store_true",
+                        help="each timed call after an untimed one of its own on the same rays "
+                        "(bench_broadphase.py's protocol)")
     parser.add_argument("--split", action="store_true",
                         help="the working tree alone: raycast_many, its kernel, the plain grid")
     parser.add_argument("--around", action="store_true",
@@ -321,12 +330,13 @@ def main(argv: list[str] | None = None) -> int:
         if setter is not None:
             setter(1)
     print(f"base {args.base} ({sweptbase.__file__}) against {swept.__file__}; {args.rays} "
-          f"rays a call{FRESH_NOTE if args.fresh else ''}; {args.first}'s World built first; "
+          f"rays a call{FRESH_NOTE if args.fresh else ''}{WARM_NOTE if args.warm else ''}; "
+          f"{args.first}'s World built first; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
     packages = {"base": sweptbase, "new": swept}
     if args.first == "new":
         packages = {"new": swept, "base": sweptbase}
-    ratios = [compare(key, packages, args.rounds, args.rays, args.fresh)
+    ratios = [compare(key, packages, args.rounds, args.rays, args.fresh, args.warm)
               for key in args.scenes.split(",")]
     print(f"geometric mean of the ratios {float(np.exp(np.mean(np.log(ratios)))):.3f}; load "
           f"{os.getloadavg()[0]:.1f}")
