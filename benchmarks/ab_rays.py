@@ -13,7 +13,10 @@ agree. Usage::
 
     PYTHONPATH=$PWD/src python benchmarks/ab_rays.py --base main --scenes far:10000,uniform:1000
 
-``--rays`` sets the rays a call (default 2,000, as ``bench_broadphase.py``; a game casts 100 to
+``--warm`` times each call right after an untimed one of the same World on the same rays
+(``bench_broadphase.py``'s protocol, :func:`timing.interleaved`): what the goals' table reads,
+where a branch the predictor learnt on the untimed call costs less. ``--rays`` sets the rays a
+call (default 2,000, as ``bench_broadphase.py``; a game casts 100 to
 2,000 a frame). ``--split`` times the working tree alone, each round one call each of
 ``raycast_many``, its kernel alone (``cast_range`` through its compiled entry point on the same
 rays in the order ``raycast_many`` casts them, gathered beforehand where it gathers them, one
