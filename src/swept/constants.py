@@ -890,8 +890,16 @@ MOVING_GRID_MARKS_PER_COLLIDER = 16
 #: their misses cross fewer cells, and a ray entering the cluster walks a split cell's
 #: sub-cells (minimum of 15 alternated runs, load 5.5, us a ray, at 10,000: 1 / 2 / 4 / 8 a
 #: cell 0.296 / 0.258 / 0.239 / 0.235, the grid unsplit at 1 a cell 0.400, the BVH 0.485; at
-#: 1,000, 0.242 / 0.220 / 0.194 / 0.225 against the BVH's 0.145 to 0.160). 4 a cell.
-BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 4.0
+#: 1,000, 0.242 / 0.220 / 0.194 / 0.225 against the BVH's 0.145 to 0.160). 4 a cell, until the
+#: grid walk told a segment's miss by one comparison (issue 11, session 28), which made a cell's
+#: entries cheaper than its steps: then (the constant patched, one process, each call after an
+#: untimed one of its own, fresh ray sets, the order shuffled every round, 61-101 rounds, the
+#: median of the rounds' ratios to 4 a cell, a second 4 a cell as the control) 8 / 16 / 32 a
+#: cell read 0.98 / 0.94 / - at 10,000 (control 0.99), 0.95 / 0.94 / 0.94 at 5,000 (control
+#: 0.97), 0.90 / 0.91 / 0.92 at 20,000 (control 0.99); clusters of 10,000 in squares of side
+#: 200 and 300 (occupancy about 14 and 7) 0.98 / 0.99 (control 0.98) and 1.04 / 1.04 (control
+#: 1.02). 16 a cell.
+BROADPHASE_CLUSTER_COLLIDERS_PER_CELL = 16.0
 #: Above this occupancy (nearly every small collider crowding one probe cell) the scene takes
 #: the BVH after all: every ray crossing the crowded cell would test all of them. Not measured
 #: at the crossing: chosen between the benchmark's cluster (55 to 66, where the coarse grid
