@@ -323,7 +323,8 @@ def _crossing_missed(t: float, u: float, limit: float) -> bool:
     each of the four range tests, and which of them fails first changes from entry to entry
     at random, where this one is mostly true (``perf``: the grid walk's segment test, four
     guesses an entry). A NaN (``limit - t`` with ``t`` and ``limit`` both inf) drops out of
-    the least, the other tests deciding, as the four tests decide (``inf <= inf``)."""
+    the least, the other tests deciding, as the four tests decide (``inf <= inf``): False
+    exactly when all four hold, so the caller tests none of them again."""
     return least(least(t, limit - t), least(u, 1.0 - u)) < 0.0
 
 
@@ -377,9 +378,7 @@ def _cast_trees(scene: Scene, stack: np.ndarray,
                         wx = rows[h, 0] - ox
                         wy = rows[h, 1] - oy
                         t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
-                        # (a miss by one comparison first: _crossing_missed)
-                        if (not _crossing_missed(t, u, limit) and t >= 0.0 and t <= limit
-                                and u >= 0.0 and u <= 1.0 and _better(t, h, best_t, best_h)):
+                        if not _crossing_missed(t, u, limit) and _better(t, h, best_t, best_h):
                             best_t = t
                             best_h = h
                             limit = t
@@ -786,7 +785,7 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                 first = grid[np.uint64(items + lo - 1 + (1 if hi > lo else 0))]
                 if _names_sub_grid(hi - lo, first):
                     # a crowded cell: the walk goes on in its sub-grid, where the ray enters it
-                    block_at = items - 1 - grid[items + lo]
+                    block_at = items - 1 - first
                     side = grid[block_at]
                     sub_base = block_at + SUB_HEAD + side * side + 1
                     lo = hi = 0
@@ -842,9 +841,8 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
                     t, u = segment_crossing(wx, wy, ex, ey, dx, dy, denom)
                     if _crossing_missed(t, u, limit):
                         continue
-                    # the best updated by selects, not branches
-                    better = ((t >= 0.0) & (t <= limit) & (u >= 0.0) & (u <= 1.0)
-                              & ((t < best_t) | ((t == best_t) & (h < best_h))))
+                    # within both ranges: the best updated by selects, not branches
+                    better = (t < best_t) | ((t == best_t) & (h < best_h))
                     best_t = t if better else best_t
                     best_h = h if better else best_h
                     limit = t if better else limit
