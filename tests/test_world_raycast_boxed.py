@@ -18,6 +18,7 @@ import gc
 import math
 import pickle
 import sys
+import weakref
 from typing import Any
 
 import numpy as np
@@ -220,6 +221,67 @@ def test_no_reference_is_leaked_or_lost() -> None:
     del hit
     # the record, freed, released its point: only the local name holds it now
     assert sys.getrefcount(point) == 2
+
+
+class _Entity:
+    """User data of a tracked kind, weakly referable: a cycle through it can be watched."""
+
+    hit: Any = None
+
+
+def _tracked(hit: WorldRayHit | WorldSweepHit) -> tuple[bool, ...]:
+    """Whether the collector tracks the record and each of its vectors."""
+    vectors = [v for v in hit if type(v) in (Vec2, Vec3)]
+    return (gc.is_tracked(hit), *(gc.is_tracked(v) for v in vectors))
+
+
+@pytest.mark.parametrize("data", [None, 7, "wall", 2.5])
+def test_records_of_untracked_data_are_off_the_collectors_list(data: Any) -> None:
+    """The boxing takes a record off the garbage collector's list when nothing in it can lead
+    back to it (its data of an untracked type; its vectors hold floats alone), so a loop that
+    keeps its hits sets off no full collections: every record and vector of a 2D and a 3D
+    ray, a circle's and a sphere's sweep (by a Vec2 or Vec3: the one-call path) is untracked
+    (a point or normal Vec2 made in the call, not the World's four premade axis normals)."""
+    world = World()
+    world.add(Segment((10.0, -1.0), (11.0, 1.0)), data)
+    hit = world.raycast(Ray((0.0, 0.0), (1.0, 0.0)))
+    ball = world.sweep(Circle((0.0, 0.0), 0.5), Vec2(20.0, 0.0))
+    world3 = World()
+    world3.add(Sphere((10.0, 0.0, 0.0), 1.0), data)
+    hit3 = world3.raycast(Ray((0.0, 0.0, 0.0), (1.0, 0.0, 0.0)))
+    ball3 = world3.sweep(Sphere((0.0, 0.0, 0.0), 0.5), Vec3(20.0, 0.0, 0.0))
+    for record in (hit, ball, hit3, ball3):
+        assert record is not None and record.data == data
+        assert not any(_tracked(record)), record
+
+
+@pytest.mark.parametrize("make", [list, dict, _Entity])
+def test_records_of_tracked_data_stay_on_the_list_and_their_cycles_are_collected(
+        make: Any) -> None:
+    """A record whose data is of a tracked kind stays on the collector's list, and a reference
+    cycle through it (the data holding its own hit) is collected: taking such a record off
+    the list would leak the cycle for good."""
+    data = make()
+    world = World()
+    world.add(Segment((10.0, -1.0), (11.0, 1.0)), data)
+    # (off the axis: a normal made in the call, not a premade axis normal)
+    world.add(Circle((0.3, 30.0), 1.0), data)
+    for record in (world.raycast(Ray((0.0, 0.0), (1.0, 0.0))),
+                   world.sweep(Circle((0.0, 0.0), 0.5), Vec2(0.0, 40.0))):
+        assert record is not None and record.data is data
+        tracked = _tracked(record)
+        assert tracked[0] and not any(tracked[1:])
+    if make is _Entity:
+        watch = _Entity()
+        world.add(Segment((-10.0, -1.0), (-11.0, 1.0)), watch)
+        hit = world.raycast(Ray((0.0, 0.0), (-1.0, 0.0)))
+        assert hit is not None and hit.data is watch
+        # the cycle watch -> hit -> watch, then every outside reference dropped
+        watch.hit = hit
+        gone = weakref.ref(watch)
+        del hit, watch, record, world
+        gc.collect()
+        assert gone() is None
 
 
 def test_many_calls_leave_no_objects_behind() -> None:
