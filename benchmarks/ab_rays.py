@@ -64,18 +64,22 @@ WARM_NOTE = " (each timed call after an untimed one of its own)"
 FRESH_NOTE = " (a new set each round)"
 #: The package-name strings of ``src/swept`` that a renamed copy must say differently: the lazy
 #: kernels' package, the inliner's own-module test, the hit records' type names.
-RENAMES = (("_lazy.py", '"swept._kernels"', '"sweptbase._kernels"'),
+#: ``{name}`` stands for the copy's package name (``sweptbase``, or ``sweptctl`` for the control).
+RENAMES = (("_lazy.py", '"swept._kernels"', '"{name}._kernels"'),
            ("_kernels/__init__.py", 'modname == "swept" or modname.startswith("swept.")',
-            'modname == "sweptbase" or modname.startswith("sweptbase.")'),
-           ("_kernels/world_hit.py", 'name=f"swept.{type', 'name=f"sweptbase.{type'))
+            'modname == "{name}" or modname.startswith("{name}.")'),
+           ("_kernels/world_hit.py", 'name=f"swept.{type', 'name=f"{name}.{type'))
+#: What a ``--control`` run calls its second copy of the base.
+CONTROL = "sweptctl"
 
 
-def base_package(rev: str) -> Path:
-    """The folder holding ``sweptbase``, revision ``rev``'s ``src/swept`` (exported once)."""
+def base_package(rev: str, name: str = "sweptbase") -> Path:
+    """The folder holding ``name`` (``sweptbase``, or :data:`CONTROL`), revision ``rev``'s
+    ``src/swept`` (exported once)."""
     sha = subprocess.run(["git", "rev-parse", "--short=10", rev], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
-    top = HERE / "results" / f"ab-{sha}"
-    package = top / "sweptbase"
+    top = HERE / "results" / (f"ab-{sha}" if name == "sweptbase" else f"ab-{sha}-{name}")
+    package = top / name
     if not package.exists():
         top.mkdir(parents=True, exist_ok=True)
         archive = top / "src.tar"
@@ -84,14 +88,14 @@ def base_package(rev: str) -> Path:
         with tarfile.open(archive) as tar:
             tar.extractall(top)  # noqa: S202 (our own repository's archive)
         (top / "src" / "swept").rename(package)
-        for name, old, new in RENAMES:
-            path = package / name
+        for file, old, new in RENAMES:
+            path = package / file
             text = path.read_text()
             if old not in text:
                 raise SystemExit(f"{path}: {old!r} not found; update RENAMES")
             # keep the file's time: numba's cache index checks the source's stamp
             stat = path.stat()
-            path.write_text(text.replace(old, new))
+            path.write_text(text.replace(old, new.replace("{name}", name)))
             os.utime(path, (stat.st_atime, stat.st_mtime))
     return top
 
@@ -129,9 +133,11 @@ def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS,
             fresh: bool = False, warm: bool = False) -> float:
     """One scene: prints and returns the median new / base ratio over ``rounds`` rounds of
     ``count`` rays (the Worlds built in the order of ``packages``); with ``fresh``, each
-    round's rays a new set (:data:`FRESH_SETS` in turn), both Worlds casting the same; with
+    round's rays a new set (:data:`FRESH_SETS` in turn), every World casting the same; with
     ``warm``, each timed call right after an untimed one of the same World on the same rays
-    (``bench_broadphase.py``'s protocol: :func:`timing.interleaved`)."""
+    (``bench_broadphase.py``'s protocol: :func:`timing.interleaved`). With a ``control``
+    package (a second copy of the base), it is timed in the same rounds and its median
+    control / base ratio printed beside: what the harness reads for no change at all."""
     name, n = key.split(":")
     scene = scenes.make_scene(name, int(n))
     sets = [scenes.rays(scene, count, salt) for salt in range(FRESH_SETS if fresh else 1)]
@@ -141,9 +147,12 @@ def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS,
         digest(w.raycast_many(o, d, tmax)) for o, d, _ in sets).encode()).hexdigest()[:12]
         for label, w in worlds.items()}
     us: dict[str, list[float]] = {label: [] for label in worlds}
+    labels = [label for label in ("base", "new", "control") if label in worlds]
     for r in range(rounds):
         origins, directions, _ = sets[r % len(sets)]
-        for label in (("base", "new") if r % 2 == 0 else ("new", "base")):
+        # the order turned every round (two runners: swapped)
+        turn = r % len(labels)
+        for label in labels[turn:] + labels[:turn]:
             if warm:
                 worlds[label].raycast_many(origins, directions, tmax)
             start = time.process_time()
@@ -152,10 +161,15 @@ def compare(key: str, packages: dict[str, Any], rounds: int, count: int = RAYS,
     ratios = [a / b for a, b in zip(us["new"], us["base"])]
     ratio = statistics.median(ratios)
     quartiles = statistics.quantiles(ratios, n=4)
+    same = all(h == hashes["base"] for h in hashes.values())
+    control = ""
+    if "control" in us:
+        control = (f"; control / base "
+                   f"{statistics.median(a / b for a, b in zip(us['control'], us['base'])):.3f}")
     print(f"{key:18s} base {statistics.median(us['base']):.3f} new "
           f"{statistics.median(us['new']):.3f} us a ray (medians); new / base {ratio:.3f} "
-          f"(quartiles {quartiles[0]:.2f}-{quartiles[2]:.2f}); outputs "
-          f"{'the same' if hashes['base'] == hashes['new'] else 'DIFFER'}", flush=True)
+          f"(quartiles {quartiles[0]:.2f}-{quartiles[2]:.2f}){control}; outputs "
+          f"{'the same' if same else 'DIFFER'}", flush=True)
     return ratio
 
 
@@ -306,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warm", action="store_true",
                         help="each timed call after an untimed one of its own on the same rays "
                         "(bench_broadphase.py's protocol)")
+    parser.add_argument("--control", action="store_true",
+                        help="also time a second copy of the base (sweptctl) in the same "
+                        "rounds: control / base is what the harness reads for no change")
     parser.add_argument("--split", action="store_true",
                         help="the working tree alone: raycast_many, its kernel, the plain grid")
     parser.add_argument("--around", action="store_true",
@@ -326,8 +343,14 @@ def main(argv: list[str] | None = None) -> int:
 
     import swept
 
+    extra: dict[str, Any] = {}
+    if args.control:
+        import importlib
+
+        sys.path.insert(0, str(base_package(args.base, CONTROL)))
+        extra["control"] = importlib.import_module(CONTROL)
     set_num_threads(1)
-    for package in (sweptbase, swept):
+    for package in (sweptbase, swept, *extra.values()):
         # swept's batches run on its own threads (the cores, by default), not numba's count
         setter = getattr(package, "set_threads", None)
         if setter is not None:
@@ -336,9 +359,9 @@ def main(argv: list[str] | None = None) -> int:
           f"rays a call{FRESH_NOTE if args.fresh else ''}{WARM_NOTE if args.warm else ''}; "
           f"{args.first}'s World built first; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
-    packages = {"base": sweptbase, "new": swept}
+    packages = {"base": sweptbase, "new": swept, **extra}
     if args.first == "new":
-        packages = {"new": swept, "base": sweptbase}
+        packages = {"new": swept, "base": sweptbase, **extra}
     ratios = [compare(key, packages, args.rounds, args.rays, args.fresh, args.warm)
               for key in args.scenes.split(",")]
     print(f"geometric mean of the ratios {float(np.exp(np.mean(np.log(ratios)))):.3f}; load "
