@@ -1019,7 +1019,10 @@ def cast_one(scene: Scene, row: tuple[Casts, Hits, np.ndarray],
     h = out.handle[0]
     t = out.t[0]
     te = t
-    if h >= 0 and (flags & CAST_GROWN) == 0:
+    if h >= 0 and (flags & CAST_GROWN) == 0 and \
+            scene.tags[h, KIND] not in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+        # where the ray leaves the collider: a segment has no inside, so it leaves where it
+        # enters (exit_row's answer, without its call: a twentieth of World.raycast)
         te = _exit_at(scene, h, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], t)
     return (h, t, out.point[0, 0], out.point[0, 1], out.point[0, 2], out.normal[0, 0],
             out.normal[0, 1], out.normal[0, 2], out.inside[0], te)
