@@ -2,7 +2,8 @@
 
 Runs, one after the other and each in its own interpreter (so one cannot warm another's
 caches): ``swept warmup`` from an empty cache (a copy of ``src/swept`` without its
-``__pycache__``), ``bench_world_rays.py``, ``bench_broadphase.py --quick``,
+``__pycache__``), then (untimed, :func:`prime`) ``swept warmup`` on the benchmarked sources,
+``bench_world_rays.py``, ``bench_broadphase.py --quick``,
 ``bench_threads.py --quick``, ``bench_ccd.py`` (the full scene even in a quick run),
 ``bench_sim.py``, ``bench_mesh.py``, ``bench_world_bulk.py`` and ``bench_fresh_rays.py
 --quick`` (not a goal of its own: the scene goal's row shows its figures); then reads the
@@ -87,11 +88,29 @@ def cold_compile() -> dict[str, Any]:
             "load_average_1min_before": load}
 
 
+def prime() -> None:
+    """``swept warmup`` on the benchmarked sources, untimed: every benchmark then loads its
+    kernels from numba's cache, as a program does after its first run. Without it, in a fresh
+    clone the first benchmark compiled the kernels in its own timed process (the cold
+    compile above fills a copy's cache, not this one), and a process that has just compiled
+    them is slower at everything in Python: ``bench_world_rays``' ``World.raycast`` loop read
+    1.42 us a ray at 1,000 segments in the goals run of 2026-12-04 15:52 (pymunk 4.38: 3.1x)
+    and 0.90 us in the same clone once its cache was full (pymunk 3.61: 4.0x)."""
+    print(f"== prime the kernels' cache, untimed ({time.strftime('%H:%M:%S')})", flush=True)
+    subprocess.run([sys.executable, "-m", "swept", "warmup"], check=True, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+
+
 def run(names: Sequence[str], quick: bool) -> dict[str, float]:
-    """Run the benchmarks ``names``; return the load average before each."""
+    """Run the benchmarks ``names`` (after :func:`prime`, when any but the cold compile
+    runs); return the load average before each."""
     loads: dict[str, float] = {}
     RESULTS.mkdir(exist_ok=True)
+    primed = False
     for name in names:
+        if name != "compile" and not primed:
+            prime()
+            primed = True
         bench = BENCHES[name]
         loads[name] = _load()
         print(f"== {name} ({time.strftime('%H:%M:%S')}, load {loads[name]:.2f})", flush=True)
