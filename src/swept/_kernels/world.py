@@ -676,11 +676,12 @@ def _cast(scene: Scene, stack: np.ndarray, ray: tuple[float, float, float, float
     nothing, but it still moves LLVM's choices for the whole walk: a coarse cell's moving
     colliders went to :func:`_moving_list` (one body with the outside list's call) for about
     1% (``ab_rays --fresh``, 201 rounds, twice, each against the harness's reading of the
-    base against itself in the same minutes: moving colliders at 1,000 0.0, at 10,000 +1.5%,
-    walls +4%, uniform and clusters 0.0, every kind +0.5%; outputs hashed equal), and the
-    other kinds' narrowphase as a helper cost uniform segments 1.5% though they never reach
-    it (not taken). On a sparse grid (fewer entries than cells) the runs of empty cells are
-    stepped over by :func:`_skip_empty`."""
+    base against itself in the same minutes: moving colliders at 1,000 0.0, at 10,000 +1.5%
+    (+2-3% in 301 rounds against a control copy, ``--control``), walls +4%, uniform and
+    clusters 0.0, every kind +0.5%; outputs hashed equal), and the other kinds' narrowphase
+    as a helper cost uniform segments 1.5% though they never reach it (not taken). On a
+    sparse grid (fewer entries than cells) the runs of empty cells are stepped over by
+    :func:`_skip_empty`."""
     grown = (flags & CAST_GROWN) != 0
     links = scene.links
     ox, oy, oz, dx, dy, dz = ray
