@@ -70,6 +70,7 @@ from .scene import (
     KIND_POLYGON,
     KIND_SEGMENT,
     LO,
+    segment_kind,
 )
 
 #: Slots of the moving grid's block head (module docstring): K, mnx, mny, gridded, capacity,
@@ -353,7 +354,7 @@ def collider_rows(rows: np.ndarray, tags: np.ndarray, handles: np.ndarray, margi
     for j in range(m):
         h = handles[j]
         k = tags[h, KIND]
-        if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+        if segment_kind(k):
             # (a ray meets a chain's segment as a segment)
             ex = rows[h, 2] - rows[h, 0]
             ey = rows[h, 3] - rows[h, 1]

@@ -196,6 +196,13 @@ class Scene(NamedTuple):
 
 
 @inline_kernel
+def segment_kind(k: int) -> bool:
+    """Whether kind ``k`` is a 2D segment: its own row, or one segment of a chain (which the
+    queries meet as a segment: no inside, so a ray leaves it where it enters)."""
+    return k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT)
+
+
+@inline_kernel
 def visible(tags: np.ndarray, h: int, mask: int) -> bool:
     """Whether collider ``h`` takes part in a query with this mask (a removed row has layer 0)."""
     return (tags[h, LAYER] & mask) != 0 and (tags[h, FLAGS] & FLAG_SKIP) == 0

@@ -103,6 +103,7 @@ from .scene import (
     closest_row,
     contact_row,
     one_way_stands,
+    segment_kind,
 )
 from .sim_grid import GatherGrid, grid_static_into, planes_and_layers
 from .sim_shapes import BODY_BALL, body_gap_row, body_pair_gap, shape_cast_all
@@ -841,7 +842,7 @@ def path_reaches_shape_row(scene: Scene, h: int, px: float, py: float, pz: float
     k = scene.tags[h, KIND]
     p0, p1, p2, p3 = rows[h, 0], rows[h, 1], rows[h, 2], rows[h, 3]
     p4, p5, p6 = rows[h, 4], rows[h, 5], rows[h, 6]
-    if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+    if segment_kind(k):
         # a segment, or one segment of a chain
         return path_crosses(px, py, 0.0, qx, qy, 0.0, p0, p1, 0.0, p2, p3, 0.0, 0.0)
     if k == KIND_CIRCLE:

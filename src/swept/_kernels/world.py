@@ -113,7 +113,6 @@ from .scene import (
     KIND_AABB3,
     KIND_CAPSULE2,
     KIND_CAPSULE3,
-    KIND_CHAIN_SEGMENT,
     KIND_CIRCLE,
     KIND_EMPTY,
     KIND_PLANE2,
@@ -128,6 +127,7 @@ from .scene import (
     closest_row,
     contact_row,
     exit_row,
+    segment_kind,
     visible,
 )
 
@@ -1021,7 +1021,7 @@ def cast_one(scene: Scene, row: tuple[Casts, Hits, np.ndarray],
     t = out.t[0]
     te = t
     if h >= 0 and (flags & CAST_GROWN) == 0 and \
-            scene.tags[h, KIND] not in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+            not segment_kind(scene.tags[h, KIND]):
         # where the ray leaves the collider: a segment has no inside, so it leaves where it
         # enters (exit_row's answer, without its call: a twentieth of World.raycast)
         te = _exit_at(scene, h, ray[0], ray[1], ray[2], ray[3], ray[4], ray[5], t)
@@ -1228,7 +1228,7 @@ def normal_key(scene: Scene, h: int, nx: float, ny: float) -> int:
     if nx == 0.0 and math.copysign(1.0, nx) > 0.0 and (ny == 1.0 or ny == -1.0):
         return 2 if ny < 0.0 else 3
     k = scene.tags[h, KIND]
-    if k in (KIND_SEGMENT, KIND_CHAIN_SEGMENT):
+    if segment_kind(k):
         rows = scene.rows
         ux, uy, _length = _unit2(rows[h, 2] - rows[h, 0], rows[h, 3] - rows[h, 1])
         # the left perpendicular, and the right one, as ray_segment writes them
