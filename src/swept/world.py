@@ -2047,10 +2047,9 @@ class World:
         :class:`RayBatch`. NaN, infinities or a zero direction raise ValueError naming the
         argument (and the row).
 
-        A 2D direction is normalised with the C library's ``hypot``, a :class:`~swept.Ray`'s
-        with Python's ``math.hypot``; the two round differently in the last bit for about
-        0.3% of directions that are not unit already, so a row and :meth:`raycast` of the
-        same ray may then differ in the last bits. Unit directions answer bit for bit alike.
+        A row's direction is normalised by the formula a :class:`~swept.Ray`'s is (the same
+        Python function, compiled), so each row answers as :meth:`raycast` of the same ray,
+        bit for bit, whatever the direction's length.
         """
         m = _mask(mask)
         o, v = self._ray_rows(origins, directions)
