@@ -76,20 +76,14 @@ from . import callee, callee_reader, entry, inline_kernel, kernel
 #: ``t`` returned on a miss; every hit has ``t >= 0``.
 MISS = -1.0
 
-#: A float quotient ``g / d`` (``d > 0``) is surely at least ``T`` (``T >= 0``) when ``g`` is
-#: at least ``T * d`` times this, that product a normal float at least
-#: :data:`QUOTIENT_NORMAL_MIN`: each of the two products rounds by at most 2^-53 of itself, so
-#: the exact ``g / d`` exceeds ``T``, and rounding the quotient (monotone) cannot take it below
-#: the float ``T``. Not a tolerance: a bound on rounding, exact (tested against fractions).
-QUOTIENT_SURE = 1.0 + 2.0 ** -50
 #: A length surely exceeds ``reach`` when its squares' sum exceeds ``reach^2`` times this
 #: (:func:`_surely_farther`): the sum and ``reach^2`` round by at most 2^-52 of themselves
 #: and :func:`_unit2`'s length by at most 5 * 2^-53 of the true one, far inside 2^-40. Not a
 #: tolerance: a bound on rounding, exact (tested against fractions).
 LENGTH_SURE = 1.0 + 2.0 ** -40
-#: Below this, a product (``T * d``, ``reach^2``) may be subnormal, whose rounding is not
-#: relative: :func:`_leaves_before` divides instead, :func:`_surely_farther` answers
-#: undecided. Not a tolerance: the normal floats' range, with room.
+#: Below this, ``reach^2`` may be subnormal, whose rounding is not relative:
+#: :func:`_surely_farther` answers undecided. Not a tolerance: the normal floats' range, with
+#: room.
 QUOTIENT_NORMAL_MIN = 2.0 ** -1000
 
 
@@ -433,6 +427,52 @@ def ray_aabb2(ox: float, oy: float, dx: float, dy: float, minx: float, miny: flo
     return t, ox + t * dx, oy + t * dy, nx, ny, inside
 
 
+@inline_kernel
+def _clipped_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
+                     norms: np.ndarray, max_distance: float
+                     ) -> tuple[float, int, bool, float]:
+    """:func:`ray_polygon_edge_x`'s answer, inlined into it and into :func:`ray_polygon` (a
+    call passing the two arrays reference-counted them each time: measured, ``ray_polygon``
+    on rays through the polygon's box 144 ns a test as a call of ``ray_polygon_edge_x``).
+
+    Every edge is divided, and the entry, the exit, the nearest edge and the miss are kept by
+    selects, not branches: which side of a ray each edge falls on changes from ray to ray,
+    and each such branch was a guess the processor often lost (a parallel edge divides by 1
+    instead of 0; its quotient is never kept). The entry only rises and the exit only falls,
+    so comparing them once after the loop answers as a test at every edge would."""
+    t_enter = 0.0
+    t_exit = np.inf
+    entered = -1
+    nearest = 0
+    nearest_gap = np.inf
+    parallel_out = False
+    for i in range(verts.shape[0]):
+        nx = norms[i, 0]
+        ny = norms[i, 1]
+        # how far the origin is inside this edge's half-plane (negative: outside it)
+        gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
+        closer = gap < nearest_gap
+        nearest_gap = gap if closer else nearest_gap
+        nearest = i if closer else nearest
+        denom = nx * dx + ny * dy
+        t = gap / (denom if denom != 0.0 else 1.0)
+        # parallel to the edge and outside its half-plane: never in it
+        parallel_out |= (denom == 0.0) & (gap < 0.0)
+        # heading into the half-plane (entering at t) or out of it (leaving at t)
+        enters = (denom < 0.0) & (t > t_enter)
+        t_enter = t if enters else t_enter
+        entered = i if enters else entered
+        leaves = (denom > 0.0) & (t < t_exit)
+        t_exit = t if leaves else t_exit
+    if parallel_out or t_enter > t_exit or t_enter > max_distance or t_enter == np.inf:
+        # clipped away, or out of reach
+        return MISS, 0, False, 0.0
+    if entered >= 0:
+        return t_enter, entered, False, t_exit
+    # starts inside or on the polygon: out through the nearest edge
+    return 0.0, nearest, True, t_exit
+
+
 @callee_reader
 def ray_polygon_edge_x(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                        norms: np.ndarray, max_distance: float
@@ -444,46 +484,9 @@ def ray_polygon_edge_x(ox: float, oy: float, dx: float, dy: float, verts: np.nda
     (n, 2) float64 are the corners, ``norms`` (n, 2) float64 the outward unit normals
     (``norms[i]`` belongs to edge ``verts[i] -> verts[i + 1]``), as :class:`Polygon` stores
     them. ``edge`` is the entered edge (at a corner, the first such edge in order); starting
-    inside or on the polygon, the nearest edge.
-    """
-    t_enter = 0.0
-    t_exit = np.inf
-    entered = -1
-    nearest = 0
-    nearest_gap = np.inf
-    for i in range(verts.shape[0]):
-        nx = norms[i, 0]
-        ny = norms[i, 1]
-        # how far the origin is inside this edge's half-plane (negative: outside it)
-        gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
-        if gap < nearest_gap:
-            nearest_gap = gap
-            nearest = i
-        denom = nx * dx + ny * dy
-        if denom == 0.0:
-            # parallel to the edge: inside its half-plane always, or never
-            if gap < 0.0:
-                return MISS, 0, False, 0.0
-        elif denom < 0.0:
-            # heading into the half-plane: entering at t
-            t = gap / denom
-            if t > t_enter:
-                t_enter = t
-                entered = i
-        else:
-            # heading out of the half-plane: leaving at t
-            t = gap / denom
-            if t < t_exit:
-                t_exit = t
-        if t_enter > t_exit:
-            return MISS, 0, False, 0.0
-    if t_enter > max_distance or t_enter == np.inf:
-        # out of reach
-        return MISS, 0, False, 0.0
-    if entered >= 0:
-        return t_enter, entered, False, t_exit
-    # starts inside or on the polygon: out through the nearest edge
-    return 0.0, nearest, True, t_exit
+    inside or on the polygon, the nearest edge (the first of equals). A ray parallel to an
+    edge outside its half-plane misses (:func:`_clipped_polygon`)."""
+    return _clipped_polygon(ox, oy, dx, dy, verts, norms, max_distance)
 
 
 @kernel
@@ -494,95 +497,15 @@ def ray_polygon_edge(ox: float, oy: float, dx: float, dy: float, verts: np.ndarr
     return t, edge, inside
 
 
-@callee_reader
-def _leaves_before(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
-                   norms: np.ndarray, t_enter: float) -> bool:
-    """Whether the ray leaves some edge's half-plane of a convex polygon before ``t_enter``
-    (``>= 0``, finite): :func:`ray_polygon_edge_x`'s ``t_enter > t_exit``, its leaving
-    edges' ``gap / denom`` compared with the entry. Each is first compared without the
-    division (:data:`QUOTIENT_SURE`); only a quotient within rounding of the entry, or one
-    whose product is not a normal float, is divided."""
-    for i in range(verts.shape[0]):
-        nx = norms[i, 0]
-        ny = norms[i, 1]
-        denom = nx * dx + ny * dy
-        if denom > 0.0:
-            gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
-            p = t_enter * denom
-            if p >= QUOTIENT_NORMAL_MIN and gap >= p * QUOTIENT_SURE:
-                # surely leaves at or after the entry
-                continue
-            if t_enter > gap / denom:
-                return True
-    return False
-
-
 @kernel
 def ray_polygon(ox: float, oy: float, dx: float, dy: float, verts: np.ndarray,
                 norms: np.ndarray, max_distance: float
                 ) -> tuple[float, float, float, float, float, bool]:
-    """Ray vs solid convex polygon (see :func:`ray_polygon_edge`), in the common encoding:
-    the normal is the entered (or, from inside, the nearest) edge's outward normal.
-
-    The same answer as :func:`ray_polygon_edge`'s clipping, bit for bit, with fewer
-    divisions. One pass over the edges takes each edge's gap (how far the origin is inside
-    its half-plane) and the nearest edge, as the clipping does; an origin in every
-    half-plane hits at 0 without a division. Otherwise only the edges the origin lies
-    outside of are divided in that pass: an entering edge's ``t`` raises the entry (an edge
-    the ray enters with the origin already inside gives ``t <= 0``, which never raises it),
-    a parallel one misses, a leaving one whose ``t`` is negative misses. An entry beyond
-    ``max_distance`` then misses, and a second pass checks the leaving edges against the
-    entry (:func:`_leaves_before`)."""
-    t_enter = 0.0
-    entered = -1
-    nearest = 0
-    nearest_gap = np.inf
-    outside = False
-    for i in range(verts.shape[0]):
-        nx = norms[i, 0]
-        ny = norms[i, 1]
-        gap = nx * (verts[i, 0] - ox) + ny * (verts[i, 1] - oy)
-        if gap < nearest_gap:
-            nearest_gap = gap
-            nearest = i
-        if not gap >= 0.0:
-            # the origin is outside this edge's half-plane (or the gap is NaN)
-            outside = True
-            denom = nx * dx + ny * dy
-            if denom == 0.0:
-                # parallel to the edge: never in its half-plane
-                if gap < 0.0:
-                    return MISS, 0.0, 0.0, 0.0, 0.0, False
-            elif denom < 0.0:
-                # heading into the half-plane: entering at t
-                t = gap / denom
-                if t > t_enter:
-                    t_enter = t
-                    entered = i
-            elif gap / denom < 0.0:
-                # heading out of a half-plane it is outside of: leaving behind the origin
-                return MISS, 0.0, 0.0, 0.0, 0.0, False
-    if not outside:
-        # inside or on the polygon (the clipping's answer: no edge raises the entry above 0,
-        # none cuts it off)
-        if max_distance < 0.0:
-            return MISS, 0.0, 0.0, 0.0, 0.0, False
-        t = 0.0
-        return t, ox + t * dx, oy + t * dy, norms[nearest, 0], norms[nearest, 1], True
-    if t_enter > max_distance or t_enter == np.inf:
-        # out of reach
+    """Ray vs solid convex polygon (see :func:`ray_polygon_edge_x`), in the common encoding:
+    the normal is the entered (or, from inside, the nearest) edge's outward normal."""
+    t, edge, inside, _te = _clipped_polygon(ox, oy, dx, dy, verts, norms, max_distance)
+    if t < 0.0:
         return MISS, 0.0, 0.0, 0.0, 0.0, False
-    if _leaves_before(ox, oy, dx, dy, verts, norms, t_enter):
-        return MISS, 0.0, 0.0, 0.0, 0.0, False
-    t = t_enter
-    edge = entered
-    inside = False
-    if entered < 0:
-        # no edge raised the entry above 0 (an origin outside by a gap that rounds the
-        # entry to 0, or a NaN gap): the clipping's answer, from the nearest edge
-        t = 0.0
-        edge = nearest
-        inside = True
     return t, ox + t * dx, oy + t * dy, norms[edge, 0], norms[edge, 1], inside
 
 
