@@ -259,10 +259,13 @@ def _mask(mask: Any, name: str = "mask") -> int:
 
 
 def _lengths(v: np.ndarray) -> np.ndarray:
-    """Row lengths of an (n, d) array as the kernels compute them: in 2D the C library's
-    ``hypot`` (``np.hypot``; ``Vec2.length``'s CPython ``math.hypot`` rounds differently in
-    the last bit for about 0.6% of vectors), in 3D ``Vec3.length``'s square root, rescaled
-    for the rows whose squares underflow (a tiny vector)."""
+    """Row lengths of an (n, d) array as the World's ball sweeps take a displacement's
+    length (``sweep_many``'s rows and, through :func:`_ball_length`, ``sweep``): in 2D the C
+    library's ``hypot`` (``np.hypot``; ``Vec2.length``'s CPython ``math.hypot`` rounds
+    differently in the last bit for about 0.6% of vectors), in 3D ``Vec3.length``'s square
+    root, rescaled for the rows whose squares underflow (a tiny vector). (A ray's direction
+    is normalised in the kernel by a ``Ray``'s own formula; ``raycast_many`` uses these
+    lengths only for the far end of a row's box against the external colliders.)"""
     if v.shape[1] == 2:
         result: np.ndarray = np.hypot(v[:, 0], v[:, 1])
         return result
@@ -2103,8 +2106,8 @@ class World:
         if v.shape[0] != o.shape[0]:
             raise ValueError(f"directions must have as many rows as origins ({o.shape[0]}), "
                              f"got {v.shape[0]}")
-        # (the kernel divides each direction by its length, as v / _lengths(v)[:, None] does;
-        # a zero length is only the zero vector)
+        # (the kernel divides each direction by its length, a Ray's formula: zero only for the
+        # zero vector)
         zero = int(_kw.zero_length_row(v))
         if zero >= 0:
             raise ValueError(f"directions[{zero}] is the zero vector")
