@@ -53,21 +53,22 @@ form cannot see that cost.
 
 Where a threaded call's time goes (``benchmarks/bench_threads.py --trace``: every chunk stamped;
 ``World.raycast_many``, 10,000 rays, 10,000 segments, forced onto two threads; load 4-6 on the
-2-core machine, so other processes held the cores): not in the runner. A chunk costs the kernel's
-entry point 1.2 us (an empty range: unboxing its five packed arguments) and 1-2 us of Python, 18
-chunks a call: under 60 us of a 2.3 ms call, so a compiled chunk loop that unboxes once a thread
-would save about 2%. The helper starts its first chunk 15-40 us after the caller when calls come
-one after another; after it has slept, later (2026-12-04, load about 1, jobs of 16 chunks of 0.2
-ms: 51 us right after the last job, 85 us after 3 ms asleep, 199 us after 10 ms with a 90th
-percentile of 4 ms, 763 us after 30 ms: the virtual cores wake slowly once idle), so a call of a
-few milliseconds made once a frame gains little from it (``World.raycast_many`` of 10,000 rays: 2.3
-against 3.5 ms back to back, 4.2 against 4.2 each after a 10 ms sleep; benchmarks/README.md,
-session 31). The serial work around the chunks (the rays' spatial order, the output arrays, the
-handles) takes 150-230 us: two free cores give at most about 1.8x. Under load the caller waited for
-a core: its chunks took 1,510 ns a ray of wall time for 252 of CPU time, of which 466 ns a ray on
-the run queue (``/proc/thread-self/schedstat``) and 42 asleep (the GIL and the locks), while the
-helper ran at 340 ns for 253: the two threads shared one core's time, and there was no gain to be
-had. Python's 5 ms switch interval plays no part: lowered to 0.1 ms for a run, the threaded call
+2-core machine, so other processes held the cores): not in the runner. A chunk costs the
+kernel's entry point 1.2 us (an empty range: unboxing its five packed arguments) and 1-2 us of
+Python, 18 chunks a call: under 60 us of a 2.3 ms call, so a compiled chunk loop that unboxes
+once a thread would save about 2%. The helper started its first chunk 15-40 us after the caller
+in those calls. Measured again (2026-12-04, load about 1, jobs of 16 chunks of 0.2 ms), it
+starts 51 us after the caller right after the last job, 85 us after 3 ms asleep, 199 us after 10
+ms (a 90th percentile of 4 ms) and 763 us after 30 ms: the virtual cores wake slowly once idle,
+so a call of a few milliseconds made once a frame gains little from the helper
+(``World.raycast_many`` of 10,000 rays: 2.3 against 3.5 ms back to back, 4.2 against 4.2 each
+after a 10 ms sleep; benchmarks/README.md, session 31). The serial work around the chunks (the
+rays' spatial order, the output arrays, the handles) takes 150-230 us: two free cores give at
+most about 1.8x. Under load the caller waited for a core: its chunks took 1,510 ns a ray of wall
+time for 252 of CPU time, of which 466 ns a ray on the run queue
+(``/proc/thread-self/schedstat``) and 42 asleep (the GIL and the locks), while the helper ran at
+340 ns for 253: the two threads shared one core's time, and there was no gain to be had.
+Python's 5 ms switch interval plays no part: lowered to 0.1 ms for a run, the threaded call
 stayed slower than one thread (4.0 against 2.5 ms).
 
 Threads: :func:`threads` (how many take part in a call, the caller included) and
