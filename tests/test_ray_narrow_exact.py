@@ -169,7 +169,7 @@ def test_the_length_bound_holds_in_exact_arithmetic(scale: float) -> None:
             x = reach * k * math.cos(a)
             y = reach * k * math.sin(a)
             rr = reach * reach
-            if rr >= K.QUOTIENT_NORMAL_MIN and x * x + y * y > rr * K.LENGTH_SURE:
+            if rr >= K.SQUARE_NORMAL_MIN and x * x + y * y > rr * K.LENGTH_SURE:
                 passed += 1
                 assert Fraction(x) ** 2 + Fraction(y) ** 2 > Fraction(reach) ** 2
                 assert unit(x, y)[2] > reach

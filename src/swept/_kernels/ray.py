@@ -84,7 +84,7 @@ LENGTH_SURE = 1.0 + 2.0 ** -40
 #: Below this, ``reach^2`` may be subnormal, whose rounding is not relative:
 #: :func:`_surely_farther` answers undecided. Not a tolerance: the normal floats' range, with
 #: room.
-QUOTIENT_NORMAL_MIN = 2.0 ** -1000
+SQUARE_NORMAL_MIN = 2.0 ** -1000
 
 
 #: The normal of the shortest way out when the origin is exactly at a circle's centre (or a
@@ -734,9 +734,9 @@ def _capsule2_exit(ox: float, oy: float, dx: float, dy: float, ax: float, ay: fl
 def _surely_farther(x: float, y: float, reach: float) -> bool:
     """Whether :func:`_unit2`'s length of ``(x, y)`` surely exceeds ``reach``, from squares
     alone: ``x^2 + y^2 > reach^2`` times :data:`LENGTH_SURE`, ``reach^2`` a normal float at
-    least :data:`QUOTIENT_NORMAL_MIN` (else False: undecided)."""
+    least :data:`SQUARE_NORMAL_MIN` (else False: undecided)."""
     rr = reach * reach
-    return rr >= QUOTIENT_NORMAL_MIN and x * x + y * y > rr * LENGTH_SURE
+    return rr >= SQUARE_NORMAL_MIN and x * x + y * y > rr * LENGTH_SURE
 
 
 @callee
