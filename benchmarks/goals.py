@@ -9,7 +9,11 @@ caches): ``swept warmup`` from an empty cache (a copy of ``src/swept`` without i
 --quick`` (not a goal of its own: the scene goal's row shows its figures); then reads the
 JSON each wrote under ``benchmarks/results/`` and prints the goal table: the goal, the
 measured figures (ratios where they compare) and whether it is met. Each row names the load
-average when its benchmark started.
+average when its benchmark started and the CPU that other processes used while it ran
+(:func:`others_cpu`): the load average cannot tell the two apart, since for a minute after a
+benchmark ends it still counts that benchmark's own processes (1.64 as ``bench_world_rays``
+began at 2026-12-04 21:36, right after the cold compile and the priming, with nothing else
+running: other processes used 0.004 of a core then).
 
 ``--quick`` runs the quick variants (the Simulation at 1,000 balls, meshes of about 100,000
 triangles, 100,000 bulk rows): the goals that name a size then read "not measured".
@@ -68,6 +72,38 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
+#: Where Linux keeps the machine's CPU time since boot, in clock ticks.
+PROC_STAT = Path("/proc/stat")
+
+
+def cpu_seconds() -> tuple[float, float, float]:
+    """``(busy, steal, ours)``: the CPU seconds since boot the whole machine spent busy (user,
+    nice, system, irq and softirq time of every core) and stolen by the hypervisor (a virtual
+    machine's cores waiting for the host's), NaN both where there is no ``/proc/stat``; and
+    the CPU seconds of this process's finished children (each benchmark: its own children
+    too, once it has waited for them)."""
+    try:
+        fields = PROC_STAT.read_text().split("\n", 1)[0].split()
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[1:9])
+        hz = os.sysconf("SC_CLK_TCK")
+        busy, stolen = (user + nice + system + irq + softirq) / hz, steal / hz
+    except (OSError, ValueError):
+        busy = stolen = math.nan
+    times = os.times()
+    return busy, stolen, times.children_user + times.children_system
+
+
+def others_cpu(before: tuple[float, float, float], after: tuple[float, float, float],
+               seconds: float) -> dict[str, float]:
+    """What the machine ran beside a benchmark, from :func:`cpu_seconds` before and after it
+    and its wall time: ``others``, the cores other processes kept busy on average (the
+    machine's busy time less the benchmark's own), and ``steal``, the cores the hypervisor
+    took (NaN both without ``/proc/stat``)."""
+    busy = after[0] - before[0]
+    ours = after[2] - before[2]
+    return {"others": max(busy - ours, 0.0) / seconds, "steal": (after[1] - before[1]) / seconds}
+
+
 def cold_compile() -> dict[str, Any]:
     """Wall-clock and CPU seconds of ``swept warmup`` on every core from an empty cache."""
     load = _load()
@@ -101,10 +137,11 @@ def prime() -> None:
                    stdout=subprocess.DEVNULL)
 
 
-def run(names: Sequence[str], quick: bool) -> dict[str, float]:
+def run(names: Sequence[str], quick: bool) -> dict[str, dict[str, float]]:
     """Run the benchmarks ``names`` (after :func:`prime`, when any but the cold compile
-    runs); return the load average before each."""
-    loads: dict[str, float] = {}
+    runs); return, for each, the load average before it (``load``) and what other processes
+    and the hypervisor took while it ran (:func:`others_cpu`)."""
+    conditions: dict[str, dict[str, float]] = {}
     RESULTS.mkdir(exist_ok=True)
     primed = False
     for name in names:
@@ -112,15 +149,21 @@ def run(names: Sequence[str], quick: bool) -> dict[str, float]:
             prime()
             primed = True
         bench = BENCHES[name]
-        loads[name] = _load()
-        print(f"== {name} ({time.strftime('%H:%M:%S')}, load {loads[name]:.2f})", flush=True)
+        load = _load()
+        print(f"== {name} ({time.strftime('%H:%M:%S')}, load {load:.2f})", flush=True)
+        before = cpu_seconds()
+        start = time.perf_counter()
         if name == "compile":
             (RESULTS / COLD_COMPILE).write_text(json.dumps(cold_compile(), indent=2) + "\n")
-            continue
-        args = bench.quick if quick else bench.full
-        subprocess.run([sys.executable, str(HERE / bench.script), *args], check=True,
-                       cwd=ROOT)
-    return loads
+        else:
+            args = bench.quick if quick else bench.full
+            subprocess.run([sys.executable, str(HERE / bench.script), *args], check=True,
+                           cwd=ROOT)
+        beside = others_cpu(before, cpu_seconds(), max(time.perf_counter() - start, 1e-9))
+        conditions[name] = {"load": load, **beside}
+        print(f"== {name}: other processes used {beside['others']:.2f} of a core, the "
+              f"hypervisor took {beside['steal']:.2f}", flush=True)
+    return conditions
 
 
 # -- the goals: each reads the results and says (what was measured, met?) ------------------
@@ -346,10 +389,10 @@ def read_results(folder: Path = RESULTS) -> dict[str, Any]:
     return found
 
 
-def table(results: dict[str, Any], loads: dict[str, float] | None = None,
+def table(results: dict[str, Any], conditions: dict[str, dict[str, float]] | None = None,
           ) -> list[dict[str, Any]]:
     """One row a goal: its issue, its text, what was measured, whether it is met (``None``:
-    not measured), when and at what load."""
+    not measured), when, and the machine's ``conditions`` then (:func:`run`'s)."""
     rows = []
     for issue, name, reader in GOALS:
         goal = " ".join((reader.__doc__ or "").split("\n\n")[0].split()).replace("``", "`")
@@ -360,8 +403,8 @@ def table(results: dict[str, Any], loads: dict[str, float] | None = None,
         row = {"issue": issue, "goal": goal, "measured": measured, "met": met}
         if "_written" in results[name]:
             row["written"] = results[name]["_written"]
-        if loads and name in loads:
-            row["load"] = loads[name]
+        if conditions and name in conditions:
+            row.update(conditions[name])
         rows.append(row)
     return rows
 
@@ -373,6 +416,10 @@ def print_table(rows: Sequence[dict[str, Any]]) -> None:
         when = f" [{row['written']}" if "written" in row else ""
         if when and "load" in row:
             when += f", load {row['load']:.2f}"
+        if when and "others" in row and not math.isnan(row["others"]):
+            when += f", other processes {row['others']:.2f} of a core"
+            if row["steal"] >= 0.005:
+                when += f", stolen {row['steal']:.2f}"
         when += "]" if when else ""
         print(f"({row['issue']}) {row['goal']}\n    {mark[row['met']]}: {row['measured']}{when}")
 
@@ -391,8 +438,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if unknown:
         parser.error(f"--only: unknown benchmark(s) {', '.join(unknown)}; "
                      f"choose from {', '.join(BENCHES)}")
-    loads = {} if args.table else run(names, args.quick)
-    rows = table(read_results(), loads)
+    conditions = {} if args.table else run(names, args.quick)
+    rows = table(read_results(), conditions)
     print()
     print_table(rows)
     RESULTS.mkdir(exist_ok=True)
