@@ -11,9 +11,9 @@ JSON each wrote under ``benchmarks/results/`` and prints the goal table: the goa
 measured figures (ratios where they compare) and whether it is met. Each row names the load
 average when its benchmark started and the CPU that other processes used while it ran
 (:func:`others_cpu`): the load average cannot tell the two apart, since for a minute after a
-benchmark ends it still counts that benchmark's own processes (1.64 as ``bench_world_rays``
-began at 2026-12-04 21:36, right after the cold compile and the priming, with nothing else
-running: other processes used 0.004 of a core then).
+benchmark ends it still counts that benchmark's own processes (1.58 as ``bench_world_rays``
+began at 2026-12-04 21:53, right after the cold compile and the priming, while other
+processes used under 0.005 of a core during it).
 
 ``--quick`` runs the quick variants (the Simulation at 1,000 balls, meshes of about 100,000
 triangles, 100,000 bulk rows): the goals that name a size then read "not measured".

@@ -216,7 +216,7 @@ def test_the_kernels_cache_is_primed_once_before_the_first_timed_benchmark(
 
 
 def test_other_processes_cpu_is_the_machines_busy_time_less_the_benchmarks_own() -> None:
-    """The load average counts a benchmark's own processes for a minute after it ends (1.64
+    """The load average counts a benchmark's own processes for a minute after it ends (1.58
     after the cold compile with nothing else running), so a goals run measures instead what
     the machine was busy with beside each benchmark: its busy time less the benchmark's own
     (a tick's rounding can make that negative: 0), and the hypervisor's stolen time."""
