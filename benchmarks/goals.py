@@ -72,6 +72,13 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
+def children_cpu() -> float:
+    """CPU seconds (user and system) of this process's children that have ended and been
+    waited for."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
 #: Where Linux keeps the machine's CPU time since boot, in clock ticks.
 PROC_STAT = Path("/proc/stat")
 
@@ -89,8 +96,7 @@ def cpu_seconds() -> tuple[float, float, float]:
         busy, stolen = (user + nice + system + irq + softirq) / hz, steal / hz
     except (OSError, ValueError):
         busy = stolen = math.nan
-    times = os.times()
-    return busy, stolen, times.children_user + times.children_system
+    return busy, stolen, children_cpu()
 
 
 def others_cpu(before: tuple[float, float, float], after: tuple[float, float, float],
@@ -112,14 +118,12 @@ def cold_compile() -> dict[str, Any]:
                         ignore=shutil.ignore_patterns("__pycache__"))
         env = dict(os.environ, PYTHONPATH=tmp)
         env.pop("NUMBA_CACHE_DIR", None)  # the cache beside the copied sources: empty
-        before = os.times()
+        before = children_cpu()
         start = time.perf_counter()
         subprocess.run([sys.executable, "-m", "swept", "warmup"], check=True, env=env,
                        stdout=subprocess.DEVNULL)
         wall = time.perf_counter() - start
-        after = os.times()
-    cpu = (after.children_user - before.children_user
-           + after.children_system - before.children_system)
+        cpu = children_cpu() - before
     return {"warmup_s": wall, "warmup_cpu_s": cpu, "cores": os.cpu_count(),
             "load_average_1min_before": load}
 
