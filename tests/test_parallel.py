@@ -567,7 +567,9 @@ def test_a_kernel_whose_threads_never_pay_does_not_keep_the_others_from_probing(
     loser.record(False, False, 1e-3, 1000, 0.0)
     assert loser.pick(1.0) == (True, True)
     loser.record(True, True, 5e-3, 1000, 1.0)
-    assert not loser.parallel and loser.probe_at == 1.0 + _parallel.BACKOFF_CALLS * 5e-3
+    # (the next probe BACKOFF_CALLS times what this one lost apart: 4 ms)
+    assert not loser.parallel
+    assert loser.probe_at == pytest.approx(1.0 + _parallel.BACKOFF_CALLS * 4e-3, rel=1e-12)
     assert _parallel._threads_probe_at == 0.0 and _parallel._threads_backoff == 0.0
     other = _parallel._Choice(0.0, False)
     other.record(False, False, 1e-3, 1000, 0.0)
@@ -606,7 +608,8 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
         assert choice.parallel and _parallel._last_choice is True
         expected = _parallel.BACKOFF_MIN if k < _parallel.SAMPLES - 1 else 2 * _parallel.BACKOFF_MIN
         assert choice.interval == expected
-        assert choice.probe_at == now + max(expected, _parallel.BACKOFF_CALLS * slow)
+        assert choice.probe_at == pytest.approx(
+            now + max(expected, _parallel.BACKOFF_CALLS * (slow - fast)), rel=1e-12)
     assert choice.pick(now + 1e-3) == (True, False)
     # probes of one thread, further and further apart while they confirm the choice
     intervals = []
@@ -631,11 +634,47 @@ def test_the_choice_follows_the_faster_way_and_probes_less_often_while_it_stands
     kernel = Recorder()
     _parallel.parallel_for(kernel, 400, (np.zeros(400, np.int64),), chunk=100, min_batch=0)
     assert kernel.calls == [(0, 400, "MainThread")]
-    # probes of threads that confirm one thread: further apart, and a long probe's own
-    # duration times BACKOFF_CALLS at least
+    # probes of threads that confirm one thread: further apart, and BACKOFF_CALLS times what
+    # threads lose at least (by the medians: the threads' timings 20 ms, 20 ms and 100 ms a
+    # call, one thread's 1.5 ms)
     choice.record(True, True, 0.1, 1000, 80.0)
     assert not choice.parallel and choice.interval == 2 * _parallel.BACKOFF_MIN
-    assert choice.probe_at == 80.0 + _parallel.BACKOFF_CALLS * 0.1
+    assert choice.probe_at == pytest.approx(80.0 + _parallel.BACKOFF_CALLS * (20 * fast - slow),
+                                            rel=1e-12)
+
+
+def test_a_probe_that_lost_narrowly_is_repeated_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Probes are kept BACKOFF_CALLS times what they lose apart, not their whole duration:
+    a threaded call whose helper woke late loses a little (15.3-16.8 ms against 14.3 on one
+    thread, measured), and spacing probes by 50 times the whole call kept a kernel off the
+    free second core for 0.76 s. A probe that loses by many serial calls (a busy machine)
+    still waits BACKOFF_CALLS times its loss, so probing costs at most about
+    1/BACKOFF_CALLS."""
+    monkeypatch.setattr(_parallel._Choice, "pick", REAL_PICK)
+    serial = 14.3e-3
+    narrow = _parallel._Choice(0.0, False)
+    narrow.record(False, False, serial, 10_000, 0.0)
+    assert narrow.pick(1.0) == (True, True)
+    narrow.record(True, True, 16.0e-3, 10_000, 1.0)
+    assert not narrow.parallel
+    assert narrow.probe_at == pytest.approx(1.0 + _parallel.BACKOFF_CALLS * 1.7e-3, rel=1e-9)
+    assert narrow.probe_at < 1.0 + 0.2
+    # the next probe wins (the helper on time): threads at once
+    assert narrow.pick(1.1) == (False, False)
+    assert narrow.pick(1.2) == (True, True)
+    narrow.record(True, True, 7.5e-3, 10_000, 1.2)
+    assert narrow.parallel
+    # a busy machine: threads lose by ten serial calls, and wait BACKOFF_CALLS times that
+    busy = _parallel._Choice(0.0, False)
+    busy.record(False, False, serial, 10_000, 0.0)
+    busy.record(True, True, 11 * serial, 10_000, 1.0)
+    assert busy.probe_at == pytest.approx(1.0 + _parallel.BACKOFF_CALLS * 10 * serial,
+                                          rel=1e-9)
+    # a probe that was not slower (threads faster, by less than MIN_GAIN): the spell alone
+    tie = _parallel._Choice(0.0, False)
+    tie.record(False, False, serial, 10_000, 0.0)
+    tie.record(True, True, 0.95 * serial, 10_000, 1.0)
+    assert not tie.parallel and tie.probe_at == 1.0 + _parallel.BACKOFF_MIN
 
 
 @given(st.lists(st.tuples(st.booleans(), st.floats(1e-6, 1.0), st.floats(0.0, 2.0)),
@@ -660,8 +699,12 @@ def test_the_choice_always_runs_the_way_its_medians_favour(
             expected = _parallel._median(threaded) * _parallel.MIN_GAIN < _parallel._median(serial)
             assert choice.parallel is expected
             if probe or choice.parallel != before:
-                # a probe or a switch sets the next probe ahead, by a spell at least
+                # a probe or a switch sets the next probe ahead, by a spell at least, and by
+                # BACKOFF_CALLS times what the way not chosen loses (by the medians)
                 assert choice.probe_at >= now + _parallel.BACKOFF_MIN
+                chosen, other = (threaded, serial) if expected else (serial, threaded)
+                lost = 1000 * (_parallel._median(other) - _parallel._median(chosen))
+                assert choice.probe_at >= now + _parallel.BACKOFF_CALLS * lost
 
 
 # ---------------------------------------------------------------------------- knobs

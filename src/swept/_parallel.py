@@ -33,8 +33,9 @@ choice: the safe way; the machine's load is the same for every kernel), its seco
 the other way; from then on it runs the faster way (parallel only while at least
 :data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
 and probes the other way again after :data:`BACKOFF_MIN` seconds, doubling while the choice
-stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times the probed call's
-own duration apart, so that probing costs a few percent at most. Once threads that were
+stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times what the probe lost
+apart (its time less what the chosen way takes for as many items), so that probing costs at
+most about 1/BACKOFF_CALLS of the time, however close the two ways are. Once threads that were
 faster for one kernel lose, no kernel probes them for a spell (:data:`BACKOFF_MIN` seconds,
 doubling while they lose, up to :data:`BACKOFF_MAX`): the load is the machine's. Measured on
 the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
@@ -147,9 +148,14 @@ BACKOFF_MIN = 0.01
 #: many_balls step took up to 14 ms); a game stepping 60 times a second makes about 180 such
 #: calls a second, so one probe a second would cost up to 10-20% there, one in 4 s 3-5%.
 BACKOFF_MAX = 4.0
-#: Probes are at least this many times the probed call's wall time apart: a probe that ran at
-#: half speed then costs at most about 1/BACKOFF_CALLS of the time.
-BACKOFF_CALLS = 50
+#: Probes are at least this many times what a probe loses apart (by the medians: the way not
+#: chosen against the way chosen, for the call's items): probing then costs at most about
+#: 1/BACKOFF_CALLS of the time. Until 2026-12-04 probes were 50 times the probe's whole wall
+#: time apart: a probe that lost narrowly (a 15 ms ``sweep_many`` call on threads whose helper
+#: woke late, 15.3-16.8 ms against 14.3 on one thread) kept the kernel off the free second core
+#: for 0.76 s, and ``bench_threads.py``'s free regime on one thread in 2 of 10 runs (in none of
+#: 10 alternated with them since; benchmarks/README.md, session 33).
+BACKOFF_CALLS = 100
 #: Kernels whose speed each way :func:`parallel_for` remembers, at most (then it forgets them all).
 MAX_REMEMBERED = 256
 
@@ -397,8 +403,8 @@ class _Choice:
         if not faster and self.parallel:
             # threads this kernel ran (they were faster) have lost: the machine's load has
             # changed, so no kernel probes them for a while, doubling while they lose. A spell
-            # in seconds: each kernel keeps its own probes BACKOFF_CALLS of its calls apart (a
-            # spell of BACKOFF_CALLS times this call, a 46 ms step's, kept 10,000-ray calls of
+            # in seconds: each kernel spaces its own probes by what they lose (a spell of
+            # BACKOFF_CALLS times this call, 50 then, a 46 ms step's, kept 10,000-ray calls of
             # 3 ms from probing threads for 2.3 s). A probe of threads that loses for a kernel
             # running one thread says nothing new of the load (its threads may never pay,
             # whatever the load; a kernel probing them every BACKOFF_MAX seconds could renew
@@ -408,11 +414,15 @@ class _Choice:
             _threads_probe_at = now + _threads_backoff
         elif faster and parallel:
             _threads_backoff = 0.0
+        # what the next probe (of the way not chosen) should lose, by the medians: probes are
+        # kept BACKOFF_CALLS times that apart
+        chosen, other = (threaded, serial) if faster else (serial, threaded)
+        lost = n * max(_median(other) - _median(chosen), 0.0)
         if faster != self.parallel:
             # the way it ran has become the slower: switch, and check again soon
             self.parallel = faster
             self.interval = BACKOFF_MIN
-            self.probe_at = now + max(self.interval, BACKOFF_CALLS * seconds)
+            self.probe_at = now + max(self.interval, BACKOFF_CALLS * lost)
         elif probe:
             if self.parallel and len(serial) < SAMPLES:
                 # threads chosen on few timings of one thread (one may have been interrupted):
@@ -422,7 +432,7 @@ class _Choice:
                 # the probe confirmed the choice: probe again later (a probe of threads on a
                 # busy machine may cost many times a serial call)
                 self.interval = min(max(2.0 * self.interval, BACKOFF_MIN), BACKOFF_MAX)
-            self.probe_at = now + max(self.interval, BACKOFF_CALLS * seconds)
+            self.probe_at = now + max(self.interval, BACKOFF_CALLS * lost)
 
 
 def _median(values: list[float]) -> float:
