@@ -257,14 +257,26 @@ def goal_threads(r: dict[str, Any]) -> Verdict:
     control = [threads[k]["calls"]["control: 1 thread both ways"]["ratio"]
                for k in ("idle", "one_core_busy")]
     noise = 0.05 + max(abs(c - 1.0) for c in control)
-    worst = max((c for c in busy if not c.startswith("control")),
-                key=lambda c: busy[c]["ratio"])
+    rows = [c for c in busy if not c.startswith("control")]
+    # a row none of whose timed default calls ran on threads ran the one-thread code both
+    # ways, as the control row does: its ratio is the pairs' noise, not the threads' (the
+    # many_balls step, one compiled call both ways by design, read 0.64-1.30 busy over twenty
+    # runs: benchmarks/README.md, session 33). The worst is taken over the rows that ran on
+    # threads (a row of an older run without the count counts as one that did)
+    threaded = [c for c in rows if busy[c].get("threaded_runs", 1) > 0]
+    alone = [busy[c]["ratio"] for c in rows if c not in threaded]
     fast = [idle[c]["ratio"] for c in PARALLEL_CALLS]
+    free = f"free: {min(fast):.2f}-{max(fast):.2f}"
+    aside = ("; on one thread both ways (noise): " + ", ".join(f"{a:.2f}" for a in alone)
+             if alone else "")
+    if not threaded:
+        return (f"busy: no call ran on threads (allowed {1 + noise:.2f}){aside}; {free}",
+                max(fast) < 0.8)
+    worst = max(threaded, key=lambda c: busy[c]["ratio"])
     met = busy[worst]["ratio"] <= 1.0 + noise and max(fast) < 0.8
-    return (f"busy: the worst {worst} {busy[worst]['ratio']:.2f} ({busy[worst]['threaded_runs']} "
-            f"runs on threads; allowed {1 + noise:.2f} by the control rows "
-            f"{control[0]:.2f}/{control[1]:.2f}); free: {min(fast):.2f}-{max(fast):.2f}",
-            met)
+    return (f"busy: the worst on threads {worst} {busy[worst]['ratio']:.2f} "
+            f"({busy[worst]['threaded_runs']} runs on threads; allowed {1 + noise:.2f} by the "
+            f"control rows {control[0]:.2f}/{control[1]:.2f}){aside}; {free}", met)
 
 
 def _steps(sim: dict[str, Any], engine: str) -> dict[str, Any]:

@@ -115,6 +115,28 @@ def test_threads_slower_than_the_control_noise_allows_read_not_met() -> None:
     assert False not in _met(results)
 
 
+def test_a_busy_row_that_never_ran_on_threads_is_noise_not_a_verdict() -> None:
+    """A row none of whose default calls ran on threads timed the one-thread code both ways,
+    as the control does (the many_balls step is one compiled call both ways by design, and
+    read 1.30 busy once): its ratio does not decide the goal. The same ratio with one call on
+    threads does."""
+    results = _results()
+    threads = _threads(busy=1.0, control=1.0, free=0.55)
+    threads["one_core_busy"]["calls"]["Simulation.step x30"] = {"ratio": 1.30,
+                                                                "threaded_runs": 0}
+    results["threads"] = threads
+    assert False not in _met(results)
+    row = next(r for r in _goals().table(results) if r["measured"].startswith("busy:"))
+    assert "on one thread both ways (noise): 1.30" in row["measured"]
+    threads["one_core_busy"]["calls"]["Simulation.step x30"]["threaded_runs"] = 1
+    assert _met(results).count(False) == 1
+    # no busy call on threads at all: the one-thread code both ways, and the free part decides
+    for call in threads["one_core_busy"]["calls"].values():
+        call["threaded_runs"] = 0
+        call["ratio"] = 1.2
+    assert False not in _met(results)
+
+
 def test_runs_that_did_not_measure_a_goal_say_so() -> None:
     """A quick Simulation (1,000 balls), a quick mesh run (no mesh of 1,000,000 triangles),
     a quick bulk run and a benchmark that did not run are never called met."""
