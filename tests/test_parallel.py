@@ -659,7 +659,7 @@ def test_a_probe_that_lost_narrowly_is_repeated_soon(monkeypatch: pytest.MonkeyP
     assert not narrow.parallel
     assert narrow.probe_at == pytest.approx(1.0 + _parallel.BACKOFF_CALLS * 1.7e-3, rel=1e-9)
     assert narrow.probe_at < 1.0 + 0.2
-    # the next probe wins (the helper on time): threads at once
+    # (not due yet at 1.1 s) the next probe wins (the helper on time): threads at once
     assert narrow.pick(1.1) == (False, False)
     assert narrow.pick(1.2) == (True, True)
     narrow.record(True, True, 7.5e-3, 10_000, 1.2)

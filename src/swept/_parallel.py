@@ -33,12 +33,13 @@ choice: the safe way; the machine's load is the same for every kernel), its seco
 the other way; from then on it runs the faster way (parallel only while at least
 :data:`MIN_GAIN` times faster), switching at once when the way it runs has become the slower,
 and probes the other way again after :data:`BACKOFF_MIN` seconds, doubling while the choice
-stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times what the probe lost
-apart (its time less what the chosen way takes for as many items), so that probing costs at
-most about 1/BACKOFF_CALLS of the time, however close the two ways are. Once threads that were
-faster for one kernel lose, no kernel probes them for a spell (:data:`BACKOFF_MIN` seconds,
-doubling while they lose, up to :data:`BACKOFF_MAX`): the load is the machine's. Measured on
-the 2-core machine with another process spinning: see ``benchmarks/bench_threads.py``.
+stands, up to :data:`BACKOFF_MAX`, and at least :data:`BACKOFF_CALLS` times what a probe loses
+apart (by the medians: the way not chosen's time per item less the chosen way's, for the
+call's items), so that probing costs at most about 1/BACKOFF_CALLS of the time, however close
+the two ways are. Once threads that were faster for one kernel lose, no kernel probes them for
+a spell (:data:`BACKOFF_MIN` seconds, doubling while they lose, up to :data:`BACKOFF_MAX`): the
+load is the machine's. Measured on the 2-core machine with another process spinning: see
+``benchmarks/bench_threads.py``.
 
 On a machine whose other processes keep every core busy, two threads can still finish a call
 sooner than one by taking a larger share of the machine from those processes (measured at load
@@ -403,9 +404,9 @@ class _Choice:
         if not faster and self.parallel:
             # threads this kernel ran (they were faster) have lost: the machine's load has
             # changed, so no kernel probes them for a while, doubling while they lose. A spell
-            # in seconds: each kernel spaces its own probes by what they lose (a spell of
-            # BACKOFF_CALLS times this call, 50 then, a 46 ms step's, kept 10,000-ray calls of
-            # 3 ms from probing threads for 2.3 s). A probe of threads that loses for a kernel
+            # in seconds, not in calls (a spell of 50 times the losing call, a 46 ms step's,
+            # once kept 10,000-ray calls of 3 ms from probing threads for 2.3 s); each kernel
+            # spaces its own probes by what they lose. A probe of threads that loses for a kernel
             # running one thread says nothing new of the load (its threads may never pay,
             # whatever the load; a kernel probing them every BACKOFF_MAX seconds could renew
             # the spell before the others' probes came due), so it backs off that kernel's
