@@ -415,15 +415,10 @@ class _Choice:
             _threads_probe_at = now + _threads_backoff
         elif faster and parallel:
             _threads_backoff = 0.0
-        # what the next probe (of the way not chosen) should lose, by the medians: probes are
-        # kept BACKOFF_CALLS times that apart
-        chosen, other = (threaded, serial) if faster else (serial, threaded)
-        lost = n * max(_median(other) - _median(chosen), 0.0)
         if faster != self.parallel:
             # the way it ran has become the slower: switch, and check again soon
             self.parallel = faster
             self.interval = BACKOFF_MIN
-            self.probe_at = now + max(self.interval, BACKOFF_CALLS * lost)
         elif probe:
             if self.parallel and len(serial) < SAMPLES:
                 # threads chosen on few timings of one thread (one may have been interrupted):
@@ -433,7 +428,14 @@ class _Choice:
                 # the probe confirmed the choice: probe again later (a probe of threads on a
                 # busy machine may cost many times a serial call)
                 self.interval = min(max(2.0 * self.interval, BACKOFF_MIN), BACKOFF_MAX)
-            self.probe_at = now + max(self.interval, BACKOFF_CALLS * lost)
+        else:
+            # a call the chosen way: the next probe stays as it was
+            return
+        # what the next probe (of the way not chosen) should lose, by the medians: probes are
+        # kept BACKOFF_CALLS times that apart
+        chosen, other = (threaded, serial) if faster else (serial, threaded)
+        lost = n * max(_median(other) - _median(chosen), 0.0)
+        self.probe_at = now + max(self.interval, BACKOFF_CALLS * lost)
 
 
 def _median(values: list[float]) -> float:
